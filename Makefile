@@ -1,0 +1,124 @@
+# runner - declarative CPU/GPU experiment runner.
+#   make            build bin/runner (and lib/runner-cuda.so where nvcc exists)
+#   make run        install missing packages (as root), build, run experiments/matmul.yaml
+#   make test       build and run the test suite (no GPU needed)
+#   make test-gpu   GPU tests (prints a skip line without a device)
+#   make install PREFIX=/usr/local    make clean
+# SAN=1 builds with AddressSanitizer + UBSan into build-san/.
+
+PREFIX   ?= /usr/local
+CC       ?= gcc
+NVCC     ?= $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
+VERSION  := 0.1.0
+GIT_REV  := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
+
+PKGS     := yaml-0.1 lua5.4 openblas json-c libcrypto
+DEB_PKGS := pkg-config libyaml-dev liblua5.4-dev libopenblas-dev libjson-c-dev libssl-dev \
+            gnuplot-nox libcriterion-dev
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+ifeq ($(SAN),1)
+BUILD    := build-san
+SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+else
+BUILD    := build
+SANFLAGS :=
+endif
+
+CFLAGS   ?= -O2 -g
+CFLAGS   += -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -fopenmp -pthread $(SANFLAGS) \
+            -Irunner -Ibackends $(PKG_CFLAGS) \
+            -DRUNNER_VERSION='"$(VERSION)"' -DRUNNER_GIT_REV='"$(GIT_REV)"'
+LDLIBS   := $(PKG_LIBS) -lm -ldl
+LDFLAGS  += -fopenmp -pthread -rdynamic $(SANFLAGS)
+
+CORE_SRCS := $(filter-out runner/main.c, $(wildcard runner/*.c)) $(wildcard backends/cpu/*.c)
+CORE_OBJS := $(CORE_SRCS:%.c=$(BUILD)/%.o)
+TEST_SRCS := $(wildcard tests/test_*.c)
+TEST_OBJS := $(TEST_SRCS:%.c=$(BUILD)/%.o)
+
+BIN := $(BUILD)/bin/runner
+ifeq ($(SAN),1)
+OUTBIN := $(BIN)
+else
+OUTBIN := bin/runner
+endif
+
+.PHONY: all run test test-gpu install clean deps plots
+all: $(OUTBIN) cuda
+
+# --- dependencies -----------------------------------------------------------
+# Installs what is missing when run as root; otherwise prints the apt-get line.
+deps:
+	@missing=""; for p in $(DEB_PKGS); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then echo "installing:$$missing"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || exit 1; \
+	  else echo "missing packages; run as root:  apt-get install -y$$missing"; exit 1; fi; fi
+
+# --- the runner -------------------------------------------------------------
+$(BUILD)/%.o: %.c $(wildcard runner/*.h backends/*.h backends/cpu/*.h)
+	@mkdir -p $(dir $@)
+	@echo "  CC    $<"
+	@$(CC) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/librunner.a: $(CORE_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BIN): $(BUILD)/runner/main.o $(BUILD)/librunner.a
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+ifneq ($(SAN),1)
+bin/runner: $(BIN)
+	@mkdir -p bin
+	cp $(BIN) $@
+endif
+
+# --- the CUDA backend (optional: built whenever nvcc exists) ----------------
+CUDA_SRCS := $(wildcard backends/cuda/*.cu)
+NVFLAGS   := -O2 -Xcompiler -fPIC,-Wall -Irunner -Ibackends \
+             -gencode=arch=compute_90,code=sm_90 -gencode=arch=compute_80,code=compute_80
+ifneq ($(NVCC),)
+ifneq ($(CUDA_SRCS),)
+cuda: lib/runner-cuda.so
+lib/runner-cuda.so: $(CUDA_SRCS) $(wildcard backends/cuda/*.h runner/backend.h backends/*.h)
+	@mkdir -p lib
+	$(NVCC) $(NVFLAGS) -shared -o $@ $(CUDA_SRCS) -lcublas -lcudart
+else
+cuda:
+	@true
+endif
+else
+cuda:
+	@echo "nvcc not found: the CUDA backend is not built (CUDA trials will be skipped)"
+endif
+
+# --- tests ------------------------------------------------------------------
+$(BUILD)/tests/runner-tests: $(TEST_OBJS) $(BUILD)/librunner.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcriterion
+
+test: deps $(OUTBIN) $(BUILD)/tests/runner-tests
+	RUNNER_BIN=$(abspath $(BIN)) RUNNER_ROOT=$(CURDIR) $(BUILD)/tests/runner-tests --jobs 2
+
+test-gpu: deps $(OUTBIN) cuda
+	@RUNNER_BIN=$(abspath $(BIN)) sh tests/gpu/run.sh
+
+# --- running ----------------------------------------------------------------
+run: deps all
+	./bin/runner experiments/matmul.yaml
+
+plots: $(OUTBIN)
+	./bin/runner plot results/
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/runner $(DESTDIR)$(PREFIX)/share/runner
+	install -m 755 bin/runner $(DESTDIR)$(PREFIX)/bin/runner
+	if [ -f lib/runner-cuda.so ]; then install -m 644 lib/runner-cuda.so $(DESTDIR)$(PREFIX)/lib/runner/; fi
+	cp -r plots lua $(DESTDIR)$(PREFIX)/share/runner/
+
+clean:
+	rm -rf build build-san bin lib

@@ -1,0 +1,70 @@
+/* coretype.c - is OPENBLAS_CORETYPE holding this CPU back?
+ *
+ * OpenBLAS (DYNAMIC_ARCH builds, as in Debian and Ubuntu) picks its kernels
+ * for the running CPU unless OPENBLAS_CORETYPE names a core.  Naming an
+ * older one, e.g. Haswell on an AVX-512 machine, silently halves sgemm: a
+ * common leftover from working around an old misdetection. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <strings.h>
+
+#include "cpu.h"
+
+/* Vector levels, as OpenBLAS's kernels use them. */
+enum { LV_SSE, LV_AVX, LV_AVX2, LV_AVX512, LV_UNKNOWN };
+
+static const char *const level_name[] = {"SSE", "AVX", "AVX2", "AVX-512"};
+
+/* OpenBLAS 0.3 core names (case does not matter to it) by kernel level. */
+static int coretype_level(const char *name)
+{
+    static const struct {
+        const char *name;
+        int level;
+    } cores[] = {
+        {"SkylakeX", LV_AVX512},  {"Cooperlake", LV_AVX512}, {"SapphireRapids", LV_AVX512},
+        {"Haswell", LV_AVX2},     {"Zen", LV_AVX2},          {"Excavator", LV_AVX2},
+        {"Sandybridge", LV_AVX},  {"Bulldozer", LV_AVX},     {"Piledriver", LV_AVX},
+        {"Steamroller", LV_AVX},  {"Nehalem", LV_SSE},       {"Core2", LV_SSE},
+        {"Penryn", LV_SSE},       {"Dunnington", LV_SSE},    {"Atom", LV_SSE},
+        {"Prescott", LV_SSE},     {"Northwood", LV_SSE},     {"Coppermine", LV_SSE},
+        {"Katmai", LV_SSE},       {"Banias", LV_SSE},        {"Athlon", LV_SSE},
+        {"Opteron", LV_SSE},      {"Opteron_SSE3", LV_SSE},  {"Barcelona", LV_SSE},
+        {"Nano", LV_SSE},         {"Bobcat", LV_SSE},
+    };
+    for (size_t i = 0; i < sizeof cores / sizeof cores[0]; i++)
+        if (strcasecmp(name, cores[i].name) == 0)
+            return cores[i].level;
+    return LV_UNKNOWN; /* OpenBLAS ignores names it does not know, and says so */
+}
+
+static int cpu_level(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f"))
+        return LV_AVX512;
+    if (__builtin_cpu_supports("avx2"))
+        return LV_AVX2;
+    if (__builtin_cpu_supports("avx"))
+        return LV_AVX;
+#endif
+    return LV_SSE;
+}
+
+const char *cpu_coretype_warning(void)
+{
+    static _Thread_local char msg[384];
+    const char *core = getenv("OPENBLAS_CORETYPE");
+    if (!core || !*core)
+        return NULL;
+    int want = coretype_level(core), have = cpu_level();
+    if (want == LV_UNKNOWN || want >= have)
+        return NULL;
+    snprintf(msg, sizeof msg,
+             "OPENBLAS_CORETYPE=%s forces %s kernels on a CPU with %s: sgemm may run %s; "
+             "unset OPENBLAS_CORETYPE to let OpenBLAS pick the kernels for this CPU",
+             core, level_name[want], level_name[have],
+             have - want == 1 ? "at about half speed" : "several times slower");
+    return msg;
+}

@@ -1,0 +1,39 @@
+/* cpu.h - the CPU backend: OpenBLAS for matmul, OpenMP + libmvec for the
+ * element-wise workloads, Philox for every input.
+ *
+ * Convention the core honours: a workload's prepare() returns
+ *   0  ready to run,
+ *   2  the trial is skipped (not failed): err->msg says why, e.g.
+ *      "dtype f16 is not supported by the cpu backend",
+ *   any other non-zero value: the trial failed, err->msg says why.
+ * run() and check() return 0 or non-zero (failed) with err->msg filled.
+ */
+#ifndef BACKENDS_CPU_CPU_H
+#define BACKENDS_CPU_CPU_H
+
+#include <stddef.h>
+
+#include "backend.h"
+
+#define CPU_PREPARE_SKIP 2
+
+const rn_backend *cpu_backend(void);
+
+/* A warning when OPENBLAS_CORETYPE forces kernels older than the CPU can
+ * run (e.g. Haswell on an AVX-512 CPU), NULL when all is well.  The text
+ * lives in a thread-local buffer, valid until the thread's next call. */
+const char *cpu_coretype_warning(void);
+
+extern const rn_workload_impl cpu_matmul;
+extern const rn_workload_impl cpu_nested_sin;
+extern const rn_workload_impl cpu_sumsq;
+extern const rn_workload_impl cpu_axpb;
+extern const rn_workload_impl cpu_noop;
+
+/* Test hook: perturbs element `index` of the output of the last run() in a
+ * prepared state (any workload with an output, i.e. all but noop), so that a
+ * test can watch check() catch it.  Returns 0, or -1 when there is no such
+ * element. */
+int cpu_test_corrupt(void *state, size_t index);
+
+#endif

@@ -1,0 +1,142 @@
+/* matmul.c - C = A * B through OpenBLAS (cblas_sgemm / cblas_dgemm).
+ * Row-major; A is m x k, B is k x n, C is m x n; n = size, and m and k
+ * default to size.  A is input stream 0, B stream 1 (see fill.h). */
+#include <cblas.h>
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "cpu.h"
+#include "fill.h"
+#include "mem.h"
+#include "verify.h"
+
+typedef struct matmul_state {
+    cpu_output out; /* C; first member, see verify.h */
+    void *a, *b, *c;
+    size_t m, n, k;
+    rn_dtype dtype;
+} matmul_state;
+
+static void matmul_release(void *st)
+{
+    matmul_state *s = st;
+    if (!s)
+        return;
+    free(s->a);
+    free(s->b);
+    free(s->c);
+    free(s);
+}
+
+/* A dimension that CBLAS can take (it takes int). */
+static int dimension(long long v, const char *key, size_t *out, rn_error *err)
+{
+    if (cpu_count(v, "matmul", key, out, err))
+        return -1;
+    if (*out > INT_MAX) {
+        snprintf(err->msg, sizeof err->msg, "matmul: %s = %zu is above the BLAS limit of %d",
+                 key, *out, INT_MAX);
+        return -1;
+    }
+    return 0;
+}
+
+/* m and k: the parameter when given (>= 0), else size. */
+static long long param_or_size(const rn_trial *t, const char *key)
+{
+    double v = rn_param_num(t, key, -1);
+    if (v < 0)
+        return t->size;
+    return v < 9e18 ? (long long)v : LLONG_MAX; /* out of range: refused by dimension() */
+}
+
+static int matmul_prepare(const rn_trial *t, void **state, rn_error *err)
+{
+    *state = NULL;
+    if (t->dtype != RN_F32 && t->dtype != RN_F64) {
+        snprintf(err->msg, sizeof err->msg, "dtype %s is not supported by the cpu backend",
+                 rn_dtype_name(t->dtype));
+        return CPU_PREPARE_SKIP;
+    }
+    matmul_state *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err->msg, sizeof err->msg, "matmul: out of memory");
+        return -1;
+    }
+    s->dtype = t->dtype;
+    size_t es = rn_dtype_size(t->dtype);
+    if (dimension(param_or_size(t, "m"), "m", &s->m, err) ||
+        dimension(param_or_size(t, "k"), "k", &s->k, err) ||
+        dimension(t->size, "size", &s->n, err) ||
+        !(s->a = cpu_alloc(s->m * s->k, es, "matmul", "A", err)) ||
+        !(s->b = cpu_alloc(s->k * s->n, es, "matmul", "B", err)) ||
+        !(s->c = cpu_alloc(s->m * s->n, es, "matmul", "C", err))) {
+        matmul_release(s);
+        return -1;
+    }
+    cpu_fill_uniform(s->a, s->dtype, s->m * s->k, t->seed, 0, t->threads);
+    cpu_fill_uniform(s->b, s->dtype, s->k * s->n, t->seed, 1, t->threads);
+    s->out = (cpu_output){s->c, s->m * s->n, s->dtype};
+    /* select() sets this too; repeated here so that prepare + run alone (the
+     * tests, a core without select) runs on the trial's threads. */
+    openblas_set_num_threads(t->threads);
+    *state = s;
+    return 0;
+}
+
+static int matmul_run(void *st, rn_sample *smp, rn_error *err)
+{
+    (void)smp;
+    (void)err;
+    matmul_state *s = st;
+    int m = (int)s->m, n = (int)s->n, k = (int)s->k;
+    /* Leading dimensions must be >= 1 even for empty matrices. */
+    int lda = k > 1 ? k : 1, ldb = n > 1 ? n : 1, ldc = n > 1 ? n : 1;
+    if (s->dtype == RN_F32)
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, s->a, lda, s->b,
+                    ldb, 0.0f, s->c, ldc);
+    else
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0, s->a, lda, s->b,
+                    ldb, 0.0, s->c, ldc);
+    return 0;
+}
+
+static double at(const void *p, rn_dtype d, size_t i)
+{
+    return d == RN_F32 ? ((const float *)p)[i] : ((const double *)p)[i];
+}
+
+static int matmul_check(void *st, rn_error *err)
+{
+    matmul_state *s = st;
+    /* Rounding in a k-term sum of positive terms grows like sqrt(k) ulps
+     * (the BLAS blocks and reorders the sum, so the bound is statistical);
+     * 8 sqrt(k) ulps keeps a wide margin over what 256 samples can show. */
+    double eps = s->dtype == RN_F32 ? FLT_EPSILON : DBL_EPSILON;
+    double floor = s->dtype == RN_F32 ? 1e-5 : 1e-12;
+    double tol = fmax(floor, 8.0 * sqrt((double)s->k) * eps);
+    int digits = s->dtype == RN_F32 ? 9 : 17;
+    size_t total = s->m * s->n, count = cpu_sample_count(total);
+    for (size_t q = 0; q < count; q++) {
+        size_t idx = cpu_sample_index(total, q), i = idx / s->n, j = idx % s->n;
+        double ref = 0;
+        for (size_t p = 0; p < s->k; p++)
+            ref += at(s->a, s->dtype, i * s->k + p) * at(s->b, s->dtype, p * s->n + j);
+        char what[64];
+        snprintf(what, sizeof what, "C[%zu][%zu]", i, j);
+        if (cpu_compare(at(s->c, s->dtype, idx), ref, tol, digits, "matmul", what, err))
+            return -1;
+    }
+    return 0;
+}
+
+const rn_workload_impl cpu_matmul = {
+    .name = "matmul",
+    .prepare = matmul_prepare,
+    .run = matmul_run,
+    .check = matmul_check,
+    .release = matmul_release,
+};

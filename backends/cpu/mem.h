@@ -1,0 +1,36 @@
+/* mem.h - buffers and the split of element ranges across threads. */
+#ifndef BACKENDS_CPU_MEM_H
+#define BACKENDS_CPU_MEM_H
+
+#include <stddef.h>
+
+#include "backend.h"
+
+/* A 64-byte aligned buffer of count * elem bytes (uninitialised), or NULL
+ * with err naming the workload and the buffer ("matmul: cannot allocate A
+ * (4.0 GiB): out of memory").  Always at least one cache line, so an empty
+ * trial (size 0) still gets a pointer it may pass around.  Free with free(). */
+void *cpu_alloc(size_t count, size_t elem, const char *workload, const char *what,
+                rn_error *err);
+
+/* Converts a trial's size (or a size-like parameter) to an element count;
+ * fails with a message when it is negative or does not fit in memory. */
+int cpu_count(long long v, const char *workload, const char *what, size_t *out,
+              rn_error *err);
+
+/* Part `part` of `parts` of [0, n): contiguous, in order, boundaries on
+ * multiples of `align` elements (so every thread starts on a cache line and
+ * vector loops run aligned).  The same n and parts always give the same
+ * split, which keeps results independent of scheduling. */
+static inline void cpu_split(size_t n, size_t align, int part, int parts, size_t *lo,
+                             size_t *hi)
+{
+    size_t units = (n + align - 1) / align, p = (size_t)parts, i = (size_t)part;
+    size_t per = units / p, extra = units % p;
+    size_t a = (i * per + (i < extra ? i : extra)) * align;
+    size_t b = a + (per + (i < extra ? 1 : 0)) * align;
+    *lo = a < n ? a : n;
+    *hi = b < n ? b : n;
+}
+
+#endif

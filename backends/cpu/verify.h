@@ -1,0 +1,38 @@
+/* verify.h - what check() shares: the output it compares, which entries it
+ * compares, and how a mismatch is reported. */
+#ifndef BACKENDS_CPU_VERIFY_H
+#define BACKENDS_CPU_VERIFY_H
+
+#include <stddef.h>
+
+#include "backend.h"
+
+/* The first member of every workload state: the output of the last run(),
+ * `count` elements of `dtype` (RN_F32 or RN_F64).  It lets one test hook
+ * (cpu_test_corrupt) reach the output of any workload. */
+typedef struct cpu_output {
+    void *data;
+    size_t count;
+    rn_dtype dtype;
+} cpu_output;
+
+/* Outputs up to this many entries are compared in full; larger ones on a
+ * deterministic sample of this many. */
+#define CPU_CHECK_SAMPLES 256
+
+size_t cpu_sample_count(size_t n);
+
+/* Entry s (< cpu_sample_count(n)) of the sample of [0, n): every index for
+ * small n; otherwise the first and last 8 (where vector tails and thread
+ * boundaries go wrong) and 240 spread over the rest by a fixed Philox key, so
+ * the same entries are checked on every run and machine. */
+size_t cpu_sample_index(size_t n, size_t s);
+
+/* 0 when |got - ref| <= tol * |ref| (an exact match always passes, NaN
+ * never does).  Otherwise writes "WORKLOAD: WHAT = GOT but the reference is
+ * REF (relative error E > TOL)" with `digits` significant digits (9 shows
+ * every float, 17 every double) and returns -1. */
+int cpu_compare(double got, double ref, double tol, int digits, const char *workload,
+                const char *what, rn_error *err);
+
+#endif

@@ -1,0 +1,140 @@
+/* backend.h - the interface between the runner and a compute backend.
+ *
+ * A backend (cpu, cuda) is a versioned table of function pointers, filled with
+ * designated initialisers.  The runner checks `abi` and the required hooks
+ * before using one (see backends.c), and says which hook is missing.  The CUDA
+ * backend is a shared object loaded with dlopen(); it exports one symbol,
+ * RN_BACKEND_SYMBOL, a function returning its table.
+ *
+ * Everything here is plain C data so that a backend compiled by another
+ * compiler (nvcc) can share it.  Helpers are static inline for the same
+ * reason: a backend never links against the runner executable.
+ */
+#ifndef RUNNER_BACKEND_H
+#define RUNNER_BACKEND_H
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#define RN_BACKEND_ABI 1
+#define RN_BACKEND_SYMBOL "runner_backend_entry"
+
+typedef enum { RN_DEV_CPU = 0, RN_DEV_CUDA = 1 } rn_device_kind;
+typedef enum { RN_IO_WITH = 0, RN_IO_WITHOUT = 1, RN_IO_OVERLAP = 2 } rn_io;
+typedef enum { RN_F32 = 0, RN_F64 = 1, RN_F16 = 2, RN_BF16 = 3 } rn_dtype;
+
+/* A failure message, written by a backend when a hook returns non-zero. */
+typedef struct rn_error {
+    char msg[1024];
+} rn_error;
+
+/* One workload parameter as a backend sees it: its resolved value. */
+typedef struct rn_param {
+    const char *name;
+    const char *text; /* canonical text, e.g. "true", "4", "tf32" */
+    double num;       /* numeric value where the text is a number or bool */
+} rn_param;
+
+/* Everything one trial runs with, resolved (defaults applied). */
+typedef struct rn_trial {
+    const char *workload;
+    rn_device_kind device;
+    int device_index;
+    int threads; /* >= 1, "all" already resolved */
+    rn_io io;
+    rn_dtype dtype;
+    long long size;
+    uint64_t seed;
+    const rn_param *params;
+    int nparams;
+} rn_trial;
+
+/* One timed call.  The harness fills `seconds` (host clock around run(),
+ * which must return only once the device is idle).  A backend fills the
+ * rest where it measures them, and leaves NAN where it does not. */
+typedef struct rn_sample {
+    double seconds;
+    double device_seconds;
+    double h2d, compute, d2h;
+} rn_sample;
+
+static inline void rn_sample_clear(rn_sample *s)
+{
+    s->seconds = NAN;
+    s->device_seconds = NAN;
+    s->h2d = s->compute = s->d2h = NAN;
+}
+
+/* A workload as one backend implements it.  prepare() allocates and fills
+ * inputs (untimed); run() is one timed call; check() compares the output of
+ * the last run() with a reference; release() frees everything. */
+typedef struct rn_workload_impl {
+    const char *name;
+    int (*prepare)(const rn_trial *t, void **state, rn_error *err);
+    int (*run)(void *state, rn_sample *s, rn_error *err);
+    int (*check)(void *state, rn_error *err); /* optional */
+    void (*release)(void *state);
+} rn_workload_impl;
+
+typedef struct rn_device_info {
+    char name[128];
+    char detail[256];     /* capability, versions, ... */
+    double memory_bytes;
+    double free_bytes;
+} rn_device_info;
+
+/* Called by env_info() once per fact, e.g. ("cublas_version", "12.9.1"). */
+typedef void (*rn_fact_cb)(void *ctx, const char *key, const char *value);
+
+typedef struct rn_backend {
+    int abi;               /* RN_BACKEND_ABI */
+    const char *name;      /* "cpu", "cuda" */
+    /* required */
+    int (*probe)(char *why, size_t len); /* 0 = usable; else the reason */
+    int (*device_count)(void);
+    int (*device_info)(int index, rn_device_info *out);
+    const rn_workload_impl *(*workload)(const char *name); /* NULL: not here */
+    /* optional */
+    int (*select)(const rn_trial *t, rn_error *err); /* device + threads */
+    int (*free_memory)(int index, double *bytes);    /* for the fit check */
+    void (*env_info)(void *ctx, rn_fact_cb cb);
+    void (*shutdown)(void);
+} rn_backend;
+
+typedef const rn_backend *(*rn_backend_entry_fn)(void);
+
+/* Parameter lookup for backends. */
+static inline const rn_param *rn_trial_param(const rn_trial *t, const char *name)
+{
+    for (int i = 0; i < t->nparams; i++)
+        if (strcmp(t->params[i].name, name) == 0)
+            return &t->params[i];
+    return NULL;
+}
+
+static inline double rn_param_num(const rn_trial *t, const char *name, double dflt)
+{
+    const rn_param *p = rn_trial_param(t, name);
+    return p ? p->num : dflt;
+}
+
+static inline const char *rn_param_text(const rn_trial *t, const char *name, const char *dflt)
+{
+    const rn_param *p = rn_trial_param(t, name);
+    return p ? p->text : dflt;
+}
+
+static inline size_t rn_dtype_size(rn_dtype d)
+{
+    return d == RN_F64 ? 8 : d == RN_F32 ? 4 : 2;
+}
+
+static inline const char *rn_dtype_name(rn_dtype d)
+{
+    static const char *const n[] = {"f32", "f64", "f16", "bf16"};
+    return n[d];
+}
+
+#endif

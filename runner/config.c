@@ -1,0 +1,699 @@
+/* config.c - experiment files: top-level keys through a key table, params,
+ * sweep axes, exclude and plots; then the columns in their fixed order.
+ * Every error is collected (file:line:col) so a user sees them all at once. */
+#include "config.h"
+
+#include "keys.h"
+#include "util.h"
+#include "workloads.h"
+#include "yml.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* Refuse files no experiment needs, before libyaml sees them. */
+#define MAX_FILE_BYTES (16 << 20)
+
+typedef struct loader {
+    yml y;
+    diags *d;
+    experiment *e;
+    const workload_desc *wl[64]; /* workloads this file can run */
+    int nwl;
+    int any_lua;
+    int order; /* creation order of columns, for sorting */
+    int *rank;
+} loader;
+
+static const char *const top_names[] = {"name",    "description", "workload", "device",
+                                        "threads", "io",          "dtype",    "size",
+                                        "params",  "sweep",       "exclude",  "repeats",
+                                        "warmups", "timeout",     "seed",     "hooks",
+                                        "plots",   NULL};
+
+const char *const runkey_names[] = {"workload", "device",  "threads", "io",   "dtype", "size",
+                                    "repeats",  "warmups", "timeout", "seed", NULL};
+
+int runkey_index(const char *name)
+{
+    for (int i = 0; i < nrunkeys; i++)
+        if (!strcmp(runkeys[i].name, name))
+            return i;
+    return -1;
+}
+
+int experiment_column(const experiment *e, const char *name)
+{
+    for (int i = 0; i < e->ncols; i++)
+        if (!strcmp(e->cols[i].name, name))
+            return i;
+    return -1;
+}
+
+static int add_column(loader *L, const char *name, col_kind kind)
+{
+    experiment *e = L->e;
+    e->cols = xrealloc(e->cols, (size_t)(e->ncols + 1) * sizeof *e->cols);
+    L->rank = xrealloc(L->rank, (size_t)(e->ncols + 1) * sizeof *L->rank);
+    e->cols[e->ncols] = (column){.name = xstrdup(name), .kind = kind,
+                                 .runkey = runkey_index(name), .axis = -1};
+    L->rank[e->ncols] = 0;
+    return e->ncols++;
+}
+
+static int get_column(loader *L, const char *name)
+{
+    int c = experiment_column(L->e, name);
+    if (c >= 0)
+        return c;
+    return add_column(L, name, runkey_index(name) >= 0 ? COL_RUNKEY : COL_PARAM);
+}
+
+/* ---- workloads this file uses ------------------------------------------ */
+
+static void note_workload(loader *L, const yaml_node_t *n)
+{
+    const char *s = yml_text(n);
+    if (!yml_is_scalar(n))
+        return;
+    if (!strncmp(s, "lua:", 4)) {
+        L->any_lua = 1;
+        return;
+    }
+    const workload_desc *w = workload_find(s);
+    if (!w || L->nwl >= 64)
+        return;
+    for (int i = 0; i < L->nwl; i++)
+        if (L->wl[i] == w)
+            return;
+    L->wl[L->nwl++] = w;
+}
+
+/* Looks for workload values at the top level and in the sweep, so that
+ * params can be checked against every workload the file may run. */
+static void scan_workloads(loader *L, ypair *top, int ntop)
+{
+    for (int i = 0; i < ntop; i++) {
+        const char *k = yml_text(top[i].key);
+        if (!strcmp(k, "workload"))
+            note_workload(L, top[i].val);
+        if (strcmp(k, "sweep") || top[i].val->type != YAML_MAPPING_NODE)
+            continue;
+        ypair *ax;
+        diags quiet = {0};
+        int nax = yml_pairs(&L->y, top[i].val, &ax, &quiet);
+        for (int a = 0; a < nax; a++) {
+            yaml_node_t **items;
+            int n = yml_items(&L->y, ax[a].val, &items, &quiet);
+            for (int j = 0; j < n; j++) {
+                if (!strcmp(yml_text(ax[a].key), "workload"))
+                    note_workload(L, items[j]);
+                if (items[j] && items[j]->type == YAML_MAPPING_NODE) {
+                    ypair *kv;
+                    int nkv = yml_pairs(&L->y, items[j], &kv, &quiet);
+                    for (int m = 0; m < nkv; m++)
+                        if (!strcmp(yml_text(kv[m].key), "workload"))
+                            note_workload(L, kv[m].val);
+                    free(kv);
+                }
+            }
+            free(items);
+        }
+        free(ax);
+        diag_free(&quiet);
+    }
+}
+
+static const param_spec *find_param(loader *L, const char *name)
+{
+    for (int i = 0; i < L->nwl; i++) {
+        const param_spec *p = workload_param(L->wl[i], name);
+        if (p)
+            return p;
+    }
+    return NULL;
+}
+
+static int is_known_param(loader *L, const char *name)
+{
+    return L->any_lua || find_param(L, name) != NULL;
+}
+
+/* "did you mean": run keys, plus the parameters of the file's workloads. */
+static void unknown_key(loader *L, const yaml_node_t *k, const char *where,
+                        const char *const *extra)
+{
+    const char *cands[256];
+    int n = 0;
+    for (int i = 0; extra && extra[i] && n < 200; i++)
+        cands[n++] = extra[i];
+    for (int i = 0; runkey_names[i] && n < 200; i++)
+        cands[n++] = runkey_names[i];
+    for (int w = 0; w < L->nwl; w++)
+        for (const param_spec *p = L->wl[w]->params; p->name && n < 250; p++)
+            cands[n++] = p->name;
+    cands[n] = NULL;
+    const char *s = closest_word(yml_text(k), cands);
+    if (s)
+        diag_add(L->d, yml_line(k), yml_col(k), "unknown key '%s'%s; did you mean '%s'?",
+                 yml_text(k), where, s);
+    else
+        diag_add(L->d, yml_line(k), yml_col(k), "unknown key '%s'%s", yml_text(k), where);
+}
+
+/* Parses and validates the value of key `name` (a run key or a parameter). */
+static int key_value(loader *L, const char *name, const yaml_node_t *n, value *out)
+{
+    char what[96];
+    snprintf(what, sizeof what, "'%s'", name);
+    if (scalar_value(n, out, what, L->d) < 0)
+        return -1;
+    int rk = runkey_index(name);
+    int rc = 0;
+    if (rk >= 0) {
+        rc = runkeys[rk].check(out, yml_line(n), yml_col(n), L->d);
+    } else {
+        const param_spec *p = find_param(L, name);
+        if (p)
+            rc = param_check(p, out, yml_line(n), yml_col(n), L->d);
+    }
+    if (rc < 0)
+        value_free(out);
+    return rc;
+}
+
+/* A top-level (or params) setting of key `name`. */
+static void set_fixed(loader *L, const yaml_node_t *k, const yaml_node_t *v)
+{
+    const char *name = yml_text(k);
+    int c = experiment_column(L->e, name);
+    if (c >= 0 && L->e->cols[c].fixed.kind != VAL_NONE) {
+        diag_add(L->d, yml_line(k), yml_col(k), "'%s' is set twice (first at line %d)", name,
+                 L->e->cols[c].line);
+        return;
+    }
+    value val;
+    if (key_value(L, name, v, &val) < 0)
+        return;
+    c = get_column(L, name);
+    L->e->cols[c].fixed = val;
+    L->e->cols[c].line = yml_line(k);
+    L->e->cols[c].col = yml_col(k);
+}
+
+/* ---- top-level keys ----------------------------------------------------- */
+
+static int valid_name(const char *s)
+{
+    if (!*s || !strcmp(s, ".") || !strcmp(s, "..") || strlen(s) > 128)
+        return 0;
+    for (; *s; s++)
+        if (!(strchr("._-", *s) || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+              (*s >= '0' && *s <= '9')))
+            return 0;
+    return 1;
+}
+
+static void h_name(loader *L, const yaml_node_t *k, const yaml_node_t *v)
+{
+    (void)k;
+    if (!yml_is_scalar(v) || yml_is_null(v) || !valid_name(yml_text(v))) {
+        diag_add(L->d, yml_line(v), yml_col(v),
+                 "'name' must match [A-Za-z0-9._-]+ (it names a folder), not '%s'",
+                 yml_is_scalar(v) ? yml_text(v) : yml_kind(v));
+        return;
+    }
+    free(L->e->name);
+    L->e->name = xstrdup(yml_text(v));
+}
+
+static void h_description(loader *L, const yaml_node_t *k, const yaml_node_t *v)
+{
+    (void)k;
+    if (!yml_is_scalar(v)) {
+        diag_add(L->d, yml_line(v), yml_col(v), "'description' must be text, not %s",
+                 yml_kind(v));
+        return;
+    }
+    L->e->description = xstrdup(yml_text(v));
+}
+
+static char *path_in_dir(const char *dir, const char *rel)
+{
+    if (rel[0] == '/')
+        return xstrdup(rel);
+    return xasprintf("%s/%s", dir, rel);
+}
+
+static int file_exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static void h_hooks(loader *L, const yaml_node_t *k, const yaml_node_t *v)
+{
+    (void)k;
+    if (!yml_is_scalar(v) || yml_is_null(v)) {
+        diag_add(L->d, yml_line(v), yml_col(v), "'hooks' must be the path of a Lua file");
+        return;
+    }
+    char *p = path_in_dir(L->e->dir, yml_text(v));
+    if (!file_exists(p))
+        diag_add(L->d, yml_line(v), yml_col(v), "hooks file '%s' not found", yml_text(v));
+    free(p);
+    L->e->hooks = xstrdup(yml_text(v));
+}
+
+static void h_runkey(loader *L, const yaml_node_t *k, const yaml_node_t *v)
+{
+    set_fixed(L, k, v);
+}
+
+static void h_params(loader *L, const yaml_node_t *k, const yaml_node_t *v)
+{
+    (void)k;
+    if (yml_is_null(v))
+        return;
+    if (v->type != YAML_MAPPING_NODE) {
+        diag_add(L->d, yml_line(v), yml_col(v), "'params' must be a mapping, not %s",
+                 yml_kind(v));
+        return;
+    }
+    ypair *p;
+    int n = yml_pairs(&L->y, (yaml_node_t *)v, &p, L->d);
+    for (int i = 0; i < n; i++) {
+        const char *name = yml_text(p[i].key);
+        if (runkey_index(name) < 0 && !is_known_param(L, name)) {
+            unknown_key(L, p[i].key, " in params", NULL);
+            continue;
+        }
+        set_fixed(L, p[i].key, p[i].val);
+    }
+    free(p);
+}
+
+typedef void (*top_handler)(loader *L, const yaml_node_t *k, const yaml_node_t *v);
+
+/* sweep, exclude and plots run after the rest: they refer to the columns. */
+static const struct top_key {
+    const char *name;
+    top_handler handler;
+    int late;
+} top_keys[] = {
+    {"name", h_name, 0},         {"description", h_description, 0},
+    {"workload", h_runkey, 0},   {"device", h_runkey, 0},
+    {"threads", h_runkey, 0},    {"io", h_runkey, 0},
+    {"dtype", h_runkey, 0},      {"size", h_runkey, 0},
+    {"repeats", h_runkey, 0},    {"warmups", h_runkey, 0},
+    {"timeout", h_runkey, 0},    {"seed", h_runkey, 0},
+    {"params", h_params, 0},     {"hooks", h_hooks, 0},
+    {"sweep", NULL, 1},          {"exclude", NULL, 1},
+    {"plots", NULL, 1},
+};
+
+/* ---- sweep --------------------------------------------------------------- */
+
+void sweep_parse(loader *L, const yaml_node_t *v);  /* sweep.c */
+void exclude_parse(loader *L, const yaml_node_t *v); /* below */
+void plots_parse(loader *L, const yaml_node_t *v);   /* plots_config.c */
+
+/* Expose the loader's pieces to the sweep and plots parsers. */
+#include "config_internal.h"
+
+yml *loader_yml(loader *L)
+{
+    return &L->y;
+}
+diags *loader_diags(loader *L)
+{
+    return L->d;
+}
+experiment *loader_exp(loader *L)
+{
+    return L->e;
+}
+int loader_key_value(loader *L, const char *name, const yaml_node_t *n, value *out)
+{
+    return key_value(L, name, n, out);
+}
+int loader_get_column(loader *L, const char *name)
+{
+    return get_column(L, name);
+}
+int loader_add_column(loader *L, const char *name, col_kind kind)
+{
+    return add_column(L, name, kind);
+}
+int loader_known_key(loader *L, const char *name)
+{
+    return runkey_index(name) >= 0 || is_known_param(L, name);
+}
+void loader_unknown_key(loader *L, const yaml_node_t *k, const char *where)
+{
+    unknown_key(L, k, where, NULL);
+}
+void loader_set_rank(loader *L, int c, int rank)
+{
+    if (L->rank[c] == 0 || rank < L->rank[c])
+        L->rank[c] = rank;
+}
+
+/* ---- columns in their fixed order ---------------------------------------- */
+
+/* Every run key is a column; so is every parameter of the file's workloads. */
+static void add_implicit_columns(loader *L)
+{
+    for (int i = 0; i < nrunkeys; i++)
+        get_column(L, runkeys[i].name);
+    for (int w = 0; w < L->nwl; w++)
+        for (const param_spec *p = L->wl[w]->params; p->name; p++)
+            get_column(L, p->name);
+}
+
+/* Axis columns first (sweep order), then run keys (canonical order), then
+ * parameters (order of first mention). */
+static void order_columns(loader *L)
+{
+    experiment *e = L->e;
+    int n = e->ncols;
+    long *key = xmalloc((size_t)n * sizeof *key);
+    for (int c = 0; c < n; c++) {
+        if (L->rank[c] > 0)
+            key[c] = L->rank[c];
+        else if (e->cols[c].kind == COL_RUNKEY)
+            key[c] = 1000000L + e->cols[c].runkey;
+        else
+            key[c] = 2000000L + c;
+    }
+    int *perm = xmalloc((size_t)n * sizeof *perm); /* perm[new] = old */
+    for (int c = 0; c < n; c++)
+        perm[c] = c;
+    for (int i = 1; i < n; i++) /* insertion sort: stable, n is small */
+        for (int j = i; j > 0 && key[perm[j - 1]] > key[perm[j]]; j--) {
+            int t = perm[j];
+            perm[j] = perm[j - 1];
+            perm[j - 1] = t;
+        }
+    int *inv = xmalloc((size_t)n * sizeof *inv);
+    column *cols = xmalloc((size_t)n * sizeof *cols);
+    for (int i = 0; i < n; i++) {
+        cols[i] = e->cols[perm[i]];
+        inv[perm[i]] = i;
+    }
+    free(e->cols);
+    e->cols = cols;
+    for (int a = 0; a < e->naxes; a++) {
+        e->axes[a].column = inv[e->axes[a].column];
+        for (int j = 0; j < e->axes[a].nelems; j++)
+            for (int k = 0; k < e->axes[a].elems[j].nkv; k++)
+                e->axes[a].elems[j].kv[k].column = inv[e->axes[a].elems[j].kv[k].column];
+    }
+    for (int i = 0; i < e->nexcl; i++)
+        for (int j = 0; j < e->excl[i].n; j++)
+            e->excl[i].m[j].column = inv[e->excl[i].m[j].column];
+    for (int i = 0; i < e->nplots; i++) {
+        for (int j = 0; j < e->plots[i].nwhere; j++)
+            e->plots[i].where[j].column = inv[e->plots[i].where[j].column];
+        for (int j = 0; j < e->plots[i].nbaseline; j++)
+            e->plots[i].baseline[j].column = inv[e->plots[i].baseline[j].column];
+    }
+    free(key);
+    free(perm);
+    free(inv);
+}
+
+/* Per registry workload, the default of each column (size, parameters). */
+static void build_defaults(experiment *e)
+{
+    int nw = 0;
+    while (workload_at(nw))
+        nw++;
+    e->ndefault_rows = nw;
+    e->defaults = xcalloc((size_t)nw * (size_t)e->ncols, sizeof *e->defaults);
+    for (int w = 0; w < nw; w++) {
+        const workload_desc *wd = workload_at(w);
+        for (int c = 0; c < e->ncols; c++) {
+            value *dv = &e->defaults[w * e->ncols + c];
+            const column *col = &e->cols[c];
+            if (col->kind == COL_RUNKEY) {
+                if (col->runkey == RK_SIZE)
+                    *dv = value_int(wd->default_size);
+                else if (runkeys[col->runkey].dflt) {
+                    const char *t = runkeys[col->runkey].dflt;
+                    *dv = (t[0] >= '0' && t[0] <= '9') ? value_int(atoll(t)) : value_str(t);
+                }
+            } else if (col->kind == COL_PARAM) {
+                const param_spec *p = workload_param(wd, col->name);
+                if (p && p->dflt) {
+                    if (p->type == PT_BOOL)
+                        *dv = value_bool(!strcmp(p->dflt, "true"));
+                    else if (p->type == PT_INT)
+                        *dv = value_int(atoll(p->dflt));
+                    else if (p->type == PT_FLOAT)
+                        *dv = value_float(atof(p->dflt));
+                    else
+                        *dv = value_str(p->dflt);
+                }
+            }
+        }
+    }
+}
+
+/* ---- the whole file -------------------------------------------------------- */
+
+static char *dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return xstrdup(".");
+    if (slash == path)
+        return xstrdup("/");
+    return strndup(path, (size_t)(slash - path));
+}
+
+static char *default_name(const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    char *n = xstrdup(base);
+    char *dot = strrchr(n, '.');
+    if (dot && dot != n)
+        *dot = '\0';
+    return n;
+}
+
+void sweep_expand(loader *L); /* sweep.c */
+
+experiment *experiment_parse(const char *path, const char *text, size_t len, diags *d)
+{
+    experiment *e = xcalloc(1, sizeof *e);
+    e->path = xstrdup(path);
+    e->dir = dir_of(path);
+    e->text = xmalloc(len + 1);
+    memcpy(e->text, text, len);
+    e->text[len] = '\0';
+    e->text_len = len;
+    d->file = path;
+
+    loader L = {.d = d, .e = e};
+    if (len == 0 || strspn(text, " \t\r\n") == len) {
+        diag_add(d, 1, 1, "empty file: an experiment needs at least 'workload'");
+        goto out;
+    }
+    if (memchr(text, '\0', len)) {
+        const char *z = memchr(text, '\0', len);
+        int line = 1, col = 1;
+        for (const char *p = text; p < z; p++, col++)
+            if (*p == '\n') {
+                line++;
+                col = 0;
+            }
+        diag_add(d, line, col, "the file contains a NUL byte: is it a binary file?");
+        goto out;
+    }
+    if (yml_load(&L.y, text, len, d) < 0)
+        goto out;
+    yaml_node_t *root = yml_root(&L.y);
+    if (!root || yml_is_null(root)) {
+        diag_add(d, 1, 1, "empty file: an experiment needs at least 'workload'");
+        goto out;
+    }
+    if (root->type != YAML_MAPPING_NODE) {
+        diag_add(d, yml_line(root), yml_col(root),
+                 "an experiment file is a mapping of keys (name, workload, sweep, ...), not %s",
+                 yml_kind(root));
+        goto out;
+    }
+    ypair *top;
+    int ntop = yml_pairs(&L.y, root, &top, d);
+    scan_workloads(&L, top, ntop);
+    const yaml_node_t *late[3] = {NULL, NULL, NULL};
+    int have_workload = 0;
+    for (int i = 0; i < ntop; i++) {
+        const char *k = yml_text(top[i].key);
+        const struct top_key *tk = NULL;
+        for (size_t j = 0; j < sizeof top_keys / sizeof top_keys[0]; j++)
+            if (!strcmp(top_keys[j].name, k))
+                tk = &top_keys[j];
+        if (!tk && (k[0] == '.' || !strncmp(k, "x-", 2)))
+            continue; /* holders of anchors, as in docker-compose: ignored */
+        if (!tk) {
+            if (find_param(&L, k))
+                diag_add(d, yml_line(top[i].key), yml_col(top[i].key),
+                         "'%s' is a workload parameter: set it under 'params:' or sweep it", k);
+            else
+                unknown_key(&L, top[i].key, "", top_names);
+            continue;
+        }
+        if (!strcmp(k, "workload"))
+            have_workload = 1;
+        if (tk->late) {
+            late[!strcmp(k, "sweep") ? 0 : !strcmp(k, "exclude") ? 1 : 2] = top[i].val;
+            continue;
+        }
+        tk->handler(&L, top[i].key, top[i].val);
+    }
+    if (late[0])
+        sweep_parse(&L, late[0]);
+    if (!have_workload && experiment_column(e, "workload") < 0)
+        diag_add(d, 1, 1, "missing required key 'workload' (a built-in name or lua:FILE)");
+    else if (!have_workload && e->cols[experiment_column(e, "workload")].axis < 0)
+        diag_add(d, 1, 1, "missing required key 'workload' (a built-in name or lua:FILE)");
+    /* lua:PATH must exist, relative to the experiment file */
+    int wc = experiment_column(e, "workload");
+    if (wc >= 0 && e->cols[wc].fixed.kind == VAL_STR && !strncmp(e->cols[wc].fixed.text, "lua:", 4)) {
+        char *p = path_in_dir(e->dir, e->cols[wc].fixed.text + 4);
+        if (!file_exists(p))
+            diag_add(d, e->cols[wc].line, e->cols[wc].col, "Lua workload file '%s' not found",
+                     e->cols[wc].fixed.text + 4);
+        free(p);
+    }
+    if (!e->name) {
+        e->name = default_name(path);
+        if (!valid_name(e->name)) {
+            diag_add(d, 1, 1,
+                     "the file's name '%s' is not a valid experiment name; set 'name:' "
+                     "([A-Za-z0-9._-]+)",
+                     e->name);
+        }
+    }
+    add_implicit_columns(&L);
+    if (late[1])
+        exclude_parse(&L, late[1]);
+    if (late[2])
+        plots_parse(&L, late[2]);
+    free(top);
+    if (d->n)
+        goto out;
+    order_columns(&L);
+    build_defaults(e);
+    sweep_expand(&L);
+out:
+    yml_free(&L.y);
+    free(L.rank);
+    if (d->n) {
+        experiment_free(e);
+        return NULL;
+    }
+    return e;
+}
+
+experiment *experiment_load(const char *path, diags *d)
+{
+    d->file = path;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        diag_add(d, 0, 0, "cannot open: %s", strerror(errno));
+        return NULL;
+    }
+    strbuf b = {0};
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
+        sb_putn(&b, buf, n);
+        if (b.len > MAX_FILE_BYTES) {
+            fclose(f);
+            sb_free(&b);
+            diag_add(d, 0, 0, "file larger than %d MiB: not an experiment file",
+                     MAX_FILE_BYTES >> 20);
+            return NULL;
+        }
+    }
+    int err = ferror(f);
+    fclose(f);
+    if (err) {
+        sb_free(&b);
+        diag_add(d, 0, 0, "cannot read: %s", strerror(errno));
+        return NULL;
+    }
+    size_t len = b.len;
+    char *text = sb_take(&b);
+    experiment *e = experiment_parse(path, text, len, d);
+    free(text);
+    return e;
+}
+
+static void free_matches(match *m, int n)
+{
+    for (int i = 0; i < n; i++) {
+        for (int j = 0; j < m[i].nvals; j++)
+            value_free(&m[i].vals[j]);
+        free(m[i].vals);
+    }
+    free(m);
+}
+
+void experiment_free(experiment *e)
+{
+    if (!e)
+        return;
+    for (int c = 0; c < e->ncols; c++) {
+        free(e->cols[c].name);
+        value_free(&e->cols[c].fixed);
+    }
+    for (int a = 0; a < e->naxes; a++) {
+        for (int j = 0; j < e->axes[a].nelems; j++) {
+            for (int k = 0; k < e->axes[a].elems[j].nkv; k++)
+                value_free(&e->axes[a].elems[j].kv[k].v);
+            free(e->axes[a].elems[j].kv);
+        }
+        free(e->axes[a].elems);
+        free(e->axes[a].name);
+    }
+    for (int i = 0; i < e->nexcl; i++)
+        free_matches(e->excl[i].m, e->excl[i].n);
+    for (int i = 0; i < e->nplots; i++) {
+        plot_spec *p = &e->plots[i];
+        free(p->name);
+        free(p->type);
+        free(p->x);
+        free(p->y);
+        free(p->title);
+        for (int j = 0; j < p->nseries; j++)
+            free(p->series[j]);
+        free(p->series);
+        free_matches(p->where, p->nwhere);
+        free_matches(p->baseline, p->nbaseline);
+    }
+    if (e->defaults)
+        for (int i = 0; i < e->ndefault_rows * e->ncols; i++)
+            value_free(&e->defaults[i]);
+    free(e->defaults);
+    free(e->plots);
+    free(e->excl);
+    free(e->axes);
+    free(e->cols);
+    free(e->choices);
+    free(e->ids);
+    free(e->path);
+    free(e->dir);
+    free(e->text);
+    free(e->name);
+    free(e->description);
+    free(e->hooks);
+    free(e);
+}

@@ -1,0 +1,49 @@
+/* main.c - `runner`: dispatches the commands of SPEC section 1. */
+#include "cli.h"
+#include "commands.h"
+
+#include <stdio.h>
+
+/* The command line as given, for meta.json. */
+int cli_argc;
+char **cli_argv;
+
+int main(int argc, char **argv)
+{
+    cli_argc = argc;
+    cli_argv = argv;
+    cli c;
+    if (cli_parse(argc, argv, &c) < 0) {
+        cli_free(&c);
+        return 2;
+    }
+    int rc = 0;
+    switch (c.cmd) {
+    case CMD_HELP:
+        cli_usage(stdout);
+        break;
+    case CMD_VERSION:
+        printf("runner %s (%s)\n", RUNNER_VERSION, RUNNER_GIT_REV);
+        break;
+    case CMD_VALIDATE:
+        rc = cmd_validate(&c);
+        break;
+    case CMD_DRYRUN:
+        rc = cmd_dryrun(&c);
+        break;
+    case CMD_LIST:
+        rc = cmd_list(&c);
+        break;
+    case CMD_RUN:
+        rc = cmd_run(&c);
+        break;
+    case CMD_PLOT:
+        rc = cmd_plot(&c);
+        break;
+    case CMD_REPORT:
+        rc = cmd_report(&c);
+        break;
+    }
+    cli_free(&c);
+    return rc;
+}

@@ -1,0 +1,25 @@
+/* proto.h - messages from a worker process to the supervisor, over a pipe.
+ * Each is a header and `len` bytes of payload. */
+#ifndef RUNNER_PROTO_H
+#define RUNNER_PROTO_H
+
+#include "backend.h"
+
+typedef enum {
+    MSG_SAMPLES = 1, /* payload: rn_sample[n] */
+    MSG_COLD,        /* payload: double (first warmup, seconds) */
+    MSG_COUNTS,      /* payload: double[2] (flops, bytes) per call */
+    MSG_DONE,        /* payload: the reason text (may be empty) */
+} msg_type;
+
+typedef enum { ST_OK = 0, ST_FAILED, ST_TIMEOUT, ST_SKIPPED, ST_INTERRUPTED } trial_status;
+
+typedef struct msg_header {
+    int type;
+    int status; /* MSG_DONE */
+    unsigned len;
+} msg_header;
+
+#define MSG_MAX_PAYLOAD (1 << 16)
+
+#endif

@@ -1,0 +1,481 @@
+/* results.c - see results.h.
+ *
+ * Crash safety: each finished trial is appended with one write() of its
+ * samples, then one write() of its trials.csv row.  A run killed at any
+ * moment leaves whole rows and, at worst, a torn last line or samples of a
+ * trial with no row; --resume trims both and re-runs only unfinished trials. */
+#include "results.h"
+
+#include "csv.h"
+#include "stats.h"
+#include "table.h"
+#include "util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+const char *const status_names[] = {"ok", "failed", "timeout", "skipped", "interrupted"};
+
+int make_dirs(const char *path)
+{
+    char *p = xstrdup(path);
+    for (char *s = p + 1; *s; s++) {
+        if (*s != '/')
+            continue;
+        *s = '\0';
+        if (mkdir(p, 0777) < 0 && errno != EEXIST) {
+            free(p);
+            return -1;
+        }
+        *s = '/';
+    }
+    int rc = mkdir(p, 0777) < 0 && errno != EEXIST ? -1 : 0;
+    free(p);
+    return rc;
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0)
+            return -1;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+int write_file_atomic(const char *path, const char *data, size_t len)
+{
+    char *tmp = xasprintf("%s.tmp%d", path, (int)getpid());
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        free(tmp);
+        return -1;
+    }
+    int rc = write_all(fd, data, len);
+    if (rc == 0)
+        rc = fsync(fd);
+    int saved = errno;
+    if (close(fd) < 0 && rc == 0) {
+        rc = -1;
+        saved = errno;
+    }
+    if (rc == 0 && rename(tmp, path) < 0) {
+        rc = -1;
+        saved = errno;
+    }
+    if (rc < 0)
+        unlink(tmp);
+    free(tmp);
+    errno = saved;
+    return rc;
+}
+
+static char *trials_header(const experiment *e)
+{
+    strbuf b = {0};
+    sb_puts(&b, "trial,");
+    table_header(e, &b);
+    sb_puts(&b, ",status,reason,samples,cold,min,median,mean,stddev,max,ci95_low,ci95_high,"
+                "h2d,compute,d2h,gflops,gbps\n");
+    return sb_take(&b);
+}
+
+static void mark_done(run_files *R, long long id)
+{
+    if (id < 0 || id > R->max_id)
+        return;
+    R->done[id / 8] |= (unsigned char)(1u << (id % 8));
+}
+
+int results_is_done(const run_files *R, long long id)
+{
+    return id >= 0 && id <= R->max_id && (R->done[id / 8] >> (id % 8)) & 1;
+}
+
+static void run_id_now(char *out, size_t n)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(out, n, "%Y%m%dT%H%M%SZ", &tm);
+}
+
+/* Is this run folder unfinished?  meta.json says "finished": false. */
+static int unfinished(const char *run_dir)
+{
+    char *p = xasprintf("%s/meta.json", run_dir);
+    FILE *f = fopen(p, "r");
+    free(p);
+    if (!f)
+        return 0;
+    char buf[1 << 16];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    return strstr(buf, "\"finished\": false") != NULL || strstr(buf, "\"finished\":false") != NULL;
+}
+
+static int cmp_desc(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)b, *(char *const *)a);
+}
+
+/* The newest unfinished run of this experiment, or NULL. */
+static char *find_unfinished(const char *exp_dir)
+{
+    DIR *d = opendir(exp_dir);
+    if (!d)
+        return NULL;
+    char **names = NULL;
+    int n = 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        if (strlen(de->d_name) < 16 || de->d_name[8] != 'T' || de->d_name[15] != 'Z')
+            continue;
+        names = xrealloc(names, (size_t)(n + 1) * sizeof *names);
+        names[n++] = xstrdup(de->d_name);
+    }
+    closedir(d);
+    qsort(names, (size_t)n, sizeof *names, cmp_desc);
+    char *found = NULL;
+    for (int i = 0; i < n && !found; i++) {
+        char *dir = xasprintf("%s/%s", exp_dir, names[i]);
+        if (unfinished(dir))
+            found = xstrdup(names[i]);
+        free(dir);
+    }
+    for (int i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    return found;
+}
+
+/* Cuts a file back to its last complete line. */
+static int trim_torn(const char *path)
+{
+    int fd = open(path, O_RDWR | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    off_t size = lseek(fd, 0, SEEK_END);
+    off_t keep = size;
+    char c;
+    while (keep > 0 && pread(fd, &c, 1, keep - 1) == 1 && c != '\n')
+        keep--;
+    int rc = keep != size ? ftruncate(fd, keep) : 0;
+    close(fd);
+    return rc;
+}
+
+/* Loads the finished trials of a resumed run; keeps only the samples of
+ * those (a crash may have saved samples of a trial whose row never came). */
+static int load_previous(run_files *R, const experiment *e, char *err, size_t len)
+{
+    char *tp = xasprintf("%s/trials.csv", R->run_dir);
+    char *sp = xasprintf("%s/samples.csv", R->run_dir);
+    int rc = -1;
+    trim_torn(tp);
+    trim_torn(sp);
+    csv_table t;
+    if (csv_read(tp, &t) < 0) {
+        snprintf(err, len, "cannot read %s: %s", tp, strerror(errno));
+        goto out;
+    }
+    char *hdr = trials_header(e);
+    strbuf have = {0};
+    for (int i = 0; t.nrows && i < t.nfields[0]; i++) {
+        if (i)
+            sb_putc(&have, ',');
+        csv_field(&have, t.rows[0][i]);
+    }
+    sb_putc(&have, '\n');
+    int same = t.nrows && !strcmp(have.s, hdr);
+    sb_free(&have);
+    free(hdr);
+    if (!same) {
+        snprintf(err, len, "%s does not match the experiment's columns; start a new run", tp);
+        csv_free(&t);
+        goto out;
+    }
+    for (int r = 1; r < t.nrows; r++) {
+        long long id = atoll(t.rows[r][0]);
+        if (!results_is_done(R, id)) {
+            mark_done(R, id);
+            R->ndone_here++;
+        }
+    }
+    csv_free(&t);
+    /* rewrite samples.csv without orphans (rare: only after a crash) */
+    csv_table s;
+    if (csv_read(sp, &s) == 0) {
+        strbuf b = {0};
+        int orphans = 0;
+        sb_puts(&b, "trial,sample,seconds,device_seconds\n");
+        for (int r = 1; r < s.nrows; r++) {
+            if (s.nfields[r] < 4 || !results_is_done(R, atoll(s.rows[r][0]))) {
+                orphans++;
+                continue;
+            }
+            sb_printf(&b, "%s,%s,%s,%s\n", s.rows[r][0], s.rows[r][1], s.rows[r][2], s.rows[r][3]);
+        }
+        if (orphans && write_file_atomic(sp, b.s, b.len) < 0) {
+            snprintf(err, len, "cannot rewrite %s: %s", sp, strerror(errno));
+            sb_free(&b);
+            csv_free(&s);
+            goto out;
+        }
+        sb_free(&b);
+        csv_free(&s);
+    }
+    rc = 0;
+out:
+    free(tp);
+    free(sp);
+    return rc;
+}
+
+static int open_append(const char *dir, const char *name)
+{
+    char *p = xasprintf("%s/%s", dir, name);
+    int fd = open(p, O_WRONLY | O_APPEND | O_CLOEXEC);
+    free(p);
+    return fd;
+}
+
+static int write_new(const char *dir, const char *name, const char *data, char *err, size_t len)
+{
+    char *p = xasprintf("%s/%s", dir, name);
+    int rc = write_file_atomic(p, data, strlen(data));
+    if (rc < 0)
+        snprintf(err, len, "cannot write %s: %s", p, strerror(errno));
+    free(p);
+    return rc;
+}
+
+int results_open(run_files *R, const experiment *e, const char *output, int resume, char *err,
+                 size_t len)
+{
+    memset(R, 0, sizeof *R);
+    R->trials_fd = R->samples_fd = -1;
+    R->max_id = 0;
+    for (long long i = 0; i < e->ntrials; i++)
+        if (e->ids[i] > R->max_id)
+            R->max_id = e->ids[i];
+    R->done = xcalloc((size_t)(R->max_id / 8 + 1), 1);
+    R->exp_dir = xasprintf("%s/%s", output, e->name);
+    if (make_dirs(R->exp_dir) < 0 || access(R->exp_dir, W_OK) < 0) {
+        snprintf(err, len, "cannot write to the output folder %s: %s", R->exp_dir,
+                 strerror(errno));
+        return -1;
+    }
+    if (resume) {
+        char *id = find_unfinished(R->exp_dir);
+        if (id) {
+            R->run_id = id;
+            R->run_dir = xasprintf("%s/%s", R->exp_dir, id);
+            R->resumed = 1;
+            if (load_previous(R, e, err, len) < 0)
+                return -1;
+        }
+    }
+    if (!R->run_dir) {
+        char id[40];
+        run_id_now(id, sizeof id);
+        R->run_dir = xasprintf("%s/%s", R->exp_dir, id);
+        for (int k = 2; mkdir(R->run_dir, 0777) < 0; k++) {
+            if (errno != EEXIST || k > 1000) {
+                snprintf(err, len, "cannot create %s: %s", R->run_dir, strerror(errno));
+                return -1;
+            }
+            free(R->run_dir);
+            R->run_dir = xasprintf("%s/%s-%d", R->exp_dir, id, k);
+        }
+        const char *slash = strrchr(R->run_dir, '/');
+        R->run_id = xstrdup(slash + 1);
+        char *hdr = trials_header(e);
+        int rc = write_new(R->run_dir, "trials.csv", hdr, err, len);
+        free(hdr);
+        if (rc < 0 ||
+            write_new(R->run_dir, "samples.csv", "trial,sample,seconds,device_seconds\n", err,
+                      len) < 0 ||
+            write_new(R->run_dir, "experiment.yaml", e->text, err, len) < 0)
+            return -1;
+        /* latest -> <run-id>, replaced atomically */
+        char *tmp = xasprintf("%s/.latest.%d", R->exp_dir, (int)getpid());
+        char *lnk = xasprintf("%s/latest", R->exp_dir);
+        unlink(tmp);
+        if (symlink(R->run_id, tmp) == 0 && rename(tmp, lnk) < 0)
+            unlink(tmp);
+        free(tmp);
+        free(lnk);
+    }
+    R->trials_fd = open_append(R->run_dir, "trials.csv");
+    R->samples_fd = open_append(R->run_dir, "samples.csv");
+    if (R->trials_fd < 0 || R->samples_fd < 0) {
+        snprintf(err, len, "cannot open the results in %s: %s", R->run_dir, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+static void num(strbuf *b, double x)
+{
+    sb_putc(b, ',');
+    if (isfinite(x))
+        sb_printf(b, "%.9g", x);
+}
+
+static double phase_median(const trial_result *r, size_t off, double *tmp)
+{
+    int k = 0;
+    for (int i = 0; i < r->nsamples; i++)
+        tmp[k++] = *(const double *)((const char *)&r->samples[i] + off);
+    return stats_median(tmp, k);
+}
+
+int results_write(run_files *R, const experiment *e, long long t, const trial_result *r,
+                  char *err, size_t len)
+{
+    long long id = e->ids[t];
+    strbuf b = {0};
+    for (int i = 0; i < r->nsamples; i++) {
+        sb_printf(&b, "%lld,%d,%.9g,", id, i, r->samples[i].seconds);
+        if (isfinite(r->samples[i].device_seconds))
+            sb_printf(&b, "%.9g", r->samples[i].device_seconds);
+        sb_putc(&b, '\n');
+    }
+    if (b.len && write_all(R->samples_fd, b.s, b.len) < 0)
+        goto fail;
+    b.len = 0;
+
+    double *x = xmalloc((size_t)(r->nsamples + 1) * sizeof *x);
+    for (int i = 0; i < r->nsamples; i++)
+        x[i] = r->samples[i].seconds;
+    stats s;
+    stats_compute(x, r->nsamples, &s);
+    double h2d = phase_median(r, offsetof(rn_sample, h2d), x);
+    double cmp = phase_median(r, offsetof(rn_sample, compute), x);
+    double d2h = phase_median(r, offsetof(rn_sample, d2h), x);
+    free(x);
+
+    sb_printf(&b, "%lld,", id);
+    table_keys(e, t, &b);
+    sb_printf(&b, ",%s,", status_names[r->status]);
+    /* one line per row: newlines in a reason would still be quoted, but a
+     * reader scanning lines should not have to know that */
+    char *reason = xstrdup(r->reason ? r->reason : "");
+    for (char *p = reason; *p; p++)
+        if (*p == '\n' || *p == '\r')
+            *p = ' ';
+    csv_field(&b, reason);
+    free(reason);
+    sb_printf(&b, ",%d", r->nsamples);
+    num(&b, r->cold);
+    num(&b, s.min);
+    num(&b, s.median);
+    num(&b, s.mean);
+    num(&b, s.stddev);
+    num(&b, s.max);
+    num(&b, s.ci95_low);
+    num(&b, s.ci95_high);
+    num(&b, h2d);
+    num(&b, cmp);
+    num(&b, d2h);
+    num(&b, r->status == ST_OK && s.median > 0 ? r->flops / s.median / 1e9 : NAN);
+    num(&b, r->status == ST_OK && s.median > 0 ? r->bytes / s.median / 1e9 : NAN);
+    sb_putc(&b, '\n');
+    if (write_all(R->trials_fd, b.s, b.len) < 0)
+        goto fail;
+    sb_free(&b);
+    mark_done(R, id);
+    return 0;
+fail:
+    snprintf(err, len, "cannot write results to %s: %s", R->run_dir, strerror(errno));
+    sb_free(&b);
+    return -1;
+}
+
+static int cmp_rows(const void *a, const void *b)
+{
+    long long x = atoll(**(char **const *)a), y = atoll(**(char **const *)b);
+    return (x > y) - (x < y);
+}
+
+int results_close(run_files *R, int finished, char *err, size_t len)
+{
+    int rc = 0;
+    if (R->trials_fd >= 0 && fsync(R->trials_fd) < 0 && errno != EINVAL)
+        rc = -1;
+    if (R->samples_fd >= 0 && fsync(R->samples_fd) < 0 && errno != EINVAL)
+        rc = -1;
+    if (R->trials_fd >= 0)
+        close(R->trials_fd);
+    if (R->samples_fd >= 0)
+        close(R->samples_fd);
+    R->trials_fd = R->samples_fd = -1;
+    if (rc < 0) {
+        snprintf(err, len, "cannot save results in %s: %s", R->run_dir, strerror(errno));
+        return -1;
+    }
+    if (!finished)
+        return 0;
+    /* a resumed run appended out of order: put the rows in trial order */
+    char *tp = xasprintf("%s/trials.csv", R->run_dir);
+    csv_table t;
+    if (csv_read(tp, &t) == 0 && t.nrows > 1) {
+        /* only whole rows (every one we wrote) take part */
+        int k = 1;
+        for (int r = 1; r < t.nrows; r++) {
+            if (t.nfields[r] == t.nfields[0]) {
+                char **row = t.rows[r];
+                t.rows[r] = t.rows[k];
+                t.rows[k] = row;
+                int nf = t.nfields[r];
+                t.nfields[r] = t.nfields[k];
+                t.nfields[k] = nf;
+                k++;
+            }
+        }
+        qsort(t.rows + 1, (size_t)(k - 1), sizeof *t.rows, cmp_rows);
+        /* nfields follows its row: the header's count serves every row */
+        strbuf b = {0};
+        for (int r = 0; r < k; r++) {
+            for (int i = 0; i < t.nfields[0]; i++) {
+                if (i)
+                    sb_putc(&b, ',');
+                csv_field(&b, t.rows[r][i]);
+            }
+            sb_putc(&b, '\n');
+        }
+        if (write_file_atomic(tp, b.s, b.len) < 0) {
+            snprintf(err, len, "cannot rewrite %s: %s", tp, strerror(errno));
+            rc = -1;
+        }
+        sb_free(&b);
+    }
+    csv_free(&t);
+    free(tp);
+    return rc;
+}
+
+void results_free(run_files *R)
+{
+    free(R->exp_dir);
+    free(R->run_id);
+    free(R->run_dir);
+    free(R->done);
+    memset(R, 0, sizeof *R);
+    R->trials_fd = R->samples_fd = -1;
+}

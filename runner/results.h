@@ -1,0 +1,39 @@
+/* results.h - a run's folder (SPEC section 3): trials.csv, samples.csv,
+ * meta.json, the experiment file, the `latest` link; resume. */
+#ifndef RUNNER_RESULTS_H
+#define RUNNER_RESULTS_H
+
+#include "config.h"
+#include "supervisor.h"
+
+#include <stddef.h>
+
+typedef struct run_files {
+    char *exp_dir;  /* OUTPUT/<name> */
+    char *run_id;
+    char *run_dir;  /* OUTPUT/<name>/<run-id> */
+    int trials_fd, samples_fd;
+    unsigned char *done; /* by trial id */
+    long long ndone_here; /* finished trials of this experiment already saved */
+    long long max_id;
+    int resumed;
+} run_files;
+
+/* Creates a new run folder, or with `resume` reopens the newest unfinished
+ * one.  -1 with a message in err when the output cannot be used. */
+int results_open(run_files *R, const experiment *e, const char *output, int resume, char *err,
+                 size_t len);
+int results_is_done(const run_files *R, long long id);
+/* Appends the trial's samples, then its row (the row commits the trial). */
+int results_write(run_files *R, const experiment *e, long long t, const trial_result *r,
+                  char *err, size_t len);
+/* Rewrites trials.csv in trial order (atomically) and closes the files. */
+int results_close(run_files *R, int finished, char *err, size_t len);
+void results_free(run_files *R);
+
+/* Writes `data` to `path` through a temporary file and rename(). */
+int write_file_atomic(const char *path, const char *data, size_t len);
+/* mkdir -p */
+int make_dirs(const char *path);
+
+#endif

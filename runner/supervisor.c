@@ -1,0 +1,221 @@
+/* supervisor.c - see supervisor.h. */
+#include "supervisor.h"
+
+#include "util.h"
+#include "worker.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+void sup_init(supervisor *S, const experiment *e, volatile sig_atomic_t *interrupted)
+{
+    memset(S, 0, sizeof *S);
+    S->e = e;
+    S->interrupted = interrupted;
+    S->cmd_fd = S->res_fd = -1;
+}
+
+static int spawn(supervisor *S)
+{
+    int cmd[2], res[2];
+    if (pipe2(cmd, O_CLOEXEC) < 0)
+        return -1;
+    if (pipe2(res, O_CLOEXEC) < 0) {
+        close(cmd[0]);
+        close(cmd[1]);
+        return -1;
+    }
+    fflush(NULL);
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(cmd[0]);
+        close(cmd[1]);
+        close(res[0]);
+        close(res[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        /* a worker must never outlive a runner killed with SIGKILL */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent)
+            _exit(0);
+        close(cmd[1]);
+        close(res[0]);
+        worker_main(S->e, cmd[0], res[1]);
+        _exit(0);
+    }
+    close(cmd[0]);
+    close(res[1]);
+    S->pid = pid;
+    S->cmd_fd = cmd[1];
+    S->res_fd = res[0];
+    return 0;
+}
+
+/* Reaps the worker; returns a description of how it ended. */
+static char *reap(supervisor *S, int killed_by_us)
+{
+    int st = 0;
+    char *why;
+    while (waitpid(S->pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    if (WIFSIGNALED(st)) {
+        int sig = WTERMSIG(st);
+        if (sig == SIGKILL && !killed_by_us)
+            why = xasprintf("the worker was killed by SIGKILL (out of memory?)");
+        else
+            why = xasprintf("the worker crashed: signal %d (%s)", sig, strsignal(sig));
+    } else if (WIFEXITED(st)) {
+        why = xasprintf("the worker exited with status %d in the middle of a trial",
+                        WEXITSTATUS(st));
+    } else {
+        why = xstrdup("the worker ended unexpectedly");
+    }
+    close(S->cmd_fd);
+    close(S->res_fd);
+    S->pid = 0;
+    S->cmd_fd = S->res_fd = -1;
+    return why;
+}
+
+void sup_stop(supervisor *S)
+{
+    if (!S->pid)
+        return;
+    close(S->cmd_fd); /* EOF: the worker exits by itself */
+    S->cmd_fd = -1;
+    int st;
+    for (int i = 0; i < 100; i++) {
+        if (waitpid(S->pid, &st, WNOHANG) == S->pid) {
+            close(S->res_fd);
+            S->pid = 0;
+            return;
+        }
+        usleep(1000);
+    }
+    kill(S->pid, SIGKILL);
+    while (waitpid(S->pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    close(S->res_fd);
+    S->pid = 0;
+}
+
+enum { RD_OK = 0, RD_EOF = -1, RD_TIMEOUT = -2, RD_INTR = -3 };
+
+/* Reads exactly n bytes before `deadline` (0 = none). */
+static int read_by(supervisor *S, void *buf, size_t n, double deadline)
+{
+    char *p = buf;
+    while (n > 0) {
+        if (*S->interrupted)
+            return RD_INTR;
+        int ms = -1;
+        if (deadline > 0) {
+            double left = deadline - now_seconds();
+            if (left <= 0)
+                return RD_TIMEOUT;
+            ms = (int)(left * 1000) + 1;
+        }
+        struct pollfd pf = {S->res_fd, POLLIN, 0};
+        int r = poll(&pf, 1, ms);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r == 0)
+            continue; /* the deadline check above decides */
+        ssize_t got = read(S->res_fd, p, n);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            return RD_EOF;
+        p += got;
+        n -= (size_t)got;
+    }
+    return RD_OK;
+}
+
+static void add_samples(trial_result *r, const rn_sample *s, int n)
+{
+    if (r->nsamples + n > r->cap) {
+        r->cap = (r->nsamples + n) * 2;
+        r->samples = xrealloc(r->samples, (size_t)r->cap * sizeof *r->samples);
+    }
+    memcpy(r->samples + r->nsamples, s, (size_t)n * sizeof *s);
+    r->nsamples += n;
+}
+
+void sup_run(supervisor *S, long long t, double timeout, trial_result *out)
+{
+    memset(out, 0, sizeof *out);
+    out->cold = out->flops = out->bytes = NAN;
+    if (!S->pid && spawn(S) < 0) {
+        out->status = ST_FAILED;
+        out->reason = xasprintf("cannot start a worker process: %s", strerror(errno));
+        return;
+    }
+    if (write(S->cmd_fd, &t, sizeof t) != (ssize_t)sizeof t) {
+        free(reap(S, 0));
+        out->status = ST_FAILED;
+        out->reason = xstrdup("cannot talk to the worker process");
+        return;
+    }
+    double start = now_seconds();
+    double deadline = timeout > 0 ? start + timeout : 0;
+    char *payload = xmalloc(MSG_MAX_PAYLOAD + 1);
+    for (;;) {
+        msg_header h;
+        int rc = read_by(S, &h, sizeof h, deadline);
+        if (rc == RD_OK && h.len > MSG_MAX_PAYLOAD)
+            rc = RD_EOF;
+        if (rc == RD_OK && h.len)
+            rc = read_by(S, payload, h.len, deadline);
+        if (rc == RD_TIMEOUT || rc == RD_INTR) {
+            kill(S->pid, SIGKILL);
+            free(reap(S, 1));
+            char d[32];
+            fmt_seconds(d, sizeof d, timeout);
+            out->status = rc == RD_TIMEOUT ? ST_TIMEOUT : ST_INTERRUPTED;
+            out->reason = rc == RD_TIMEOUT
+                              ? xasprintf("stopped at the %s timeout (%d samples taken)", d,
+                                          out->nsamples)
+                              : xstrdup("interrupted");
+            break;
+        }
+        if (rc == RD_EOF) {
+            out->status = *S->interrupted ? ST_INTERRUPTED : ST_FAILED;
+            out->reason = reap(S, 0);
+            break;
+        }
+        if (h.type == MSG_SAMPLES) {
+            add_samples(out, (const rn_sample *)payload, (int)(h.len / sizeof(rn_sample)));
+        } else if (h.type == MSG_COLD && h.len == sizeof(double)) {
+            memcpy(&out->cold, payload, sizeof(double));
+        } else if (h.type == MSG_COUNTS && h.len == 2 * sizeof(double)) {
+            double c[2];
+            memcpy(c, payload, sizeof c);
+            out->flops = c[0];
+            out->bytes = c[1];
+        } else if (h.type == MSG_DONE) {
+            payload[h.len] = '\0';
+            out->status = (trial_status)h.status;
+            out->reason = xstrdup(payload);
+            break;
+        }
+    }
+    free(payload);
+}
+
+void trial_result_free(trial_result *r)
+{
+    free(r->reason);
+    free(r->samples);
+    memset(r, 0, sizeof *r);
+}

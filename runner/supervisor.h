@@ -1,0 +1,36 @@
+/* supervisor.h - runs trials in a worker process and survives its crashes,
+ * hangs and out-of-memory kills: each is recorded, and the next trial gets a
+ * fresh worker. */
+#ifndef RUNNER_SUPERVISOR_H
+#define RUNNER_SUPERVISOR_H
+
+#include "backend.h"
+#include "config.h"
+#include "proto.h"
+
+#include <signal.h>
+#include <sys/types.h>
+
+typedef struct trial_result {
+    trial_status status;
+    char *reason;
+    rn_sample *samples;
+    int nsamples, cap;
+    double cold;         /* NaN if no warmup */
+    double flops, bytes; /* per call; NaN if not stated */
+} trial_result;
+
+typedef struct supervisor {
+    const experiment *e;
+    pid_t pid; /* 0: no worker */
+    int cmd_fd, res_fd;
+    volatile sig_atomic_t *interrupted;
+} supervisor;
+
+void sup_init(supervisor *S, const experiment *e, volatile sig_atomic_t *interrupted);
+/* Runs trial t; timeout in seconds (0 = none). */
+void sup_run(supervisor *S, long long t, double timeout, trial_result *out);
+void sup_stop(supervisor *S);
+void trial_result_free(trial_result *r);
+
+#endif

@@ -1,0 +1,21 @@
+/* trial.h - one trial of an experiment, resolved for a backend. */
+#ifndef RUNNER_TRIAL_H
+#define RUNNER_TRIAL_H
+
+#include "backend.h"
+#include "config.h"
+
+typedef struct resolved_trial {
+    rn_trial t;
+    rn_param *params;
+    int repeats, warmups;
+    double timeout; /* seconds; 0 = none */
+    int lua;        /* workload is lua:PATH */
+} resolved_trial;
+
+void trial_resolve(const experiment *e, long long t, resolved_trial *out);
+void trial_release(resolved_trial *r);
+/* Cores this process may run on ("threads: all"). */
+int host_cpus(void);
+
+#endif

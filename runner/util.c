@@ -1,0 +1,198 @@
+/* util.c - see util.h. */
+#include "util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static void oom(size_t n)
+{
+    fprintf(stderr, "runner: out of memory (allocating %zu bytes)\n", n);
+    abort();
+}
+
+void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p)
+        oom(n);
+    return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p)
+        oom(n * size);
+    return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+    p = realloc(p, n ? n : 1);
+    if (!p)
+        oom(n);
+    return p;
+}
+
+char *xstrdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    return memcpy(xmalloc(n), s, n);
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+    strbuf b = {0};
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(&b, fmt, ap);
+    va_end(ap);
+    return sb_take(&b);
+}
+
+static void sb_grow(strbuf *b, size_t extra)
+{
+    if (b->len + extra + 1 <= b->cap)
+        return;
+    size_t cap = b->cap ? b->cap : 64;
+    while (cap < b->len + extra + 1)
+        cap *= 2;
+    b->s = xrealloc(b->s, cap);
+    b->cap = cap;
+}
+
+void sb_putn(strbuf *b, const char *s, size_t n)
+{
+    sb_grow(b, n);
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = '\0';
+}
+
+void sb_putc(strbuf *b, char c)
+{
+    sb_putn(b, &c, 1);
+}
+
+void sb_puts(strbuf *b, const char *s)
+{
+    sb_putn(b, s, strlen(s));
+}
+
+void sb_vprintf(strbuf *b, const char *fmt, va_list ap)
+{
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    if (n < 0)
+        return;
+    sb_grow(b, (size_t)n);
+    vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+    b->len += (size_t)n;
+}
+
+void sb_printf(strbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(b, fmt, ap);
+    va_end(ap);
+}
+
+char *sb_take(strbuf *b)
+{
+    char *s = b->s ? b->s : xstrdup("");
+    b->s = NULL;
+    b->len = b->cap = 0;
+    return s;
+}
+
+void sb_free(strbuf *b)
+{
+    free(b->s);
+    b->s = NULL;
+    b->len = b->cap = 0;
+}
+
+void fmt_bytes(char *out, size_t n, double bytes)
+{
+    const char *units[] = {"B", "kB", "MB", "GB", "TB", "PB"};
+    int u = 0;
+    while (bytes >= 1000 && u < 5) {
+        bytes /= 1000;
+        u++;
+    }
+    snprintf(out, n, u ? "%.1f %s" : "%.0f %s", bytes, units[u]);
+}
+
+void fmt_seconds(char *out, size_t n, double s)
+{
+    if (s != s)
+        snprintf(out, n, "-");
+    else if (s < 1e-6)
+        snprintf(out, n, "%.1f ns", s * 1e9);
+    else if (s < 1e-3)
+        snprintf(out, n, "%.2f us", s * 1e6);
+    else if (s < 1)
+        snprintf(out, n, "%.2f ms", s * 1e3);
+    else if (s < 120)
+        snprintf(out, n, "%.2f s", s);
+    else
+        snprintf(out, n, "%dm%02ds", (int)(s / 60), (int)s % 60);
+}
+
+double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 64 || lb > 64)
+        return 99;
+    int row[65];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = (int)j;
+    for (size_t i = 1; i <= la; i++) {
+        int diag = row[0];
+        row[0] = (int)i;
+        for (size_t j = 1; j <= lb; j++) {
+            int up = row[j];
+            int cost = a[i - 1] == b[j - 1] ? 0 : 1;
+            int best = diag + cost;
+            if (row[j] + 1 < best)
+                best = row[j] + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+const char *closest_word(const char *word, const char *const *cands)
+{
+    const char *best = NULL;
+    int best_d = 99;
+    size_t wl = strlen(word);
+    for (; *cands; cands++) {
+        int d = edit_distance(word, *cands);
+        if (d < best_d) {
+            best_d = d;
+            best = *cands;
+        }
+    }
+    /* close enough: at most a third of the word's letters changed (min 1),
+     * or the word is a prefix / extension of the candidate */
+    int limit = wl <= 3 ? 1 : (int)(wl + 2) / 3;
+    if (best && best_d <= limit)
+        return best;
+    return NULL;
+}

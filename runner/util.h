@@ -1,0 +1,40 @@
+/* util.h - allocation that cannot fail silently, growable strings, misc. */
+#ifndef RUNNER_UTIL_H
+#define RUNNER_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A growable NUL-terminated string. */
+typedef struct strbuf {
+    char *s;
+    size_t len, cap;
+} strbuf;
+
+void sb_putc(strbuf *b, char c);
+void sb_puts(strbuf *b, const char *s);
+void sb_putn(strbuf *b, const char *s, size_t n);
+void sb_printf(strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sb_vprintf(strbuf *b, const char *fmt, va_list ap);
+char *sb_take(strbuf *b); /* returns the string (never NULL), resets b */
+void sb_free(strbuf *b);
+
+/* Human-readable sizes and durations: "8.6 GB", "1.2 ms". */
+void fmt_bytes(char *out, size_t n, double bytes);
+void fmt_seconds(char *out, size_t n, double s);
+
+/* Seconds on CLOCK_MONOTONIC. */
+double now_seconds(void);
+
+/* Levenshtein distance, capped for speed; used for "did you mean". */
+int edit_distance(const char *a, const char *b);
+/* The closest of `cands` (NULL-terminated) to `word`, or NULL if none is close. */
+const char *closest_word(const char *word, const char *const *cands);
+
+#endif

@@ -1,0 +1,206 @@
+/* worker.c - see worker.h.  The timed loop is here: warmups (the first kept
+ * as `cold`), then `repeats` samples, each the host clock around one run()
+ * call, which returns only once its device is idle. */
+#include "worker.h"
+
+#include "backends.h"
+#include "proto.h"
+#include "trial.h"
+#include "util.h"
+#include "workloads.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static int write_all(int fd, const void *buf, size_t n)
+{
+    const char *p = buf;
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+static void send_msg(int fd, int type, int status, const void *payload, unsigned len)
+{
+    msg_header h = {type, status, len};
+    if (write_all(fd, &h, sizeof h) < 0 || (len && write_all(fd, payload, len) < 0))
+        _exit(3); /* the supervisor is gone */
+}
+
+static void done(int fd, trial_status st, const char *fmt, ...)
+{
+    char reason[4096] = "";
+    if (fmt) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(reason, sizeof reason, fmt, ap);
+        va_end(ap);
+    }
+    send_msg(fd, MSG_DONE, st, reason, (unsigned)strlen(reason));
+}
+
+/* Samples go out in batches, so the pipe is not touched between most
+ * samples, and at least every 100 ms so that a timeout keeps what was done. */
+typedef struct sample_buf {
+    rn_sample s[256];
+    int n;
+    double last_flush;
+} sample_buf;
+
+static void flush_samples(int fd, sample_buf *b)
+{
+    if (b->n)
+        send_msg(fd, MSG_SAMPLES, 0, b->s, (unsigned)(b->n * sizeof b->s[0]));
+    b->n = 0;
+    b->last_flush = now_seconds();
+}
+
+static int dtype_ok(const workload_desc *w, rn_dtype d)
+{
+    return workload_supports_dtype(w, rn_dtype_name(d));
+}
+
+void worker_run_trial(const experiment *e, long long t, int fd)
+{
+    resolved_trial r;
+    trial_resolve(e, t, &r);
+    const rn_trial *tr = &r.t;
+    char why[1024];
+    void *state = NULL;
+    const rn_workload_impl *impl = NULL;
+
+    if (r.lua) {
+        done(fd, ST_SKIPPED, "Lua workloads are not supported by this build");
+        goto out;
+    }
+    const workload_desc *desc = workload_find(tr->workload);
+    if (!desc) {
+        done(fd, ST_FAILED, "unknown workload '%s'", tr->workload);
+        goto out;
+    }
+    if (!dtype_ok(desc, tr->dtype)) {
+        done(fd, ST_SKIPPED, "%s does not support dtype %s (it supports %s)", desc->name,
+             rn_dtype_name(tr->dtype), desc->dtypes);
+        goto out;
+    }
+    const rn_backend *b = backend_for(tr->device, why, sizeof why);
+    if (!b) {
+        done(fd, ST_SKIPPED, "%s", why);
+        goto out;
+    }
+    int ndev = b->device_count();
+    if (tr->device_index >= ndev) {
+        if (ndev == 0)
+            done(fd, ST_SKIPPED, "no CUDA device");
+        else
+            done(fd, ST_SKIPPED, "%s:%d does not exist; this machine has %d", b->name,
+                 tr->device_index, ndev);
+        goto out;
+    }
+    impl = b->workload(desc->name);
+    if (!impl || !impl->prepare || !impl->run || !impl->release) {
+        done(fd, ST_SKIPPED, "workload %s does not run on %s", desc->name, b->name);
+        impl = NULL;
+        goto out;
+    }
+    double need = desc->memory ? desc->memory(tr) : 0, avail = 0;
+    if (need > 0 && b->free_memory && b->free_memory(tr->device_index, &avail) == 0 &&
+        need > 0.9 * avail) {
+        char n1[32], n2[32];
+        fmt_bytes(n1, sizeof n1, need);
+        fmt_bytes(n2, sizeof n2, avail);
+        done(fd, ST_SKIPPED, "needs %s, %s available on %s", n1, n2,
+             tr->device == RN_DEV_CPU ? "the host" : "the device");
+        impl = NULL;
+        goto out;
+    }
+    rn_error err = {{0}};
+    if (b->select && b->select(tr, &err) != 0) {
+        done(fd, ST_FAILED, "%s", err.msg);
+        impl = NULL;
+        goto out;
+    }
+    int rc = impl->prepare(tr, &state, &err);
+    if (rc != 0) {
+        done(fd, rc == 2 ? ST_SKIPPED : ST_FAILED, "%s", err.msg[0] ? err.msg : "prepare failed");
+        state = NULL;
+        impl = NULL;
+        goto out;
+    }
+    double counts[2] = {desc->flops ? desc->flops(tr) : NAN, desc->bytes ? desc->bytes(tr) : NAN};
+    send_msg(fd, MSG_COUNTS, 0, counts, sizeof counts);
+
+    rn_sample s;
+    for (int w = 0; w < r.warmups; w++) {
+        rn_sample_clear(&s);
+        double t0 = now_seconds();
+        rc = impl->run(state, &s, &err);
+        double t1 = now_seconds();
+        if (rc != 0) {
+            done(fd, ST_FAILED, "%s", err.msg[0] ? err.msg : "run failed");
+            goto out;
+        }
+        if (w == 0) {
+            double cold = t1 - t0;
+            send_msg(fd, MSG_COLD, 0, &cold, sizeof cold);
+        }
+    }
+    static sample_buf buf;
+    buf.n = 0;
+    buf.last_flush = now_seconds();
+    for (int i = 0; i < r.repeats; i++) {
+        rn_sample_clear(&s);
+        struct timespec a, z;
+        clock_gettime(CLOCK_MONOTONIC, &a);
+        rc = impl->run(state, &s, &err);
+        clock_gettime(CLOCK_MONOTONIC, &z);
+        if (rc != 0) {
+            flush_samples(fd, &buf);
+            done(fd, ST_FAILED, "%s", err.msg[0] ? err.msg : "run failed");
+            goto out;
+        }
+        s.seconds = (double)(z.tv_sec - a.tv_sec) + (double)(z.tv_nsec - a.tv_nsec) * 1e-9;
+        buf.s[buf.n++] = s;
+        if (buf.n == 256 || (z.tv_sec + z.tv_nsec * 1e-9) - buf.last_flush > 0.1)
+            flush_samples(fd, &buf);
+    }
+    flush_samples(fd, &buf);
+    if (impl->check && impl->check(state, &err) != 0) {
+        done(fd, ST_FAILED, "wrong result: %s", err.msg);
+        goto out;
+    }
+    done(fd, ST_OK, NULL);
+out:
+    if (impl && state)
+        impl->release(state);
+    trial_release(&r);
+}
+
+void worker_main(const experiment *e, int cmd_fd, int res_fd)
+{
+    /* Ctrl-C reaches the whole process group: the supervisor decides. */
+    signal(SIGINT, SIG_IGN);
+    signal(SIGPIPE, SIG_DFL);
+    for (;;) {
+        long long t;
+        ssize_t n = read(cmd_fd, &t, sizeof t);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n != (ssize_t)sizeof t)
+            _exit(0);
+        worker_run_trial(e, t, res_fd);
+    }
+}

@@ -1,0 +1,14 @@
+/* worker.h - the process that runs trials.  It reads trial indices from
+ * `cmd_fd` and streams samples and a final status to `res_fd`; a crash or a
+ * hang in a trial takes down this process only (see supervisor.c). */
+#ifndef RUNNER_WORKER_H
+#define RUNNER_WORKER_H
+
+#include "config.h"
+
+void worker_main(const experiment *e, int cmd_fd, int res_fd);
+
+/* Runs trial t of e in this process, reporting to res_fd. */
+void worker_run_trial(const experiment *e, long long t, int res_fd);
+
+#endif

@@ -1,0 +1,147 @@
+/* workloads.c - the registry of built-in workloads (one entry each). */
+#include "workloads.h"
+
+#include <string.h>
+
+#define END_PARAMS {NULL, PT_INT, NULL, 0, 0, NULL, NULL}
+
+static double dim(const rn_trial *t, const char *key)
+{
+    double v = rn_param_num(t, key, -1);
+    return v >= 0 ? v : (double)t->size;
+}
+
+/* matmul: C[m x n] = A[m x k] B[k x n]; size is n (m, k default to n). */
+static double matmul_flops(const rn_trial *t)
+{
+    return 2.0 * dim(t, "m") * (double)t->size * dim(t, "k");
+}
+static double matmul_memory(const rn_trial *t)
+{
+    double m = dim(t, "m"), n = (double)t->size, k = dim(t, "k");
+    return (m * k + k * n + m * n) * (double)rn_dtype_size(t->dtype);
+}
+static const param_spec matmul_params[] = {
+    {"m", PT_INT, NULL, 0, 1 << 20, NULL, "rows of A and C (default: size)"},
+    {"k", PT_INT, NULL, 0, 1 << 20, NULL, "inner dimension (default: size)"},
+    {"math", PT_ENUM, "default", 0, 0, "default|tf32|pedantic", "cuBLAS math mode"},
+    END_PARAMS,
+};
+
+/* nested_sin: y = sin(sin(...sin(x))) `depth` times over `size` elements. */
+static double nested_sin_flops(const rn_trial *t)
+{
+    return (double)t->size * rn_param_num(t, "depth", 4);
+}
+static double nested_sin_bytes(const rn_trial *t)
+{
+    /* fused: read x once, write y once; unfused: one read + one write per pass */
+    double passes = rn_param_num(t, "fused", 0) != 0 ? 1 : rn_param_num(t, "depth", 4);
+    return 2.0 * passes * (double)t->size * (double)rn_dtype_size(t->dtype);
+}
+static double nested_sin_memory(const rn_trial *t)
+{
+    return 3.0 * (double)t->size * (double)rn_dtype_size(t->dtype);
+}
+static const param_spec nested_sin_params[] = {
+    {"depth", PT_INT, "4", 1, 1024, NULL, "applications of sin"},
+    {"fused", PT_BOOL, "false", 0, 0, NULL, "one pass in all (true) or one per sin (false)"},
+    END_PARAMS,
+};
+
+/* sumsq: `size` iterations of sum(rand(length)^2). */
+static double sumsq_flops(const rn_trial *t)
+{
+    return 2.0 * (double)t->size * rn_param_num(t, "length", 1000);
+}
+static double sumsq_memory(const rn_trial *t)
+{
+    return rn_param_num(t, "length", 1000) * 8.0 * 64;
+}
+static const param_spec sumsq_params[] = {
+    {"length", PT_INT, "1000", 1, 1 << 24, NULL, "numbers drawn per iteration"},
+    END_PARAMS,
+};
+
+/* axpb: x = -b / a for `size` equations a*x + b = 0. */
+static double axpb_flops(const rn_trial *t)
+{
+    return 2.0 * (double)t->size;
+}
+static double axpb_bytes(const rn_trial *t)
+{
+    return 3.0 * (double)t->size * (double)rn_dtype_size(t->dtype);
+}
+static double axpb_memory(const rn_trial *t)
+{
+    return axpb_bytes(t);
+}
+
+/* memcpy: `size` bytes in one direction. */
+static double memcpy_bytes(const rn_trial *t)
+{
+    return (double)t->size;
+}
+static double memcpy_memory(const rn_trial *t)
+{
+    return 2.0 * (double)t->size;
+}
+static const param_spec memcpy_params[] = {
+    {"direction", PT_ENUM, "h2d", 0, 0, "h2d|d2h|d2d", "copy direction"},
+    {"pinned", PT_BOOL, "true", 0, 0, NULL, "page-locked host memory"},
+    END_PARAMS,
+};
+
+static const param_spec no_params[] = {END_PARAMS};
+
+static const workload_desc registry[] = {
+    {"matmul", "n of an n x n x n product", "GEMM through the BLAS / cuBLAS", 1024,
+     "f32|f64|f16|bf16", matmul_params, matmul_flops, NULL, matmul_memory},
+    {"nested_sin", "elements", "depth applications of sin, fused or one pass each", 1 << 20,
+     "f32|f64", nested_sin_params, nested_sin_flops, nested_sin_bytes, nested_sin_memory},
+    {"sumsq", "iterations", "draw, square, sum: many small operations", 1000, "f32",
+     sumsq_params, sumsq_flops, NULL, sumsq_memory},
+    {"axpb", "equations", "x = -b / a, element-wise", 1 << 20, "f32|f64", no_params,
+     axpb_flops, axpb_bytes, axpb_memory},
+    {"memcpy", "bytes", "host<->device and device copies", 1 << 20, "f32|f64|f16|bf16",
+     memcpy_params, NULL, memcpy_bytes, memcpy_memory},
+    {"noop", "-", "nothing: the harness's own overhead", 0, "f32|f64|f16|bf16", no_params,
+     NULL, NULL, NULL},
+};
+
+const workload_desc *workload_at(int i)
+{
+    if (i < 0 || i >= (int)(sizeof registry / sizeof registry[0]))
+        return NULL;
+    return &registry[i];
+}
+
+const workload_desc *workload_find(const char *name)
+{
+    const workload_desc *w;
+    for (int i = 0; (w = workload_at(i)); i++)
+        if (strcmp(w->name, name) == 0)
+            return w;
+    return NULL;
+}
+
+const param_spec *workload_param(const workload_desc *w, const char *name)
+{
+    for (const param_spec *p = w->params; p->name; p++)
+        if (strcmp(p->name, name) == 0)
+            return p;
+    return NULL;
+}
+
+int workload_supports_dtype(const workload_desc *w, const char *dtype)
+{
+    size_t n = strlen(dtype);
+    for (const char *s = w->dtypes; *s;) {
+        const char *e = strchr(s, '|');
+        size_t len = e ? (size_t)(e - s) : strlen(s);
+        if (len == n && strncmp(s, dtype, n) == 0)
+            return 1;
+        s += len + (e ? 1 : 0);
+    }
+    return 0;
+}
