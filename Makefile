@@ -101,8 +101,17 @@ endif
 $(BUILD)/tests/runner-tests: $(TEST_OBJS) $(BUILD)/librunner.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcriterion
 
-test: deps $(OUTBIN) $(BUILD)/tests/runner-tests
-	RUNNER_BIN=$(abspath $(BIN)) RUNNER_ROOT=$(CURDIR) $(BUILD)/tests/runner-tests --jobs 2
+# test code builds paths with snprintf into fixed buffers on purpose
+$(BUILD)/tests/%.o: CFLAGS += -Wno-format-truncation
+
+FAKES := $(foreach v,1 2 3 4 5,$(BUILD)/tests/fake-$(v).so)
+$(BUILD)/tests/fake-%.so: tests/fake/fake_backend.c runner/backend.h
+	@mkdir -p $(dir $@)
+	@$(CC) -std=c11 -Wall -Wextra -Werror -fPIC -shared -Irunner -DFAKE_VARIANT=$* $< -o $@
+
+test: deps $(OUTBIN) $(BUILD)/tests/runner-tests $(FAKES)
+	RUNNER_BIN=$(abspath $(BIN)) RUNNER_ROOT=$(CURDIR) RUNNER_FAKES=$(abspath $(BUILD)/tests) \
+	  $(BUILD)/tests/runner-tests --jobs 2
 
 test-gpu: deps $(OUTBIN) cuda
 	@RUNNER_BIN=$(abspath $(BIN)) sh tests/gpu/run.sh

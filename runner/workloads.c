@@ -94,6 +94,13 @@ static const param_spec memcpy_params[] = {
 
 static const param_spec no_params[] = {END_PARAMS};
 
+static const param_spec selftest_params[] = {
+    {"action", PT_ENUM, "none", 0, 0, "none|sleep|fail|wrong|skip|segfault|abort|exit|hang",
+     "what each call does"},
+    {"seconds", PT_FLOAT, "0.001", 0, 86400, NULL, "sleep per call (action: sleep)"},
+    END_PARAMS,
+};
+
 static const workload_desc registry[] = {
     {"matmul", "n of an n x n x n product", "GEMM through the BLAS / cuBLAS", 1024,
      "f32|f64|f16|bf16", matmul_params, matmul_flops, NULL, matmul_memory},
@@ -107,6 +114,8 @@ static const workload_desc registry[] = {
      memcpy_params, NULL, memcpy_bytes, memcpy_memory},
     {"noop", "-", "nothing: the harness's own overhead", 0, "f32|f64|f16|bf16", no_params,
      NULL, NULL, NULL},
+    {"selftest", "-", "misbehaves on purpose: checks the harness", 0, "f32|f64|f16|bf16",
+     selftest_params, NULL, NULL, NULL},
 };
 
 const workload_desc *workload_at(int i)

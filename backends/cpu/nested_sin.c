@@ -31,9 +31,12 @@ typedef struct nested_sin_state {
     rn_dtype dtype;
 } nested_sin_state;
 
-/* The vector kernels, one set per element type.  The fused kernel cannot
- * loop over depth inside the element loop: GCC does not vectorise an outer
- * loop around a variable-length inner one, hence the tiles. */
+/* The vector kernels, one set per element type.  The fused kernel applies
+ * one sin to a whole L1-resident tile per step rather than all `depth` to one
+ * vector: GCC does not vectorise a variable-length inner loop, and even
+ * written out, sin(sin(sin(sin(x)))) chains each vector call on the previous
+ * one, while consecutive calls over a tile are independent and overlap in the
+ * core (measured on Zen 4: 0.29 against 0.40 ns per sinf). */
 #define DEFINE_KERNELS(T, SIN, SUFFIX)                                                  \
     CPU_CLONES static void pass_##SUFFIX(const T *restrict src, T *restrict dst, size_t n) \
     {                                                                                   \

@@ -1,0 +1,87 @@
+/* selftest.c - a workload that misbehaves on purpose, to check the harness:
+ * the supervisor must record a segfault, an abort, a hang (timeout), an
+ * early exit, a failed run and a wrong result, and carry on with the sweep.
+ * `action: sleep` sleeps `seconds` per call: a known duration for checking
+ * the timer. */
+#include "cpu.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef struct selftest {
+    char action[16];
+    double seconds;
+    int calls;
+} selftest;
+
+static int st_prepare(const rn_trial *t, void **state, rn_error *err)
+{
+    selftest *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err->msg, sizeof err->msg, "selftest: out of memory");
+        return 1;
+    }
+    snprintf(s->action, sizeof s->action, "%s", rn_param_text(t, "action", "none"));
+    s->seconds = rn_param_num(t, "seconds", 0.001);
+    if (!strcmp(s->action, "skip")) {
+        snprintf(err->msg, sizeof err->msg, "selftest: skipped on purpose");
+        free(s);
+        return CPU_PREPARE_SKIP;
+    }
+    *state = s;
+    return 0;
+}
+
+static int st_run(void *state, rn_sample *out, rn_error *err)
+{
+    (void)out;
+    selftest *s = state;
+    s->calls++;
+    const char *a = s->action;
+    if (!strcmp(a, "segfault"))
+        raise(SIGSEGV);
+    else if (!strcmp(a, "abort"))
+        abort();
+    else if (!strcmp(a, "exit"))
+        _exit(7);
+    else if (!strcmp(a, "hang"))
+        for (;;)
+            pause();
+    else if (!strcmp(a, "fail")) {
+        snprintf(err->msg, sizeof err->msg, "selftest: failed on purpose (call %d)", s->calls);
+        return 1;
+    } else if (!strcmp(a, "sleep")) {
+        struct timespec ts = {(time_t)s->seconds,
+                              (long)((s->seconds - (double)(time_t)s->seconds) * 1e9)};
+        while (nanosleep(&ts, &ts) < 0)
+            ;
+    }
+    return 0;
+}
+
+static int st_check(void *state, rn_error *err)
+{
+    selftest *s = state;
+    if (!strcmp(s->action, "wrong")) {
+        snprintf(err->msg, sizeof err->msg, "selftest: output 1 but the reference is 2");
+        return 1;
+    }
+    return 0;
+}
+
+static void st_release(void *state)
+{
+    free(state);
+}
+
+const rn_workload_impl cpu_selftest = {
+    .name = "selftest",
+    .prepare = st_prepare,
+    .run = st_run,
+    .check = st_check,
+    .release = st_release,
+};

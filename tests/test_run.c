@@ -1,0 +1,373 @@
+/* test_run.c - the runner as a user runs it: exit codes, crashing and
+ * hanging trials, SIGINT, SIGKILL and --resume, skipped CUDA trials. */
+#include "csv.h"
+
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+typedef struct proc_out {
+    int status; /* exit code, or 128 + signal */
+    char err[65536];
+    char out[65536];
+} proc_out;
+
+static const char *runner_bin(void)
+{
+    const char *b = getenv("RUNNER_BIN");
+    cr_assert(b, "RUNNER_BIN is not set (run through make test)");
+    return b;
+}
+
+static char *tmpdir(void)
+{
+    char tmpl[] = "/tmp/runner-test-XXXXXX";
+    char *d = mkdtemp(tmpl);
+    cr_assert_not_null(d);
+    return strdup(d);
+}
+
+static void write_text(const char *dir, const char *name, const char *text)
+{
+    char p[4096];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    FILE *f = fopen(p, "w");
+    cr_assert_not_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void drain(int fd, char *buf, size_t cap, size_t *len)
+{
+    ssize_t n;
+    while (*len + 1 < cap && (n = read(fd, buf + *len, cap - 1 - *len)) > 0)
+        *len += (size_t)n;
+    buf[*len] = '\0';
+}
+
+/* Starts the runner with args (NULL-terminated); returns its pid. */
+static pid_t start(char *const args[], int *out_fd, int *err_fd)
+{
+    int o[2], e[2];
+    cr_assert_eq(pipe(o), 0);
+    cr_assert_eq(pipe(e), 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(o[1], 1);
+        dup2(e[1], 2);
+        close(o[0]);
+        close(e[0]);
+        char *argv[32];
+        int n = 0;
+        argv[n++] = (char *)runner_bin();
+        for (int i = 0; args[i] && n < 31; i++)
+            argv[n++] = args[i];
+        argv[n] = NULL;
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    close(o[1]);
+    close(e[1]);
+    *out_fd = o[0];
+    *err_fd = e[0];
+    return pid;
+}
+
+static void finish(pid_t pid, int ofd, int efd, proc_out *r)
+{
+    size_t ol = 0, el = 0;
+    /* small outputs: read stderr fully, then stdout (no deadlock at our sizes) */
+    drain(efd, r->err, sizeof r->err, &el);
+    drain(ofd, r->out, sizeof r->out, &ol);
+    close(ofd);
+    close(efd);
+    int st;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static void run(char *const args[], proc_out *r)
+{
+    int o, e;
+    pid_t pid = start(args, &o, &e);
+    finish(pid, o, e, r);
+}
+
+static int count_lines(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    int n = 0, c;
+    while ((c = getc(f)) != EOF)
+        n += c == '\n';
+    fclose(f);
+    return n;
+}
+
+static void latest(const char *out, const char *name, const char *file, char *path, size_t len)
+{
+    snprintf(path, len, "%s/%s/latest/%s", out, name, file);
+}
+
+Test(run, crashing_hanging_and_failing_trials_are_recorded_and_the_sweep_goes_on, .timeout = 30)
+{
+    char *d = tmpdir();
+    write_text(d, "crash.yaml",
+               "workload: selftest\nrepeats: 3\ntimeout: 1s\n"
+               "sweep:\n  action: [none, segfault, abort, hang, fail, wrong, exit, none]\n");
+    char exp[4096], out[4096];
+    snprintf(exp, sizeof exp, "%s/crash.yaml", d);
+    snprintf(out, sizeof out, "%s/out", d);
+    proc_out r;
+    run((char *[]){"--quiet", "--no-plots", "--output", out, exp, NULL}, &r);
+    cr_assert_eq(r.status, 1, "exit %d: %s", r.status, r.err);
+    char p[4096];
+    latest(out, "crash", "trials.csv", p, sizeof p);
+    csv_table t;
+    cr_assert_eq(csv_read(p, &t), 0);
+    cr_assert_eq(t.nrows, 9);
+    int st = csv_col(&t, "status"), rs = csv_col(&t, "reason"), ns = csv_col(&t, "samples");
+    const char *want[][2] = {{"ok", ""},
+                             {"failed", "the worker crashed: signal 11 (Segmentation fault)"},
+                             {"failed", "the worker crashed: signal 6 (Aborted)"},
+                             {"timeout", "stopped at the 1.00 s timeout"},
+                             {"failed", "selftest: failed on purpose"},
+                             {"failed", "wrong result: selftest: output 1 but the reference is 2"},
+                             {"failed", "the worker exited with status 7"},
+                             {"ok", ""}};
+    for (int i = 0; i < 8; i++) {
+        cr_assert_str_eq(t.rows[i + 1][st], want[i][0], "trial %d", i);
+        cr_assert(strstr(t.rows[i + 1][rs], want[i][1]), "trial %d reason: %s", i,
+                  t.rows[i + 1][rs]);
+    }
+    cr_assert_str_eq(t.rows[8][ns], "3", "the trial after the crashes still ran");
+    csv_free(&t);
+    cr_assert(strstr(r.err, "trial 1 (action=segfault) failed: the worker crashed"), "%s", r.err);
+    free(d);
+}
+
+Test(run, exit_codes, .timeout = 30)
+{
+    char *d = tmpdir();
+    write_text(d, "ok.yaml", "workload: noop\nrepeats: 3\n");
+    write_text(d, "bad.yaml", "workload: noop\nrepeat: 3\n");
+    char ok[4096], bad[4096], out[4096];
+    snprintf(ok, sizeof ok, "%s/ok.yaml", d);
+    snprintf(bad, sizeof bad, "%s/bad.yaml", d);
+    snprintf(out, sizeof out, "%s/out", d);
+    proc_out r;
+    run((char *[]){"--quiet", "--no-plots", "--output", out, ok, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    /* an invalid file among valid ones: nothing runs, exit 2 */
+    run((char *[]){"--quiet", "--output", out, ok, bad, NULL}, &r);
+    cr_assert_eq(r.status, 2);
+    cr_assert(strstr(r.err, "bad.yaml:2:1: error: unknown key 'repeat'; did you mean 'repeats'?"),
+              "%s", r.err);
+    run((char *[]){"--bogus", ok, NULL}, &r);
+    cr_assert_eq(r.status, 2);
+    cr_assert(strstr(r.err, "unknown option '--bogus'"), "%s", r.err);
+    run((char *[]){"--filter", "nosuch=1", ok, NULL}, &r);
+    cr_assert_eq(r.status, 2);
+    cr_assert(strstr(r.err, "--filter: unknown key 'nosuch'"), "%s", r.err);
+    run((char *[]){"--filter", "broken", ok, NULL}, &r);
+    cr_assert_eq(r.status, 2);
+    cr_assert(strstr(r.err, "--filter takes KEY=GLOB"), "%s", r.err);
+    run((char *[]){"validate", "/nonexistent.yaml", NULL}, &r);
+    cr_assert_eq(r.status, 2);
+    cr_assert(strstr(r.err, "/nonexistent.yaml: error: cannot open: No such file or directory"),
+              "%s", r.err);
+    run((char *[]){"list", "gadgets", NULL}, &r);
+    cr_assert_eq(r.status, 2);
+    cr_assert(strstr(r.err, "usage: runner list workloads | devices"), "%s", r.err);
+    free(d);
+}
+
+Test(run, read_only_output_is_refused_before_any_trial, .timeout = 30)
+{
+    if (geteuid() == 0) {
+        /* root writes anywhere; use a path under a regular file instead */
+    }
+    char *d = tmpdir();
+    write_text(d, "ok.yaml", "workload: noop\n");
+    write_text(d, "file", "x");
+    char ok[4096], out[4096];
+    snprintf(ok, sizeof ok, "%s/ok.yaml", d);
+    snprintf(out, sizeof out, "%s/file/sub", d);
+    proc_out r;
+    run((char *[]){"--quiet", "--output", out, ok, NULL}, &r);
+    cr_assert_eq(r.status, 2);
+    cr_assert(strstr(r.err, "cannot write to the output folder"), "%s", r.err);
+    free(d);
+}
+
+Test(run, cuda_trials_are_skipped_with_the_reason, .timeout = 30)
+{
+    char *d = tmpdir();
+    write_text(d, "mm.yaml",
+               "workload: matmul\nrepeats: 2\nsweep:\n  device: [cpu, cuda, 'cuda:3']\n  size: [8, 16]\n");
+    char exp[4096], out[4096], fake[4096];
+    snprintf(exp, sizeof exp, "%s/mm.yaml", d);
+    snprintf(out, sizeof out, "%s/out", d);
+    snprintf(fake, sizeof fake, "%s/fake-5.so", getenv("RUNNER_FAKES"));
+    setenv("RUNNER_CUDA_BACKEND", fake, 1);
+    proc_out r;
+    run((char *[]){"--quiet", "--no-plots", "--output", out, exp, NULL}, &r);
+    unsetenv("RUNNER_CUDA_BACKEND");
+    cr_assert_eq(r.status, 0, "skips are not failures: %s", r.err);
+    char p[4096];
+    latest(out, "mm", "trials.csv", p, sizeof p);
+    csv_table t;
+    cr_assert_eq(csv_read(p, &t), 0);
+    int st = csv_col(&t, "status"), rs = csv_col(&t, "reason");
+    cr_assert_eq(t.nrows, 7);
+    cr_assert_str_eq(t.rows[1][st], "ok");
+    cr_assert_str_eq(t.rows[3][st], "skipped");
+    cr_assert_str_eq(t.rows[3][rs], "no CUDA driver (fake)");
+    csv_free(&t);
+    free(d);
+}
+
+Test(run, sigint_saves_finished_trials_and_resume_completes, .timeout = 60)
+{
+    char *d = tmpdir();
+    write_text(d, "slow.yaml",
+               "workload: selftest\nparams: {action: sleep, seconds: 0.02}\nrepeats: 2\nwarmups: 0\n"
+               "sweep:\n  size: {range: [1, 30]}\n");
+    char exp[4096], out[4096];
+    snprintf(exp, sizeof exp, "%s/slow.yaml", d);
+    snprintf(out, sizeof out, "%s/out", d);
+    int o, e;
+    pid_t pid = start((char *[]){"--quiet", "--no-plots", "--output", out, exp, NULL}, &o, &e);
+    usleep(400 * 1000);
+    kill(pid, SIGINT);
+    proc_out r;
+    finish(pid, o, e, &r);
+    cr_assert_eq(r.status, 130, "exit %d: %s", r.status, r.err);
+    cr_assert(strstr(r.err, "runner --resume"), "%s", r.err);
+    char p[4096];
+    latest(out, "slow", "trials.csv", p, sizeof p);
+    int rows = count_lines(p) - 1;
+    cr_assert(rows > 0 && rows < 30, "%d rows saved", rows);
+    run((char *[]){"--quiet", "--no-plots", "--resume", "--output", out, exp, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_eq(count_lines(p), 31);
+    free(d);
+}
+
+/* Kill the runner with SIGKILL at random moments, resume each time: every
+ * trial must end up exactly once, with whole rows and no orphan samples. */
+Test(run, sigkill_and_resume_lose_and_duplicate_nothing, .timeout = 120)
+{
+    char *d = tmpdir();
+    write_text(d, "k.yaml",
+               "workload: selftest\nparams: {action: sleep, seconds: 0.004}\nrepeats: 3\nwarmups: 1\n"
+               "sweep:\n  size: {range: [0, 59]}\n");
+    char exp[4096], out[4096];
+    snprintf(exp, sizeof exp, "%s/k.yaml", d);
+    snprintf(out, sizeof out, "%s/out", d);
+    srand((unsigned)time(NULL));
+    int kills = 0;
+    proc_out r;
+    for (int round = 0; round < 40; round++) {
+        int o, e;
+        pid_t pid = start((char *[]){"--quiet", "--no-plots", "--resume", "--output", out, exp, NULL},
+                          &o, &e);
+        usleep((useconds_t)(20000 + rand() % 80000));
+        int st;
+        if (waitpid(pid, &st, WNOHANG) == pid) {
+            close(o);
+            close(e);
+            break; /* finished before the kill */
+        }
+        kill(pid, SIGKILL);
+        kills++;
+        finish(pid, o, e, &r);
+    }
+    run((char *[]){"--quiet", "--no-plots", "--resume", "--output", out, exp, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    char p[4096];
+    latest(out, "k", "trials.csv", p, sizeof p);
+    csv_table t;
+    cr_assert_eq(csv_read(p, &t), 0);
+    cr_assert(!t.torn);
+    cr_assert_eq(t.nrows, 61, "60 trials expected, got %d rows (after %d kills)", t.nrows - 1,
+                 kills);
+    int seen[60] = {0};
+    for (int i = 1; i < t.nrows; i++) {
+        cr_assert_eq(t.nfields[i], t.nfields[0], "row %d is torn", i);
+        int id = atoi(t.rows[i][0]);
+        cr_assert(id >= 0 && id < 60);
+        seen[id]++;
+    }
+    for (int i = 0; i < 60; i++)
+        cr_assert_eq(seen[i], 1, "trial %d appears %d times", i, seen[i]);
+    csv_free(&t);
+    latest(out, "k", "samples.csv", p, sizeof p);
+    cr_assert_eq(csv_read(p, &t), 0);
+    int per[60] = {0};
+    for (int i = 1; i < t.nrows; i++)
+        per[atoi(t.rows[i][0])]++;
+    for (int i = 0; i < 60; i++)
+        cr_assert_eq(per[i], 3, "trial %d has %d samples", i, per[i]);
+    csv_free(&t);
+    cr_log_info("kill-and-resume: %d kills, 60 trials, 0 lost, 0 duplicated", kills);
+    free(d);
+}
+
+Test(run, results_have_every_file_of_the_spec, .timeout = 30)
+{
+    char *d = tmpdir();
+    write_text(d, "n.yaml", "name: n\nworkload: nested_sin\nrepeats: 3\nsweep:\n  size: [1024, 4096]\n  fused: [false, true]\n");
+    char exp[4096], out[4096], p[4096];
+    snprintf(exp, sizeof exp, "%s/n.yaml", d);
+    snprintf(out, sizeof out, "%s/out", d);
+    proc_out r;
+    run((char *[]){"--quiet", "--no-plots", "--output", out, exp, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    const char *files[] = {"trials.csv", "samples.csv", "meta.json", "experiment.yaml"};
+    for (int i = 0; i < 4; i++) {
+        latest(out, "n", files[i], p, sizeof p);
+        cr_assert_eq(access(p, R_OK), 0, "%s missing", files[i]);
+    }
+    latest(out, "n", "trials.csv", p, sizeof p);
+    csv_table t;
+    cr_assert_eq(csv_read(p, &t), 0);
+    const char *cols[] = {"trial", "size", "fused", "status", "reason", "samples", "cold", "min",
+                          "median", "mean", "stddev", "max", "ci95_low", "ci95_high", "h2d",
+                          "compute", "d2h", "gflops", "gbps"};
+    for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
+        cr_assert(csv_col(&t, cols[i]) >= 0, "column %s missing", cols[i]);
+    cr_assert_eq(csv_col(&t, "trial"), 0);
+    cr_assert_eq(t.nrows, 5);
+    for (int i = 1; i < 5; i++) {
+        cr_assert_str_eq(t.rows[i][csv_col(&t, "status")], "ok");
+        double mn = atof(t.rows[i][csv_col(&t, "min")]);
+        double md = atof(t.rows[i][csv_col(&t, "median")]);
+        double mx = atof(t.rows[i][csv_col(&t, "max")]);
+        cr_assert(mn > 0 && mn <= md && md <= mx);
+        cr_assert(atof(t.rows[i][csv_col(&t, "gbps")]) > 0);
+    }
+    csv_free(&t);
+    latest(out, "n", "meta.json", p, sizeof p);
+    FILE *f = fopen(p, "r");
+    char buf[1 << 16];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    const char *keys[] = {"\"sha256\"", "\"git_revision\"", "\"command_line\"", "\"start\"",
+                          "\"end\"", "\"hostname\"", "\"os\"", "\"cpu_model\"", "\"cores\"",
+                          "\"memory_bytes\"", "\"blas\"", "\"cuda\"", "\"environment\""};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        cr_assert(strstr(buf, keys[i]), "meta.json lacks %s", keys[i]);
+    free(d);
+}
