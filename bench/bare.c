@@ -161,7 +161,8 @@ CPU_CLONES static double sumsq_iteration(uint32_t it, int length)
         int rest = length - base;
 #pragma omp simd reduction(+ : sum)
         for (int e = 0; e < 4 * CPU_PHILOX_LANES; e++) {
-            uint32_t keep = 0u - (uint32_t)(4 * (e % CPU_PHILOX_LANES) + e / CPU_PHILOX_LANES < rest);
+            int index = 4 * (e % CPU_PHILOX_LANES) + e / CPU_PHILOX_LANES;
+            uint32_t keep = 0u - (uint32_t)(index < rest); /* drop numbers past length */
             double u = rn_u01f(w[e] & keep);
             sum += u * u;
         }

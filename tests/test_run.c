@@ -56,6 +56,7 @@ static void drain(int fd, char *buf, size_t cap, size_t *len)
 /* Starts the runner with args (NULL-terminated); returns its pid. */
 static pid_t start(char *const args[], int *out_fd, int *err_fd)
 {
+    const char *bin = runner_bin(); /* assert here, not in the child */
     int o[2], e[2];
     cr_assert_eq(pipe(o), 0);
     cr_assert_eq(pipe(e), 0);
@@ -67,7 +68,7 @@ static pid_t start(char *const args[], int *out_fd, int *err_fd)
         close(e[0]);
         char *argv[32];
         int n = 0;
-        argv[n++] = (char *)runner_bin();
+        argv[n++] = (char *)bin;
         for (int i = 0; args[i] && n < 31; i++)
             argv[n++] = args[i];
         argv[n] = NULL;

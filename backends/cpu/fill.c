@@ -11,7 +11,8 @@
 
 /* Values base .. base + BATCH - 1 of (seed, stream).  Value 4b + w is word w
  * of block b, so the lanes' words are interleaved on the way out. */
-__attribute__((always_inline)) static inline void batch_values(size_t base, uint64_t seed, uint32_t stream, float v[BATCH])
+__attribute__((always_inline)) static inline void batch_values(size_t base, uint64_t seed,
+                                                               uint32_t stream, float v[BATCH])
 {
     uint32_t w[BATCH];
     cpu_philox_lanes(base / 4, stream, 0, seed, w);

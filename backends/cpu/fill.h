@@ -27,7 +27,8 @@
  * The obvious (uint64_t)a * m makes GCC emulate a 64 x 64-bit vector multiply
  * (three multiplies per lane pair); this form keeps 16 lanes per AVX-512
  * register and makes the batch about 1.4x faster. */
-__attribute__((always_inline)) static inline void cpu_mulhilo32(uint32_t a, uint32_t m, uint32_t *hi, uint32_t *lo)
+__attribute__((always_inline)) static inline void cpu_mulhilo32(uint32_t a, uint32_t m,
+                                                                uint32_t *hi, uint32_t *lo)
 {
     uint32_t al = a & 0xffffu, ah = a >> 16, ml = m & 0xffffu, mh = m >> 16;
     uint32_t t = al * ml;
@@ -43,8 +44,9 @@ __attribute__((always_inline)) static inline void cpu_mulhilo32(uint32_t a, uint
  * high32(seed)).v[w].  One simd loop over lanes with the ten rounds unrolled
  * inside keeps each lane's state in registers.  static inline so that every
  * caller's target_clones variant compiles it for its own ISA. */
-__attribute__((always_inline)) static inline void cpu_philox_lanes(uint64_t blk0, uint32_t c2, uint32_t c3, uint64_t seed,
-                                    uint32_t out[4 * CPU_PHILOX_LANES])
+__attribute__((always_inline)) static inline void
+cpu_philox_lanes(uint64_t blk0, uint32_t c2, uint32_t c3, uint64_t seed,
+                 uint32_t out[4 * CPU_PHILOX_LANES])
 {
     const uint32_t key0 = (uint32_t)seed, key1 = (uint32_t)(seed >> 32);
 #pragma omp simd

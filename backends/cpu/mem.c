@@ -42,7 +42,8 @@ void *cpu_alloc(size_t count, size_t elem, const char *workload, const char *wha
         return NULL;
     }
     /* C11 wants the size to be a multiple of the alignment. */
-    size_t rounded = bytes < CPU_ALIGN ? CPU_ALIGN : (bytes + CPU_ALIGN - 1) / CPU_ALIGN * CPU_ALIGN;
+    size_t rounded = bytes < CPU_ALIGN ? CPU_ALIGN
+                                       : (bytes + CPU_ALIGN - 1) / CPU_ALIGN * CPU_ALIGN;
     void *p = aligned_alloc(CPU_ALIGN, rounded);
     if (!p) {
         char h[32];
