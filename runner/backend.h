@@ -85,6 +85,34 @@ typedef struct rn_device_info {
     double free_bytes;
 } rn_device_info;
 
+/* Tensor operations for the Lua API (SPEC section 5): f32 buffers that live
+ * on the backend's device.  Every function returns 0, or non-zero with
+ * err->msg filled.  `dev` is the device index.  Element-wise binary ops
+ * broadcast an operand of one element.  Results may alias no input. */
+typedef enum { RN_UN_NEG, RN_UN_SIN, RN_UN_POW, RN_UN_EXP, RN_UN_ABS } rn_unary_op;
+typedef enum { RN_BIN_ADD, RN_BIN_SUB, RN_BIN_MUL, RN_BIN_DIV } rn_binary_op;
+typedef enum { RN_FILL_UNIFORM, RN_FILL_NORMAL, RN_FILL_CONST } rn_fill_kind;
+
+typedef struct rn_tensor_ops {
+    void *(*alloc)(int dev, size_t n, rn_error *err); /* n f32 elements */
+    void (*release)(int dev, void *p);
+    int (*upload)(int dev, float *dst, const float *host, size_t n, rn_error *err);
+    int (*download)(int dev, float *host, const float *src, size_t n, rn_error *err);
+    /* uniform: rn_uniform(seed, stream, offset + i); normal: Box-Muller of
+     * two such draws; const: `value` */
+    int (*fill)(int dev, float *dst, size_t n, rn_fill_kind kind, double value, uint64_t seed,
+                uint32_t stream, uint64_t offset, rn_error *err);
+    int (*unary)(int dev, rn_unary_op op, float *dst, const float *src, size_t n, double arg,
+                 rn_error *err);
+    int (*binary)(int dev, rn_binary_op op, float *dst, const float *a, size_t na,
+                  const float *b, size_t nb, rn_error *err);
+    int (*sum)(int dev, float *dst1, const float *src, size_t n, rn_error *err);
+    /* row-major C[m x n] = A[m x k] B[k x n] */
+    int (*matmul)(int dev, float *c, const float *a, const float *b, int m, int n, int k,
+                  rn_error *err);
+    int (*sync)(int dev, rn_error *err);
+} rn_tensor_ops;
+
 /* Called by env_info() once per fact, e.g. ("cublas_version", "12.9.1"). */
 typedef void (*rn_fact_cb)(void *ctx, const char *key, const char *value);
 
@@ -101,6 +129,7 @@ typedef struct rn_backend {
     int (*free_memory)(int index, double *bytes);    /* for the fit check */
     void (*env_info)(void *ctx, rn_fact_cb cb);
     void (*shutdown)(void);
+    const rn_tensor_ops *tensor; /* for the Lua tensor API; NULL: none */
 } rn_backend;
 
 typedef const rn_backend *(*rn_backend_entry_fn)(void);

@@ -56,7 +56,8 @@ static double sumsq_flops(const rn_trial *t)
 }
 static double sumsq_memory(const rn_trial *t)
 {
-    return rn_param_num(t, "length", 1000) * 8.0 * 64;
+    /* one saved sum per iteration (for the check) and a few draw buffers */
+    return 8.0 * (double)t->size + rn_param_num(t, "length", 1000) * 8.0 * 64;
 }
 static const param_spec sumsq_params[] = {
     {"length", PT_INT, "1000", 1, 1 << 24, NULL, "numbers drawn per iteration"},

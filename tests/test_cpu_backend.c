@@ -205,6 +205,10 @@ Test(cpu_sumsq, lengths_and_sizes)
     }
     rn_trial t = trial("sumsq", RN_F32, 20, 1, NULL, 0); /* default length */
     run_and_check(&cpu_sumsq, &t);
+    /* Long iterations: check() compares only a few of them, still in time. */
+    const rn_param big[] = {{"length", "3000000", 3e6}};
+    rn_trial b = trial("sumsq", RN_F32, 40, 2, big, 1);
+    run_and_check(&cpu_sumsq, &b);
 }
 
 /* The total of a run, through the test hook's view of the state. */

@@ -15,10 +15,14 @@
 
 #include <math.h>
 
+/* Overridable so that the AVX2 and baseline variants can be tested on an
+ * AVX-512 machine: -DCPU_CLONES= or -DCPU_CLONES='__attribute__((target("avx2")))'. */
+#ifndef CPU_CLONES
 #if defined(__x86_64__) && !defined(__clang__)
 #define CPU_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
 #define CPU_CLONES
+#endif
 #endif
 
 #if defined(__x86_64__) && defined(__GLIBC__) && !defined(__FAST_MATH__)
