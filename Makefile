@@ -80,14 +80,14 @@ endif
 
 # --- the CUDA backend (optional: built whenever nvcc exists) ----------------
 CUDA_SRCS := $(wildcard backends/cuda/*.cu)
-NVFLAGS   := -O2 -Xcompiler -fPIC,-Wall -Irunner -Ibackends \
+NVFLAGS   := -O2 -std=c++20 -Xcompiler -fPIC,-Wall,-fopenmp -Irunner -Ibackends \
              -gencode=arch=compute_90,code=sm_90 -gencode=arch=compute_80,code=compute_80
 ifneq ($(NVCC),)
 ifneq ($(CUDA_SRCS),)
 cuda: lib/runner-cuda.so
 lib/runner-cuda.so: $(CUDA_SRCS) $(wildcard backends/cuda/*.h runner/backend.h backends/*.h)
 	@mkdir -p lib
-	$(NVCC) $(NVFLAGS) -shared -o $@ $(CUDA_SRCS) -lcublas -lcudart
+	$(NVCC) $(NVFLAGS) -shared -o $@ $(CUDA_SRCS) -lcublas -lcudart -lgomp
 else
 cuda:
 	@true

@@ -18,6 +18,7 @@ typedef struct msg_header {
     int type;
     int status; /* MSG_DONE */
     unsigned len;
+    int retire; /* MSG_DONE: the worker exits after this trial */
 } msg_header;
 
 #define MSG_MAX_PAYLOAD (1 << 16)

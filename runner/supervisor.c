@@ -207,6 +207,8 @@ void sup_run(supervisor *S, long long t, double timeout, trial_result *out)
             payload[h.len] = '\0';
             out->status = (trial_status)h.status;
             out->reason = xstrdup(payload);
+            if (h.retire) /* it exits now: the next trial gets a fresh one */
+                free(reap(S, 1));
             break;
         }
     }

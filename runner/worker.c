@@ -33,15 +33,23 @@ static int write_all(int fd, const void *buf, size_t n)
     return 0;
 }
 
+/* Set when this process must not run another trial: a failed CUDA trial may
+ * leave a sticky error (illegal address) that ruins the context for good. */
+static int retire;
+
 static void send_msg(int fd, int type, int status, const void *payload, unsigned len)
 {
-    msg_header h = {type, status, len};
+    msg_header h = {type, status, len, retire};
     if (write_all(fd, &h, sizeof h) < 0 || (len && write_all(fd, payload, len) < 0))
         _exit(3); /* the supervisor is gone */
 }
 
+static rn_device_kind current_device;
+
 static void done(int fd, trial_status st, const char *fmt, ...)
 {
+    if ((st == ST_FAILED || st == ST_TIMEOUT) && current_device == RN_DEV_CUDA)
+        retire = 1;
     char reason[4096] = "";
     if (fmt) {
         va_list ap;
@@ -78,6 +86,7 @@ void worker_run_trial(const experiment *e, long long t, int fd)
     resolved_trial r;
     trial_resolve(e, t, &r);
     const rn_trial *tr = &r.t;
+    current_device = tr->device;
     char why[1024];
     void *state = NULL;
     const rn_workload_impl *impl = NULL;
@@ -202,5 +211,7 @@ void worker_main(const experiment *e, int cmd_fd, int res_fd)
         if (n != (ssize_t)sizeof t)
             _exit(0);
         worker_run_trial(e, t, res_fd);
+        if (retire)
+            _exit(0);
     }
 }

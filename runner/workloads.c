@@ -96,7 +96,7 @@ static const param_spec memcpy_params[] = {
 static const param_spec no_params[] = {END_PARAMS};
 
 static const param_spec selftest_params[] = {
-    {"action", PT_ENUM, "none", 0, 0, "none|sleep|fail|wrong|skip|segfault|abort|exit|hang",
+    {"action", PT_ENUM, "none", 0, 0, "none|sleep|fail|wrong|skip|segfault|abort|exit|hang|fault|trap",
      "what each call does"},
     {"seconds", PT_FLOAT, "0.001", 0, 86400, NULL, "sleep per call (action: sleep)"},
     END_PARAMS,

@@ -1,0 +1,16 @@
+/* cuda_backend.h - the CUDA backend's workloads and tensor operations. */
+#ifndef BACKENDS_CUDA_BACKEND_H
+#define BACKENDS_CUDA_BACKEND_H
+
+#include "cuda_common.h"
+
+extern const rn_workload_impl cuda_matmul;
+extern const rn_workload_impl cuda_nested_sin;
+extern const rn_workload_impl cuda_sumsq;
+extern const rn_workload_impl cuda_axpb;
+extern const rn_workload_impl cuda_memcpy;
+extern const rn_workload_impl cuda_noop;
+extern const rn_workload_impl cuda_selftest;
+extern const rn_tensor_ops cuda_tensor_ops;
+
+#endif

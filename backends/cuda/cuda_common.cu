@@ -1,0 +1,115 @@
+/* cuda_common.cu - see cuda_common.h. */
+#include "cuda_common.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cuda_current_device = 0;
+
+int ck_fail(rn_error *err, const char *file, int line, const char *what, cudaError_t e)
+{
+    const char *base = strrchr(file, '/');
+    snprintf(err->msg, sizeof err->msg, "%s:%d: %s: %s (%s)", base ? base + 1 : file, line, what,
+             cudaGetErrorName(e), cudaGetErrorString(e));
+    return 1;
+}
+
+int ck_fail_blas(rn_error *err, const char *file, int line, const char *what, cublasStatus_t s)
+{
+    const char *base = strrchr(file, '/');
+    snprintf(err->msg, sizeof err->msg, "%s:%d: %s: %s", base ? base + 1 : file, line, what,
+             cublasGetStatusName(s));
+    return 1;
+}
+
+int cuda_blas(cublasHandle_t *out, rn_error *err)
+{
+    static cublasHandle_t handles[64];
+    int d = cuda_current_device;
+    if (d < 0 || d >= 64) {
+        snprintf(err->msg, sizeof err->msg, "device index %d out of range", d);
+        return 1;
+    }
+    if (!handles[d])
+        CKB(cublasCreate(&handles[d]));
+    *out = handles[d];
+    return 0;
+}
+
+int timer_init(phase_timer *t, rn_error *err)
+{
+    memset(t, 0, sizeof *t);
+    for (int i = 0; i < 4; i++)
+        CK(cudaEventCreate(&t->ev[i]));
+    t->ready = 1;
+    return 0;
+}
+
+void timer_free(phase_timer *t)
+{
+    if (!t->ready)
+        return;
+    for (int i = 0; i < 4; i++)
+        cudaEventDestroy(t->ev[i]);
+    t->ready = 0;
+}
+
+double timer_span(phase_timer *t, int a, int b)
+{
+    float ms = 0;
+    if (cudaEventElapsedTime(&ms, t->ev[a], t->ev[b]) != cudaSuccess)
+        return NAN;
+    return ms * 1e-3;
+}
+
+void host_fill_uniform(float *dst, size_t n, uint64_t seed, uint32_t stream, float lo, float hi)
+{
+#pragma omp parallel for schedule(static) if (n > (1 << 16))
+    for (size_t blk = 0; blk < (n + 3) / 4; blk++) {
+        rn_philox_out o = rn_philox4x32((uint32_t)blk, (uint32_t)((uint64_t)blk >> 32), stream,
+                                        0u, (uint32_t)seed, (uint32_t)(seed >> 32));
+        for (int j = 0; j < 4 && blk * 4 + j < n; j++)
+            dst[blk * 4 + j] = lo + (hi - lo) * rn_u01f(o.v[j]);
+    }
+}
+
+void *host_alloc(size_t bytes, int pinned, rn_error *err)
+{
+    void *p = NULL;
+    if (pinned) {
+        cudaError_t e = cudaMallocHost(&p, bytes ? bytes : 1);
+        if (e != cudaSuccess) {
+            ck_fail(err, __FILE__, __LINE__, "cudaMallocHost", e);
+            return NULL;
+        }
+        return p;
+    }
+    p = aligned_alloc(64, ((bytes ? bytes : 1) + 63) / 64 * 64);
+    if (!p)
+        snprintf(err->msg, sizeof err->msg, "cannot allocate %zu bytes of host memory", bytes);
+    return p;
+}
+
+void host_free(void *p, int pinned)
+{
+    if (!p)
+        return;
+    if (pinned)
+        cudaFreeHost(p);
+    else
+        free(p);
+}
+
+int compare_value(double got, double want, double tol, const char *workload, const char *what,
+                  rn_error *err)
+{
+    double scale = fabs(want) > 1e-30 ? fabs(want) : 1.0;
+    double rel = fabs(got - want) / scale;
+    if (rel <= tol && got == got)
+        return 0;
+    snprintf(err->msg, sizeof err->msg,
+             "%s: %s = %.9g but the reference is %.9g (relative error %.1e > %.1e)", workload,
+             what, got, want, rel, tol);
+    return 1;
+}

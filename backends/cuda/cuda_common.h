@@ -1,0 +1,75 @@
+/* cuda_common.h - what every file of the CUDA backend shares: checked CUDA
+ * and cuBLAS calls (a failure fails the trial with file, line and the error's
+ * name; it never aborts the process), event timing of the three phases, and
+ * host-side inputs drawn from the same Philox stream as the CPU backend. */
+#ifndef BACKENDS_CUDA_COMMON_H
+#define BACKENDS_CUDA_COMMON_H
+
+#define RN_HD __host__ __device__
+
+#include "backend.h"
+#include "philox.h"
+
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+#include <stdio.h>
+
+/* Fills err and returns 1 (so `return ck_fail(...)` fails the hook). */
+int ck_fail(rn_error *err, const char *file, int line, const char *what, cudaError_t e);
+int ck_fail_blas(rn_error *err, const char *file, int line, const char *what, cublasStatus_t s);
+
+#define CK(call)                                                                         \
+    do {                                                                                 \
+        cudaError_t e_ = (call);                                                         \
+        if (e_ != cudaSuccess)                                                           \
+            return ck_fail(err, __FILE__, __LINE__, #call, e_);                          \
+    } while (0)
+
+/* after every kernel launch: launch errors are reported by the next call */
+#define CK_LAUNCH(what) CK(cudaGetLastError())
+
+#define CKB(call)                                                                        \
+    do {                                                                                 \
+        cublasStatus_t s_ = (call);                                                      \
+        if (s_ != CUBLAS_STATUS_SUCCESS)                                                 \
+            return ck_fail_blas(err, __FILE__, __LINE__, #call, s_);                     \
+    } while (0)
+
+/* The device of the current trial (set by select()). */
+extern int cuda_current_device;
+
+/* One cuBLAS handle per device, created on first use. */
+int cuda_blas(cublasHandle_t *out, rn_error *err);
+
+/* Events around the phases of one sample. */
+typedef struct phase_timer {
+    cudaEvent_t ev[4];
+    int ready;
+} phase_timer;
+
+int timer_init(phase_timer *t, rn_error *err);
+void timer_free(phase_timer *t);
+/* Elapsed seconds between events a and b. */
+double timer_span(phase_timer *t, int a, int b);
+
+/* Host input i of stream `stream`: exactly the CPU backend's value. */
+void host_fill_uniform(float *dst, size_t n, uint64_t seed, uint32_t stream, float lo, float hi);
+
+/* Host memory, pinned or pageable. */
+void *host_alloc(size_t bytes, int pinned, rn_error *err);
+void host_free(void *p, int pinned);
+
+/* Relative comparison used by every check(): 0 when within tol. */
+int compare_value(double got, double want, double tol, const char *workload, const char *what,
+                  rn_error *err);
+
+/* Threads per block and blocks for n elements (grid-stride loops). */
+static inline unsigned grid_for(size_t n)
+{
+    size_t b = (n + 255) / 256;
+    if (b > 65535u * 16)
+        b = 65535u * 16;
+    return b ? (unsigned)b : 1u;
+}
+
+#endif

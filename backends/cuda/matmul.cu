@@ -1,0 +1,281 @@
+/* matmul.cu - GEMM through cuBLAS in f32, f64, f16 and bf16, with the
+ * copies timed (io: with), without them (io: without), or pipelined over
+ * three streams in row chunks of A and C (io: overlap). */
+#include "cuda_backend.h"
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NSTREAMS 3
+
+typedef struct mm {
+    int m, n, k;
+    rn_dtype dt;
+    rn_io io;
+    cublasMath_t math;
+    size_t esz;
+    int pinned;
+    void *hA, *hB, *hC;
+    void *dA, *dB, *dC;
+    cudaStream_t st[NSTREAMS];
+    cudaEvent_t done[NSTREAMS], b_ready;
+    phase_timer tm;
+    cublasHandle_t h;
+} mm;
+
+static cudaDataType_t cuda_type(rn_dtype d)
+{
+    return d == RN_F16 ? CUDA_R_16F : d == RN_BF16 ? CUDA_R_16BF : d == RN_F64 ? CUDA_R_64F
+                                                                                  : CUDA_R_32F;
+}
+
+/* element i of a host buffer of dtype d, as a double */
+static double get(const void *p, rn_dtype d, size_t i)
+{
+    switch (d) {
+    case RN_F32:
+        return ((const float *)p)[i];
+    case RN_F64:
+        return ((const double *)p)[i];
+    case RN_F16:
+        return __half2float(((const __half *)p)[i]);
+    default:
+        return __bfloat162float(((const __nv_bfloat16 *)p)[i]);
+    }
+}
+
+/* host inputs: the CPU backend's uniform numbers, rounded to dtype d */
+static void fill(void *p, rn_dtype d, size_t n, uint64_t seed, uint32_t stream)
+{
+    float *tmp = (float *)malloc(n * sizeof(float));
+    if (!tmp)
+        return;
+    host_fill_uniform(tmp, n, seed, stream, 0.0f, 1.0f);
+    for (size_t i = 0; i < n; i++) {
+        if (d == RN_F32)
+            ((float *)p)[i] = tmp[i];
+        else if (d == RN_F64)
+            ((double *)p)[i] = tmp[i];
+        else if (d == RN_F16)
+            ((__half *)p)[i] = __float2half(tmp[i]);
+        else
+            ((__nv_bfloat16 *)p)[i] = __float2bfloat16(tmp[i]);
+    }
+    free(tmp);
+}
+
+static int release_all(mm *s)
+{
+    cudaFree(s->dA);
+    cudaFree(s->dB);
+    cudaFree(s->dC);
+    host_free(s->hA, s->pinned);
+    host_free(s->hB, s->pinned);
+    host_free(s->hC, s->pinned);
+    for (int i = 0; i < NSTREAMS; i++) {
+        if (s->st[i])
+            cudaStreamDestroy(s->st[i]);
+        if (s->done[i])
+            cudaEventDestroy(s->done[i]);
+    }
+    if (s->b_ready)
+        cudaEventDestroy(s->b_ready);
+    timer_free(&s->tm);
+    free(s);
+    return 0;
+}
+
+static void mm_release(void *state)
+{
+    if (state)
+        release_all((mm *)state);
+}
+
+static int mm_setup(mm *s, const rn_trial *t, rn_error *err)
+{
+    size_t a = (size_t)s->m * s->k, b = (size_t)s->k * s->n, c = (size_t)s->m * s->n;
+    s->hA = host_alloc(a * s->esz, s->pinned, err);
+    s->hB = host_alloc(b * s->esz, s->pinned, err);
+    s->hC = host_alloc(c * s->esz, s->pinned, err);
+    if (!s->hA || !s->hB || !s->hC)
+        return 1;
+    /* streams 0 and 1 of the seed, as on the CPU */
+    fill(s->hA, s->dt, a, t->seed, 0);
+    fill(s->hB, s->dt, b, t->seed, 1);
+    CK(cudaMalloc(&s->dA, a * s->esz + 1));
+    CK(cudaMalloc(&s->dB, b * s->esz + 1));
+    CK(cudaMalloc(&s->dC, c * s->esz + 1));
+    for (int i = 0; i < NSTREAMS; i++) {
+        CK(cudaStreamCreateWithFlags(&s->st[i], cudaStreamNonBlocking));
+        CK(cudaEventCreateWithFlags(&s->done[i], cudaEventDisableTiming));
+    }
+    CK(cudaEventCreateWithFlags(&s->b_ready, cudaEventDisableTiming));
+    if (timer_init(&s->tm, err))
+        return 1;
+    if (cuda_blas(&s->h, err))
+        return 1;
+    if (s->io == RN_IO_WITHOUT) { /* resident: uploaded once, untimed */
+        CK(cudaMemcpy(s->dA, s->hA, a * s->esz, cudaMemcpyHostToDevice));
+        CK(cudaMemcpy(s->dB, s->hB, b * s->esz, cudaMemcpyHostToDevice));
+    }
+    return 0;
+}
+
+static int mm_prepare(const rn_trial *t, void **state, rn_error *err)
+{
+    mm *s = (mm *)calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err->msg, sizeof err->msg, "matmul: out of host memory");
+        return 1;
+    }
+    double m = rn_param_num(t, "m", -1), k = rn_param_num(t, "k", -1);
+    s->n = (int)t->size;
+    s->m = m >= 0 ? (int)m : s->n;
+    s->k = k >= 0 ? (int)k : s->n;
+    s->dt = t->dtype;
+    s->io = t->io;
+    s->esz = rn_dtype_size(t->dtype);
+    s->pinned = t->io == RN_IO_OVERLAP;
+    const char *math = rn_param_text(t, "math", "default");
+    s->math = !strcmp(math, "tf32")       ? CUBLAS_TF32_TENSOR_OP_MATH
+              : !strcmp(math, "pedantic") ? CUBLAS_PEDANTIC_MATH
+                                          : CUBLAS_DEFAULT_MATH;
+    if (mm_setup(s, t, err)) {
+        release_all(s);
+        return 1;
+    }
+    *state = s;
+    return 0;
+}
+
+/* C rows [r0, r0+rows) = A rows x B, on stream st.  cuBLAS is column-major:
+ * the row-major product is C^T = B^T A^T. */
+static int gemm(mm *s, cudaStream_t st, int r0, int rows, rn_error *err)
+{
+    if (rows == 0 || s->n == 0)
+        return 0;
+    CKB(cublasSetStream(s->h, st));
+    CKB(cublasSetMathMode(s->h, s->math));
+    const char *A = (const char *)s->dA + (size_t)r0 * s->k * s->esz;
+    char *C = (char *)s->dC + (size_t)r0 * s->n * s->esz;
+    if (s->dt == RN_F32) {
+        const float one = 1, zero = 0;
+        CKB(cublasSgemm(s->h, CUBLAS_OP_N, CUBLAS_OP_N, s->n, rows, s->k, &one,
+                        (const float *)s->dB, s->n, (const float *)A, s->k, &zero, (float *)C,
+                        s->n));
+    } else if (s->dt == RN_F64) {
+        const double one = 1, zero = 0;
+        CKB(cublasDgemm(s->h, CUBLAS_OP_N, CUBLAS_OP_N, s->n, rows, s->k, &one,
+                        (const double *)s->dB, s->n, (const double *)A, s->k, &zero,
+                        (double *)C, s->n));
+    } else {
+        const float one = 1, zero = 0;
+        cudaDataType_t ty = cuda_type(s->dt);
+        CKB(cublasGemmEx(s->h, CUBLAS_OP_N, CUBLAS_OP_N, s->n, rows, s->k, &one, s->dB, ty,
+                         s->n, A, ty, s->k, &zero, C, ty, s->n, CUBLAS_COMPUTE_32F,
+                         CUBLAS_GEMM_DEFAULT));
+    }
+    return 0;
+}
+
+static int mm_run(void *state, rn_sample *out, rn_error *err)
+{
+    mm *s = (mm *)state;
+    size_t a = (size_t)s->m * s->k * s->esz, b = (size_t)s->k * s->n * s->esz,
+           c = (size_t)s->m * s->n * s->esz;
+    cudaStream_t s0 = s->st[0];
+    cudaEvent_t *ev = s->tm.ev;
+    if (s->io == RN_IO_WITHOUT) {
+        CK(cudaEventRecord(ev[0], s0));
+        if (gemm(s, s0, 0, s->m, err))
+            return 1;
+        CK(cudaEventRecord(ev[3], s0));
+        CK(cudaEventSynchronize(ev[3]));
+        out->compute = out->device_seconds = timer_span(&s->tm, 0, 3);
+        return 0;
+    }
+    if (s->io == RN_IO_WITH) {
+        CK(cudaEventRecord(ev[0], s0));
+        CK(cudaMemcpyAsync(s->dA, s->hA, a, cudaMemcpyHostToDevice, s0));
+        CK(cudaMemcpyAsync(s->dB, s->hB, b, cudaMemcpyHostToDevice, s0));
+        CK(cudaEventRecord(ev[1], s0));
+        if (gemm(s, s0, 0, s->m, err))
+            return 1;
+        CK(cudaEventRecord(ev[2], s0));
+        CK(cudaMemcpyAsync(s->hC, s->dC, c, cudaMemcpyDeviceToHost, s0));
+        CK(cudaEventRecord(ev[3], s0));
+        CK(cudaEventSynchronize(ev[3]));
+        out->h2d = timer_span(&s->tm, 0, 1);
+        out->compute = timer_span(&s->tm, 1, 2);
+        out->d2h = timer_span(&s->tm, 2, 3);
+        out->device_seconds = timer_span(&s->tm, 0, 3);
+        return 0;
+    }
+    /* overlap: B first, then row chunks of A/C round-robin over the streams */
+    CK(cudaEventRecord(ev[0], s0));
+    CK(cudaMemcpyAsync(s->dB, s->hB, b, cudaMemcpyHostToDevice, s0));
+    CK(cudaEventRecord(s->b_ready, s0));
+    int chunks = s->m < 8 ? 1 : 8;
+    int per = (s->m + chunks - 1) / chunks;
+    for (int i = 0; i < NSTREAMS; i++)
+        if (i)
+            CK(cudaStreamWaitEvent(s->st[i], s->b_ready, 0));
+    for (int ch = 0; ch < chunks; ch++) {
+        int r0 = ch * per, rows = r0 + per > s->m ? s->m - r0 : per;
+        if (rows <= 0)
+            break;
+        cudaStream_t st = s->st[ch % NSTREAMS];
+        size_t ao = (size_t)r0 * s->k * s->esz, co = (size_t)r0 * s->n * s->esz;
+        CK(cudaMemcpyAsync((char *)s->dA + ao, (char *)s->hA + ao, (size_t)rows * s->k * s->esz,
+                           cudaMemcpyHostToDevice, st));
+        if (gemm(s, st, r0, rows, err))
+            return 1;
+        CK(cudaMemcpyAsync((char *)s->hC + co, (char *)s->dC + co, (size_t)rows * s->n * s->esz,
+                           cudaMemcpyDeviceToHost, st));
+    }
+    for (int i = 1; i < NSTREAMS; i++) {
+        CK(cudaEventRecord(s->done[i], s->st[i]));
+        CK(cudaStreamWaitEvent(s0, s->done[i], 0));
+    }
+    CK(cudaEventRecord(ev[3], s0));
+    CK(cudaEventSynchronize(ev[3]));
+    out->device_seconds = timer_span(&s->tm, 0, 3);
+    return 0;
+}
+
+static int mm_check(void *state, rn_error *err)
+{
+    mm *s = (mm *)state;
+    size_t c = (size_t)s->m * s->n;
+    if (c == 0)
+        return 0;
+    CK(cudaMemcpy(s->hC, s->dC, c * s->esz, cudaMemcpyDeviceToHost));
+    double tol = s->dt == RN_F64                        ? 1e-12
+                 : s->dt == RN_F16 || s->dt == RN_BF16  ? 1e-2
+                 : s->math == CUBLAS_TF32_TENSOR_OP_MATH ? 2e-3
+                                                        : 1e-5 * fmax(1.0, sqrt((double)s->k) / 8);
+    int samples = c <= 4096 ? (int)c : 256;
+    for (int q = 0; q < samples; q++) {
+        size_t idx = c <= 4096 ? (size_t)q : (size_t)((q * 2654435761ull) % c);
+        size_t i = idx / s->n, j = idx % s->n;
+        double want = 0;
+        for (int l = 0; l < s->k; l++)
+            want += get(s->hA, s->dt, i * s->k + l) * get(s->hB, s->dt, (size_t)l * s->n + j);
+        char what[64];
+        snprintf(what, sizeof what, "C[%zu][%zu]", i, j);
+        if (compare_value(get(s->hC, s->dt, idx), want, tol, "matmul", what, err))
+            return 1;
+    }
+    return 0;
+}
+
+const rn_workload_impl cuda_matmul = {
+    .name = "matmul",
+    .prepare = mm_prepare,
+    .run = mm_run,
+    .check = mm_check,
+    .release = mm_release,
+};

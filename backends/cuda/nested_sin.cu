@@ -1,0 +1,247 @@
+/* nested_sin.cu - `depth` applications of sin: one kernel per sin (unfused,
+ * like eager PyTorch: each pass reads and writes the whole array) or one
+ * kernel in all (fused).  io: overlap splits the array into chunks, each
+ * copied in, computed and copied out on its own stream (pinned memory). */
+#include "cuda_backend.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NSTREAMS 3
+#define CHUNKS 16
+
+template <typename T> __device__ inline T dsin(T x);
+template <> __device__ inline float dsin<float>(float x) { return sinf(x); }
+template <> __device__ inline double dsin<double>(double x) { return sin(x); }
+
+template <typename T>
+__global__ void sin_pass(T *__restrict__ y, const T *__restrict__ x, size_t n)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x)
+        y[i] = dsin<T>(x[i]);
+}
+
+template <typename T>
+__global__ void sin_fused(T *__restrict__ y, const T *__restrict__ x, size_t n, int depth)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x) {
+        T v = x[i];
+        for (int d = 0; d < depth; d++)
+            v = dsin<T>(v);
+        y[i] = v;
+    }
+}
+
+typedef struct ns {
+    size_t n, esz;
+    int depth, fused, pinned;
+    rn_dtype dt;
+    rn_io io;
+    void *hx, *hy;
+    void *dx, *d1, *d2; /* input, two buffers for the unfused passes */
+    void *dout;         /* where the last pass wrote */
+    cudaStream_t st[NSTREAMS];
+    cudaEvent_t done[NSTREAMS];
+    phase_timer tm;
+} ns;
+
+static void ns_release(void *state)
+{
+    ns *s = (ns *)state;
+    if (!s)
+        return;
+    cudaFree(s->dx);
+    cudaFree(s->d1);
+    cudaFree(s->d2);
+    host_free(s->hx, s->pinned);
+    host_free(s->hy, s->pinned);
+    for (int i = 0; i < NSTREAMS; i++) {
+        if (s->st[i])
+            cudaStreamDestroy(s->st[i]);
+        if (s->done[i])
+            cudaEventDestroy(s->done[i]);
+    }
+    timer_free(&s->tm);
+    free(s);
+}
+
+/* The whole computation of elements [off, off+len) on stream st. */
+static int compute(ns *s, size_t off, size_t len, cudaStream_t st, rn_error *err)
+{
+    if (len == 0)
+        return 0;
+    char *x = (char *)s->dx + off * s->esz;
+    if (s->fused) {
+        char *y = (char *)s->d1 + off * s->esz;
+        if (s->dt == RN_F64)
+            sin_fused<double><<<grid_for(len), 256, 0, st>>>((double *)y, (const double *)x, len,
+                                                             s->depth);
+        else
+            sin_fused<float><<<grid_for(len), 256, 0, st>>>((float *)y, (const float *)x, len,
+                                                            s->depth);
+        CK_LAUNCH("sin_fused");
+        s->dout = s->d1;
+        return 0;
+    }
+    const char *src = x;
+    void *bufs[2] = {s->d1, s->d2};
+    for (int d = 0; d < s->depth; d++) {
+        char *dst = (char *)bufs[d % 2] + off * s->esz;
+        if (s->dt == RN_F64)
+            sin_pass<double><<<grid_for(len), 256, 0, st>>>((double *)dst, (const double *)src, len);
+        else
+            sin_pass<float><<<grid_for(len), 256, 0, st>>>((float *)dst, (const float *)src, len);
+        CK_LAUNCH("sin_pass");
+        src = dst;
+        s->dout = bufs[d % 2];
+    }
+    return 0;
+}
+
+static int ns_setup(ns *s, const rn_trial *t, rn_error *err)
+{
+    size_t bytes = s->n * s->esz;
+    s->hx = host_alloc(bytes, s->pinned, err);
+    s->hy = host_alloc(bytes, s->pinned, err);
+    if (!s->hx || !s->hy)
+        return 1;
+    if (s->dt == RN_F64) {
+        float *tmp = (float *)malloc(s->n * sizeof(float) + 1);
+        if (!tmp) {
+            snprintf(err->msg, sizeof err->msg, "nested_sin: out of host memory");
+            return 1;
+        }
+        host_fill_uniform(tmp, s->n, t->seed, 0, 0.0f, 1.0f);
+        for (size_t i = 0; i < s->n; i++)
+            ((double *)s->hx)[i] = tmp[i];
+        free(tmp);
+    } else {
+        host_fill_uniform((float *)s->hx, s->n, t->seed, 0, 0.0f, 1.0f);
+    }
+    CK(cudaMalloc(&s->dx, bytes + 1));
+    CK(cudaMalloc(&s->d1, bytes + 1));
+    if (!s->fused && s->depth > 1)
+        CK(cudaMalloc(&s->d2, bytes + 1));
+    for (int i = 0; i < NSTREAMS; i++) {
+        CK(cudaStreamCreateWithFlags(&s->st[i], cudaStreamNonBlocking));
+        CK(cudaEventCreateWithFlags(&s->done[i], cudaEventDisableTiming));
+    }
+    if (timer_init(&s->tm, err))
+        return 1;
+    if (s->io == RN_IO_WITHOUT)
+        CK(cudaMemcpy(s->dx, s->hx, bytes, cudaMemcpyHostToDevice));
+    return 0;
+}
+
+static int ns_prepare(const rn_trial *t, void **state, rn_error *err)
+{
+    ns *s = (ns *)calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err->msg, sizeof err->msg, "nested_sin: out of host memory");
+        return 1;
+    }
+    s->n = (size_t)t->size;
+    s->dt = t->dtype;
+    s->esz = rn_dtype_size(t->dtype);
+    s->depth = (int)rn_param_num(t, "depth", 4);
+    s->fused = rn_param_num(t, "fused", 0) != 0;
+    s->io = t->io;
+    s->pinned = t->io == RN_IO_OVERLAP;
+    if (ns_setup(s, t, err)) {
+        ns_release(s);
+        return 1;
+    }
+    *state = s;
+    return 0;
+}
+
+static int ns_run(void *state, rn_sample *out, rn_error *err)
+{
+    ns *s = (ns *)state;
+    size_t bytes = s->n * s->esz;
+    cudaStream_t s0 = s->st[0];
+    cudaEvent_t *ev = s->tm.ev;
+    CK(cudaEventRecord(ev[0], s0));
+    if (s->io == RN_IO_WITHOUT) {
+        if (compute(s, 0, s->n, s0, err))
+            return 1;
+        CK(cudaEventRecord(ev[3], s0));
+        CK(cudaEventSynchronize(ev[3]));
+        out->compute = out->device_seconds = timer_span(&s->tm, 0, 3);
+        return 0;
+    }
+    if (s->io == RN_IO_WITH) {
+        CK(cudaMemcpyAsync(s->dx, s->hx, bytes, cudaMemcpyHostToDevice, s0));
+        CK(cudaEventRecord(ev[1], s0));
+        if (compute(s, 0, s->n, s0, err))
+            return 1;
+        CK(cudaEventRecord(ev[2], s0));
+        CK(cudaMemcpyAsync(s->hy, s->dout, bytes, cudaMemcpyDeviceToHost, s0));
+        CK(cudaEventRecord(ev[3], s0));
+        CK(cudaEventSynchronize(ev[3]));
+        out->h2d = timer_span(&s->tm, 0, 1);
+        out->compute = timer_span(&s->tm, 1, 2);
+        out->d2h = timer_span(&s->tm, 2, 3);
+        out->device_seconds = timer_span(&s->tm, 0, 3);
+        return 0;
+    }
+    /* overlap: upload / compute / download of each chunk on its own stream */
+    size_t per = (s->n + CHUNKS - 1) / CHUNKS;
+    for (int i = 1; i < NSTREAMS; i++)
+        CK(cudaStreamWaitEvent(s->st[i], ev[0], 0));
+    for (int c = 0; c < CHUNKS; c++) {
+        size_t off = (size_t)c * per;
+        if (off >= s->n)
+            break;
+        size_t len = off + per > s->n ? s->n - off : per;
+        cudaStream_t st = s->st[c % NSTREAMS];
+        CK(cudaMemcpyAsync((char *)s->dx + off * s->esz, (char *)s->hx + off * s->esz,
+                           len * s->esz, cudaMemcpyHostToDevice, st));
+        if (compute(s, off, len, st, err))
+            return 1;
+        CK(cudaMemcpyAsync((char *)s->hy + off * s->esz, (char *)s->dout + off * s->esz,
+                           len * s->esz, cudaMemcpyDeviceToHost, st));
+    }
+    for (int i = 1; i < NSTREAMS; i++) {
+        CK(cudaEventRecord(s->done[i], s->st[i]));
+        CK(cudaStreamWaitEvent(s0, s->done[i], 0));
+    }
+    CK(cudaEventRecord(ev[3], s0));
+    CK(cudaEventSynchronize(ev[3]));
+    out->device_seconds = timer_span(&s->tm, 0, 3);
+    return 0;
+}
+
+static int ns_check(void *state, rn_error *err)
+{
+    ns *s = (ns *)state;
+    if (s->n == 0)
+        return 0;
+    CK(cudaMemcpy(s->hy, s->dout, s->n * s->esz, cudaMemcpyDeviceToHost));
+    double tol = s->dt == RN_F64 ? 1e-12 : 1e-5;
+    int samples = s->n <= 4096 ? (int)s->n : 256;
+    for (int q = 0; q < samples; q++) {
+        size_t i = s->n <= 4096 ? (size_t)q : (size_t)((q * 2654435761ull) % s->n);
+        double x = s->dt == RN_F64 ? ((double *)s->hx)[i] : ((float *)s->hx)[i];
+        double got = s->dt == RN_F64 ? ((double *)s->hy)[i] : ((float *)s->hy)[i];
+        for (int d = 0; d < s->depth; d++)
+            x = sin(x);
+        char what[48];
+        snprintf(what, sizeof what, "y[%zu]", i);
+        /* absolute floor: sin^4 of inputs near 0 is near 0 */
+        if (fabs(got - x) > 1e-6 && compare_value(got, x, tol, "nested_sin", what, err))
+            return 1;
+    }
+    return 0;
+}
+
+const rn_workload_impl cuda_nested_sin = {
+    .name = "nested_sin",
+    .prepare = ns_prepare,
+    .run = ns_run,
+    .check = ns_check,
+    .release = ns_release,
+};

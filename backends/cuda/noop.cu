@@ -1,0 +1,116 @@
+/* noop.cu - an empty kernel launch and a synchronise: the floor of any
+ * CUDA measurement.  selftest (below) misbehaves on purpose: `fault` makes
+ * an illegal memory access (a sticky error that ruins the context), `trap`
+ * aborts a kernel, `fail` fails on the host side. */
+#include "cuda_backend.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+__global__ void empty_kernel(void) {}
+
+__global__ void bad_write(int *p)
+{
+    p[threadIdx.x] = 1; /* p is an invalid device address */
+}
+
+__global__ void trap_kernel(void)
+{
+    __trap();
+}
+
+typedef struct nk {
+    cudaStream_t st;
+    phase_timer tm;
+    char action[16];
+    double seconds;
+} nk;
+
+static void nk_release(void *state)
+{
+    nk *s = (nk *)state;
+    if (!s)
+        return;
+    if (s->st)
+        cudaStreamDestroy(s->st);
+    timer_free(&s->tm);
+    free(s);
+}
+
+static int nk_prepare(const rn_trial *t, void **state, rn_error *err)
+{
+    nk *s = (nk *)calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err->msg, sizeof err->msg, "out of host memory");
+        return 1;
+    }
+    snprintf(s->action, sizeof s->action, "%s", rn_param_text(t, "action", "none"));
+    s->seconds = rn_param_num(t, "seconds", 0.001);
+    cudaError_t e = cudaStreamCreateWithFlags(&s->st, cudaStreamNonBlocking);
+    if (e != cudaSuccess || timer_init(&s->tm, err)) {
+        if (e != cudaSuccess)
+            ck_fail(err, __FILE__, __LINE__, "cudaStreamCreate", e);
+        nk_release(s);
+        return 1;
+    }
+    if (!strcmp(s->action, "skip")) {
+        snprintf(err->msg, sizeof err->msg, "selftest: skipped on purpose");
+        nk_release(s);
+        return 2;
+    }
+    *state = s;
+    return 0;
+}
+
+static int nk_run(void *state, rn_sample *out, rn_error *err)
+{
+    nk *s = (nk *)state;
+    cudaEvent_t *ev = s->tm.ev;
+    CK(cudaEventRecord(ev[0], s->st));
+    if (!strcmp(s->action, "fault")) {
+        bad_write<<<1, 32, 0, s->st>>>((int *)(uintptr_t)0x10);
+        CK_LAUNCH("bad_write");
+    } else if (!strcmp(s->action, "trap")) {
+        trap_kernel<<<1, 1, 0, s->st>>>();
+        CK_LAUNCH("trap_kernel");
+    } else if (!strcmp(s->action, "fail")) {
+        snprintf(err->msg, sizeof err->msg, "selftest: failed on purpose");
+        return 1;
+    } else if (!strcmp(s->action, "sleep")) {
+        usleep((useconds_t)(s->seconds * 1e6));
+    } else {
+        empty_kernel<<<1, 1, 0, s->st>>>();
+        CK_LAUNCH("empty_kernel");
+    }
+    CK(cudaEventRecord(ev[3], s->st));
+    CK(cudaEventSynchronize(ev[3]));
+    out->device_seconds = timer_span(&s->tm, 0, 3);
+    return 0;
+}
+
+static int nk_check(void *state, rn_error *err)
+{
+    nk *s = (nk *)state;
+    if (!strcmp(s->action, "wrong")) {
+        snprintf(err->msg, sizeof err->msg, "selftest: output 1 but the reference is 2");
+        return 1;
+    }
+    return 0;
+}
+
+const rn_workload_impl cuda_noop = {
+    .name = "noop",
+    .prepare = nk_prepare,
+    .run = nk_run,
+    .check = NULL,
+    .release = nk_release,
+};
+
+const rn_workload_impl cuda_selftest = {
+    .name = "selftest",
+    .prepare = nk_prepare,
+    .run = nk_run,
+    .check = nk_check,
+    .release = nk_release,
+};

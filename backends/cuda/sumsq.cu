@@ -1,0 +1,181 @@
+/* sumsq.cu - the documents' launch-overhead study, as eager PyTorch runs it:
+ * per iteration, one kernel draws `length` uniform numbers, one squares
+ * them, one sums them, one adds the sum to the total: four small launches.
+ * Only the total comes back to the host, once, at the end. */
+#include "cuda_backend.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+__global__ void draw(float *out, size_t n, uint64_t seed, uint32_t it)
+{
+    size_t blocks = (n + 3) / 4;
+    for (size_t b = blockIdx.x * (size_t)blockDim.x + threadIdx.x; b < blocks;
+         b += (size_t)gridDim.x * blockDim.x) {
+        rn_philox_out o = rn_philox4x32((uint32_t)b, (uint32_t)(b >> 32), it, 0u, (uint32_t)seed,
+                                        (uint32_t)(seed >> 32));
+        for (int j = 0; j < 4 && b * 4 + j < n; j++)
+            out[b * 4 + j] = rn_u01f(o.v[j]);
+    }
+}
+
+__global__ void square(float *y, const float *x, size_t n)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x)
+        y[i] = x[i] * x[i];
+}
+
+/* one block: a tree reduction in shared memory */
+__global__ void sum_block(float *out, const float *x, size_t n)
+{
+    __shared__ float part[256];
+    float acc = 0;
+    for (size_t i = threadIdx.x; i < n; i += blockDim.x)
+        acc += x[i];
+    part[threadIdx.x] = acc;
+    __syncthreads();
+    for (int s = blockDim.x / 2; s > 0; s >>= 1) {
+        if ((int)threadIdx.x < s)
+            part[threadIdx.x] += part[threadIdx.x + s];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0)
+        *out = part[0];
+}
+
+__global__ void accumulate(double *total, float *sums, const float *sum, size_t it)
+{
+    sums[it] = *sum;
+    *total += *sum;
+}
+
+typedef struct sq {
+    size_t iters, length;
+    uint64_t seed;
+    float *draws, *squares, *sum, *sums;
+    double *total;
+    double host_total;
+    cudaStream_t st;
+    phase_timer tm;
+} sq;
+
+static void sq_release(void *state)
+{
+    sq *s = (sq *)state;
+    if (!s)
+        return;
+    cudaFree(s->draws);
+    cudaFree(s->squares);
+    cudaFree(s->sum);
+    cudaFree(s->sums);
+    cudaFree(s->total);
+    if (s->st)
+        cudaStreamDestroy(s->st);
+    timer_free(&s->tm);
+    free(s);
+}
+
+static int sq_setup(sq *s, rn_error *err)
+{
+    CK(cudaMalloc(&s->draws, s->length * sizeof(float)));
+    CK(cudaMalloc(&s->squares, s->length * sizeof(float)));
+    CK(cudaMalloc(&s->sum, sizeof(float)));
+    CK(cudaMalloc(&s->sums, (s->iters + 1) * sizeof(float)));
+    CK(cudaMalloc(&s->total, sizeof(double)));
+    CK(cudaStreamCreateWithFlags(&s->st, cudaStreamNonBlocking));
+    return timer_init(&s->tm, err);
+}
+
+static int sq_prepare(const rn_trial *t, void **state, rn_error *err)
+{
+    sq *s = (sq *)calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err->msg, sizeof err->msg, "sumsq: out of host memory");
+        return 1;
+    }
+    s->iters = (size_t)t->size;
+    s->length = (size_t)rn_param_num(t, "length", 1000);
+    s->seed = t->seed;
+    if (sq_setup(s, err)) {
+        sq_release(s);
+        return 1;
+    }
+    *state = s;
+    return 0;
+}
+
+static int sq_run(void *state, rn_sample *out, rn_error *err)
+{
+    sq *s = (sq *)state;
+    cudaEvent_t *ev = s->tm.ev;
+    CK(cudaEventRecord(ev[0], s->st));
+    CK(cudaMemsetAsync(s->total, 0, sizeof(double), s->st));
+    unsigned g = grid_for((s->length + 3) / 4);
+    for (size_t it = 0; it < s->iters; it++) {
+        draw<<<g, 256, 0, s->st>>>(s->draws, s->length, s->seed, (uint32_t)it);
+        CK_LAUNCH("draw");
+        square<<<grid_for(s->length), 256, 0, s->st>>>(s->squares, s->draws, s->length);
+        CK_LAUNCH("square");
+        sum_block<<<1, 256, 0, s->st>>>(s->sum, s->squares, s->length);
+        CK_LAUNCH("sum_block");
+        accumulate<<<1, 1, 0, s->st>>>(s->total, s->sums, s->sum, it);
+        CK_LAUNCH("accumulate");
+    }
+    CK(cudaEventRecord(ev[2], s->st));
+    CK(cudaMemcpyAsync(&s->host_total, s->total, sizeof(double), cudaMemcpyDeviceToHost, s->st));
+    CK(cudaEventRecord(ev[3], s->st));
+    CK(cudaEventSynchronize(ev[3]));
+    out->compute = timer_span(&s->tm, 0, 2);
+    out->d2h = timer_span(&s->tm, 2, 3);
+    out->device_seconds = timer_span(&s->tm, 0, 3);
+    return 0;
+}
+
+static double reference(uint64_t seed, size_t it, size_t length)
+{
+    double acc = 0;
+    for (size_t j = 0; j < length; j++) {
+        double u = rn_uniform(seed, (uint32_t)it, j);
+        acc += u * u;
+    }
+    return acc;
+}
+
+static int sq_check(void *state, rn_error *err)
+{
+    sq *s = (sq *)state;
+    if (s->iters == 0)
+        return 0;
+    float *sums = (float *)malloc(s->iters * sizeof(float));
+    if (!sums) {
+        snprintf(err->msg, sizeof err->msg, "sumsq: out of host memory");
+        return 1;
+    }
+    cudaError_t e = cudaMemcpy(sums, s->sums, s->iters * sizeof(float), cudaMemcpyDeviceToHost);
+    if (e != cudaSuccess) {
+        free(sums);
+        return ck_fail(err, __FILE__, __LINE__, "cudaMemcpy(sums)", e);
+    }
+    double total = 0;
+    for (size_t it = 0; it < s->iters; it++)
+        total += sums[it];
+    int rc = compare_value(s->host_total, total, 1e-9, "sumsq", "the total", err);
+    /* a sample of iterations against the scalar reference */
+    size_t step = s->iters > 64 ? s->iters / 64 : 1;
+    for (size_t it = 0; !rc && it < s->iters; it += step) {
+        char what[48];
+        snprintf(what, sizeof what, "the sum of iteration %zu", it);
+        rc = compare_value(sums[it], reference(s->seed, it, s->length), 1e-5, "sumsq", what, err);
+    }
+    free(sums);
+    return rc;
+}
+
+const rn_workload_impl cuda_sumsq = {
+    .name = "sumsq",
+    .prepare = sq_prepare,
+    .run = sq_run,
+    .check = sq_check,
+    .release = sq_release,
+};
