@@ -96,6 +96,9 @@ static void note_workload(loader *L, const yaml_node_t *n)
  * params can be checked against every workload the file may run. */
 static void scan_workloads(loader *L, ypair *top, int ntop)
 {
+    /* a look-ahead: it must not spend the budget or swallow its message */
+    long visits = L->y.visits;
+    int exhausted = L->y.exhausted;
     for (int i = 0; i < ntop; i++) {
         const char *k = yml_text(top[i].key);
         if (!strcmp(k, "workload"))
@@ -125,6 +128,8 @@ static void scan_workloads(loader *L, ypair *top, int ntop)
         free(ax);
         diag_free(&quiet);
     }
+    L->y.visits = visits;
+    L->y.exhausted = exhausted;
 }
 
 static const param_spec *find_param(loader *L, const char *name)
@@ -200,8 +205,8 @@ static void set_fixed(loader *L, const yaml_node_t *k, const yaml_node_t *v)
         return;
     c = get_column(L, name);
     L->e->cols[c].fixed = val;
-    L->e->cols[c].line = yml_line(k);
-    L->e->cols[c].col = yml_col(k);
+    L->e->cols[c].line = yml_line(v);
+    L->e->cols[c].col = yml_col(v);
 }
 
 /* ---- top-level keys ----------------------------------------------------- */
@@ -352,6 +357,10 @@ int loader_known_key(loader *L, const char *name)
 {
     return runkey_index(name) >= 0 || is_known_param(L, name);
 }
+int loader_declared_key(loader *L, const char *name)
+{
+    return runkey_index(name) >= 0 || find_param(L, name) != NULL;
+}
 void loader_unknown_key(loader *L, const yaml_node_t *k, const char *where)
 {
     unknown_key(L, k, where, NULL);
@@ -488,6 +497,16 @@ static char *default_name(const char *path)
 
 void sweep_expand(loader *L); /* sweep.c */
 
+static void check_lua_file(const experiment *e, const value *v, int line, int col, diags *d)
+{
+    if (v->kind != VAL_STR || strncmp(v->text, "lua:", 4))
+        return;
+    char *p = path_in_dir(e->dir, v->text + 4);
+    if (!file_exists(p))
+        diag_add(d, line, col, "Lua workload file '%s' not found", v->text + 4);
+    free(p);
+}
+
 experiment *experiment_parse(const char *path, const char *text, size_t len, diags *d)
 {
     experiment *e = xcalloc(1, sizeof *e);
@@ -565,12 +584,14 @@ experiment *experiment_parse(const char *path, const char *text, size_t len, dia
         diag_add(d, 1, 1, "missing required key 'workload' (a built-in name or lua:FILE)");
     /* lua:PATH must exist, relative to the experiment file */
     int wc = experiment_column(e, "workload");
-    if (wc >= 0 && e->cols[wc].fixed.kind == VAL_STR && !strncmp(e->cols[wc].fixed.text, "lua:", 4)) {
-        char *p = path_in_dir(e->dir, e->cols[wc].fixed.text + 4);
-        if (!file_exists(p))
-            diag_add(d, e->cols[wc].line, e->cols[wc].col, "Lua workload file '%s' not found",
-                     e->cols[wc].fixed.text + 4);
-        free(p);
+    if (wc >= 0) {
+        check_lua_file(e, &e->cols[wc].fixed, e->cols[wc].line, e->cols[wc].col, d);
+        for (int a = 0; a < e->naxes; a++)
+            for (int j = 0; j < e->axes[a].nelems; j++)
+                for (int k = 0; k < e->axes[a].elems[j].nkv; k++)
+                    if (e->axes[a].elems[j].kv[k].column == wc)
+                        check_lua_file(e, &e->axes[a].elems[j].kv[k].v, e->axes[a].elems[j].line,
+                                       e->axes[a].elems[j].col, d);
     }
     if (!e->name) {
         e->name = default_name(path);

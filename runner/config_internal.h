@@ -14,6 +14,9 @@ int loader_key_value(loader *L, const char *name, const yaml_node_t *n, value *o
 int loader_get_column(loader *L, const char *name);
 int loader_add_column(loader *L, const char *name, col_kind kind);
 int loader_known_key(loader *L, const char *name);
+/* a run key or a parameter a built-in workload declares (not "any", as
+ * Lua workloads make every name acceptable as a parameter) */
+int loader_declared_key(loader *L, const char *name);
 void loader_unknown_key(loader *L, const yaml_node_t *k, const char *where);
 void loader_set_rank(loader *L, int c, int rank);
 

@@ -146,7 +146,13 @@ static int generated_values(loader *L, const char *axname, const yaml_node_t *v,
                      axname);
             return -1;
         }
-        int cap = (int)ceil(log(a[1] / a[0]) / log(a[2])) + 2;
+        double count = floor(log(a[1] / a[0]) / log(a[2]) + 1e-9) + 1;
+        if (!(count <= MAX_AXIS_VALUES)) {
+            diag_add(d, line, col, "axis '%s': geom gives %.0f values (at most %d)", axname,
+                     count, MAX_AXIS_VALUES);
+            return -1;
+        }
+        int cap = (int)count + 2;
         vals = xmalloc((size_t)cap * sizeof *vals);
         for (double x = a[0]; x <= a[1] * (1 + 1e-12) && nv < cap; x *= a[2]) {
             double r = nearbyint(x);
@@ -209,7 +215,7 @@ static void linked_elem(loader *L, axis *a, int ai, const yaml_node_t *m)
         elem_set(el, c, v);
     }
     free(p);
-    if (np == 0)
+    if (np == 0 && !loader_yml(L)->exhausted)
         diag_add(d, yml_line(m), yml_col(m), "axis '%s': an element sets no keys", a->name);
     if (label.kind == VAL_NONE)
         label = value_str(joined.s ? joined.s : "");
@@ -229,7 +235,7 @@ static void parse_axis(loader *L, const yaml_node_t *k, const yaml_node_t *v)
         loader_unknown_key(L, k, " under sweep");
         return;
     }
-    if (linked && loader_known_key(L, name)) {
+    if (linked && loader_declared_key(L, name)) {
         diag_add(d, yml_line(k), yml_col(k),
                  "a list of mappings needs an axis name of its own (e.g. 'target'), not the key "
                  "'%s'",
@@ -296,6 +302,16 @@ static void parse_axis(loader *L, const yaml_node_t *k, const yaml_node_t *v)
         elem_set(new_elem(a, items[i]), c, x);
     }
     free(items);
+    /* the same value twice would run the same trials twice */
+    a = &e->axes[ai];
+    for (int i = 0; !linked && i < a->nelems && a->nelems <= 10000; i++)
+        for (int j = 0; j < i; j++)
+            if (value_equal(&a->elems[i].kv[0].v, &a->elems[j].kv[0].v)) {
+                diag_add(d, a->elems[i].line, a->elems[i].col,
+                         "axis '%s' lists %s twice (also at line %d)", name,
+                         a->elems[i].kv[0].v.text, a->elems[j].line);
+                break;
+            }
     /* in a linked axis the labels name the elements: they must differ */
     a = &e->axes[ai];
     for (int i = 0; linked && i < a->nelems; i++)

@@ -11,6 +11,35 @@
 #define YML_VISIT_BUDGET 1000000L
 #define YML_MAX_MERGE_DEPTH 32
 
+/* Where to point at a syntax error: reader errors (bad UTF-8) carry a byte
+ * offset; an unclosed quote or bracket is best shown where it opened. */
+static void syntax_position(const yaml_parser_t *p, const char *text, size_t len, int *line,
+                            int *col)
+{
+    if (p->error == YAML_READER_ERROR) {
+        size_t off = p->problem_offset < len ? p->problem_offset : len;
+        *line = 1;
+        *col = 1;
+        for (size_t i = 0; i < off; i++) {
+            if (text[i] == '\n') {
+                ++*line;
+                *col = 1;
+            } else if (((unsigned char)text[i] & 0xC0) != 0x80) {
+                ++*col;
+            }
+        }
+        return;
+    }
+    const yaml_mark_t *m = &p->problem_mark;
+    if (p->context && (strstr(p->context, "quoted scalar") || strstr(p->context, "flow sequence") ||
+                       strstr(p->context, "flow mapping")))
+        m = &p->context_mark;
+    else if (!p->problem)
+        m = &p->context_mark;
+    *line = (int)m->line + 1;
+    *col = (int)m->column + 1;
+}
+
 int yml_load(yml *y, const char *text, size_t len, diags *d)
 {
     memset(y, 0, sizeof *y);
@@ -22,10 +51,14 @@ int yml_load(yml *y, const char *text, size_t len, diags *d)
     }
     yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
     if (!yaml_parser_load(&p, &y->doc)) {
-        const yaml_mark_t *m = p.problem ? &p.problem_mark : &p.context_mark;
-        diag_add(d, (int)m->line + 1, (int)m->column + 1, "YAML syntax: %s%s%s",
-                 p.problem ? p.problem : "invalid document", p.context ? " " : "",
-                 p.context ? p.context : "");
+        int line, col;
+        syntax_position(&p, text, len, &line, &col);
+        const char *hint = "";
+        if (p.problem && strstr(p.problem, "cannot start any token") &&
+            p.problem_mark.index < len && text[p.problem_mark.index] == '\t')
+            hint = " (a tab: YAML indents with spaces only)";
+        diag_add(d, line, col, "YAML syntax: %s%s%s%s", p.problem ? p.problem : "invalid document",
+                 hint, p.context ? " " : "", p.context ? p.context : "");
         yaml_parser_delete(&p);
         return -1;
     }
@@ -101,15 +134,22 @@ int yml_is_null(const yaml_node_t *n)
 
 int yml_visit(yml *y, const yaml_node_t *at, diags *d)
 {
+    (void)at;
+    (void)d;
     if (y->visits-- > 0)
         return 1;
-    if (!y->exhausted) {
-        y->exhausted = 1;
-        diag_add(d, at ? yml_line(at) : 0, at ? yml_col(at) : 0,
-                 "document too complex: aliases expand to more than %ld nodes",
-                 YML_VISIT_BUDGET);
-    }
+    y->exhausted = 1; /* reported by the outermost yml_pairs / yml_items */
     return 0;
+}
+
+/* Reports a spent budget once, at the node whose expansion spent it. */
+static int spent_here(yml *y, int before, const yaml_node_t *at, diags *d)
+{
+    if (before || !y->exhausted)
+        return 0;
+    diag_add(d, yml_line(at), yml_col(at),
+             "document too complex: aliases expand to more than %ld nodes", YML_VISIT_BUDGET);
+    return 1;
 }
 
 typedef struct pairlist {
@@ -212,8 +252,13 @@ static void collect(yml *y, yaml_node_t *map, pairlist *out, int report_dups, in
 int yml_pairs(yml *y, yaml_node_t *map, ypair **out, diags *d)
 {
     pairlist l = {0};
-    if (map && map->type == YAML_MAPPING_NODE && yml_visit(y, map, d))
+    int before = y->exhausted;
+    if (map && map->type == YAML_MAPPING_NODE && !before && yml_visit(y, map, d))
         collect(y, map, &l, 1, 0, d);
+    if (y->exhausted) {
+        spent_here(y, before, map, d);
+        l.n = 0; /* whatever was gathered is not the document */
+    }
     *out = l.v;
     return l.n;
 }
@@ -221,8 +266,11 @@ int yml_pairs(yml *y, yaml_node_t *map, ypair **out, diags *d)
 int yml_items(yml *y, yaml_node_t *seq, yaml_node_t ***out, diags *d)
 {
     *out = NULL;
-    if (!seq || seq->type != YAML_SEQUENCE_NODE || !yml_visit(y, seq, d))
+    int before = y->exhausted;
+    if (!seq || seq->type != YAML_SEQUENCE_NODE || before || !yml_visit(y, seq, d)) {
+        spent_here(y, before, seq, d);
         return 0;
+    }
     int n = (int)(seq->data.sequence.items.top - seq->data.sequence.items.start);
     yaml_node_t **v = xcalloc((size_t)n + 1, sizeof *v);
     int k = 0;
@@ -232,6 +280,8 @@ int yml_items(yml *y, yaml_node_t *seq, yaml_node_t ***out, diags *d)
             break;
         v[k++] = yaml_document_get_node(&y->doc, *it);
     }
+    if (spent_here(y, before, seq, d))
+        k = 0;
     *out = v;
     return k;
 }

@@ -125,7 +125,7 @@ Test(run, crashing_hanging_and_failing_trials_are_recorded_and_the_sweep_goes_on
     char *d = tmpdir();
     write_text(d, "crash.yaml",
                "workload: selftest\nrepeats: 3\ntimeout: 1s\n"
-               "sweep:\n  action: [none, segfault, abort, hang, fail, wrong, exit, none]\n");
+               "sweep:\n  action: [none, segfault, abort, hang, fail, wrong, exit, sleep]\n");
     char exp[4096], out[4096];
     snprintf(exp, sizeof exp, "%s/crash.yaml", d);
     snprintf(out, sizeof out, "%s/out", d);

@@ -1,0 +1,797 @@
+/* test_config.c - experiment files through experiment_parse(): every axis form,
+ * expansion order, exclude, YAML anchors / aliases / merge keys, x- keys,
+ * defaults, params, durations, the SPEC section 2 example, --filter
+ * (experiment_filter) and the 1,000,000-trial limit. */
+#include <criterion/criterion.h>
+#include <criterion/logging.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "config.h"
+#include "util.h"
+
+/* ---- helpers ---------------------------------------------------------------- */
+
+static char *diags_text(const diags *d)
+{
+    strbuf b = {0};
+    for (int i = 0; i < d->n; i++)
+        sb_printf(&b, "%d:%d: %s\n", d->items[i].line, d->items[i].col, d->items[i].msg);
+    return sb_take(&b);
+}
+
+/* Parses `text` (named t.yaml); must succeed. */
+static experiment *parse_ok(const char *text)
+{
+    diags d = {0};
+    experiment *e = experiment_parse("t.yaml", text, strlen(text), &d);
+    char *msgs = diags_text(&d);
+    cr_assert(e != NULL, "experiment_parse failed:\n%s\nfile:\n%s", msgs, text);
+    cr_assert_eq(d.n, 0, "a valid file produced diagnostics:\n%s", msgs);
+    free(msgs);
+    diag_free(&d);
+    return e;
+}
+
+/* Parses `text`; must fail.  Returns all diagnostics, one "L:C: msg" a line. */
+static char *parse_err(const char *text)
+{
+    diags d = {0};
+    experiment *e = experiment_parse("t.yaml", text, strlen(text), &d);
+    if (e) {
+        long long n = e->ntrials;
+        experiment_free(e);
+        cr_assert_fail("expected an error, got %lld trials; file:\n%s", n, text);
+    }
+    cr_assert_gt(d.n, 0, "NULL without a diagnostic");
+    char *msgs = diags_text(&d);
+    diag_free(&d);
+    return msgs;
+}
+
+/* Asserts that `msgs` contains `want` (e.g. "3:5: unknown key ..."). */
+#define expect_diag(msgs, want) \
+    cr_expect(strstr((msgs), (want)) != NULL, "expected diagnostic '%s', got:\n%s", (want), (msgs))
+
+static int col_of(const experiment *e, const char *name)
+{
+    int c = experiment_column(e, name);
+    cr_assert_geq(c, 0, "no column '%s'", name);
+    return c;
+}
+
+/* Text of column `name` in trial t ("" when it has no value). */
+static const char *tv(const experiment *e, long long t, const char *name)
+{
+    value v = trial_value(e, t, col_of(e, name));
+    return v.kind == VAL_NONE ? "" : v.text;
+}
+
+/* Column `name` over every trial, comma-separated (caller frees). */
+static char *values(const experiment *e, const char *name)
+{
+    int c = col_of(e, name);
+    strbuf b = {0};
+    for (long long t = 0; t < e->ntrials; t++) {
+        value v = trial_value(e, t, c);
+        sb_printf(&b, "%s%s", t ? "," : "", v.kind == VAL_NONE ? "" : v.text);
+    }
+    return sb_take(&b);
+}
+
+/* Several columns per trial: "a/b a/b ...". */
+static char *rows(const experiment *e, const char *const *names)
+{
+    strbuf b = {0};
+    for (long long t = 0; t < e->ntrials; t++) {
+        if (t)
+            sb_putc(&b, ' ');
+        for (int i = 0; names[i]; i++)
+            sb_printf(&b, "%s%s", i ? "/" : "", tv(e, t, names[i]));
+    }
+    return sb_take(&b);
+}
+
+static char *column_names(const experiment *e)
+{
+    strbuf b = {0};
+    for (int c = 0; c < e->ncols; c++)
+        sb_printf(&b, "%s%s", c ? "," : "", e->cols[c].name);
+    return sb_take(&b);
+}
+
+#define expect_values(e, name, want)                                                        \
+    do {                                                                                    \
+        char *got_ = values((e), (name));                                                   \
+        cr_expect_str_eq(got_, (want), "column '%s': got %s, want %s", (name), got_, (want)); \
+        free(got_);                                                                         \
+    } while (0)
+
+#define expect_rows(e, want, ...)                                                  \
+    do {                                                                           \
+        static const char *const n_[] = {__VA_ARGS__, NULL};                       \
+        char *got_ = rows((e), n_);                                                \
+        cr_expect_str_eq(got_, (want), "rows: got\n  %s\nwant\n  %s", got_, (want)); \
+        free(got_);                                                                \
+    } while (0)
+
+/* Values of a single axis `size` given as `axis` (a YAML flow value). */
+static char *size_axis(const char *axis)
+{
+    char text[512];
+    snprintf(text, sizeof text, "workload: matmul\nsweep:\n  size: %s\n", axis);
+    experiment *e = parse_ok(text);
+    char *v = values(e, "size");
+    experiment_free(e);
+    return v;
+}
+
+#define expect_axis(axis, want)                                                          \
+    do {                                                                                 \
+        char *got_ = size_axis(axis);                                                    \
+        cr_expect_str_eq(got_, (want), "size: %s gives %s, want %s", (axis), got_, (want)); \
+        free(got_);                                                                      \
+    } while (0)
+
+/* ---- axis forms --------------------------------------------------------------- */
+
+Test(config_axes, list_of_scalars)
+{
+    expect_axis("[1, 2, 4]", "1,2,4");
+    expect_axis("[7]", "7");
+    expect_axis("[0, 1e3, 16]", "0,1000,16"); /* integral floats are integers */
+    experiment *e = parse_ok("workload: nested_sin\n"
+                             "sweep:\n"
+                             "  dtype: [f32, f64]\n"
+                             "  fused: [true, false]\n");
+    expect_values(e, "dtype", "f32,f32,f64,f64");
+    expect_values(e, "fused", "true,false,true,false");
+    cr_expect_eq(trial_value(e, 0, col_of(e, "fused")).kind, VAL_BOOL);
+    experiment_free(e);
+}
+
+Test(config_axes, block_list)
+{
+    experiment *e = parse_ok("workload: matmul\n"
+                             "sweep:\n"
+                             "  size:\n"
+                             "    - 3\n"
+                             "    - 5\n");
+    expect_values(e, "size", "3,5");
+    experiment_free(e);
+}
+
+Test(config_axes, pow2)
+{
+    expect_axis("{pow2: [0, 4]}", "1,2,4,8,16");
+    expect_axis("{pow2: [3, 3]}", "8");
+    expect_axis("{pow2: [10, 12]}", "1024,2048,4096");
+    expect_axis("{pow2: [62, 62]}", "4611686018427387904");
+}
+
+Test(config_axes, range_start_stop)
+{
+    expect_axis("{range: [2, 5]}", "2,3,4,5");
+    expect_axis("{range: [0, 0]}", "0");
+}
+
+Test(config_axes, range_with_step)
+{
+    expect_axis("{range: [0, 10, 3]}", "0,3,6,9");
+    expect_axis("{range: [0, 9, 3]}", "0,3,6,9"); /* STOP included */
+    expect_axis("{range: [5, 5, 2]}", "5");
+}
+
+Test(config_axes, range_negative_step)
+{
+    expect_axis("{range: [10, 1, -3]}", "10,7,4,1");
+    expect_axis("{range: [5, 0, -5]}", "5,0");
+    experiment *e = parse_ok("workload: matmul\nsweep:\n  seed: {range: [3, 0, -1]}\n");
+    expect_values(e, "seed", "3,2,1,0");
+    experiment_free(e);
+}
+
+Test(config_axes, geom)
+{
+    expect_axis("{geom: [1, 1000, 10]}", "1,10,100,1000");
+    expect_axis("{geom: [3, 100, 2]}", "3,6,12,24,48,96");
+    expect_axis("{geom: [5, 5, 3]}", "5");
+    experiment *e = parse_ok("workload: selftest\nsweep:\n  seconds: {geom: [0.5, 2, 2]}\n");
+    expect_values(e, "seconds", "0.5,1,2");
+    experiment_free(e);
+}
+
+Test(config_axes, linked_with_labels)
+{
+    experiment *e = parse_ok("workload: matmul\n"
+                             "sweep:\n"
+                             "  target:\n"
+                             "    - {label: CPU, device: cpu}\n"
+                             "    - {label: GPU, device: cuda, io: with}\n"
+                             "    - {label: GPU no IO, device: cuda, io: without}\n");
+    cr_expect_eq(e->ntrials, 3);
+    expect_values(e, "target", "CPU,GPU,GPU no IO");
+    expect_values(e, "device", "cpu,cuda,cuda");
+    expect_values(e, "io", "with,with,without"); /* io defaults to with */
+    cr_expect_eq(e->cols[col_of(e, "target")].kind, COL_AXIS);
+    experiment_free(e);
+}
+
+Test(config_axes, linked_default_label_joins_values)
+{
+    experiment *e = parse_ok("workload: matmul\n"
+                             "sweep:\n"
+                             "  target:\n"
+                             "    - {device: cpu, threads: 2}\n"
+                             "    - {device: cuda, io: without}\n"
+                             "    - {label: named, device: cuda}\n"
+                             "  dims:\n"
+                             "    - {m: 8, k: 16}\n");
+    expect_values(e, "target", "cpu/2,cuda/without,named");
+    expect_values(e, "dims", "8/16,8/16,8/16");
+    expect_values(e, "threads", "2,all,all");
+    expect_values(e, "m", "8,8,8");
+    experiment_free(e);
+}
+
+Test(config_axes, linked_label_may_be_a_number)
+{
+    experiment *e = parse_ok("workload: matmul\n"
+                             "sweep:\n"
+                             "  variant:\n"
+                             "    - {label: 1, device: cpu}\n"
+                             "    - {label: 2, device: cuda}\n"
+                             "exclude:\n"
+                             "  - {variant: 2}\n");
+    expect_values(e, "variant", "1");
+    experiment_free(e);
+}
+
+/* ---- expansion order ------------------------------------------------------------- */
+
+Test(config_expand, first_axis_outermost)
+{
+    experiment *e = parse_ok("workload: matmul\n"
+                             "sweep:\n"
+                             "  size: [1, 2]\n"
+                             "  dtype: [f32, f64, f16]\n");
+    cr_assert_eq(e->ntrials, 6);
+    expect_rows(e, "1/f32 1/f64 1/f16 2/f32 2/f64 2/f16", "size", "dtype");
+    experiment_free(e);
+}
+
+Test(config_expand, three_axes_last_fastest)
+{
+    experiment *e = parse_ok("workload: nested_sin\n"
+                             "sweep:\n"
+                             "  fused: [false, true]\n"
+                             "  target:\n"
+                             "    - {label: a, depth: 1}\n"
+                             "    - {label: b, depth: 2}\n"
+                             "  size: [10, 20]\n");
+    cr_assert_eq(e->ntrials, 8);
+    expect_rows(e,
+                "false/a/1/10 false/a/1/20 false/b/2/10 false/b/2/20 "
+                "true/a/1/10 true/a/1/20 true/b/2/10 true/b/2/20",
+                "fused", "target", "depth", "size");
+    /* axis columns come first, in sweep order */
+    char *names = column_names(e);
+    cr_expect(!strncmp(names, "fused,target,depth,size,", 24), "columns: %s", names);
+    free(names);
+    experiment_free(e);
+}
+
+Test(config_expand, no_sweep_is_one_trial)
+{
+    experiment *e = parse_ok("workload: matmul\nsize: 64\n");
+    cr_expect_eq(e->ntrials, 1);
+    cr_expect_str_eq(tv(e, 0, "size"), "64");
+    experiment_free(e);
+}
+
+/* ---- exclude ---------------------------------------------------------------- */
+
+static const char *const excl_head = "workload: matmul\n"
+                                     "sweep:\n"
+                                     "  device: [cpu, cuda]\n"
+                                     "  size: [1, 2, 4, 8]\n"
+                                     "exclude:\n";
+
+static char *excluded_rows(const char *entries)
+{
+    char text[1024];
+    snprintf(text, sizeof text, "%s%s", excl_head, entries);
+    experiment *e = parse_ok(text);
+    static const char *const names[] = {"device", "size", NULL};
+    char *r = rows(e, names);
+    experiment_free(e);
+    return r;
+}
+
+#define expect_excl(entries, want)                                                     \
+    do {                                                                               \
+        char *got_ = excluded_rows(entries);                                           \
+        cr_expect_str_eq(got_, (want), "exclude\n%s: got\n  %s\nwant\n  %s", (entries), got_, \
+                         (want));                                                      \
+        free(got_);                                                                    \
+    } while (0)
+
+Test(config_exclude, single_value)
+{
+    expect_excl("  - {size: 2}\n", "cpu/1 cpu/4 cpu/8 cuda/1 cuda/4 cuda/8");
+    expect_excl("  - {device: cuda}\n", "cpu/1 cpu/2 cpu/4 cpu/8");
+}
+
+Test(config_exclude, list_of_values)
+{
+    expect_excl("  - {size: [1, 8]}\n", "cpu/2 cpu/4 cuda/2 cuda/4");
+}
+
+Test(config_exclude, min_max_bounds_inclusive)
+{
+    expect_excl("  - {size: {min: 4}}\n", "cpu/1 cpu/2 cuda/1 cuda/2");
+    expect_excl("  - {size: {max: 2}}\n", "cpu/4 cpu/8 cuda/4 cuda/8");
+    expect_excl("  - {size: {min: 2, max: 4}}\n", "cpu/1 cpu/8 cuda/1 cuda/8");
+    expect_excl("  - {size: {min: 2.5, max: 3}}\n",
+                "cpu/1 cpu/2 cpu/4 cpu/8 cuda/1 cuda/2 cuda/4 cuda/8");
+}
+
+Test(config_exclude, multi_key_entry_drops_only_when_every_key_matches)
+{
+    expect_excl("  - {device: cpu, size: {min: 4}}\n", "cpu/1 cpu/2 cuda/1 cuda/2 cuda/4 cuda/8");
+    expect_excl("  - {device: cuda, size: [1, 2]}\n", "cpu/1 cpu/2 cpu/4 cpu/8 cuda/4 cuda/8");
+    /* no trial has both */
+    expect_excl("  - {device: cpu, dtype: f64}\n",
+                "cpu/1 cpu/2 cpu/4 cpu/8 cuda/1 cuda/2 cuda/4 cuda/8");
+}
+
+Test(config_exclude, any_entry_drops)
+{
+    expect_excl("  - {device: cpu, size: 1}\n"
+                "  - {device: cuda, size: 8}\n",
+                "cpu/2 cpu/4 cpu/8 cuda/1 cuda/2 cuda/4");
+}
+
+Test(config_exclude, unswept_key_uses_its_fixed_or_default_value)
+{
+    /* dtype defaults to f32: the entry matches every trial with size 1 */
+    expect_excl("  - {dtype: f32, size: 1}\n", "cpu/2 cpu/4 cpu/8 cuda/2 cuda/4 cuda/8");
+}
+
+Test(config_exclude, linked_axis_label)
+{
+    experiment *e = parse_ok("workload: matmul\n"
+                             "sweep:\n"
+                             "  target:\n"
+                             "    - {label: CPU, device: cpu}\n"
+                             "    - {label: GPU, device: cuda, io: with}\n"
+                             "    - {label: GPU no IO, device: cuda, io: without}\n"
+                             "  size: [1, 2]\n"
+                             "exclude:\n"
+                             "  - {target: GPU no IO, size: 1}\n"
+                             "  - {target: [CPU], size: {min: 2}}\n");
+    expect_rows(e, "CPU/1 GPU/1 GPU/2 GPU no IO/2", "target", "size");
+    experiment_free(e);
+}
+
+Test(config_exclude, linked_default_label)
+{
+    experiment *e = parse_ok("workload: matmul\n"
+                             "sweep:\n"
+                             "  target:\n"
+                             "    - {device: cpu, threads: 2}\n"
+                             "    - {device: cuda, io: without}\n"
+                             "exclude:\n"
+                             "  - {target: cpu/2}\n");
+    expect_values(e, "target", "cuda/without");
+    experiment_free(e);
+}
+
+/* ---- YAML: anchors, aliases, merge keys, x- keys ---------------------------------- */
+
+Test(config_yaml, anchor_and_alias)
+{
+    experiment *e = parse_ok("workload: matmul\n"
+                             "x-sizes: &sizes [16, 32]\n"
+                             "sweep:\n"
+                             "  size: *sizes\n"
+                             "  seed: [&s 7]\n"
+                             "  warmups: [*s]\n");
+    expect_rows(e, "16/7/7 32/7/7", "size", "seed", "warmups");
+    experiment_free(e);
+}
+
+Test(config_yaml, merge_single_mapping)
+{
+    experiment *e = parse_ok("x-base: &base {workload: matmul, repeats: 3, size: 8}\n"
+                             "<<: *base\n");
+    expect_rows(e, "matmul/3/8", "workload", "repeats", "size");
+    experiment_free(e);
+}
+
+Test(config_yaml, merge_list_first_wins)
+{
+    experiment *e = parse_ok("x-a: &a {workload: matmul, repeats: 3}\n"
+                             "x-b: &b {repeats: 7, warmups: 0}\n"
+                             "<<: [*a, *b]\n");
+    /* YAML: in a merge list, earlier mappings win */
+    expect_rows(e, "matmul/3/0", "workload", "repeats", "warmups");
+    experiment_free(e);
+}
+
+Test(config_yaml, explicit_keys_win_over_merged)
+{
+    experiment *e = parse_ok("x-a: &a {workload: matmul, repeats: 3}\n"
+                             "x-b: &b {repeats: 7, warmups: 0}\n"
+                             "repeats: 9\n"
+                             "<<: [*a, *b]\n"
+                             "warmups: 2\n");
+    expect_rows(e, "matmul/9/2", "workload", "repeats", "warmups");
+    experiment_free(e);
+}
+
+Test(config_yaml, merge_in_linked_elements)
+{
+    experiment *e = parse_ok("workload: matmul\n"
+                             "x-cpu: &cpu {device: cpu, threads: 4}\n"
+                             "x-gpu: &gpu {device: cuda, io: without}\n"
+                             "sweep:\n"
+                             "  target:\n"
+                             "    - {<<: *cpu, label: CPU}\n"
+                             "    - {<<: *cpu, threads: 1, label: CPU1}\n"
+                             "    - {<<: [*gpu, *cpu], label: GPU}\n");
+    expect_rows(e, "CPU/cpu/4/with CPU1/cpu/1/with GPU/cuda/4/without", "target", "device",
+                "threads", "io");
+    experiment_free(e);
+}
+
+Test(config_yaml, x_and_dot_keys_are_ignored)
+{
+    experiment *e = parse_ok("workload: matmul\n"
+                             "x-anything: {not: [a, valid, key], repeat: 5}\n"
+                             "x-: 3\n"
+                             ".hidden: {sweep: nonsense}\n");
+    cr_expect_eq(e->ntrials, 1);
+    cr_expect_eq(experiment_column(e, "not"), -1);
+    cr_expect_eq(experiment_column(e, "x-anything"), -1);
+    experiment_free(e);
+}
+
+Test(config_yaml, merge_of_a_scalar_is_an_error)
+{
+    char *m = parse_err("workload: matmul\n<<: 3\n");
+    expect_diag(m, "2:5: '<<' merges a mapping or a list of mappings, not a scalar");
+    free(m);
+}
+
+/* ---- defaults ------------------------------------------------------------------- */
+
+Test(config_defaults, run_keys)
+{
+    experiment *e = parse_ok("workload: matmul\n");
+    cr_assert_eq(e->ntrials, 1);
+    cr_expect_str_eq(tv(e, 0, "repeats"), "5");
+    cr_expect_str_eq(tv(e, 0, "warmups"), "1");
+    cr_expect_str_eq(tv(e, 0, "dtype"), "f32");
+    cr_expect_str_eq(tv(e, 0, "device"), "cpu");
+    cr_expect_str_eq(tv(e, 0, "threads"), "all");
+    cr_expect_str_eq(tv(e, 0, "io"), "with");
+    cr_expect_str_eq(tv(e, 0, "seed"), "0");
+    cr_expect_str_eq(tv(e, 0, "size"), "1024"); /* matmul's own default */
+    cr_expect_eq(trial_value(e, 0, col_of(e, "timeout")).kind, VAL_NONE);
+    cr_expect_eq(trial_value(e, 0, col_of(e, "repeats")).kind, VAL_INT);
+    cr_expect_str_eq(tv(e, 0, "math"), "default");
+    cr_expect_str_eq(e->name, "t"); /* the file's name without extension */
+    experiment_free(e);
+}
+
+Test(config_defaults, size_is_the_workloads_own)
+{
+    experiment *e = parse_ok("sweep:\n  workload: [matmul, nested_sin, sumsq, noop]\n");
+    expect_values(e, "size", "1024,1048576,1000,0");
+    expect_values(e, "depth", ",4,,");
+    expect_values(e, "length", ",,1000,");
+    experiment_free(e);
+}
+
+Test(config_defaults, name_from_the_path)
+{
+    diags d = {0};
+    const char *text = "workload: noop\n";
+    experiment *e = experiment_parse("/some/dir/my-exp.v2.yaml", text, strlen(text), &d);
+    cr_assert(e, "parse failed");
+    cr_expect_str_eq(e->name, "my-exp.v2");
+    experiment_free(e);
+    diag_free(&d);
+}
+
+Test(config_defaults, params_dtype_acts_as_the_dtype_key)
+{
+    experiment *e = parse_ok("workload: matmul\nparams: {dtype: f64, m: 3}\n");
+    cr_expect_str_eq(tv(e, 0, "dtype"), "f64");
+    cr_expect_str_eq(tv(e, 0, "m"), "3");
+    cr_expect_eq(e->cols[col_of(e, "dtype")].kind, COL_RUNKEY);
+    experiment_free(e);
+    char *m = parse_err("workload: matmul\nparams: {dtype: f64}\nsweep:\n  dtype: [f32, f16]\n");
+    expect_diag(m, "4:3: 'dtype' is set both at the top level (line 2) and under sweep");
+    free(m);
+    m = parse_err("workload: matmul\nparams: {dtype: f8}\n");
+    expect_diag(m, "2:17: 'dtype' must be f32, f64, f16 or bf16, not 'f8'");
+    free(m);
+    m = parse_err("workload: matmul\ndtype: f32\nparams: {dtype: f64}\n");
+    expect_diag(m, "3:10: 'dtype' is set twice (first at line 2)");
+    free(m);
+}
+
+/* ---- durations ----------------------------------------------------------------- */
+
+static double timeout_of(const char *dur)
+{
+    char text[256];
+    snprintf(text, sizeof text, "workload: noop\ntimeout: %s\n", dur);
+    experiment *e = parse_ok(text);
+    value v = trial_value(e, 0, col_of(e, "timeout"));
+    cr_assert(v.kind == VAL_INT || v.kind == VAL_FLOAT, "timeout %s: not a number", dur);
+    double f = v.f;
+    experiment_free(e);
+    return f;
+}
+
+Test(config_durations, timeout_in_seconds)
+{
+    struct {
+        const char *in;
+        double secs;
+    } cases[] = {{"90s", 90},  {"5m", 300},      {"1h", 3600}, {"1h30m", 5400},
+                 {"250ms", 0.25}, {"7", 7},      {"1.5", 1.5}, {"2m30s", 150},
+                 {"\"45\"", 45}, {"0.5s", 0.5}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        double got = timeout_of(cases[i].in);
+        cr_expect_float_eq(got, cases[i].secs, 1e-9, "timeout: %s gave %g s, want %g",
+                           cases[i].in, got, cases[i].secs);
+    }
+}
+
+Test(config_durations, canonical_text)
+{
+    experiment *e = parse_ok("workload: noop\nsweep:\n  timeout: [90s, 1h30m, 250ms]\n");
+    expect_values(e, "timeout", "90,5400,0.25");
+    experiment_free(e);
+}
+
+Test(config_durations, bad_durations)
+{
+    const char *bad[] = {"0", "5x", "-3", "1h30", "m", "\"\"", "31d", "9999999h"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char text[256];
+        snprintf(text, sizeof text, "workload: noop\ntimeout: %s\n", bad[i]);
+        char *m = parse_err(text);
+        expect_diag(m, "2:10: 'timeout' must be a duration");
+        free(m);
+    }
+}
+
+/* ---- the SPEC section 2 example ---------------------------------------------------- */
+
+static const char spec_example[] =
+    "name: matmul                      # results go to results/matmul/<run-id>/\n"
+    "description: CPU vs GPU matrix multiply, with and without host<->device copies\n"
+    "workload: matmul\n"
+    "params: {dtype: f32}\n"
+    "sweep:\n"
+    "  target:                         # a list of mappings: each element sets several keys\n"
+    "    - {label: CPU, device: cpu}\n"
+    "    - {label: GPU, device: cuda, io: with}\n"
+    "    - {label: GPU no IO, device: cuda, io: without}\n"
+    "  size: {pow2: [0, 14]}           # 1, 2, 4, ..., 16384\n"
+    "exclude:\n"
+    "  - {device: cpu, size: {min: 8192}}\n"
+    "repeats: 5\n"
+    "warmups: 1\n"
+    "timeout: 2m\n";
+
+Test(config_spec, section_2_example)
+{
+    experiment *e = parse_ok(spec_example);
+    cr_expect_eq(e->ntrials, 43, "%lld trials, want 43", e->ntrials);
+    char *names = column_names(e);
+    cr_expect(!strncmp(names, "target,device,io,size,", 22), "columns: %s", names);
+    free(names);
+    cr_expect_str_eq(e->name, "matmul");
+    cr_expect_str_eq(e->description,
+                     "CPU vs GPU matrix multiply, with and without host<->device copies");
+    int cpu = 0, gpu = 0, noio = 0;
+    for (long long t = 0; t < e->ntrials; t++) {
+        const char *tg = tv(e, t, "target");
+        long long size = trial_value(e, t, col_of(e, "size")).i;
+        if (!strcmp(tg, "CPU")) {
+            cpu++;
+            cr_expect_lt(size, 8192, "CPU trial with size %lld survived the exclude", size);
+            cr_expect_str_eq(tv(e, t, "device"), "cpu");
+        } else if (!strcmp(tg, "GPU")) {
+            gpu++;
+            cr_expect_str_eq(tv(e, t, "io"), "with");
+        } else {
+            noio++;
+            cr_expect_str_eq(tg, "GPU no IO");
+            cr_expect_str_eq(tv(e, t, "io"), "without");
+        }
+        cr_expect_str_eq(tv(e, t, "dtype"), "f32");
+        cr_expect_str_eq(tv(e, t, "timeout"), "120");
+        cr_expect_str_eq(tv(e, t, "repeats"), "5");
+    }
+    cr_expect_eq(cpu, 13);
+    cr_expect_eq(gpu, 15);
+    cr_expect_eq(noio, 15);
+    cr_expect_str_eq(tv(e, 0, "size"), "1");
+    cr_expect_str_eq(tv(e, 12, "size"), "4096");
+    cr_expect_str_eq(tv(e, 13, "target"), "GPU");
+    cr_expect_str_eq(tv(e, 42, "size"), "16384");
+    experiment_free(e);
+}
+
+/* ---- --filter ----------------------------------------------------------------- */
+
+static experiment *filtered(const char *const *filters, int n, int want_rc, char *err,
+                            size_t errlen)
+{
+    experiment *e = parse_ok(spec_example);
+    char *f[16];
+    for (int i = 0; i < n; i++)
+        f[i] = xstrdup(filters[i]);
+    err[0] = '\0';
+    int rc = experiment_filter(e, f, n, err, errlen);
+    cr_expect_eq(rc, want_rc, "experiment_filter returned %d (%s)", rc, err);
+    for (int i = 0; i < n; i++)
+        free(f[i]);
+    return e;
+}
+
+Test(config_filter, glob)
+{
+    char err[256];
+    experiment *e = filtered((const char *[]){"size=1*", "target=CPU"}, 2, 0, err, sizeof err);
+    expect_values(e, "size", "1,16,128,1024");
+    experiment_free(e);
+    e = filtered((const char *[]){"target=GPU*"}, 1, 0, err, sizeof err);
+    cr_expect_eq(e->ntrials, 30);
+    experiment_free(e);
+    e = filtered((const char *[]){"target=*IO", "size=[0-3]"}, 2, 0, err, sizeof err);
+    expect_rows(e, "GPU no IO/1 GPU no IO/2", "target", "size");
+    experiment_free(e);
+}
+
+Test(config_filter, same_key_is_or_different_keys_and)
+{
+    char err[256];
+    experiment *e =
+        filtered((const char *[]){"size=2", "size=4", "device=cuda"}, 3, 0, err, sizeof err);
+    expect_rows(e, "GPU/2 GPU/4 GPU no IO/2 GPU no IO/4", "target", "size");
+    experiment_free(e);
+    e = filtered((const char *[]){"size=2", "target=CPU", "size=16384"}, 3, 0, err, sizeof err);
+    expect_rows(e, "CPU/2", "target", "size");
+    experiment_free(e);
+    /* keys with a single value (fixed or default) filter too */
+    e = filtered((const char *[]){"dtype=f32", "threads=all"}, 2, 0, err, sizeof err);
+    cr_expect_eq(e->ntrials, 43);
+    experiment_free(e);
+    e = filtered((const char *[]){"dtype=f64"}, 1, 0, err, sizeof err);
+    cr_expect_eq(e->ntrials, 0);
+    experiment_free(e);
+}
+
+Test(config_filter, keeps_original_trial_ids)
+{
+    char err[256];
+    experiment *e = filtered((const char *[]){"target=GPU no IO"}, 1, 0, err, sizeof err);
+    cr_assert_eq(e->ntrials, 15);
+    cr_expect_eq(e->ids[0], 28, "first GPU no IO trial has id %lld, want 28", e->ids[0]);
+    cr_expect_eq(e->ids[14], 42);
+    experiment_free(e);
+}
+
+Test(config_filter, unknown_key_suggests)
+{
+    char err[256];
+    experiment *e = filtered((const char *[]){"sise=1"}, 1, -1, err, sizeof err);
+    cr_expect_str_eq(err, "--filter: unknown key 'sise'; did you mean 'size'?");
+    experiment_free(e);
+    e = filtered((const char *[]){"targte=CPU"}, 1, -1, err, sizeof err);
+    cr_expect(strstr(err, "unknown key 'targte'; did you mean 'target'?"), "%s", err);
+    experiment_free(e);
+    e = filtered((const char *[]){"size"}, 1, -1, err, sizeof err);
+    cr_expect(strstr(err, "KEY=GLOB"), "%s", err);
+    experiment_free(e);
+}
+
+/* ---- the 1,000,000-trial limit --------------------------------------------------- */
+
+Test(config_limit, million_trials_accepted_one_more_row_refused, .timeout = 10)
+{
+    experiment *e = parse_ok("workload: noop\n"
+                             "sweep:\n"
+                             "  size: {range: [1, 1000]}\n"
+                             "  seed: {range: [1, 1000]}\n");
+    cr_expect_eq(e->ntrials, 1000000);
+    cr_expect_str_eq(tv(e, 999999, "size"), "1000");
+    cr_expect_str_eq(tv(e, 999999, "seed"), "1000");
+    experiment_free(e);
+    char *m = parse_err("workload: noop\n"
+                        "sweep:\n"
+                        "  size: {range: [1, 1001]}\n"
+                        "  seed: {range: [1, 1000]}\n");
+    expect_diag(m, "3:3: the sweep expands to 1001000 trials; the limit is 1000000");
+    free(m);
+}
+
+Test(config_limit, limit_is_checked_before_exclude)
+{
+    /* SPEC: the *sweep* may not expand to more than 1,000,000 trials */
+    char *m = parse_err("workload: noop\n"
+                        "sweep:\n"
+                        "  size: {range: [1, 1001]}\n"
+                        "  seed: {range: [1, 1000]}\n"
+                        "exclude:\n"
+                        "  - {size: 1001}\n");
+    expect_diag(m, "the limit is 1000000");
+    free(m);
+}
+
+/* ---- diagnostics through the API ------------------------------------------------ */
+
+Test(config_errors, several_errors_collected)
+{
+    char *m = parse_err("workload: matmul\n"
+                        "repeat: 5\n"
+                        "warmups: -1\n"
+                        "sweep:\n"
+                        "  size: {pow2: [0, 99]}\n"
+                        "  dtype: [f32, f8]\n");
+    expect_diag(m, "2:1: unknown key 'repeat'; did you mean 'repeats'?");
+    expect_diag(m, "3:10: 'warmups' must be between 0 and 1000000, not -1");
+    expect_diag(m, "5:16: axis 'size': pow2 takes integer exponents");
+    expect_diag(m, "6:16: 'dtype' must be f32, f64, f16 or bf16, not 'f8'");
+    free(m);
+}
+
+Test(config_errors, unknown_keys_everywhere_suggest)
+{
+    char *m = parse_err("workload: nested_sin\n"
+                        "params: {dept: 2}\n"
+                        "sweep:\n"
+                        "  sizes: [1]\n"
+                        "  t:\n"
+                        "    - {label: a, fusd: true}\n");
+    expect_diag(m, "2:10: unknown key 'dept' in params; did you mean 'depth'?");
+    expect_diag(m, "4:3: unknown key 'sizes' under sweep; did you mean 'size'?");
+    expect_diag(m, "6:18: unknown key 'fusd' in a sweep element; did you mean 'fused'?");
+    free(m);
+}
+
+/* A bug in the current runner: with a Lua workload every key counts as a
+ * parameter, so parse_axis() (runner/sweep.c) refuses a linked axis named
+ * 'target' ("needs an axis name of its own ... not the key 'target'").
+ * Disabled until fixed; see also tests/good/lua_linked_axis.yaml. */
+Test(config, lua_workload_with_linked_axis)
+{
+    const char *root = getenv("RUNNER_ROOT");
+    cr_assert(root, "RUNNER_ROOT is not set");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/tests/good/lua_linked_axis.yaml", root);
+    const char *text = "workload: lua:noop_workload.lua\n"
+                       "sweep:\n"
+                       "  target:\n"
+                       "    - {label: CPU, device: cpu}\n"
+                       "    - {label: CPU1, device: cpu, threads: 1}\n";
+    diags d = {0};
+    experiment *e = experiment_parse(path, text, strlen(text), &d);
+    char *msgs = diags_text(&d);
+    cr_assert(e, "refused:\n%s", msgs);
+    free(msgs);
+    expect_values(e, "target", "CPU,CPU1");
+    experiment_free(e);
+    diag_free(&d);
+}
