@@ -47,6 +47,7 @@ typedef struct rn_trial {
     rn_dtype dtype;
     long long size;
     uint64_t seed;
+    int cold_cache;
     const rn_param *params;
     int nparams;
 } rn_trial;
@@ -126,6 +127,8 @@ typedef struct rn_backend {
     const rn_workload_impl *(*workload)(const char *name); /* NULL: not here */
     /* optional */
     int (*select)(const rn_trial *t, rn_error *err); /* device + threads */
+    /* cold_cache: evict the caches before a sample (untimed) */
+    int (*flush_caches)(const rn_trial *t, rn_error *err);
     int (*free_memory)(int index, double *bytes);    /* for the fit check */
     void (*env_info)(void *ctx, rn_fact_cb cb);
     void (*shutdown)(void);

@@ -32,10 +32,11 @@ static const char *const top_names[] = {"name",    "description", "workload", "d
                                         "threads", "io",          "dtype",    "size",
                                         "params",  "sweep",       "exclude",  "repeats",
                                         "warmups", "timeout",     "seed",     "hooks",
-                                        "plots",   NULL};
+                                        "plots",   "cold_cache", NULL};
 
-const char *const runkey_names[] = {"workload", "device",  "threads", "io",   "dtype", "size",
-                                    "repeats",  "warmups", "timeout", "seed", NULL};
+const char *const runkey_names[] = {"workload", "device",  "threads", "io",
+                                    "dtype",    "size",    "repeats", "warmups",
+                                    "timeout",  "seed",    "cold_cache", NULL};
 
 int runkey_index(const char *name)
 {
@@ -315,6 +316,7 @@ static const struct top_key {
     {"dtype", h_runkey, 0},      {"size", h_runkey, 0},
     {"repeats", h_runkey, 0},    {"warmups", h_runkey, 0},
     {"timeout", h_runkey, 0},    {"seed", h_runkey, 0},
+    {"cold_cache", h_runkey, 0},
     {"params", h_params, 0},     {"hooks", h_hooks, 0},
     {"sweep", NULL, 1},          {"exclude", NULL, 1},
     {"plots", NULL, 1},
@@ -453,7 +455,9 @@ static void build_defaults(experiment *e)
                     *dv = value_int(wd->default_size);
                 else if (runkeys[col->runkey].dflt) {
                     const char *t = runkeys[col->runkey].dflt;
-                    *dv = (t[0] >= '0' && t[0] <= '9') ? value_int(atoll(t)) : value_str(t);
+                    *dv = (t[0] >= '0' && t[0] <= '9') ? value_int(atoll(t))
+                          : !strcmp(t, "false")          ? value_bool(0)
+                                                         : value_str(t);
                 }
             } else if (col->kind == COL_PARAM) {
                 const param_spec *p = workload_param(wd, col->name);

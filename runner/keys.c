@@ -275,6 +275,15 @@ static int check_timeout(value *v, int line, int col, diags *d)
     return 0;
 }
 
+static int check_bool(value *v, int line, int col, diags *d)
+{
+    if (v->kind != VAL_BOOL) {
+        diag_add(d, line, col, "'cold_cache' must be true or false, not '%s'", v->text);
+        return -1;
+    }
+    return 0;
+}
+
 static int check_seed(value *v, int line, int col, diags *d)
 {
     return want_int(v, 0, 9223372036854775807LL, "seed", line, col, d);
@@ -291,6 +300,8 @@ const runkey runkeys[] = {
     [RK_WARMUPS] = {"warmups", check_warmups, "1", "untimed runs before the samples"},
     [RK_TIMEOUT] = {"timeout", check_timeout, NULL, "per-trial time limit"},
     [RK_SEED] = {"seed", check_seed, "0", "seed of every random input"},
+    [RK_COLD_CACHE] = {"cold_cache", check_bool, "false",
+                       "flush the caches (CPU LLC, GPU L2) before each sample"},
 };
 const int nrunkeys = (int)(sizeof runkeys / sizeof runkeys[0]);
 

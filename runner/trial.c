@@ -53,6 +53,8 @@ void trial_resolve(const experiment *e, long long t, resolved_trial *r)
     r->t.size = v.kind == VAL_INT ? v.i : 0;
     v = get(e, t, "seed");
     r->t.seed = v.kind == VAL_INT ? (uint64_t)v.i : 0;
+    v = get(e, t, "cold_cache");
+    r->t.cold_cache = v.kind == VAL_BOOL && v.i;
     v = get(e, t, "repeats");
     r->repeats = v.kind == VAL_INT ? (int)v.i : 5;
     v = get(e, t, "warmups");

@@ -137,6 +137,11 @@ void worker_run_trial(const experiment *e, long long t, int fd)
         goto out;
     }
     rn_error err = {{0}};
+    if (tr->cold_cache && !b->flush_caches) {
+        done(fd, ST_SKIPPED, "cold_cache is not supported by the %s backend", b->name);
+        impl = NULL;
+        goto out;
+    }
     if (b->select && b->select(tr, &err) != 0) {
         done(fd, ST_FAILED, "%s", err.msg);
         impl = NULL;
@@ -171,6 +176,11 @@ void worker_run_trial(const experiment *e, long long t, int fd)
     buf.n = 0;
     buf.last_flush = now_seconds();
     for (int i = 0; i < r.repeats; i++) {
+        if (tr->cold_cache && b->flush_caches && b->flush_caches(tr, &err) != 0) {
+            flush_samples(fd, &buf);
+            done(fd, ST_FAILED, "cannot flush the caches: %s", err.msg);
+            goto out;
+        }
         rn_sample_clear(&s);
         struct timespec a, z;
         clock_gettime(CLOCK_MONOTONIC, &a);

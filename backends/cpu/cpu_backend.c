@@ -4,6 +4,7 @@
 #include <omp.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -116,6 +117,32 @@ static int cpu_select(const rn_trial *t, rn_error *err)
     return 0;
 }
 
+/* cold_cache: write a buffer of twice the last-level cache, so that no
+ * input of the trial is still cached when its sample starts. */
+static int cpu_flush_caches(const rn_trial *t, rn_error *err)
+{
+    (void)t;
+    static unsigned char *junk;
+    static size_t size;
+    if (!junk) {
+        long llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
+        if (llc <= 0)
+            llc = sysconf(_SC_LEVEL2_CACHE_SIZE);
+        size = 2 * (size_t)(llc > 0 ? llc : 32L << 20);
+        if (size < (64u << 20))
+            size = 64u << 20;
+        junk = malloc(size);
+        if (!junk) {
+            snprintf(err->msg, sizeof err->msg, "cannot allocate %zu bytes to flush the caches",
+                     size);
+            return 1;
+        }
+    }
+    static unsigned char pass;
+    memset(junk, ++pass, size);
+    return 0;
+}
+
 static int cpu_free_memory(int index, double *bytes)
 {
     if (index != 0)
@@ -146,6 +173,7 @@ static const rn_backend backend = {
     .workload = cpu_workload,
     .select = cpu_select,
     .free_memory = cpu_free_memory,
+    .flush_caches = cpu_flush_caches,
     .env_info = cpu_env_info,
     .shutdown = NULL,
 };
