@@ -21,6 +21,9 @@ PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 ifeq ($(SAN),1)
 BUILD    := build-san
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+# the selftest workload's segfault and abort must stay real signals
+export ASAN_OPTIONS := handle_segv=0:handle_abort=0:detect_leaks=1
+export UBSAN_OPTIONS := print_stacktrace=1:halt_on_error=1
 else
 BUILD    := build
 SANFLAGS :=

@@ -149,7 +149,8 @@ static char *find_unfinished(const char *exp_dir)
         names[n++] = xstrdup(de->d_name);
     }
     closedir(d);
-    qsort(names, (size_t)n, sizeof *names, cmp_desc);
+    if (n)
+        qsort(names, (size_t)n, sizeof *names, cmp_desc);
     char *found = NULL;
     for (int i = 0; i < n && !found; i++) {
         char *dir = xasprintf("%s/%s", exp_dir, names[i]);
