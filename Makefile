@@ -14,7 +14,7 @@ GIT_REV  := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 
 PKGS     := yaml-0.1 lua5.4 openblas json-c libcrypto
 DEB_PKGS := pkg-config libyaml-dev liblua5.4-dev libopenblas-dev libjson-c-dev libssl-dev \
-            gnuplot-nox libcriterion-dev
+            gnuplot-nox libcriterion-dev valgrind clang libclang-rt-14-dev
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
@@ -48,7 +48,7 @@ else
 OUTBIN := bin/runner
 endif
 
-.PHONY: all run test test-gpu install clean deps plots
+.PHONY: all run test test-gpu test-valgrind fuzz-smoke fuzz/fuzz_config install clean deps plots
 all: $(OUTBIN) cuda
 
 # --- dependencies -----------------------------------------------------------
@@ -118,6 +118,30 @@ test: deps $(OUTBIN) $(BUILD)/tests/runner-tests $(FAKES)
 
 test-gpu: deps $(OUTBIN) cuda
 	@RUNNER_BIN=$(abspath $(BIN)) sh tests/gpu/run.sh
+
+# Core tests under valgrind's memcheck (no sanitizer build; workers are
+# forked from the checked process, so they are checked too).
+test-valgrind: deps $(OUTBIN) $(BUILD)/tests/runner-tests $(FAKES)
+	RUNNER_BIN=$(abspath $(BIN)) RUNNER_ROOT=$(CURDIR) RUNNER_FAKES=$(abspath $(BUILD)/tests) \
+	  valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+	  --trace-children=no -q $(BUILD)/tests/runner-tests --jobs 1 --filter 'config*/*'
+
+# --- fuzzing (clang + libFuzzer from libclang-rt-14-dev) ----------------------
+FUZZ_CC    ?= clang
+FUZZ_SRCS  := $(filter-out runner/main.c, $(wildcard runner/*.c))
+fuzz/fuzz_config: tests/fuzz/fuzz_config.c $(FUZZ_SRCS) $(wildcard runner/*.h)
+	@mkdir -p build/fuzz
+	$(FUZZ_CC) -g -O1 -std=c11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -Wno-pass-failed \
+	  -Irunner -Ibackends \
+	  $(PKG_CFLAGS) -DRUNNER_VERSION='"fuzz"' -DRUNNER_GIT_REV='"fuzz"' \
+	  tests/fuzz/fuzz_config.c $(FUZZ_SRCS) $(wildcard backends/cpu/*.c) -o build/fuzz/fuzz_config \
+	  $(LDLIBS) -fopenmp
+
+FUZZ_SECONDS ?= 60
+fuzz-smoke: deps fuzz/fuzz_config
+	@mkdir -p build/fuzz/corpus
+	ASAN_OPTIONS=detect_leaks=1 build/fuzz/fuzz_config -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
+	  -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 build/fuzz/corpus tests/fuzz/corpus
 
 # --- running ----------------------------------------------------------------
 run: deps all

@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+int cli_argc;
+char **cli_argv;
+
 void cli_usage(FILE *out)
 {
     fputs("usage: runner [OPTIONS] FILE.yaml [FILE.yaml ...]   run experiments\n"

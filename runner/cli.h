@@ -26,6 +26,10 @@ typedef struct cli {
     const char *config; /* plot --config FILE */
 } cli;
 
+/* The command line as given (set by main), for meta.json. */
+extern int cli_argc;
+extern char **cli_argv;
+
 /* Parses argv; on error prints a message and returns -1 (exit 2). */
 int cli_parse(int argc, char **argv, cli *c);
 void cli_free(cli *c);

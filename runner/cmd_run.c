@@ -185,8 +185,6 @@ int cmd_run(const cli *c)
     int rc = bad ? EXIT_INVALID : EXIT_OK, any_failed = 0;
     if (!bad) {
         catch_signals();
-        extern int cli_argc;
-        extern char **cli_argv;
         for (int i = 0; i < c->nfiles && rc == EXIT_OK; i++)
             rc = run_experiment(c, es[i], cli_argc, cli_argv, &any_failed);
         if (rc == EXIT_OK && any_failed)

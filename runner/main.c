@@ -4,10 +4,6 @@
 
 #include <stdio.h>
 
-/* The command line as given, for meta.json. */
-int cli_argc;
-char **cli_argv;
-
 int main(int argc, char **argv)
 {
     cli_argc = argc;
