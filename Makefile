@@ -125,6 +125,14 @@ test-valgrind: deps $(OUTBIN) $(BUILD)/tests/runner-tests $(FAKES)
 	RUNNER_BIN=$(abspath $(BIN)) RUNNER_ROOT=$(CURDIR) RUNNER_FAKES=$(abspath $(BUILD)/tests) \
 	  valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
 	  --trace-children=no -q $(BUILD)/tests/runner-tests --jobs 1 --filter 'config*/*'
+	@fails=0; for f in tests/bad/*.yaml tests/good/*.yaml; do \
+	  valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite -q \
+	    $(BIN) validate $$f >/dev/null 2>&1; rc=$$?; \
+	  if [ $$rc -eq 99 ]; then echo "valgrind: errors on $$f"; fails=$$((fails+1)); fi; done; \
+	  valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite -q \
+	    $(BIN) --quiet --no-plots --output $(BUILD)/valgrind-results tests/gpu/faults.yaml >/dev/null 2>&1; \
+	  [ $$? -eq 99 ] && { echo "valgrind: errors in a run"; fails=$$((fails+1)); }; \
+	  echo "valgrind: corpus and a run checked, $$fails with errors"; [ $$fails -eq 0 ]
 
 # --- fuzzing (clang + libFuzzer from libclang-rt-14-dev) ----------------------
 FUZZ_CC    ?= clang
