@@ -42,7 +42,7 @@ int make_dirs(const char *path)
     return rc;
 }
 
-static int write_all(int fd, const char *p, size_t n)
+static int write_all_raw(int fd, const char *p, size_t n)
 {
     while (n > 0) {
         ssize_t w = write(fd, p, n);
@@ -56,6 +56,22 @@ static int write_all(int fd, const char *p, size_t n)
     return 0;
 }
 
+/* Appends a whole record or nothing: a failed write (disk full) is cut
+ * back, so no file is left with half a line. */
+static int append_record(int fd, const char *p, size_t n)
+{
+    off_t before = lseek(fd, 0, SEEK_END);
+    if (write_all_raw(fd, p, n) == 0)
+        return 0;
+    int saved = errno;
+    if (before >= 0 && ftruncate(fd, before) < 0) {
+        /* nothing more to do: resume trims a torn line anyway */
+    }
+    errno = saved;
+    return -1;
+}
+
+
 int write_file_atomic(const char *path, const char *data, size_t len)
 {
     char *tmp = xasprintf("%s.tmp%d", path, (int)getpid());
@@ -64,7 +80,7 @@ int write_file_atomic(const char *path, const char *data, size_t len)
         free(tmp);
         return -1;
     }
-    int rc = write_all(fd, data, len);
+    int rc = write_all_raw(fd, data, len);
     if (rc == 0)
         rc = fsync(fd);
     int saved = errno;
@@ -357,7 +373,7 @@ int results_write(run_files *R, const experiment *e, long long t, const trial_re
             sb_printf(&b, "%.9g", r->samples[i].device_seconds);
         sb_putc(&b, '\n');
     }
-    if (b.len && write_all(R->samples_fd, b.s, b.len) < 0)
+    if (b.len && append_record(R->samples_fd, b.s, b.len) < 0)
         goto fail;
     b.len = 0;
 
@@ -397,7 +413,7 @@ int results_write(run_files *R, const experiment *e, long long t, const trial_re
     num(&b, r->status == ST_OK && s.median > 0 ? r->flops / s.median / 1e9 : NAN);
     num(&b, r->status == ST_OK && s.median > 0 ? r->bytes / s.median / 1e9 : NAN);
     sb_putc(&b, '\n');
-    if (write_all(R->trials_fd, b.s, b.len) < 0)
+    if (append_record(R->trials_fd, b.s, b.len) < 0)
         goto fail;
     sb_free(&b);
     mark_done(R, id);

@@ -372,3 +372,44 @@ Test(run, results_have_every_file_of_the_spec, .timeout = 30)
         cr_assert(strstr(buf, keys[i]), "meta.json lacks %s", keys[i]);
     free(d);
 }
+
+/* A full disk: a clear error, exit 1, and no file with half a line. */
+Test(run, full_disk_gives_a_clear_error_and_no_torn_file, .timeout = 60)
+{
+    char *d = tmpdir();
+    char mnt[4096];
+    snprintf(mnt, sizeof mnt, "%s/small", d);
+    mkdir(mnt, 0755);
+    char cmd[8192];
+    snprintf(cmd, sizeof cmd, "mount -t tmpfs -o size=200k tmpfs %s 2>/dev/null", mnt);
+    if (system(cmd) != 0) {
+        free(d);
+        cr_skip_test("cannot mount a small tmpfs here (needs root): disk-full case not run");
+    }
+    write_text(d, "df.yaml", "workload: selftest\nrepeats: 200\nsweep:\n  size: {range: [1, 400]}\n");
+    char exp[4096];
+    snprintf(exp, sizeof exp, "%s/df.yaml", d);
+    proc_out r;
+    run((char *[]){"--quiet", "--no-plots", "--output", mnt, exp, NULL}, &r);
+    char p[8192];
+    latest(mnt, "df", "trials.csv", p, sizeof p);
+    csv_table t;
+    int rc = csv_read(p, &t);
+    int torn_trials = rc == 0 ? t.torn : -1, rows = rc == 0 ? t.nrows : 0;
+    if (rc == 0)
+        csv_free(&t);
+    latest(mnt, "df", "samples.csv", p, sizeof p);
+    rc = csv_read(p, &t);
+    int torn_samples = rc == 0 ? t.torn : -1;
+    if (rc == 0)
+        csv_free(&t);
+    snprintf(cmd, sizeof cmd, "umount %s", mnt);
+    if (system(cmd) != 0)
+        cr_log_warn("could not unmount %s", mnt);
+    cr_assert_eq(r.status, 1, "exit %d: %s", r.status, r.err);
+    cr_assert(strstr(r.err, "No space left on device"), "%s", r.err);
+    cr_assert_eq(torn_trials, 0, "trials.csv ends in half a line");
+    cr_assert_eq(torn_samples, 0, "samples.csv ends in half a line");
+    cr_assert(rows > 1 && rows < 401, "%d rows", rows);
+    free(d);
+}
