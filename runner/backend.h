@@ -77,6 +77,9 @@ typedef struct rn_workload_impl {
     int (*run)(void *state, rn_sample *s, rn_error *err);
     int (*check)(void *state, rn_error *err); /* optional */
     void (*release)(void *state);
+    /* optional: extra columns for trials.csv after the samples, reported
+     * as cb(ctx, column, value) (e.g. "loss", "0.31") */
+    void (*extras)(void *state, void *ctx, void (*cb)(void *ctx, const char *k, const char *v));
 } rn_workload_impl;
 
 typedef struct rn_device_info {

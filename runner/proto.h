@@ -10,6 +10,7 @@ typedef enum {
     MSG_COLD,        /* payload: double (first warmup, seconds) */
     MSG_COUNTS,      /* payload: double[2] (flops, bytes) per call */
     MSG_DONE,        /* payload: the reason text (may be empty) */
+    MSG_EXTRA,       /* payload: "column\tvalue" */
 } msg_type;
 
 typedef enum { ST_OK = 0, ST_FAILED, ST_TIMEOUT, ST_SKIPPED, ST_INTERRUPTED } trial_status;

@@ -10,6 +10,7 @@
 #include "stats.h"
 #include "table.h"
 #include "util.h"
+#include "workloads.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -99,14 +100,46 @@ int write_file_atomic(const char *path, const char *data, size_t len)
     return rc;
 }
 
-static char *trials_header(const experiment *e)
+/* The header up to gbps: what every run of this experiment has. */
+static char *trials_header_base(const experiment *e)
 {
     strbuf b = {0};
     sb_puts(&b, "trial,");
     table_header(e, &b);
     sb_puts(&b, ",status,reason,samples,cold,min,median,mean,stddev,max,ci95_low,ci95_high,"
-                "h2d,compute,d2h,gflops,gbps\n");
+                "h2d,compute,d2h,gflops,gbps");
     return sb_take(&b);
+}
+
+/* ... then the extra columns (workload results such as loss, hook columns). */
+static char *trials_header(const experiment *e, const run_files *R)
+{
+    strbuf b = {0};
+    char *base = trials_header_base(e);
+    sb_puts(&b, base);
+    free(base);
+    for (int i = 0; i < R->nextra; i++) {
+        sb_putc(&b, ',');
+        csv_field(&b, R->extra[i]);
+    }
+    sb_putc(&b, '\n');
+    return sb_take(&b);
+}
+
+static int extra_index(const run_files *R, const char *name)
+{
+    for (int i = 0; i < R->nextra; i++)
+        if (!strcmp(R->extra[i], name))
+            return i;
+    return -1;
+}
+
+static void add_extra(run_files *R, const char *name)
+{
+    if (extra_index(R, name) >= 0)
+        return;
+    R->extra = xrealloc(R->extra, (size_t)(R->nextra + 1) * sizeof *R->extra);
+    R->extra[R->nextra++] = xstrdup(name);
 }
 
 static void mark_done(run_files *R, long long id)
@@ -210,15 +243,18 @@ static int load_previous(run_files *R, const experiment *e, char *err, size_t le
         snprintf(err, len, "cannot read %s: %s", tp, strerror(errno));
         goto out;
     }
-    char *hdr = trials_header(e);
+    /* the columns must be this experiment's; extra columns are taken over */
+    char *hdr = trials_header_base(e);
     strbuf have = {0};
-    for (int i = 0; t.nrows && i < t.nfields[0]; i++) {
+    int gbps = t.nrows ? csv_col(&t, "gbps") : -1;
+    for (int i = 0; t.nrows && i <= gbps; i++) {
         if (i)
             sb_putc(&have, ',');
         csv_field(&have, t.rows[0][i]);
     }
-    sb_putc(&have, '\n');
-    int same = t.nrows && !strcmp(have.s, hdr);
+    int same = gbps >= 0 && have.s && !strcmp(have.s, hdr);
+    for (int i = gbps + 1; same && i < t.nfields[0]; i++)
+        add_extra(R, t.rows[0][i]);
     sb_free(&have);
     free(hdr);
     if (!same) {
@@ -261,6 +297,25 @@ out:
     free(tp);
     free(sp);
     return rc;
+}
+
+/* Columns the experiment's workloads declare (e.g. mlp_train: loss,
+ * accuracy) are in the header from the start. */
+static void declared_extras(run_files *R, const experiment *e)
+{
+    int wc = experiment_column(e, "workload");
+    for (long long t = 0; wc >= 0 && t < e->ntrials; t++) {
+        value w = trial_value(e, t, wc);
+        const workload_desc *d = w.text ? workload_find(w.text) : NULL;
+        if (!d || !d->extras)
+            continue;
+        char *list = xstrdup(d->extras), *save = NULL;
+        for (char *c = strtok_r(list, "|", &save); c; c = strtok_r(NULL, "|", &save))
+            add_extra(R, c);
+        free(list);
+        if (e->ntrials > 1000 && t > 1000)
+            break; /* the workload axis repeats: enough seen */
+    }
 }
 
 static int open_append(const char *dir, const char *name)
@@ -321,7 +376,8 @@ int results_open(run_files *R, const experiment *e, const char *output, int resu
         }
         const char *slash = strrchr(R->run_dir, '/');
         R->run_id = xstrdup(slash + 1);
-        char *hdr = trials_header(e);
+        declared_extras(R, e);
+        char *hdr = trials_header(e, R);
         int rc = write_new(R->run_dir, "trials.csv", hdr, err, len);
         free(hdr);
         if (rc < 0 ||
@@ -362,10 +418,59 @@ static double phase_median(const trial_result *r, size_t off, double *tmp)
     return stats_median(tmp, k);
 }
 
+/* A trial brought a column the file does not have yet: rewrite trials.csv
+ * with the wider header (earlier rows get empty cells), atomically. */
+static int widen_trials(run_files *R, const experiment *e, char *err, size_t len)
+{
+    char *tp = xasprintf("%s/trials.csv", R->run_dir);
+    csv_table t;
+    int rc = -1;
+    if (csv_read(tp, &t) < 0) {
+        snprintf(err, len, "cannot read %s: %s", tp, strerror(errno));
+        free(tp);
+        return -1;
+    }
+    char *hdr = trials_header(e, R);
+    strbuf b = {0};
+    sb_puts(&b, hdr);
+    free(hdr);
+    int width = t.nrows ? t.nfields[0] : 0;
+    for (int r = 1; r < t.nrows; r++) {
+        for (int i = 0; i < t.nfields[r] && i < width; i++) {
+            if (i)
+                sb_putc(&b, ',');
+            csv_field(&b, t.rows[r][i]);
+        }
+        for (int i = width; i < width + R->nextra; i++)
+            if (i >= t.nfields[0])
+                sb_putc(&b, ',');
+        sb_putc(&b, '\n');
+    }
+    csv_free(&t);
+    if (write_file_atomic(tp, b.s, b.len) == 0) {
+        close(R->trials_fd);
+        R->trials_fd = open(tp, O_WRONLY | O_APPEND | O_CLOEXEC);
+        rc = R->trials_fd < 0 ? -1 : 0;
+    }
+    if (rc < 0)
+        snprintf(err, len, "cannot rewrite %s: %s", tp, strerror(errno));
+    sb_free(&b);
+    free(tp);
+    return rc;
+}
+
 int results_write(run_files *R, const experiment *e, long long t, const trial_result *r,
                   char *err, size_t len)
 {
     long long id = e->ids[t];
+    int grew = 0;
+    for (int j = 0; j < r->nextra; j++)
+        if (extra_index(R, r->extra_keys[j]) < 0) {
+            add_extra(R, r->extra_keys[j]);
+            grew = 1;
+        }
+    if (grew && widen_trials(R, e, err, len) < 0)
+        return -1;
     strbuf b = {0};
     for (int i = 0; i < r->nsamples; i++) {
         sb_printf(&b, "%lld,%d,%.9g,", id, i, r->samples[i].seconds);
@@ -412,6 +517,12 @@ int results_write(run_files *R, const experiment *e, long long t, const trial_re
     num(&b, d2h);
     num(&b, r->status == ST_OK && s.median > 0 ? r->flops / s.median / 1e9 : NAN);
     num(&b, r->status == ST_OK && s.median > 0 ? r->bytes / s.median / 1e9 : NAN);
+    for (int i = 0; i < R->nextra; i++) {
+        sb_putc(&b, ',');
+        for (int j = 0; j < r->nextra; j++)
+            if (!strcmp(r->extra_keys[j], R->extra[i]))
+                csv_field(&b, r->extra_vals[j]);
+    }
     sb_putc(&b, '\n');
     if (append_record(R->trials_fd, b.s, b.len) < 0)
         goto fail;
@@ -489,6 +600,9 @@ int results_close(run_files *R, int finished, char *err, size_t len)
 
 void results_free(run_files *R)
 {
+    for (int i = 0; i < R->nextra; i++)
+        free(R->extra[i]);
+    free(R->extra);
     free(R->exp_dir);
     free(R->run_id);
     free(R->run_dir);

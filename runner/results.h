@@ -17,6 +17,8 @@ typedef struct run_files {
     long long ndone_here; /* finished trials of this experiment already saved */
     long long max_id;
     int resumed;
+    char **extra; /* extra columns after gbps, in file order */
+    int nextra;
 } run_files;
 
 /* Creates a new run folder, or with `resume` reopens the newest unfinished

@@ -203,6 +203,13 @@ void sup_run(supervisor *S, long long t, double timeout, trial_result *out)
             memcpy(c, payload, sizeof c);
             out->flops = c[0];
             out->bytes = c[1];
+        } else if (h.type == MSG_EXTRA) {
+            payload[h.len] = '\0';
+            char *tab = strchr(payload, '\t');
+            if (tab) {
+                *tab = '\0';
+                trial_result_add_extra(out, payload, tab + 1);
+            }
         } else if (h.type == MSG_DONE) {
             payload[h.len] = '\0';
             out->status = (trial_status)h.status;
@@ -215,8 +222,28 @@ void sup_run(supervisor *S, long long t, double timeout, trial_result *out)
     free(payload);
 }
 
+void trial_result_add_extra(trial_result *r, const char *key, const char *val)
+{
+    for (int i = 0; i < r->nextra; i++)
+        if (!strcmp(r->extra_keys[i], key)) {
+            free(r->extra_vals[i]);
+            r->extra_vals[i] = xstrdup(val);
+            return;
+        }
+    r->extra_keys = xrealloc(r->extra_keys, (size_t)(r->nextra + 1) * sizeof *r->extra_keys);
+    r->extra_vals = xrealloc(r->extra_vals, (size_t)(r->nextra + 1) * sizeof *r->extra_vals);
+    r->extra_keys[r->nextra] = xstrdup(key);
+    r->extra_vals[r->nextra++] = xstrdup(val);
+}
+
 void trial_result_free(trial_result *r)
 {
+    for (int i = 0; i < r->nextra; i++) {
+        free(r->extra_keys[i]);
+        free(r->extra_vals[i]);
+    }
+    free(r->extra_keys);
+    free(r->extra_vals);
     free(r->reason);
     free(r->samples);
     memset(r, 0, sizeof *r);

@@ -18,7 +18,11 @@ typedef struct trial_result {
     int nsamples, cap;
     double cold;         /* NaN if no warmup */
     double flops, bytes; /* per call; NaN if not stated */
+    char **extra_keys, **extra_vals; /* extra trials.csv columns */
+    int nextra;
 } trial_result;
+
+void trial_result_add_extra(trial_result *r, const char *key, const char *val);
 
 typedef struct supervisor {
     const experiment *e;

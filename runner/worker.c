@@ -76,6 +76,18 @@ static void flush_samples(int fd, sample_buf *b)
     b->last_flush = now_seconds();
 }
 
+/* Extra columns go out as "column\tvalue" messages. */
+static int extra_fd = -1;
+
+static void send_extra(void *ctx, const char *k, const char *v)
+{
+    (void)ctx;
+    char buf[1024];
+    int n = snprintf(buf, sizeof buf, "%s\t%s", k, v);
+    if (n > 0 && n < (int)sizeof buf && !strchr(k, '\t'))
+        send_msg(extra_fd, MSG_EXTRA, 0, buf, (unsigned)n);
+}
+
 static int dtype_ok(const workload_desc *w, rn_dtype d)
 {
     return workload_supports_dtype(w, rn_dtype_name(d));
@@ -200,6 +212,10 @@ void worker_run_trial(const experiment *e, long long t, int fd)
     if (impl->check && impl->check(state, &err) != 0) {
         done(fd, ST_FAILED, "wrong result: %s", err.msg);
         goto out;
+    }
+    if (impl->extras) {
+        extra_fd = fd;
+        impl->extras(state, NULL, send_extra);
     }
     done(fd, ST_OK, NULL);
 out:

@@ -415,3 +415,31 @@ Test(run, full_disk_gives_a_clear_error_and_no_torn_file, .timeout = 60)
     cr_assert(rows > 1 && rows < 401, "%d rows", rows);
     free(d);
 }
+
+/* A column reported by a workload (or a hook) that appears in mid-run widens
+ * trials.csv: earlier rows get an empty cell. */
+Test(run, extra_columns_appear_in_trials_csv, .timeout = 30)
+{
+    char *d = tmpdir();
+    write_text(d, "x.yaml", "workload: selftest\nrepeats: 4\nwarmups: 2\nsweep:\n  action: [fail, none, sleep]\n");
+    char exp[4096], out[4096], p[8192];
+    snprintf(exp, sizeof exp, "%s/x.yaml", d);
+    snprintf(out, sizeof out, "%s/out", d);
+    proc_out r;
+    run((char *[]){"--quiet", "--no-plots", "--output", out, exp, NULL}, &r);
+    cr_assert_eq(r.status, 1, "%s", r.err);
+    latest(out, "x", "trials.csv", p, sizeof p);
+    csv_table t;
+    cr_assert_eq(csv_read(p, &t), 0);
+    int c = csv_col(&t, "calls");
+    cr_assert_eq(c, t.nfields[0] - 1, "calls is the last column");
+    cr_assert_eq(c, csv_col(&t, "gbps") + 1);
+    cr_assert_eq(t.nrows, 4);
+    for (int i = 1; i < 4; i++)
+        cr_assert_eq(t.nfields[i], t.nfields[0], "row %d has %d fields", i, t.nfields[i]);
+    cr_assert_str_eq(t.rows[1][c], "");
+    cr_assert_str_eq(t.rows[2][c], "6");
+    cr_assert_str_eq(t.rows[3][c], "6");
+    csv_free(&t);
+    free(d);
+}

@@ -73,6 +73,15 @@ static int st_check(void *state, rn_error *err)
     return 0;
 }
 
+/* An extra column, so that tests see a column appear in mid-run. */
+static void st_extras(void *state, void *ctx, void (*cb)(void *ctx, const char *k, const char *v))
+{
+    selftest *s = state;
+    char buf[32];
+    snprintf(buf, sizeof buf, "%d", s->calls);
+    cb(ctx, "calls", buf);
+}
+
 static void st_release(void *state)
 {
     free(state);
@@ -84,4 +93,5 @@ const rn_workload_impl cpu_selftest = {
     .run = st_run,
     .check = st_check,
     .release = st_release,
+    .extras = st_extras,
 };
