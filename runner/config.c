@@ -191,6 +191,104 @@ static int key_value(loader *L, const char *name, const yaml_node_t *n, value *o
     return rc;
 }
 
+/* `members` of the concurrent workload: a list of mappings, each a workload
+ * spec (workload, device, threads, io, dtype, size, seed, and that
+ * workload's parameters).  Kept as "key=value key=value ; key=value ..."
+ * text, which runner/concurrent.c reads back. */
+static int members_value(loader *L, const yaml_node_t *v, value *out)
+{
+    static const char *const allowed[] = {"workload", "device", "threads", "io",
+                                          "dtype",    "size",   "seed",    NULL};
+    if (!v || v->type != YAML_SEQUENCE_NODE) {
+        diag_add(L->d, yml_line(v), yml_col(v),
+                 "'members' must be a list of workload specs (e.g. - {workload: matmul, device: "
+                 "cpu, size: 2048}), not %s",
+                 yml_kind(v));
+        return -1;
+    }
+    yaml_node_t **items;
+    int n = yml_items(&L->y, (yaml_node_t *)v, &items, L->d);
+    strbuf b = {0};
+    int ok = n >= 1;
+    if (n < 1)
+        diag_add(L->d, yml_line(v), yml_col(v), "'members' needs at least one workload spec");
+    for (int i = 0; i < n; i++) {
+        if (!items[i] || items[i]->type != YAML_MAPPING_NODE) {
+            diag_add(L->d, yml_line(items[i]), yml_col(items[i]),
+                     "a member must be a mapping (workload, device, size, ...), not %s",
+                     yml_kind(items[i]));
+            ok = 0;
+            continue;
+        }
+        ypair *p;
+        int np = yml_pairs(&L->y, items[i], &p, L->d);
+        const workload_desc *w = NULL;
+        for (int j = 0; j < np; j++)
+            if (!strcmp(yml_text(p[j].key), "workload"))
+                w = workload_find(yml_text(p[j].val));
+        if (!w || !strcmp(w->name, "concurrent")) {
+            diag_add(L->d, yml_line(items[i]), yml_col(items[i]),
+                     "a member needs 'workload': a built-in workload other than concurrent");
+            ok = 0;
+            free(p);
+            continue;
+        }
+        if (i)
+            sb_puts(&b, " ; ");
+        for (int j = 0; j < np; j++) {
+            const char *k = yml_text(p[j].key);
+            int is_run = 0;
+            for (int a = 0; allowed[a]; a++)
+                is_run |= !strcmp(allowed[a], k);
+            const param_spec *ps = is_run ? NULL : workload_param(w, k);
+            if (!is_run && !ps) {
+                const char *cands[64];
+                int nc = 0;
+                for (int a = 0; allowed[a]; a++)
+                    cands[nc++] = allowed[a];
+                for (const param_spec *q = w->params; q->name && nc < 63; q++)
+                    cands[nc++] = q->name;
+                cands[nc] = NULL;
+                const char *s = closest_word(k, cands);
+                diag_add(L->d, yml_line(p[j].key), yml_col(p[j].key),
+                         "unknown key '%s' in a member%s%s%s", k, s ? "; did you mean '" : "",
+                         s ? s : "", s ? "'?" : "");
+                ok = 0;
+                continue;
+            }
+            value x;
+            char what[96];
+            snprintf(what, sizeof what, "'%s'", k);
+            if (scalar_value(p[j].val, &x, what, L->d) < 0) {
+                ok = 0;
+                continue;
+            }
+            int rc = is_run ? runkeys[runkey_index(k)].check(&x, yml_line(p[j].val),
+                                                              yml_col(p[j].val), L->d)
+                            : param_check(ps, &x, yml_line(p[j].val), yml_col(p[j].val), L->d);
+            if (rc == 0 && strpbrk(x.text, " ;=")) {
+                diag_add(L->d, yml_line(p[j].val), yml_col(p[j].val),
+                         "a member's values cannot contain spaces, ';' or '='");
+                rc = -1;
+            }
+            if (rc == 0)
+                sb_printf(&b, "%s%s=%s", j ? " " : "", k, x.text);
+            else
+                ok = 0;
+            value_free(&x);
+        }
+        free(p);
+    }
+    free(items);
+    if (!ok) {
+        sb_free(&b);
+        return -1;
+    }
+    *out = value_str(b.s);
+    sb_free(&b);
+    return 0;
+}
+
 /* A top-level (or params) setting of key `name`. */
 static void set_fixed(loader *L, const yaml_node_t *k, const yaml_node_t *v)
 {
@@ -202,8 +300,12 @@ static void set_fixed(loader *L, const yaml_node_t *k, const yaml_node_t *v)
         return;
     }
     value val;
-    if (key_value(L, name, v, &val) < 0)
+    if (!strcmp(name, "members") && find_param(L, name)) {
+        if (members_value(L, v, &val) < 0)
+            return;
+    } else if (key_value(L, name, v, &val) < 0) {
         return;
+    }
     c = get_column(L, name);
     L->e->cols[c].fixed = val;
     L->e->cols[c].line = yml_line(v);
@@ -523,6 +625,7 @@ experiment *experiment_parse(const char *path, const char *text, size_t len, dia
     d->file = path;
 
     loader L = {.d = d, .e = e};
+    text = e->text; /* the caller's bytes need not end in a NUL; ours do */
     if (len == 0 || strspn(text, " \t\r\n") == len) {
         diag_add(d, 1, 1, "empty file: an experiment needs at least 'workload'");
         goto out;

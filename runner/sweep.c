@@ -231,6 +231,11 @@ static void parse_axis(loader *L, const yaml_node_t *k, const yaml_node_t *v)
     int linked = v && v->type == YAML_SEQUENCE_NODE && v->data.sequence.items.top > v->data.sequence.items.start &&
                  yaml_document_get_node(&loader_yml(L)->doc, *v->data.sequence.items.start)->type ==
                      YAML_MAPPING_NODE;
+    if (!strcmp(name, "members")) {
+        diag_add(d, yml_line(k), yml_col(k),
+                 "'members' cannot be swept: sweep 'mode', or write one file per set of members");
+        return;
+    }
     if (!linked && !loader_known_key(L, name)) {
         loader_unknown_key(L, k, " under sweep");
         return;

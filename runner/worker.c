@@ -4,6 +4,7 @@
 #include "worker.h"
 
 #include "backends.h"
+#include "concurrent.h"
 #include "proto.h"
 #include "trial.h"
 #include "util.h"
@@ -88,89 +89,33 @@ static void send_extra(void *ctx, const char *k, const char *v)
         send_msg(extra_fd, MSG_EXTRA, 0, buf, (unsigned)n);
 }
 
-static int dtype_ok(const workload_desc *w, rn_dtype d)
+/* Prepares, warms up, samples and checks one trial with `impl`; `b` is the
+ * backend of the trial's device (NULL for workloads the core drives). */
+static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, const rn_backend *b,
+                     const workload_desc *desc, int fd)
 {
-    return workload_supports_dtype(w, rn_dtype_name(d));
-}
-
-void worker_run_trial(const experiment *e, long long t, int fd)
-{
-    resolved_trial r;
-    trial_resolve(e, t, &r);
-    const rn_trial *tr = &r.t;
-    current_device = tr->device;
-    char why[1024];
-    void *state = NULL;
-    const rn_workload_impl *impl = NULL;
-
-    if (r.lua) {
-        done(fd, ST_SKIPPED, "Lua workloads are not supported by this build");
-        goto out;
-    }
-    const workload_desc *desc = workload_find(tr->workload);
-    if (!desc) {
-        done(fd, ST_FAILED, "unknown workload '%s'", tr->workload);
-        goto out;
-    }
-    if (!dtype_ok(desc, tr->dtype)) {
-        done(fd, ST_SKIPPED, "%s does not support dtype %s (it supports %s)", desc->name,
-             rn_dtype_name(tr->dtype), desc->dtypes);
-        goto out;
-    }
-    const rn_backend *b = backend_for(tr->device, why, sizeof why);
-    if (!b) {
-        done(fd, ST_SKIPPED, "%s", why);
-        goto out;
-    }
-    int ndev = b->device_count();
-    if (tr->device_index >= ndev) {
-        if (ndev == 0)
-            done(fd, ST_SKIPPED, "no CUDA device");
-        else
-            done(fd, ST_SKIPPED, "%s:%d does not exist; this machine has %d", b->name,
-                 tr->device_index, ndev);
-        goto out;
-    }
-    impl = b->workload(desc->name);
-    if (!impl || !impl->prepare || !impl->run || !impl->release) {
-        done(fd, ST_SKIPPED, "workload %s does not run on %s", desc->name, b->name);
-        impl = NULL;
-        goto out;
-    }
-    double need = desc->memory ? desc->memory(tr) : 0, avail = 0;
-    if (need > 0 && b->free_memory && b->free_memory(tr->device_index, &avail) == 0 &&
-        need > 0.9 * avail) {
-        char n1[32], n2[32];
-        fmt_bytes(n1, sizeof n1, need);
-        fmt_bytes(n2, sizeof n2, avail);
-        done(fd, ST_SKIPPED, "needs %s, %s available on %s", n1, n2,
-             tr->device == RN_DEV_CPU ? "the host" : "the device");
-        impl = NULL;
-        goto out;
-    }
+    const rn_trial *tr = &r->t;
     rn_error err = {{0}};
-    if (tr->cold_cache && !b->flush_caches) {
-        done(fd, ST_SKIPPED, "cold_cache is not supported by the %s backend", b->name);
-        impl = NULL;
-        goto out;
+    void *state = NULL;
+    if (tr->cold_cache && (!b || !b->flush_caches)) {
+        done(fd, ST_SKIPPED, "cold_cache is not supported by the %s backend", b ? b->name : "core");
+        return;
     }
-    if (b->select && b->select(tr, &err) != 0) {
+    if (b && b->select && b->select(tr, &err) != 0) {
         done(fd, ST_FAILED, "%s", err.msg);
-        impl = NULL;
-        goto out;
+        return;
     }
     int rc = impl->prepare(tr, &state, &err);
     if (rc != 0) {
         done(fd, rc == 2 ? ST_SKIPPED : ST_FAILED, "%s", err.msg[0] ? err.msg : "prepare failed");
-        state = NULL;
-        impl = NULL;
-        goto out;
+        return;
     }
-    double counts[2] = {desc->flops ? desc->flops(tr) : NAN, desc->bytes ? desc->bytes(tr) : NAN};
+    double counts[2] = {desc && desc->flops ? desc->flops(tr) : NAN,
+                        desc && desc->bytes ? desc->bytes(tr) : NAN};
     send_msg(fd, MSG_COUNTS, 0, counts, sizeof counts);
 
     rn_sample s;
-    for (int w = 0; w < r.warmups; w++) {
+    for (int w = 0; w < r->warmups; w++) {
         rn_sample_clear(&s);
         double t0 = now_seconds();
         rc = impl->run(state, &s, &err);
@@ -187,8 +132,8 @@ void worker_run_trial(const experiment *e, long long t, int fd)
     static sample_buf buf;
     buf.n = 0;
     buf.last_flush = now_seconds();
-    for (int i = 0; i < r.repeats; i++) {
-        if (tr->cold_cache && b->flush_caches && b->flush_caches(tr, &err) != 0) {
+    for (int i = 0; i < r->repeats; i++) {
+        if (tr->cold_cache && b->flush_caches(tr, &err) != 0) {
             flush_samples(fd, &buf);
             done(fd, ST_FAILED, "cannot flush the caches: %s", err.msg);
             goto out;
@@ -219,8 +164,67 @@ void worker_run_trial(const experiment *e, long long t, int fd)
     }
     done(fd, ST_OK, NULL);
 out:
-    if (impl && state)
-        impl->release(state);
+    impl->release(state);
+}
+
+void worker_run_trial(const experiment *e, long long t, int fd)
+{
+    resolved_trial r;
+    trial_resolve(e, t, &r);
+    const rn_trial *tr = &r.t;
+    current_device = tr->device;
+    char why[1024];
+
+    if (r.lua) {
+        done(fd, ST_SKIPPED, "Lua workloads are not supported by this build");
+        goto out;
+    }
+    const workload_desc *desc = workload_find(tr->workload);
+    if (!desc) {
+        done(fd, ST_FAILED, "unknown workload '%s'", tr->workload);
+        goto out;
+    }
+    if (!workload_supports_dtype(desc, rn_dtype_name(tr->dtype))) {
+        done(fd, ST_SKIPPED, "%s does not support dtype %s (it supports %s)", desc->name,
+             rn_dtype_name(tr->dtype), desc->dtypes);
+        goto out;
+    }
+    if (!strcmp(desc->name, "concurrent")) {
+        /* members name their own devices: the core drives their backends */
+        run_loop(&r, &core_concurrent, NULL, desc, fd);
+        goto out;
+    }
+    const rn_backend *b = backend_for(tr->device, why, sizeof why);
+    if (!b) {
+        done(fd, ST_SKIPPED, "%s", why);
+        goto out;
+    }
+    int ndev = b->device_count();
+    if (tr->device_index >= ndev) {
+        if (ndev == 0)
+            done(fd, ST_SKIPPED, "no CUDA device");
+        else
+            done(fd, ST_SKIPPED, "%s:%d does not exist; this machine has %d", b->name,
+                 tr->device_index, ndev);
+        goto out;
+    }
+    const rn_workload_impl *impl = b->workload(desc->name);
+    if (!impl || !impl->prepare || !impl->run || !impl->release) {
+        done(fd, ST_SKIPPED, "workload %s does not run on %s", desc->name, b->name);
+        goto out;
+    }
+    double need = desc->memory ? desc->memory(tr) : 0, avail = 0;
+    if (need > 0 && b->free_memory && b->free_memory(tr->device_index, &avail) == 0 &&
+        need > 0.9 * avail) {
+        char n1[32], n2[32];
+        fmt_bytes(n1, sizeof n1, need);
+        fmt_bytes(n2, sizeof n2, avail);
+        done(fd, ST_SKIPPED, "needs %s, %s available on %s", n1, n2,
+             tr->device == RN_DEV_CPU ? "the host" : "the device");
+        goto out;
+    }
+    run_loop(&r, impl, b, desc, fd);
+out:
     trial_release(&r);
 }
 

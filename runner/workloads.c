@@ -102,6 +102,15 @@ static const param_spec selftest_params[] = {
     END_PARAMS,
 };
 
+/* concurrent: members run together; the runner core implements it
+ * (runner/concurrent.c), whatever their backends. */
+static const param_spec concurrent_params[] = {
+    {"mode", PT_ENUM, "threads", 0, 0, "threads|streams|sequential",
+     "run members at once (threads, streams) or one after another"},
+    {"members", PT_STR, NULL, 0, 0, NULL, "list of workload specs"},
+    END_PARAMS,
+};
+
 static const workload_desc registry[] = {
     {.name = "matmul", .size_means = "n of an n x n x n product",
      .measures = "GEMM through the BLAS / cuBLAS", .default_size = 1024,
@@ -120,6 +129,9 @@ static const workload_desc registry[] = {
     {.name = "memcpy", .size_means = "bytes", .measures = "host<->device and device copies",
      .default_size = 1 << 20, .dtypes = "f32|f64|f16|bf16", .params = memcpy_params,
      .bytes = memcpy_bytes, .memory = memcpy_memory},
+    {.name = "concurrent", .size_means = "-",
+     .measures = "members at once on their devices: each one's time, the sum, the speedup",
+     .default_size = 0, .dtypes = "f32|f64|f16|bf16", .params = concurrent_params},
     {.name = "noop", .size_means = "-", .measures = "nothing: the harness's own overhead",
      .default_size = 0, .dtypes = "f32|f64|f16|bf16", .params = no_params},
     {.name = "selftest", .size_means = "-", .measures = "misbehaves on purpose: checks the harness",

@@ -795,3 +795,21 @@ Test(config, lua_workload_with_linked_axis)
     experiment_free(e);
     diag_free(&d);
 }
+
+/* Found by the fuzzer: input that does not end in a NUL byte (a 1-byte
+ * buffer holding "\r") was read past its end. */
+Test(config_fuzz, input_without_terminating_nul)
+{
+    const char bytes[] = {'\r', '\n', ' '};
+    for (size_t n = 1; n <= sizeof bytes; n++) {
+        char *buf = malloc(n); /* exactly n bytes: ASan sees any overread */
+        memcpy(buf, bytes, n);
+        diags d = {0};
+        experiment *e = experiment_parse("fuzz.yaml", buf, n, &d);
+        cr_assert_null(e);
+        cr_assert_eq(d.n, 1);
+        cr_assert(strstr(d.items[0].msg, "empty file"), "%s", d.items[0].msg);
+        diag_free(&d);
+        free(buf);
+    }
+}

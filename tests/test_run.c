@@ -443,3 +443,63 @@ Test(run, extra_columns_appear_in_trials_csv, .timeout = 30)
     csv_free(&t);
     free(d);
 }
+
+/* Two equal CPU-bound members on two cores: run together they take little
+ * longer than one alone (the documents' concurrent-models analysis). */
+Test(run, concurrent_cpu_members_speed_up, .timeout = 120)
+{
+    char *d = tmpdir();
+    write_text(d, "c.yaml",
+               "workload: concurrent\nparams:\n  mode: threads\n  members:\n"
+               "    - {workload: sumsq, device: cpu, threads: 1, size: 40000}\n"
+               "    - {workload: sumsq, device: cpu, threads: 1, size: 40000}\n"
+               "repeats: 5\n");
+    char exp[4096], out[4096], p[8192];
+    snprintf(exp, sizeof exp, "%s/c.yaml", d);
+    snprintf(out, sizeof out, "%s/out", d);
+    double best = 0;
+    for (int attempt = 0; attempt < 3 && best <= 1.3; attempt++) { /* shared machines are noisy */
+        proc_out r;
+        run((char *[]){"--quiet", "--no-plots", "--output", out, exp, NULL}, &r);
+        cr_assert_eq(r.status, 0, "%s", r.err);
+        latest(out, "c", "trials.csv", p, sizeof p);
+        csv_table t;
+        cr_assert_eq(csv_read(p, &t), 0);
+        const char *cols[] = {"member1_seconds", "member2_seconds", "member1_alone_seconds",
+                              "members_sum_seconds", "sequential_seconds", "speedup"};
+        for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
+            cr_assert(csv_col(&t, cols[i]) >= 0, "column %s missing", cols[i]);
+        double s = atof(t.rows[1][csv_col(&t, "speedup")]);
+        if (s > best)
+            best = s;
+        csv_free(&t);
+    }
+    cr_log_info("concurrent: best speedup %.2f", best);
+    cr_assert_gt(best, 1.3, "two equal members on two cores: speedup %.2f", best);
+    free(d);
+}
+
+Test(run, concurrent_member_on_a_missing_device_is_skipped, .timeout = 30)
+{
+    char *d = tmpdir();
+    write_text(d, "c.yaml",
+               "workload: concurrent\nparams:\n  members:\n"
+               "    - {workload: noop, device: cpu}\n    - {workload: noop, device: 'cuda:1'}\n");
+    char exp[4096], out[4096], p[8192], fake[4096];
+    snprintf(exp, sizeof exp, "%s/c.yaml", d);
+    snprintf(out, sizeof out, "%s/out", d);
+    snprintf(fake, sizeof fake, "%s/fake-1.so", getenv("RUNNER_FAKES"));
+    setenv("RUNNER_CUDA_BACKEND", fake, 1);
+    proc_out r;
+    run((char *[]){"--quiet", "--no-plots", "--output", out, exp, NULL}, &r);
+    unsetenv("RUNNER_CUDA_BACKEND");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    latest(out, "c", "trials.csv", p, sizeof p);
+    csv_table t;
+    cr_assert_eq(csv_read(p, &t), 0);
+    cr_assert_str_eq(t.rows[1][csv_col(&t, "status")], "skipped");
+    cr_assert_str_eq(t.rows[1][csv_col(&t, "reason")],
+                     "member 2 needs fake:1; this machine has 0 fake devices");
+    csv_free(&t);
+    free(d);
+}

@@ -1,0 +1,288 @@
+/* concurrent.c - see concurrent.h.
+ *
+ * prepare() resolves and prepares every member, then runs each alone,
+ * twice (untimed; the second run is the member's sequential baseline, the
+ * first absorbs its cold start).  Each call then runs them per `mode`: `threads` and
+ * `streams` start one host thread per member (CUDA members use their own
+ * non-blocking streams, so members on one GPU overlap as streams do);
+ * `sequential` runs them in turn.  Extra columns: each member's median time
+ * during the timed calls, the sequential sum, and the speedup (sequential
+ * sum / median time of a call: the documents' 1.54x analysis). */
+#include "concurrent.h"
+
+#include "backends.h"
+#include "stats.h"
+#include "trial.h"
+#include "util.h"
+#include "workloads.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_MEMBERS 16
+
+typedef struct member {
+    rn_trial t;
+    rn_param params[32];
+    const rn_backend *b;
+    const rn_workload_impl *impl;
+    void *state;
+    double *times;
+    double alone;
+    int ntimes, cap;
+    rn_error err;
+    int rc;
+} member;
+
+typedef struct conc {
+    int n, sequential;
+    char *text; /* the members' spec, cut in place: the trials point into it */
+    double *calls;
+    int ncalls, ccap;
+    member m[MAX_MEMBERS];
+} conc;
+
+static void push(double **v, int *n, int *cap, double x)
+{
+    if (*n == *cap) {
+        *cap = *cap ? *cap * 2 : 16;
+        *v = xrealloc(*v, (size_t)*cap * sizeof **v);
+    }
+    (*v)[(*n)++] = x;
+}
+
+/* "workload=matmul device=cpu size=2048" -> a trial */
+static int parse_member(member *m, char *spec, const rn_trial *outer, rn_error *err)
+{
+    m->t = (rn_trial){.workload = "", .threads = outer->threads, .seed = outer->seed,
+                      .dtype = RN_F32, .io = RN_IO_WITH, .size = -1, .params = m->params};
+    char *save = NULL;
+    for (char *kv = strtok_r(spec, " ", &save); kv; kv = strtok_r(NULL, " ", &save)) {
+        char *eq = strchr(kv, '=');
+        if (!eq)
+            continue;
+        *eq = '\0';
+        const char *k = kv, *v = eq + 1;
+        if (!strcmp(k, "workload"))
+            m->t.workload = v;
+        else if (!strcmp(k, "device")) {
+            m->t.device = strncmp(v, "cuda", 4) ? RN_DEV_CPU : RN_DEV_CUDA;
+            m->t.device_index = v[4] == ':' ? atoi(v + 5) : 0;
+        } else if (!strcmp(k, "threads"))
+            m->t.threads = strcmp(v, "all") ? atoi(v) : host_cpus();
+        else if (!strcmp(k, "io"))
+            m->t.io = !strcmp(v, "without") ? RN_IO_WITHOUT
+                      : !strcmp(v, "overlap") ? RN_IO_OVERLAP
+                                              : RN_IO_WITH;
+        else if (!strcmp(k, "dtype"))
+            m->t.dtype = !strcmp(v, "f64") ? RN_F64 : !strcmp(v, "f16") ? RN_F16
+                         : !strcmp(v, "bf16")                          ? RN_BF16
+                                                                       : RN_F32;
+        else if (!strcmp(k, "size"))
+            m->t.size = atoll(v);
+        else if (!strcmp(k, "seed"))
+            m->t.seed = strtoull(v, NULL, 10);
+        else if (m->t.nparams < 32)
+            m->params[m->t.nparams++] = (rn_param){k, v, !strcmp(v, "true") ? 1 : atof(v)};
+    }
+    const workload_desc *d = workload_find(m->t.workload);
+    if (!d) {
+        snprintf(err->msg, sizeof err->msg, "concurrent: unknown member workload '%s'",
+                 m->t.workload);
+        return 1;
+    }
+    if (m->t.size < 0)
+        m->t.size = d->default_size;
+    return 0;
+}
+
+static double run_member(member *m)
+{
+    rn_sample s;
+    rn_sample_clear(&s);
+    double t0 = now_seconds();
+    m->rc = (m->b->select && m->b->select(&m->t, &m->err)) ||
+            m->impl->run(m->state, &s, &m->err);
+    return now_seconds() - t0;
+}
+
+static void *member_thread(void *arg)
+{
+    member *m = arg;
+    push(&m->times, &m->ntimes, &m->cap, run_member(m));
+    return NULL;
+}
+
+static int failed(conc *c, rn_error *err)
+{
+    for (int i = 0; i < c->n; i++)
+        if (c->m[i].rc) {
+            snprintf(err->msg, sizeof err->msg, "member %d (%s): %.900s", i + 1, c->m[i].t.workload,
+                     c->m[i].err.msg);
+            return 1;
+        }
+    return 0;
+}
+
+static void release(void *state)
+{
+    conc *c = state;
+    for (int i = 0; i < c->n; i++) {
+        member *m = &c->m[i];
+        if (m->impl && m->state)
+            m->impl->release(m->state);
+        free(m->times);
+    }
+    free(c->calls);
+    free(c->text);
+    free(c);
+}
+
+static int prepare(const rn_trial *t, void **state, rn_error *err)
+{
+    const char *spec = rn_param_text(t, "members", NULL);
+    if (!spec || !*spec) {
+        snprintf(err->msg, sizeof err->msg, "concurrent needs 'members' (a list of workload specs)");
+        return 1;
+    }
+    conc *c = xcalloc(1, sizeof *c);
+    c->sequential = !strcmp(rn_param_text(t, "mode", "threads"), "sequential");
+    c->text = xstrdup(spec);
+    char *parts[MAX_MEMBERS], *save = NULL;
+    int nparts = 0;
+    for (char *one = strtok_r(c->text, ";", &save); one && nparts < MAX_MEMBERS;
+         one = strtok_r(NULL, ";", &save))
+        parts[nparts++] = one;
+    int rc = 0;
+    for (int i = 0; i < nparts && !rc; i++) {
+        member *m = &c->m[c->n++];
+        if ((rc = parse_member(m, parts[i], t, err)))
+            break;
+        char why[512];
+        m->b = backend_for(m->t.device, why, sizeof why);
+        if (!m->b) {
+            snprintf(err->msg, sizeof err->msg, "member %d (%s): %s", i + 1, m->t.workload, why);
+            rc = 2;
+            break;
+        }
+        int ndev = m->b->device_count();
+        if (m->t.device_index >= ndev) {
+            snprintf(err->msg, sizeof err->msg,
+                     "member %d needs %s:%d; this machine has %d %s device%s", i + 1, m->b->name,
+                     m->t.device_index, ndev, m->b->name, ndev == 1 ? "" : "s");
+            rc = 2;
+            break;
+        }
+        m->impl = m->b->workload(m->t.workload);
+        if (!m->impl) {
+            snprintf(err->msg, sizeof err->msg, "member %d: workload %s does not run on %s", i + 1,
+                     m->t.workload, m->b->name);
+            rc = 2;
+            break;
+        }
+        if (m->b->select && m->b->select(&m->t, err)) {
+            rc = 1;
+            break;
+        }
+        int prc = m->impl->prepare(&m->t, &m->state, err);
+        if (prc) {
+            m->state = NULL;
+            m->impl = NULL;
+            char inner[sizeof err->msg];
+            snprintf(inner, sizeof inner, "%s", err->msg);
+            snprintf(err->msg, sizeof err->msg, "member %d: %.900s", i + 1, inner);
+            rc = prc;
+            break;
+        }
+    }
+    for (int i = 0; i < c->n && !rc; i++) {
+        member *m = &c->m[i];
+        run_member(m);
+        m->alone = run_member(m);
+        rc = failed(c, err);
+    }
+    if (rc) {
+        release(c);
+        return rc;
+    }
+    *state = c;
+    return 0;
+}
+
+static int run(void *state, rn_sample *s, rn_error *err)
+{
+    (void)s;
+    conc *c = state;
+    double t0 = now_seconds();
+    if (c->sequential) {
+        for (int i = 0; i < c->n; i++)
+            push(&c->m[i].times, &c->m[i].ntimes, &c->m[i].cap, run_member(&c->m[i]));
+        push(&c->calls, &c->ncalls, &c->ccap, now_seconds() - t0);
+        return failed(c, err);
+    }
+    pthread_t th[MAX_MEMBERS];
+    for (int i = 0; i < c->n; i++)
+        if (pthread_create(&th[i], NULL, member_thread, &c->m[i]) != 0) {
+            for (int j = 0; j < i; j++)
+                pthread_join(th[j], NULL);
+            snprintf(err->msg, sizeof err->msg, "concurrent: cannot start a thread");
+            return 1;
+        }
+    for (int i = 0; i < c->n; i++)
+        pthread_join(th[i], NULL);
+    push(&c->calls, &c->ncalls, &c->ccap, now_seconds() - t0);
+    return failed(c, err);
+}
+
+static int check(void *state, rn_error *err)
+{
+    conc *c = state;
+    for (int i = 0; i < c->n; i++) {
+        member *m = &c->m[i];
+        if (m->impl->check && m->impl->check(m->state, err)) {
+            char inner[sizeof err->msg];
+            snprintf(inner, sizeof inner, "%s", err->msg);
+            snprintf(err->msg, sizeof err->msg, "member %d: %.900s", i + 1, inner);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static void extras(void *state, void *ctx, void (*cb)(void *, const char *, const char *))
+{
+    conc *c = state;
+    double seq = 0, sum = 0;
+    char k[48], v[48];
+    for (int i = 0; i < c->n; i++) {
+        member *m = &c->m[i];
+        double alone = m->alone;
+        double during = stats_median(m->times, m->ntimes);
+        seq += alone;
+        sum += during;
+        snprintf(k, sizeof k, "member%d_seconds", i + 1);
+        snprintf(v, sizeof v, "%.9g", during);
+        cb(ctx, k, v);
+        snprintf(k, sizeof k, "member%d_alone_seconds", i + 1);
+        snprintf(v, sizeof v, "%.9g", alone);
+        cb(ctx, k, v);
+    }
+    snprintf(v, sizeof v, "%.9g", sum);
+    cb(ctx, "members_sum_seconds", v);
+    snprintf(v, sizeof v, "%.9g", seq);
+    cb(ctx, "sequential_seconds", v);
+    double call = stats_median(c->calls, c->ncalls);
+    snprintf(v, sizeof v, "%.4g", call > 0 ? seq / call : 0.0);
+    cb(ctx, "speedup", v);
+}
+
+const rn_workload_impl core_concurrent = {
+    .name = "concurrent",
+    .prepare = prepare,
+    .run = run,
+    .check = check,
+    .release = release,
+    .extras = extras,
+};
