@@ -20,15 +20,15 @@
 typedef struct run_model {
     char *dir;
     csv_table t;
-    int nrows;     /* data rows are t.rows[1..nrows] */
-    int ncols;     /* header fields */
+    int nrows;               /* data rows are t.rows[1..nrows] */
+    int ncols;               /* header fields */
     int key_first, key_last; /* key columns: [key_first, key_last] */
-    int *swept;    /* per column */
+    int *swept;              /* per column */
     int *group;    /* per column: linked group id shared by a label and its members, or -1 */
     int *is_label; /* per column: the label column of a linked group */
     int *numeric;  /* per column: every non-empty cell reads as a number (and one exists) */
-    int c_status, c_reason, c_samples, c_min, c_median, c_mean, c_stddev, c_max, c_lo, c_hi,
-        c_h2d, c_compute, c_d2h, c_gflops, c_gbps, c_device, c_size, c_workload;
+    int c_status, c_reason, c_samples, c_min, c_median, c_mean, c_stddev, c_max, c_lo, c_hi, c_h2d,
+        c_compute, c_d2h, c_gflops, c_gbps, c_device, c_size, c_workload;
     char *name;       /* experiment name */
     char *size_means; /* what `size` means for the run's workload, or NULL */
 } run_model;
@@ -38,9 +38,9 @@ typedef struct run_model {
 int pm_load(run_model *m, const char *run_dir, const experiment *e, char *err, size_t errlen);
 void pm_free(run_model *m);
 
-int pm_col(const run_model *m, const char *name); /* -1 when absent */
+int pm_col(const run_model *m, const char *name);          /* -1 when absent */
 const char *pm_cell(const run_model *m, int row, int col); /* "" when absent */
-double pm_num(const run_model *m, int row, int col); /* NAN when empty or not a number */
+double pm_num(const run_model *m, int row, int col);       /* NAN when empty or not a number */
 int pm_ok(const run_model *m, int row);
 int pm_is_key(const run_model *m, int col);
 /* Is the text a number (as a whole)? */
@@ -106,11 +106,12 @@ typedef struct pm_curve {
 typedef struct chart_data {
     pm_curve *curves; /* sorted by label (strverscmp) */
     int ncurves;
-    int x, y;         /* resolved columns (y = -1 for breakdown) */
-    int xcat;         /* x is categorical: p.x is an index into cats */
+    int x, y; /* resolved columns (y = -1 for breakdown) */
+    int xcat; /* x is categorical: p.x is an index into cats */
     char **cats;
     int ncats;
     char *baseline_label; /* speedup: what the line at 1 stands for */
+    int unlabelled;       /* no series key: one curve, named after the chart */
     int bars;             /* drawn as bars */
 } chart_data;
 
@@ -118,6 +119,13 @@ typedef struct chart_data {
  * are left out (never drawn as zeros).  Returns the number of points. */
 int pm_chart_data(const run_model *m, const chart_spec *s, chart_data *d);
 void chart_data_free(chart_data *d);
+
+/* The experiment a run was made with: RUN_DIR/experiment.yaml, read where
+ * it lies or (when files it names, such as hooks or lua:FILE, are not next
+ * to it) as if it were at its original path from meta.json.  NULL when
+ * neither works; then `note` says why and the charts are drawn from
+ * trials.csv alone. */
+experiment *pm_run_experiment(const char *run_dir, char *note, size_t notelen);
 
 /* Is `col` a time column (seconds)? */
 int pm_is_time_col(const run_model *m, int col);
