@@ -446,8 +446,11 @@ Test(run, extra_columns_appear_in_trials_csv, .timeout = 30)
 
 /* Two equal CPU-bound members on two cores: run together they take little
  * longer than one alone (the documents' concurrent-models analysis). */
-Test(run, concurrent_cpu_members_speed_up, .timeout = 120)
+/* Timing tests need both cores: `make test` runs them alone, after the rest. */
+Test(timing, concurrent_cpu_members_speed_up, .timeout = 120)
 {
+    if (!getenv("RUNNER_TIMING_TESTS"))
+        cr_skip_test("timing test: run alone by make test (RUNNER_TIMING_TESTS=1)");
     char *d = tmpdir();
     write_text(d, "c.yaml",
                "workload: concurrent\nparams:\n  mode: threads\n  members:\n"
