@@ -7,6 +7,7 @@
 #include "progress.h"
 #include "results.h"
 #include "supervisor.h"
+#include "stats.h"
 #include "table.h"
 #include "trial.h"
 #include "util.h"
@@ -56,6 +57,30 @@ static void count_reason(reasons *r, const char *why)
         r->text[r->n] = xstrdup(why);
         r->count[r->n++] = 1;
     }
+}
+
+/* A `noise` column for trials worth a second look: a coefficient of
+ * variation above 5 %, or outliers beyond Tukey's fences. */
+static void flag_noise(trial_result *r)
+{
+    if (r->status != ST_OK || r->nsamples < 3)
+        return;
+    double *x = xmalloc((size_t)r->nsamples * sizeof *x);
+    for (int i = 0; i < r->nsamples; i++)
+        x[i] = r->samples[i].seconds;
+    stats s;
+    stats_compute(x, r->nsamples, &s);
+    int outliers = stats_outliers(x, r->nsamples);
+    free(x);
+    double cv = s.mean > 0 ? s.stddev / s.mean : 0;
+    char text[96] = "";
+    if (cv > 0.05)
+        snprintf(text, sizeof text, "cv %.1f%%", 100 * cv);
+    if (outliers)
+        snprintf(text + strlen(text), sizeof text - strlen(text), "%s%d outlier%s",
+                 *text ? "; " : "", outliers, outliers == 1 ? "" : "s");
+    if (*text)
+        trial_result_add_extra(r, "noise", text);
 }
 
 static int run_experiment(const cli *c, experiment *e, int argc, char **argv, int *any_failed)
@@ -109,6 +134,7 @@ static int run_experiment(const cli *c, experiment *e, int argc, char **argv, in
         trial_result res;
         sup_run(&S, t, timeout, &res);
         progress_finished(&pr, now_seconds() - t0, res.status != ST_SKIPPED);
+        flag_noise(&res);
         if (res.status == ST_INTERRUPTED) {
             trial_result_free(&res);
             sb_free(&desc);

@@ -32,11 +32,11 @@ static const char *const top_names[] = {"name",    "description", "workload", "d
                                         "threads", "io",          "dtype",    "size",
                                         "params",  "sweep",       "exclude",  "repeats",
                                         "warmups", "timeout",     "seed",     "hooks",
-                                        "plots",   "cold_cache", NULL};
+                                        "plots",   "cold_cache", "batch",    "stop", NULL};
 
 const char *const runkey_names[] = {"workload", "device",  "threads", "io",
                                     "dtype",    "size",    "repeats", "warmups",
-                                    "timeout",  "seed",    "cold_cache", NULL};
+                                    "timeout",  "seed",    "cold_cache", "batch", NULL};
 
 int runkey_index(const char *name)
 {
@@ -404,6 +404,65 @@ static void h_params(loader *L, const yaml_node_t *k, const yaml_node_t *v)
     free(p);
 }
 
+/* stop: the adaptive-stopping rule of `repeats: auto` */
+static void h_stop(loader *L, const yaml_node_t *k, const yaml_node_t *v)
+{
+    (void)k;
+    if (v->type != YAML_MAPPING_NODE) {
+        diag_add(L->d, yml_line(v), yml_col(v),
+                 "'stop' must be a mapping (rse, min_samples, max_samples, min_time, max_time)");
+        return;
+    }
+    static const char *const names[] = {"rse", "min_samples", "max_samples", "min_time",
+                                        "max_time", NULL};
+    ypair *p;
+    int n = yml_pairs(&L->y, (yaml_node_t *)v, &p, L->d);
+    stop_rule *s = &L->e->stop;
+    for (int i = 0; i < n; i++) {
+        const char *name = yml_text(p[i].key);
+        value x;
+        char what[64];
+        snprintf(what, sizeof what, "'%s'", name);
+        int which = -1;
+        for (int j = 0; names[j]; j++)
+            if (!strcmp(names[j], name))
+                which = j;
+        if (which < 0) {
+            const char *sug = closest_word(name, names);
+            diag_add(L->d, yml_line(p[i].key), yml_col(p[i].key), "unknown key '%s' in stop%s%s%s",
+                     name, sug ? "; did you mean '" : "", sug ? sug : "", sug ? "'?" : "");
+            continue;
+        }
+        if (scalar_value(p[i].val, &x, what, L->d) < 0)
+            continue;
+        double f = value_is_num(&x) ? x.f : x.kind == VAL_STR ? parse_duration(x.text) : -1;
+        if (which == 0 && (!(f > 0) || f >= 1))
+            diag_add(L->d, yml_line(p[i].val), yml_col(p[i].val),
+                     "'rse' is a fraction such as 0.005 (0.5 %%), not '%s'", x.text);
+        else if ((which == 1 || which == 2) && (x.kind != VAL_INT || x.i < 1 || x.i > 100000000))
+            diag_add(L->d, yml_line(p[i].val), yml_col(p[i].val),
+                     "'%s' must be an integer >= 1, not '%s'", name, x.text);
+        else if ((which == 3 || which == 4) && !(f >= 0))
+            diag_add(L->d, yml_line(p[i].val), yml_col(p[i].val),
+                     "'%s' must be a duration such as 0.5s or 15s, not '%s'", name, x.text);
+        else if (which == 0)
+            s->rse = f;
+        else if (which == 1)
+            s->min_samples = (int)x.i;
+        else if (which == 2)
+            s->max_samples = (int)x.i;
+        else if (which == 3)
+            s->min_time = f;
+        else
+            s->max_time = f;
+        value_free(&x);
+    }
+    free(p);
+    if (s->min_samples > s->max_samples)
+        diag_add(L->d, yml_line(v), yml_col(v), "stop: min_samples (%d) is above max_samples (%d)",
+                 s->min_samples, s->max_samples);
+}
+
 typedef void (*top_handler)(loader *L, const yaml_node_t *k, const yaml_node_t *v);
 
 /* sweep, exclude and plots run after the rest: they refer to the columns. */
@@ -418,7 +477,8 @@ static const struct top_key {
     {"dtype", h_runkey, 0},      {"size", h_runkey, 0},
     {"repeats", h_runkey, 0},    {"warmups", h_runkey, 0},
     {"timeout", h_runkey, 0},    {"seed", h_runkey, 0},
-    {"cold_cache", h_runkey, 0},
+    {"cold_cache", h_runkey, 0}, {"batch", h_runkey, 0},
+    {"stop", h_stop, 0},
     {"params", h_params, 0},     {"hooks", h_hooks, 0},
     {"sweep", NULL, 1},          {"exclude", NULL, 1},
     {"plots", NULL, 1},
@@ -560,6 +620,7 @@ static void build_defaults(experiment *e)
                     *dv = (t[0] >= '0' && t[0] <= '9') ? value_int(atoll(t))
                           : !strcmp(t, "false")          ? value_bool(0)
                                                          : value_str(t);
+                /* a Lua workload has no registry row: its run keys use row 0 */
                 }
             } else if (col->kind == COL_PARAM) {
                 const param_spec *p = workload_param(wd, col->name);
@@ -623,6 +684,9 @@ experiment *experiment_parse(const char *path, const char *text, size_t len, dia
     e->text[len] = '\0';
     e->text_len = len;
     d->file = path;
+    /* nvbench-like defaults for repeats: auto */
+    e->stop = (stop_rule){.rse = 0.005, .min_samples = 10, .max_samples = 1000000,
+                          .min_time = 0.5, .max_time = 15};
 
     loader L = {.d = d, .e = e};
     text = e->text; /* the caller's bytes need not end in a NUL; ours do */

@@ -74,6 +74,13 @@ typedef struct plot_spec {
     int line, col;
 } plot_spec;
 
+/* When `repeats: auto` stops sampling (SPEC extension; see README). */
+typedef struct stop_rule {
+    double rse;      /* relative standard error of the mean to reach */
+    int min_samples, max_samples;
+    double min_time, max_time; /* seconds of samples measured */
+} stop_rule;
+
 typedef struct experiment {
     char *path;        /* as given */
     char *dir;         /* folder of the file (for lua:PATH, hooks) */
@@ -92,6 +99,7 @@ typedef struct experiment {
     uint32_t *choices;
     long long *ids;    /* each trial's index in the full (unfiltered) expansion */
     long long ntrials;
+    stop_rule stop;
     value *defaults;   /* [registry workload][column] default values */
     int ndefault_rows;
 } experiment;

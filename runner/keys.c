@@ -212,7 +212,24 @@ static int check_size(value *v, int line, int col, diags *d)
 
 static int check_repeats(value *v, int line, int col, diags *d)
 {
+    if (v->kind == VAL_STR && !strcmp(v->text, "auto"))
+        return 0;
+    if (v->kind == VAL_STR) {
+        diag_add(d, line, col, "'repeats' must be an integer >= 1 or 'auto', not '%s'", v->text);
+        return -1;
+    }
     return want_int(v, 1, 1000000000, "repeats", line, col, d);
+}
+
+static int check_batch(value *v, int line, int col, diags *d)
+{
+    if (v->kind == VAL_STR && !strcmp(v->text, "auto"))
+        return 0;
+    if (v->kind == VAL_STR) {
+        diag_add(d, line, col, "'batch' must be an integer >= 1 or 'auto', not '%s'", v->text);
+        return -1;
+    }
+    return want_int(v, 1, 1 << 30, "batch", line, col, d);
 }
 
 static int check_warmups(value *v, int line, int col, diags *d)
@@ -302,6 +319,7 @@ const runkey runkeys[] = {
     [RK_SEED] = {"seed", check_seed, "0", "seed of every random input"},
     [RK_COLD_CACHE] = {"cold_cache", check_bool, "false",
                        "flush the caches (CPU LLC, GPU L2) before each sample"},
+    [RK_BATCH] = {"batch", check_batch, "auto", "calls per timed sample (auto: tiny calls batched)"},
 };
 const int nrunkeys = (int)(sizeof runkeys / sizeof runkeys[0]);
 

@@ -216,6 +216,13 @@ meta *meta_collect(const experiment *e, int argc, char **argv)
     if (gov) {
         gov[strcspn(gov, "\n")] = '\0';
         add_str(h, "cpu_governor", gov);
+        if (strcmp(gov, "performance")) {
+            char *w = xasprintf("the CPU frequency governor is '%s', not 'performance': clock "
+                                "changes may add noise",
+                                gov);
+            meta_warn(m, w);
+            free(w);
+        }
         free(gov);
     }
     json_object_object_add(m->root, "host", h);

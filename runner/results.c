@@ -168,8 +168,8 @@ static int unfinished(const char *run_dir)
     char *p = xasprintf("%s/meta.json", run_dir);
     FILE *f = fopen(p, "r");
     free(p);
-    if (!f)
-        return 0;
+    if (!f) /* killed before its meta.json: unfinished, if it is one of ours */
+        return errno == ENOENT;
     char buf[1 << 16];
     size_t n = fread(buf, 1, sizeof buf - 1, f);
     fclose(f);
@@ -336,6 +336,33 @@ static int write_new(const char *dir, const char *name, const char *data, char *
     return rc;
 }
 
+/* The files of a run that has none yet: headers, and the experiment. */
+static int start_files(run_files *R, const experiment *e, char *err, size_t len)
+{
+    declared_extras(R, e);
+    char *hdr = trials_header(e, R);
+    int rc = write_new(R->run_dir, "experiment.yaml", e->text, err, len);
+    if (rc == 0)
+        rc = write_new(R->run_dir, "samples.csv", "trial,sample,seconds,device_seconds\n", err, len);
+    /* trials.csv last: its presence says the run has started */
+    if (rc == 0)
+        rc = write_new(R->run_dir, "trials.csv", hdr, err, len);
+    free(hdr);
+    return rc;
+}
+
+/* latest -> <run-id>, replaced atomically: the run being worked on. */
+static void point_latest(const run_files *R)
+{
+    char *tmp = xasprintf("%s/.latest.%d", R->exp_dir, (int)getpid());
+    char *lnk = xasprintf("%s/latest", R->exp_dir);
+    unlink(tmp);
+    if (symlink(R->run_id, tmp) == 0 && rename(tmp, lnk) < 0)
+        unlink(tmp);
+    free(tmp);
+    free(lnk);
+}
+
 int results_open(run_files *R, const experiment *e, const char *output, int resume, char *err,
                  size_t len)
 {
@@ -358,8 +385,13 @@ int results_open(run_files *R, const experiment *e, const char *output, int resu
             R->run_id = id;
             R->run_dir = xasprintf("%s/%s", R->exp_dir, id);
             R->resumed = 1;
-            if (load_previous(R, e, err, len) < 0)
+            char *tp = xasprintf("%s/trials.csv", R->run_dir);
+            int started = access(tp, F_OK) == 0;
+            free(tp);
+            /* a run killed while its folder was being made has no files yet */
+            if (started ? load_previous(R, e, err, len) < 0 : start_files(R, e, err, len) < 0)
                 return -1;
+            point_latest(R);
         }
     }
     if (!R->run_dir) {
@@ -376,23 +408,9 @@ int results_open(run_files *R, const experiment *e, const char *output, int resu
         }
         const char *slash = strrchr(R->run_dir, '/');
         R->run_id = xstrdup(slash + 1);
-        declared_extras(R, e);
-        char *hdr = trials_header(e, R);
-        int rc = write_new(R->run_dir, "trials.csv", hdr, err, len);
-        free(hdr);
-        if (rc < 0 ||
-            write_new(R->run_dir, "samples.csv", "trial,sample,seconds,device_seconds\n", err,
-                      len) < 0 ||
-            write_new(R->run_dir, "experiment.yaml", e->text, err, len) < 0)
+        if (start_files(R, e, err, len) < 0)
             return -1;
-        /* latest -> <run-id>, replaced atomically */
-        char *tmp = xasprintf("%s/.latest.%d", R->exp_dir, (int)getpid());
-        char *lnk = xasprintf("%s/latest", R->exp_dir);
-        unlink(tmp);
-        if (symlink(R->run_id, tmp) == 0 && rename(tmp, lnk) < 0)
-            unlink(tmp);
-        free(tmp);
-        free(lnk);
+        point_latest(R);
     }
     R->trials_fd = open_append(R->run_dir, "trials.csv");
     R->samples_fd = open_append(R->run_dir, "samples.csv");
@@ -434,16 +452,19 @@ static int widen_trials(run_files *R, const experiment *e, char *err, size_t len
     strbuf b = {0};
     sb_puts(&b, hdr);
     free(hdr);
+    /* every row padded to the new header's width */
     int width = t.nrows ? t.nfields[0] : 0;
+    int wide = width;
+    for (int i = 0; i < R->nextra; i++)
+        if (csv_col(&t, R->extra[i]) < 0)
+            wide++;
     for (int r = 1; r < t.nrows; r++) {
-        for (int i = 0; i < t.nfields[r] && i < width; i++) {
+        for (int i = 0; i < wide; i++) {
             if (i)
                 sb_putc(&b, ',');
-            csv_field(&b, t.rows[r][i]);
+            if (i < t.nfields[r] && i < width)
+                csv_field(&b, t.rows[r][i]);
         }
-        for (int i = width; i < width + R->nextra; i++)
-            if (i >= t.nfields[0])
-                sb_putc(&b, ',');
         sb_putc(&b, '\n');
     }
     csv_free(&t);

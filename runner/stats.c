@@ -36,6 +36,50 @@ double t975(int df)
     return z + (z * z * z + z) / (4 * v) + (5 * pow(z, 5) + 16 * z * z * z + 3 * z) / (96 * v * v);
 }
 
+/* Linear interpolation between order statistics (type 7, as R and numpy). */
+static double quantile(const double *x, int k, double q)
+{
+    double h = (k - 1) * q;
+    int lo = (int)h;
+    return lo + 1 < k ? x[lo] + (h - lo) * (x[lo + 1] - x[lo]) : x[lo];
+}
+
+int stats_outliers(double *x, int n)
+{
+    int k = sort_finite(x, n);
+    if (k < 4)
+        return 0;
+    double q1 = quantile(x, k, 0.25), q3 = quantile(x, k, 0.75), iqr = q3 - q1;
+    int out = 0;
+    for (int i = 0; i < k; i++)
+        out += x[i] < q1 - 1.5 * iqr || x[i] > q3 + 1.5 * iqr;
+    return out;
+}
+
+const char *stop_reason(double rse_target, int min_samples, int max_samples, double min_time,
+                        double max_time, int n, double mean, double m2, double measured,
+                        double elapsed)
+{
+    if (n >= max_samples)
+        return "max_samples";
+    if (elapsed >= max_time)
+        return "max_time";
+    if (n < min_samples || n < 2 || measured < min_time || !(mean > 0))
+        return NULL;
+    double rse = sqrt(m2 / (n - 1)) / sqrt((double)n) / mean;
+    return rse <= rse_target ? "rse" : NULL;
+}
+
+int batch_for(double call, double threshold)
+{
+    if (!(call < threshold))
+        return 1;
+    int batch = 1;
+    while (batch < (1 << 20) && batch * call < threshold)
+        batch *= 2;
+    return batch;
+}
+
 double stats_median(double *x, int n)
 {
     int k = sort_finite(x, n);

@@ -56,7 +56,9 @@ void trial_resolve(const experiment *e, long long t, resolved_trial *r)
     v = get(e, t, "cold_cache");
     r->t.cold_cache = v.kind == VAL_BOOL && v.i;
     v = get(e, t, "repeats");
-    r->repeats = v.kind == VAL_INT ? (int)v.i : 5;
+    r->repeats = v.kind == VAL_INT ? (int)v.i : v.kind == VAL_STR ? 0 : 5;
+    v = get(e, t, "batch");
+    r->batch = v.kind == VAL_INT ? (int)v.i : 0;
     v = get(e, t, "warmups");
     r->warmups = v.kind == VAL_INT ? (int)v.i : 1;
     v = get(e, t, "timeout");

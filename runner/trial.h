@@ -8,7 +8,8 @@
 typedef struct resolved_trial {
     rn_trial t;
     rn_param *params;
-    int repeats, warmups;
+    int repeats, warmups; /* repeats 0 = auto (adaptive stopping) */
+    int batch;            /* calls per sample; 0 = auto */
     double timeout; /* seconds; 0 = none */
     int lua;        /* workload is lua:PATH */
 } resolved_trial;

@@ -6,11 +6,13 @@
 #include "backends.h"
 #include "concurrent.h"
 #include "proto.h"
+#include "stats.h"
 #include "trial.h"
 #include "util.h"
 #include "workloads.h"
 
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -89,10 +91,45 @@ static void send_extra(void *ctx, const char *k, const char *v)
         send_msg(extra_fd, MSG_EXTRA, 0, buf, (unsigned)n);
 }
 
+/* Cost of reading the clock twice: the effective timer resolution. */
+static double timer_floor(void)
+{
+    double best = 1;
+    for (int i = 0; i < 64; i++) {
+        struct timespec a, z;
+        clock_gettime(CLOCK_MONOTONIC, &a);
+        clock_gettime(CLOCK_MONOTONIC, &z);
+        double d = (double)(z.tv_sec - a.tv_sec) + (double)(z.tv_nsec - a.tv_nsec) * 1e-9;
+        if (d < best)
+            best = d;
+    }
+    return best > 1e-9 ? best : 1e-9;
+}
+
+/* batch: auto.  A call shorter than 100x the timer's resolution is timed in
+ * batches of calls between two clock reads (as nvbench's batch mode and
+ * google/benchmark's iterations do), so the timer does not swamp it. */
+static int choose_batch(const rn_workload_impl *impl, void *state, rn_error *err, int *rc)
+{
+    double threshold = 100 * timer_floor();
+    double best = 1e30;
+    rn_sample s;
+    for (int i = 0; i < 3; i++) {
+        rn_sample_clear(&s);
+        double t0 = now_seconds();
+        if ((*rc = impl->run(state, &s, err)) != 0)
+            return 1;
+        double d = now_seconds() - t0;
+        if (d < best)
+            best = d;
+    }
+    return batch_for(best, threshold);
+}
+
 /* Prepares, warms up, samples and checks one trial with `impl`; `b` is the
  * backend of the trial's device (NULL for workloads the core drives). */
 static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, const rn_backend *b,
-                     const workload_desc *desc, int fd)
+                     const workload_desc *desc, const stop_rule *rule, int fd)
 {
     const rn_trial *tr = &r->t;
     rn_error err = {{0}};
@@ -129,10 +166,18 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
             send_msg(fd, MSG_COLD, 0, &cold, sizeof cold);
         }
     }
+    /* cold caches cannot be batched: each call needs its flush */
+    int batch = r->batch > 0 ? r->batch : tr->cold_cache ? 1 : choose_batch(impl, state, &err, &rc);
+    if (rc != 0) {
+        done(fd, ST_FAILED, "%s", err.msg[0] ? err.msg : "run failed");
+        goto out;
+    }
     static sample_buf buf;
     buf.n = 0;
     buf.last_flush = now_seconds();
-    for (int i = 0; i < r->repeats; i++) {
+    const char *stop = NULL;
+    double mean = 0, m2 = 0, measured = 0, start = now_seconds();
+    for (int n = 1; !stop; n++) {
         if (tr->cold_cache && b->flush_caches(tr, &err) != 0) {
             flush_samples(fd, &buf);
             done(fd, ST_FAILED, "cannot flush the caches: %s", err.msg);
@@ -141,19 +186,40 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
         rn_sample_clear(&s);
         struct timespec a, z;
         clock_gettime(CLOCK_MONOTONIC, &a);
-        rc = impl->run(state, &s, &err);
+        for (int j = 0; j < batch && rc == 0; j++)
+            rc = impl->run(state, &s, &err);
         clock_gettime(CLOCK_MONOTONIC, &z);
         if (rc != 0) {
             flush_samples(fd, &buf);
             done(fd, ST_FAILED, "%s", err.msg[0] ? err.msg : "run failed");
             goto out;
         }
-        s.seconds = (double)(z.tv_sec - a.tv_sec) + (double)(z.tv_nsec - a.tv_nsec) * 1e-9;
+        double wall = (double)(z.tv_sec - a.tv_sec) + (double)(z.tv_nsec - a.tv_nsec) * 1e-9;
+        s.seconds = wall / batch;
         buf.s[buf.n++] = s;
-        if (buf.n == 256 || (z.tv_sec + z.tv_nsec * 1e-9) - buf.last_flush > 0.1)
+        double now = (double)z.tv_sec + (double)z.tv_nsec * 1e-9;
+        if (buf.n == 256 || now - buf.last_flush > 0.1)
             flush_samples(fd, &buf);
+        /* Welford over the per-call times, for the stopping rule */
+        double dlt = s.seconds - mean;
+        mean += dlt / n;
+        m2 += dlt * (s.seconds - mean);
+        measured += wall;
+        if (r->repeats > 0)
+            stop = n >= r->repeats ? "repeats" : NULL;
+        else
+            stop = stop_reason(rule->rse, rule->min_samples, rule->max_samples, rule->min_time,
+                               rule->max_time, n, mean, m2, measured, now - start);
     }
     flush_samples(fd, &buf);
+    extra_fd = fd;
+    if (r->repeats == 0)
+        send_extra(NULL, "stop_reason", stop);
+    if (batch > 1) {
+        char bs[16];
+        snprintf(bs, sizeof bs, "%d", batch);
+        send_extra(NULL, "batch_size", bs);
+    }
     if (impl->check && impl->check(state, &err) != 0) {
         done(fd, ST_FAILED, "wrong result: %s", err.msg);
         goto out;
@@ -191,7 +257,7 @@ void worker_run_trial(const experiment *e, long long t, int fd)
     }
     if (!strcmp(desc->name, "concurrent")) {
         /* members name their own devices: the core drives their backends */
-        run_loop(&r, &core_concurrent, NULL, desc, fd);
+        run_loop(&r, &core_concurrent, NULL, desc, &e->stop, fd);
         goto out;
     }
     const rn_backend *b = backend_for(tr->device, why, sizeof why);
@@ -223,7 +289,7 @@ void worker_run_trial(const experiment *e, long long t, int fd)
              tr->device == RN_DEV_CPU ? "the host" : "the device");
         goto out;
     }
-    run_loop(&r, impl, b, desc, fd);
+    run_loop(&r, impl, b, desc, &e->stop, fd);
 out:
     trial_release(&r);
 }
