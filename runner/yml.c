@@ -181,8 +181,13 @@ static void collect(yml *y, yaml_node_t *map, pairlist *out, int explicit_only_d
 static void merge_from(yml *y, yaml_node_t *src, yaml_node_t *at, pairlist *out, int depth,
                        diags *d)
 {
+    /* every merge is charged: cyclic merges must not bounce for free */
+    if (!yml_visit(y, at, d))
+        return;
     if (depth > YML_MAX_MERGE_DEPTH) {
-        diag_add(d, yml_line(at), yml_col(at), "merge keys nested too deeply (or cyclic)");
+        if (!y->too_deep)
+            diag_add(d, yml_line(at), yml_col(at), "merge keys nested too deeply (or cyclic)");
+        y->too_deep = 1;
         return;
     }
     if (!src || src->type != YAML_MAPPING_NODE) {

@@ -13,6 +13,7 @@ typedef struct yml {
     int loaded;
     long visits; /* node visits left before the document is "too complex" */
     int exhausted;
+    int too_deep; /* merge nesting reported once */
 } yml;
 
 typedef struct ypair {
