@@ -19,6 +19,7 @@ void cli_usage(FILE *out)
           "       runner plot RUN_DIR ... [--config FILE]     re-draw plots from results\n"
           "       runner report RUN_DIR                       write RUN_DIR/report.md\n"
           "       runner list workloads | devices\n"
+          "       runner compare OLD_RUN NEW_RUN [--threshold PCT] [--format text|md|csv|json]\n"
           "options:\n"
           "  --output DIR         results folder (default ./results)\n"
           "  --filter KEY=GLOB    keep matching trials (repeatable)\n"

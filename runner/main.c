@@ -3,11 +3,15 @@
 #include "commands.h"
 
 #include <stdio.h>
+#include <string.h>
 
 int main(int argc, char **argv)
 {
     cli_argc = argc;
     cli_argv = argv;
+    /* compare parses its own options (--threshold, --format) */
+    if (argc > 1 && !strcmp(argv[1], "compare"))
+        return cmd_compare_main(argc - 2, argv + 2);
     cli c;
     if (cli_parse(argc, argv, &c) < 0) {
         cli_free(&c);
