@@ -1,4 +1,6 @@
-/* csv.c - see csv.h. */
+/* csv.c - see csv.h.  The reader loads the whole file and unquotes it in
+ * place: one buffer holds every field, so a 100,000-row file is read and
+ * freed in a few allocations. */
 #include "csv.h"
 
 #include <stdlib.h>
@@ -21,84 +23,90 @@ void csv_field(strbuf *b, const char *s)
     sb_putc(b, '"');
 }
 
-static void add_field(csv_table *t, strbuf *f)
-{
-    int r = t->nrows - 1;
-    t->rows[r] = xrealloc(t->rows[r], (size_t)(t->nfields[r] + 1) * sizeof(char *));
-    t->rows[r][t->nfields[r]++] = sb_take(f);
-}
-
-static void add_row(csv_table *t)
-{
-    t->rows = xrealloc(t->rows, (size_t)(t->nrows + 1) * sizeof *t->rows);
-    t->nfields = xrealloc(t->nfields, (size_t)(t->nrows + 1) * sizeof *t->nfields);
-    t->rows[t->nrows] = NULL;
-    t->nfields[t->nrows] = 0;
-    t->nrows++;
-}
-
 int csv_read(const char *path, csv_table *t)
 {
     memset(t, 0, sizeof *t);
     FILE *f = fopen(path, "rb");
     if (!f)
         return -1;
-    strbuf field = {0};
-    int c, inq = 0, row_open = 0, last = '\n';
-    while ((c = getc(f)) != EOF) {
-        if (!row_open) {
-            add_row(t);
-            row_open = 1;
-        }
-        if (inq) {
-            if (c == '"') {
-                int n = getc(f);
-                if (n == '"')
-                    sb_putc(&field, '"');
-                else {
-                    inq = 0;
-                    if (n != EOF)
-                        ungetc(n, f);
-                }
-            } else {
-                sb_putc(&field, (char)c);
-            }
-        } else if (c == '"') {
-            inq = 1;
-        } else if (c == ',') {
-            add_field(t, &field);
-        } else if (c == '\n') {
-            add_field(t, &field);
-            row_open = 0;
-        } else if (c != '\r') {
-            sb_putc(&field, (char)c);
-        }
-        last = c;
-    }
-    if (row_open) {
-        /* no final newline: a row cut short by a crash; drop it */
-        t->torn = 1;
-        int r = t->nrows - 1;
-        for (int i = 0; i < t->nfields[r]; i++)
-            free(t->rows[r][i]);
-        free(t->rows[r]);
-        t->nrows--;
-    }
-    (void)last;
-    sb_free(&field);
+    strbuf raw = {0};
+    char chunk[1 << 16];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        sb_putn(&raw, chunk, n);
     fclose(f);
+    size_t len = raw.len;
+    t->arena = sb_take(&raw);
+    /* a last line without its newline was cut short by a crash: drop it */
+    if (len && t->arena[len - 1] != '\n') {
+        t->torn = 1;
+        while (len && t->arena[len - 1] != '\n')
+            len--;
+    }
+    size_t cap_cells = 64, cap_rows = 16, ncells = 0;
+    size_t *starts = xmalloc(cap_rows * sizeof *starts); /* first cell of each row */
+    t->cells = xmalloc(cap_cells * sizeof *t->cells);
+    char *r = t->arena, *end = t->arena + len;
+    while (r < end) {
+        if ((size_t)t->nrows == cap_rows) {
+            cap_rows *= 2;
+            starts = xrealloc(starts, cap_rows * sizeof *starts);
+        }
+        starts[t->nrows++] = ncells;
+        for (;;) { /* one field: unquote in place, w never passes r */
+            if (ncells == cap_cells) {
+                cap_cells *= 2;
+                t->cells = xrealloc(t->cells, cap_cells * sizeof *t->cells);
+            }
+            char *w = r, *field = r;
+            int quoted = 0;
+            while (r < end) {
+                if (quoted) {
+                    if (*r == '"' && r + 1 < end && r[1] == '"') {
+                        *w++ = '"';
+                        r += 2;
+                    } else if (*r == '"') {
+                        quoted = 0;
+                        r++;
+                    } else {
+                        *w++ = *r++;
+                    }
+                } else if (*r == '"') {
+                    quoted = 1;
+                    r++;
+                } else if (*r == ',' || *r == '\n') {
+                    break;
+                } else if (*r == '\r') {
+                    r++;
+                } else {
+                    *w++ = *r++;
+                }
+            }
+            char sep = r < end ? *r : '\n';
+            *w = '\0';
+            t->cells[ncells++] = field;
+            r++;
+            if (sep == '\n')
+                break;
+        }
+    }
+    t->rows = xmalloc(((size_t)t->nrows + 1) * sizeof *t->rows);
+    t->nfields = xmalloc(((size_t)t->nrows + 1) * sizeof *t->nfields);
+    for (int i = 0; i < t->nrows; i++) {
+        size_t next = i + 1 < t->nrows ? starts[i + 1] : ncells;
+        t->rows[i] = t->cells + starts[i];
+        t->nfields[i] = (int)(next - starts[i]);
+    }
+    free(starts);
     return 0;
 }
 
 void csv_free(csv_table *t)
 {
-    for (int r = 0; r < t->nrows; r++) {
-        for (int i = 0; i < t->nfields[r]; i++)
-            free(t->rows[r][i]);
-        free(t->rows[r]);
-    }
     free(t->rows);
     free(t->nfields);
+    free(t->cells);
+    free(t->arena);
     memset(t, 0, sizeof *t);
 }
 

@@ -11,10 +11,12 @@ void csv_field(strbuf *b, const char *s);
 
 /* A parsed CSV file: rows of fields; row 0 is the header. */
 typedef struct csv_table {
-    char ***rows;
+    char ***rows; /* rows[r][i]: field i of row r (pointers into `arena`) */
     int *nfields;
     int nrows;
     int torn; /* the last line had no newline (an interrupted write) */
+    char *arena;  /* the file, unquoted in place */
+    char **cells; /* every field, row after row */
 } csv_table;
 
 int csv_read(const char *path, csv_table *t); /* -1 if unreadable */

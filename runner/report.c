@@ -616,7 +616,9 @@ static void table(strbuf *b, const run_model *m)
     if (gb)
         sb_puts(b, " ---: |");
     sb_puts(b, "\n");
-    for (int r = 1; r <= m->nrows; r++) {
+    /* a report is read by people: past this many rows, trials.csv has them */
+    const int shown = m->nrows < 1000 ? m->nrows : 1000;
+    for (int r = 1; r <= shown; r++) {
         sb_printf(b, "| %s |", pm_cell(m, r, 0));
         for (int i = 0; i < nc; i++) {
             sb_putc(b, ' ');
@@ -649,6 +651,8 @@ static void table(strbuf *b, const run_model *m)
         sb_puts(b, "\n");
     }
     sb_puts(b, "\n");
+    if (shown < m->nrows)
+        sb_printf(b, "\n%d more trials are in trials.csv.\n", m->nrows - shown);
 }
 
 int report_write(const char *run_dir, int quiet)

@@ -13,6 +13,7 @@
 #include "workloads.h"
 
 #include <dirent.h>
+#include <json.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -166,15 +167,16 @@ static void run_id_now(char *out, size_t n)
 static int unfinished(const char *run_dir)
 {
     char *p = xasprintf("%s/meta.json", run_dir);
-    FILE *f = fopen(p, "r");
-    free(p);
-    if (!f) /* killed before its meta.json: unfinished, if it is one of ours */
+    if (access(p, F_OK) < 0) { /* killed before its meta.json: unfinished */
+        free(p);
         return errno == ENOENT;
-    char buf[1 << 16];
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    return strstr(buf, "\"finished\": false") != NULL || strstr(buf, "\"finished\":false") != NULL;
+    }
+    json_object *m = json_object_from_file(p);
+    free(p);
+    json_object *fin = NULL;
+    int open = m && json_object_object_get_ex(m, "finished", &fin) && !json_object_get_boolean(fin);
+    json_object_put(m);
+    return open;
 }
 
 static int cmp_desc(const void *a, const void *b)
@@ -229,6 +231,28 @@ static int trim_torn(const char *path)
     return rc;
 }
 
+/* Does samples.csv hold samples of trials with no row (or a torn line)? */
+static int has_orphans(const run_files *R, const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    int found = 0, first = 1;
+    while (!found && (n = getline(&line, &cap, f)) > 0) {
+        if (first) {
+            first = 0;
+            continue;
+        }
+        found = !results_is_done(R, atoll(line)) || line[n - 1] != '\n';
+    }
+    free(line);
+    fclose(f);
+    return found;
+}
+
 /* Loads the finished trials of a resumed run; keeps only the samples of
  * those (a crash may have saved samples of a trial whose row never came). */
 static int load_previous(run_files *R, const experiment *e, char *err, size_t len)
@@ -264,15 +288,19 @@ static int load_previous(run_files *R, const experiment *e, char *err, size_t le
     }
     for (int r = 1; r < t.nrows; r++) {
         long long id = atoll(t.rows[r][0]);
+        if (id < R->last_id)
+            R->out_of_order = 1;
+        R->last_id = id;
         if (!results_is_done(R, id)) {
             mark_done(R, id);
             R->ndone_here++;
         }
     }
     csv_free(&t);
-    /* rewrite samples.csv without orphans (rare: only after a crash) */
+    /* rewrite samples.csv without orphans (rare: only after a crash); a
+     * streaming look for them first, as the file can be large */
     csv_table s;
-    if (csv_read(sp, &s) == 0) {
+    if (has_orphans(R, sp) && csv_read(sp, &s) == 0) {
         strbuf b = {0};
         int orphans = 0;
         sb_puts(&b, "trial,sample,seconds,device_seconds\n");
@@ -484,6 +512,9 @@ int results_write(run_files *R, const experiment *e, long long t, const trial_re
                   char *err, size_t len)
 {
     long long id = e->ids[t];
+    if (id < R->last_id)
+        R->out_of_order = 1;
+    R->last_id = id;
     int grew = 0;
     for (int j = 0; j < r->nextra; j++)
         if (extra_index(R, r->extra_keys[j]) < 0) {
@@ -558,7 +589,7 @@ fail:
 
 static int cmp_rows(const void *a, const void *b)
 {
-    long long x = atoll(**(char **const *)a), y = atoll(**(char **const *)b);
+    long long x = *(const long long *)a, y = *(const long long *)b; /* the id leads */
     return (x > y) - (x < y);
 }
 
@@ -578,36 +609,34 @@ int results_close(run_files *R, int finished, char *err, size_t len)
         snprintf(err, len, "cannot save results in %s: %s", R->run_dir, strerror(errno));
         return -1;
     }
-    if (!finished)
+    if (!finished || !R->out_of_order)
         return 0;
     /* a resumed run appended out of order: put the rows in trial order */
     char *tp = xasprintf("%s/trials.csv", R->run_dir);
     csv_table t;
     if (csv_read(tp, &t) == 0 && t.nrows > 1) {
-        /* only whole rows (every one we wrote) take part */
-        int k = 1;
-        for (int r = 1; r < t.nrows; r++) {
-            if (t.nfields[r] == t.nfields[0]) {
-                char **row = t.rows[r];
-                t.rows[r] = t.rows[k];
-                t.rows[k] = row;
-                int nf = t.nfields[r];
-                t.nfields[r] = t.nfields[k];
-                t.nfields[k] = nf;
-                k++;
-            }
-        }
-        qsort(t.rows + 1, (size_t)(k - 1), sizeof *t.rows, cmp_rows);
-        /* nfields follows its row: the header's count serves every row */
+        /* sort row indices by trial id, parsed once */
+        int k = t.nrows - 1;
+        struct keyed {
+            long long id;
+            int row;
+        } *order = xmalloc((size_t)k * sizeof *order);
+        for (int r = 1; r < t.nrows; r++)
+            order[r - 1] = (struct keyed){atoll(t.rows[r][0]), r};
+        qsort(order, (size_t)k, sizeof *order, cmp_rows);
         strbuf b = {0};
-        for (int r = 0; r < k; r++) {
+        for (int q = -1; q < k; q++) {
+            int r = q < 0 ? 0 : order[q].row;
+            /* every row as wide as the header: a short one is padded, not lost */
             for (int i = 0; i < t.nfields[0]; i++) {
                 if (i)
                     sb_putc(&b, ',');
-                csv_field(&b, t.rows[r][i]);
+                if (i < t.nfields[r])
+                    csv_field(&b, t.rows[r][i]);
             }
             sb_putc(&b, '\n');
         }
+        free(order);
         if (write_file_atomic(tp, b.s, b.len) < 0) {
             snprintf(err, len, "cannot rewrite %s: %s", tp, strerror(errno));
             rc = -1;

@@ -17,6 +17,8 @@ typedef struct run_files {
     long long ndone_here; /* finished trials of this experiment already saved */
     long long max_id;
     int resumed;
+    long long last_id; /* of the last row written: rows out of order are sorted at the end */
+    int out_of_order;
     char **extra; /* extra columns after gbps, in file order */
     int nextra;
 } run_files;

@@ -84,11 +84,15 @@ static char *reap(supervisor *S, int killed_by_us)
     close(S->res_fd);
     S->pid = 0;
     S->cmd_fd = S->res_fd = -1;
+    S->rpos = S->rlen = 0; /* nothing of the old worker's is read by the next */
     return why;
 }
 
 void sup_stop(supervisor *S)
 {
+    free(S->rbuf);
+    S->rbuf = NULL;
+    S->rpos = S->rlen = 0;
     if (!S->pid)
         return;
     close(S->cmd_fd); /* EOF: the worker exits by itself */
@@ -111,34 +115,42 @@ void sup_stop(supervisor *S)
 
 enum { RD_OK = 0, RD_EOF = -1, RD_TIMEOUT = -2, RD_INTR = -3 };
 
-/* Reads exactly n bytes before `deadline` (0 = none). */
+#define RBUF_SIZE (1 << 18)
+
+/* Reads exactly n bytes before `deadline` (0 = none), through a buffer:
+ * a trial's messages usually arrive in one write and are read in one. */
 static int read_by(supervisor *S, void *buf, size_t n, double deadline)
 {
-    char *p = buf;
-    while (n > 0) {
+    if (!S->rbuf)
+        S->rbuf = xmalloc(RBUF_SIZE);
+    while (S->rlen - S->rpos < n) {
         if (*S->interrupted)
             return RD_INTR;
-        int ms = -1;
+        if (S->rpos) { /* keep the unread part at the front */
+            memmove(S->rbuf, S->rbuf + S->rpos, S->rlen - S->rpos);
+            S->rlen -= S->rpos;
+            S->rpos = 0;
+        }
         if (deadline > 0) {
             double left = deadline - now_seconds();
             if (left <= 0)
                 return RD_TIMEOUT;
-            ms = (int)(left * 1000) + 1;
+            struct pollfd pf = {S->res_fd, POLLIN, 0};
+            int r = poll(&pf, 1, (int)(left * 1000) + 1);
+            if (r < 0 && errno == EINTR)
+                continue;
+            if (r == 0)
+                continue; /* the deadline check above decides */
         }
-        struct pollfd pf = {S->res_fd, POLLIN, 0};
-        int r = poll(&pf, 1, ms);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r == 0)
-            continue; /* the deadline check above decides */
-        ssize_t got = read(S->res_fd, p, n);
+        ssize_t got = read(S->res_fd, S->rbuf + S->rlen, RBUF_SIZE - S->rlen);
         if (got < 0 && errno == EINTR)
             continue;
         if (got <= 0)
             return RD_EOF;
-        p += got;
-        n -= (size_t)got;
+        S->rlen += (size_t)got;
     }
+    memcpy(buf, S->rbuf + S->rpos, n);
+    S->rpos += n;
     return RD_OK;
 }
 

@@ -29,6 +29,8 @@ typedef struct supervisor {
     pid_t pid; /* 0: no worker */
     int cmd_fd, res_fd;
     volatile sig_atomic_t *interrupted;
+    char *rbuf; /* what the worker sent and is not read yet */
+    size_t rpos, rlen;
 } supervisor;
 
 void sup_init(supervisor *S, const experiment *e, volatile sig_atomic_t *interrupted);

@@ -40,11 +40,28 @@ static int write_all(int fd, const void *buf, size_t n)
  * leave a sticky error (illegal address) that ruins the context for good. */
 static int retire;
 
+/* Messages are gathered and written together (at the end of a trial, and at
+ * least every 100 ms while samples come): one write() per trial for most. */
+static char out_buf[1 << 17];
+static size_t out_len;
+
+static void out_flush(int fd)
+{
+    if (out_len && write_all(fd, out_buf, out_len) < 0)
+        _exit(3); /* the supervisor is gone */
+    out_len = 0;
+}
+
 static void send_msg(int fd, int type, int status, const void *payload, unsigned len)
 {
     msg_header h = {type, status, len, retire};
-    if (write_all(fd, &h, sizeof h) < 0 || (len && write_all(fd, payload, len) < 0))
-        _exit(3); /* the supervisor is gone */
+    if (out_len + sizeof h + len > sizeof out_buf)
+        out_flush(fd);
+    memcpy(out_buf + out_len, &h, sizeof h);
+    out_len += sizeof h;
+    if (len)
+        memcpy(out_buf + out_len, payload, len);
+    out_len += len;
 }
 
 static rn_device_kind current_device;
@@ -61,6 +78,7 @@ static void done(int fd, trial_status st, const char *fmt, ...)
         va_end(ap);
     }
     send_msg(fd, MSG_DONE, st, reason, (unsigned)strlen(reason));
+    out_flush(fd);
 }
 
 /* Samples go out in batches, so the pipe is not touched between most
@@ -75,6 +93,7 @@ static void flush_samples(int fd, sample_buf *b)
 {
     if (b->n)
         send_msg(fd, MSG_SAMPLES, 0, b->s, (unsigned)(b->n * sizeof b->s[0]));
+    out_flush(fd);
     b->n = 0;
     b->last_flush = now_seconds();
 }
