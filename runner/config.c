@@ -175,6 +175,34 @@ static int key_value(loader *L, const char *name, const yaml_node_t *n, value *o
 {
     char what[96];
     snprintf(what, sizeof what, "'%s'", name);
+    /* a text parameter may be written as a list (layers: [features, 32, 16, 2]):
+     * it becomes "[features, 32, 16, 2]" */
+    const param_spec *ps = runkey_index(name) < 0 ? find_param(L, name) : NULL;
+    if (n && n->type == YAML_SEQUENCE_NODE && ps && ps->type == PT_STR) {
+        yaml_node_t **items;
+        int k = yml_items(&L->y, (yaml_node_t *)n, &items, L->d);
+        strbuf b = {0};
+        sb_putc(&b, '[');
+        int ok = 1;
+        for (int i = 0; i < k; i++) {
+            if (!yml_is_scalar(items[i]) || yml_is_null(items[i])) {
+                diag_add(L->d, yml_line(items[i]), yml_col(items[i]),
+                         "'%s': a list of plain values, not %s", name, yml_kind(items[i]));
+                ok = 0;
+                continue;
+            }
+            sb_printf(&b, "%s%s", i ? ", " : "", yml_text(items[i]));
+        }
+        sb_putc(&b, ']');
+        free(items);
+        if (!ok) {
+            sb_free(&b);
+            return -1;
+        }
+        *out = value_str(b.s);
+        sb_free(&b);
+        return 0;
+    }
     if (scalar_value(n, out, what, L->d) < 0)
         return -1;
     int rk = runkey_index(name);

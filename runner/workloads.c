@@ -1,6 +1,8 @@
 /* workloads.c - the registry of built-in workloads (one entry each). */
 #include "workloads.h"
 
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define END_PARAMS {NULL, PT_INT, NULL, 0, 0, NULL, NULL}
@@ -93,6 +95,83 @@ static const param_spec memcpy_params[] = {
     END_PARAMS,
 };
 
+/* mlp_train: size is the batch.  `layers` lists every width, input first
+ * ("features" = the `features` parameter); see backends/mlp_data.h.
+ * flops per call = 6 * rows * epochs * sum over layers of in * out (forward
+ * 2, backward 4 per weight and row); unknown (NAN) with a `dataset`, whose
+ * size only the backend reads. */
+static int mlp_widths(const rn_trial *t, double *w, int max)
+{
+    const char *s = rn_param_text(t, "layers", "features,32,16,2");
+    int n = 0;
+    while (*s && n < max) {
+        while (*s == ' ' || *s == '[' || *s == ',')
+            s++;
+        if (!*s || *s == ']')
+            break;
+        char *end;
+        if (strncmp(s, "features", 8) == 0) {
+            w[n++] = rn_param_num(t, "features", 13);
+            s += 8;
+        } else {
+            double v = strtod(s, &end);
+            if (end == s)
+                return 0; /* the backend says what is wrong */
+            w[n++] = v;
+            s = end;
+        }
+        while (*s == ' ' || *s == ']')
+            s++;
+    }
+    return n;
+}
+static int mlp_has_dataset(const rn_trial *t)
+{
+    const char *d = rn_param_text(t, "dataset", NULL);
+    return d && *d;
+}
+static double mlp_train_flops(const rn_trial *t)
+{
+    double w[16], sum = 0;
+    int n = mlp_widths(t, w, 16);
+    if (n < 2 || mlp_has_dataset(t))
+        return NAN;
+    for (int i = 0; i + 1 < n; i++)
+        sum += w[i] * w[i + 1];
+    return 6.0 * rn_param_num(t, "rows", 900) * rn_param_num(t, "epochs", 100) * sum;
+}
+static double mlp_train_memory(const rn_trial *t)
+{
+    /* parameters x 5 (weights, gradients, m, v, initial), activations,
+     * the resident set and every epoch's permutation (io: without) */
+    double w[16], params = 0, widths = 0, widest = 0;
+    int n = mlp_widths(t, w, 16);
+    for (int i = 0; i < n; i++) {
+        widths += w[i];
+        widest = w[i] > widest ? w[i] : widest;
+        if (i + 1 < n)
+            params += w[i] * w[i + 1] + w[i + 1];
+    }
+    double rows = rn_param_num(t, "rows", 900), feats = rn_param_num(t, "features", 13);
+    double batch = (double)t->size < rows ? (double)t->size : rows;
+    return 4.0 * (5 * params + batch * (widths + 2 * widest + 4 * (feats + 1) + 1) +
+                  rows * (feats + 1) + rows * rn_param_num(t, "epochs", 100));
+}
+static const param_spec mlp_train_params[] = {
+    {"layers", PT_STR, "features,32,16,2", 0, 0, NULL,
+     "every layer width, input first, output last; 'features' = the data's feature count"},
+    {"lr", PT_FLOAT, "0.001", 1e-12, 1e6, NULL, "AdamW learning rate"},
+    {"epochs", PT_INT, "100", 1, 10000000, NULL, "passes over the data per call"},
+    {"weight_decay", PT_FLOAT, "0.0001", 0, 1e6, NULL,
+     "AdamW decoupled weight decay (weights only, not biases)"},
+    {"dataset", PT_STR, NULL, 0, 0, NULL,
+     "CSV: header, numeric features, integer label last (relative to the working directory); "
+     "unset: synthetic"},
+    {"rows", PT_INT, "900", 1, 1 << 28, NULL, "rows of the synthetic set"},
+    {"features", PT_INT, "13", 1, 65536, NULL, "features of the synthetic set"},
+    END_PARAMS,
+};
+
 static const param_spec no_params[] = {END_PARAMS};
 
 static const param_spec selftest_params[] = {
@@ -126,6 +205,10 @@ static const workload_desc registry[] = {
     {.name = "axpb", .size_means = "equations", .measures = "x = -b / a, element-wise",
      .default_size = 1 << 20, .dtypes = "f32|f64", .params = no_params, .flops = axpb_flops,
      .bytes = axpb_bytes, .memory = axpb_memory},
+    {.name = "mlp_train", .size_means = "batch size",
+     .measures = "MLP training with AdamW: one call = every epoch", .default_size = 10,
+     .dtypes = "f32", .params = mlp_train_params, .flops = mlp_train_flops,
+     .memory = mlp_train_memory, .extras = "loss|accuracy"},
     {.name = "memcpy", .size_means = "bytes", .measures = "host<->device and device copies",
      .default_size = 1 << 20, .dtypes = "f32|f64|f16|bf16", .params = memcpy_params,
      .bytes = memcpy_bytes, .memory = memcpy_memory},

@@ -29,6 +29,7 @@ extern const rn_workload_impl cpu_nested_sin;
 extern const rn_workload_impl cpu_sumsq;
 extern const rn_workload_impl cpu_axpb;
 extern const rn_workload_impl cpu_noop;
+extern const rn_workload_impl cpu_mlp_train;
 extern const rn_workload_impl cpu_selftest; /* misbehaves on purpose */
 
 /* Test hook: perturbs element `index` of the output of the last run() in a

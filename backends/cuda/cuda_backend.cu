@@ -115,7 +115,7 @@ static void env_info(void *ctx, rn_fact_cb cb)
 }
 
 static const rn_workload_impl *const impls[] = {
-    &cuda_matmul, &cuda_nested_sin, &cuda_sumsq, &cuda_axpb, &cuda_memcpy, &cuda_noop, &cuda_selftest,
+    &cuda_matmul, &cuda_nested_sin, &cuda_sumsq, &cuda_axpb, &cuda_memcpy, &cuda_noop, &cuda_selftest, &cuda_mlp_train,
 };
 
 static const rn_workload_impl *workload(const char *name)

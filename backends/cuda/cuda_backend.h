@@ -10,6 +10,7 @@ extern const rn_workload_impl cuda_sumsq;
 extern const rn_workload_impl cuda_axpb;
 extern const rn_workload_impl cuda_memcpy;
 extern const rn_workload_impl cuda_noop;
+extern const rn_workload_impl cuda_mlp_train;
 extern const rn_workload_impl cuda_selftest;
 extern const rn_tensor_ops cuda_tensor_ops;
 
