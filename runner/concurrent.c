@@ -1,8 +1,8 @@
 /* concurrent.c - see concurrent.h.
  *
- * prepare() resolves and prepares every member, then runs each alone,
- * twice (untimed; the second run is the member's sequential baseline, the
- * first absorbs its cold start).  Each call then runs them per `mode`: `threads` and
+ * prepare() resolves and prepares every member, then runs each alone four
+ * times (untimed; the first absorbs its cold start, the median of the other
+ * three is the member's sequential baseline).  Each call then runs them per `mode`: `threads` and
  * `streams` start one host thread per member (CUDA members use their own
  * non-blocking streams, so members on one GPU overlap as streams do);
  * `sequential` runs them in turn.  Extra columns: each member's median time
@@ -197,10 +197,14 @@ static int prepare(const rn_trial *t, void **state, rn_error *err)
             break;
         }
     }
+    /* each member alone: one run for its cold start, then the median of three */
     for (int i = 0; i < c->n && !rc; i++) {
         member *m = &c->m[i];
+        double x[3];
         run_member(m);
-        m->alone = run_member(m);
+        for (int k = 0; k < 3; k++)
+            x[k] = run_member(m);
+        m->alone = stats_median(x, 3);
         rc = failed(c, err);
     }
     if (rc) {

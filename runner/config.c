@@ -171,8 +171,12 @@ static void unknown_key(loader *L, const yaml_node_t *k, const char *where,
 }
 
 /* Parses and validates the value of key `name` (a run key or a parameter). */
+static int members_value(loader *L, const yaml_node_t *v, value *out);
+
 static int key_value(loader *L, const char *name, const yaml_node_t *n, value *out)
 {
+    if (!strcmp(name, "members") && find_param(L, name))
+        return members_value(L, n, out);
     char what[96];
     snprintf(what, sizeof what, "'%s'", name);
     /* a text parameter may be written as a list (layers: [features, 32, 16, 2]):
@@ -328,12 +332,8 @@ static void set_fixed(loader *L, const yaml_node_t *k, const yaml_node_t *v)
         return;
     }
     value val;
-    if (!strcmp(name, "members") && find_param(L, name)) {
-        if (members_value(L, v, &val) < 0)
-            return;
-    } else if (key_value(L, name, v, &val) < 0) {
+    if (key_value(L, name, v, &val) < 0)
         return;
-    }
     c = get_column(L, name);
     L->e->cols[c].fixed = val;
     L->e->cols[c].line = yml_line(v);

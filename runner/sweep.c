@@ -233,7 +233,7 @@ static void parse_axis(loader *L, const yaml_node_t *k, const yaml_node_t *v)
                      YAML_MAPPING_NODE;
     if (!strcmp(name, "members")) {
         diag_add(d, yml_line(k), yml_col(k),
-                 "'members' cannot be swept: sweep 'mode', or write one file per set of members");
+                 "'members' is swept with a linked axis: - {label: NAME, members: [...]}");
         return;
     }
     if (!linked && !loader_known_key(L, name)) {
