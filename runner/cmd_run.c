@@ -83,10 +83,121 @@ static void flag_noise(trial_result *r)
         trial_result_add_extra(r, "noise", text);
 }
 
+/* Where finished trials go, and the tallies of the run. */
+typedef struct sink {
+    const experiment *e;
+    run_files *R;
+    progress *pr;
+    long long *counts;
+    reasons *skipped;
+    int *any_failed, *write_failed;
+} sink;
+
+/* Saves a finished trial and reports it. */
+static void finish_trial(sink *o, long long t, trial_result *res)
+{
+    char err[1024];
+    flag_noise(res);
+    if (results_write(o->R, o->e, t, res, err, sizeof err) < 0) {
+        progress_clear(o->pr);
+        fprintf(stderr, "runner: %s\n", err);
+        *o->write_failed = 1;
+    }
+    o->counts[res->status]++;
+    if (res->status == ST_FAILED || res->status == ST_TIMEOUT) {
+        strbuf desc = {0};
+        table_describe(o->e, t, &desc);
+        *o->any_failed = 1;
+        progress_clear(o->pr);
+        fprintf(stderr, "runner: trial %lld (%s) %s: %s\n", o->e->ids[t], desc.s,
+                res->status == ST_FAILED ? "failed" : "timed out", res->reason);
+        sb_free(&desc);
+    } else if (res->status == ST_SKIPPED) {
+        count_reason(o->skipped, res->reason);
+    }
+}
+
+static double trial_timeout(const experiment *e, long long t)
+{
+    resolved_trial rt;
+    trial_resolve(e, t, &rt);
+    double timeout = rt.timeout;
+    trial_release(&rt);
+    return timeout;
+}
+
+/* order: interleaved.  Samples are taken round-robin across the trials (one
+ * sample of each trial per round, warmups in the first round), so that slow
+ * drift of a shared machine spreads over all of them evenly.  Each round
+ * prepares the trial afresh (untimed); a trial is saved once it has all its
+ * samples, or as soon as one round fails. */
+static void run_interleaved(const experiment *e, supervisor *S, sink *o)
+{
+    long long n = e->ntrials;
+    trial_result *acc = xcalloc((size_t)n + 1, sizeof *acc);
+    int *want = xcalloc((size_t)n + 1, sizeof *want);
+    char *open = xcalloc((size_t)n + 1, 1);
+    long long left = 0;
+    for (long long t = 0; t < n; t++) {
+        if (results_is_done(o->R, e->ids[t]))
+            continue;
+        resolved_trial rt;
+        trial_resolve(e, t, &rt);
+        want[t] = rt.repeats > 0 ? rt.repeats : 1;
+        trial_release(&rt);
+        acc[t].cold = acc[t].flops = acc[t].bytes = NAN;
+        open[t] = 1;
+        left++;
+    }
+    for (int round = 0; left > 0 && !interrupted && !*o->write_failed; round++) {
+        for (long long t = 0; t < n && !interrupted && !*o->write_failed; t++) {
+            if (!open[t])
+                continue;
+            trial_result r;
+            sup_run(S, t, trial_timeout(e, t), 1, round == 0 ? -1 : 0, &r);
+            if (r.status == ST_INTERRUPTED) {
+                trial_result_free(&r);
+                break;
+            }
+            trial_result *a = &acc[t];
+            for (int i = 0; i < r.nsamples; i++) {
+                if (a->nsamples == a->cap) {
+                    a->cap = a->cap ? a->cap * 2 : 8;
+                    a->samples = xrealloc(a->samples, (size_t)a->cap * sizeof *a->samples);
+                }
+                a->samples[a->nsamples++] = r.samples[i];
+            }
+            if (round == 0)
+                a->cold = r.cold;
+            a->flops = r.flops;
+            a->bytes = r.bytes;
+            for (int i = 0; i < r.nextra; i++)
+                trial_result_add_extra(a, r.extra_keys[i], r.extra_vals[i]);
+            a->status = r.status;
+            free(a->reason);
+            a->reason = r.reason ? xstrdup(r.reason) : NULL;
+            trial_result_free(&r);
+            if (a->status != ST_OK || a->nsamples >= want[t]) {
+                progress_trial(o->pr, o->pr->done, "interleaved");
+                progress_finished(o->pr, 0, a->status != ST_SKIPPED);
+                finish_trial(o, t, a);
+                open[t] = 0;
+                left--;
+            }
+        }
+    }
+    for (long long t = 0; t < n; t++)
+        trial_result_free(&acc[t]);
+    free(acc);
+    free(want);
+    free(open);
+}
+
 static int run_experiment(const cli *c, experiment *e, int argc, char **argv, int *any_failed)
 {
     char err[1024];
     run_files R;
+    (void)err;
     if (results_open(&R, e, c->output, c->resume, err, sizeof err) < 0) {
         fprintf(stderr, "runner: %s\n", err);
         results_free(&R);
@@ -120,42 +231,25 @@ static int run_experiment(const cli *c, experiment *e, int argc, char **argv, in
     double start = now_seconds();
     int write_failed = 0;
     long long seq = 0;
-    for (long long t = 0; t < e->ntrials && !interrupted && !write_failed; t++) {
-        if (results_is_done(&R, e->ids[t]))
-            continue;
-        strbuf desc = {0};
-        table_describe(e, t, &desc);
-        progress_trial(&pr, seq++, desc.s);
-        resolved_trial rt;
-        trial_resolve(e, t, &rt);
-        double timeout = rt.timeout;
-        trial_release(&rt);
-        double t0 = now_seconds();
-        trial_result res;
-        sup_run(&S, t, timeout, &res);
-        progress_finished(&pr, now_seconds() - t0, res.status != ST_SKIPPED);
-        flag_noise(&res);
-        if (res.status == ST_INTERRUPTED) {
-            trial_result_free(&res);
+    sink out = {e, &R, &pr, counts, &skipped, any_failed, &write_failed};
+    if (e->interleaved) {
+        run_interleaved(e, &S, &out);
+    } else {
+        for (long long t = 0; t < e->ntrials && !interrupted && !write_failed; t++) {
+            if (results_is_done(&R, e->ids[t]))
+                continue;
+            strbuf desc = {0};
+            table_describe(e, t, &desc);
+            progress_trial(&pr, seq++, desc.s);
             sb_free(&desc);
-            break;
+            double t0 = now_seconds();
+            trial_result res;
+            sup_run(&S, t, trial_timeout(e, t), -1, -1, &res);
+            progress_finished(&pr, now_seconds() - t0, res.status != ST_SKIPPED);
+            if (res.status != ST_INTERRUPTED)
+                finish_trial(&out, t, &res);
+            trial_result_free(&res);
         }
-        if (results_write(&R, e, t, &res, err, sizeof err) < 0) {
-            progress_clear(&pr);
-            fprintf(stderr, "runner: %s\n", err);
-            write_failed = 1;
-        }
-        counts[res.status]++;
-        if (res.status == ST_FAILED || res.status == ST_TIMEOUT) {
-            *any_failed = 1;
-            progress_clear(&pr);
-            fprintf(stderr, "runner: trial %lld (%s) %s: %s\n", e->ids[t], desc.s,
-                    res.status == ST_FAILED ? "failed" : "timed out", res.reason);
-        } else if (res.status == ST_SKIPPED) {
-            count_reason(&skipped, res.reason);
-        }
-        trial_result_free(&res);
-        sb_free(&desc);
     }
     sup_stop(&S);
     progress_clear(&pr);

@@ -32,7 +32,8 @@ static const char *const top_names[] = {"name",    "description", "workload", "d
                                         "threads", "io",          "dtype",    "size",
                                         "params",  "sweep",       "exclude",  "repeats",
                                         "warmups", "timeout",     "seed",     "hooks",
-                                        "plots",   "cold_cache", "batch",    "stop", NULL};
+                                        "plots",   "cold_cache", "batch",    "stop",
+                                        "order",   NULL};
 
 const char *const runkey_names[] = {"workload", "device",  "threads", "io",
                                     "dtype",    "size",    "repeats", "warmups",
@@ -491,6 +492,18 @@ static void h_stop(loader *L, const yaml_node_t *k, const yaml_node_t *v)
                  s->min_samples, s->max_samples);
 }
 
+/* order: sequential (each trial's samples together) or interleaved */
+static void h_order(loader *L, const yaml_node_t *k, const yaml_node_t *v)
+{
+    (void)k;
+    const char *s = yml_text(v);
+    if (yml_is_scalar(v) && !strcmp(s, "interleaved"))
+        L->e->interleaved = 1;
+    else if (!yml_is_scalar(v) || strcmp(s, "sequential"))
+        diag_add(L->d, yml_line(v), yml_col(v), "'order' must be sequential or interleaved, not '%s'",
+                 yml_is_scalar(v) ? s : yml_kind(v));
+}
+
 typedef void (*top_handler)(loader *L, const yaml_node_t *k, const yaml_node_t *v);
 
 /* sweep, exclude and plots run after the rest: they refer to the columns. */
@@ -506,7 +519,7 @@ static const struct top_key {
     {"repeats", h_runkey, 0},    {"warmups", h_runkey, 0},
     {"timeout", h_runkey, 0},    {"seed", h_runkey, 0},
     {"cold_cache", h_runkey, 0}, {"batch", h_runkey, 0},
-    {"stop", h_stop, 0},
+    {"stop", h_stop, 0},         {"order", h_order, 0},
     {"params", h_params, 0},     {"hooks", h_hooks, 0},
     {"sweep", NULL, 1},          {"exclude", NULL, 1},
     {"plots", NULL, 1},
@@ -812,6 +825,12 @@ experiment *experiment_parse(const char *path, const char *text, size_t len, dia
     order_columns(&L);
     build_defaults(e);
     sweep_expand(&L);
+    if (e->interleaved)
+        for (long long t = 0; t < e->ntrials && !d->n; t++) {
+            value r = trial_value(e, t, experiment_column(e, "repeats"));
+            if (r.kind == VAL_STR)
+                diag_add(d, 1, 1, "order: interleaved needs a number of repeats, not 'auto'");
+        }
 out:
     yml_free(&L.y);
     free(L.rank);

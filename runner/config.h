@@ -100,6 +100,7 @@ typedef struct experiment {
     long long *ids;    /* each trial's index in the full (unfiltered) expansion */
     long long ntrials;
     stop_rule stop;
+    int interleaved; /* order: interleaved */
     value *defaults;   /* [registry workload][column] default values */
     int ndefault_rows;
 } experiment;

@@ -13,6 +13,12 @@ typedef enum {
     MSG_EXTRA,       /* payload: "column\tvalue" */
 } msg_type;
 
+/* A command to the worker: run this trial. */
+typedef struct worker_cmd {
+    long long trial;
+    int samples, warmups; /* >= 0: instead of the trial's repeats / warmups */
+} worker_cmd;
+
 typedef enum { ST_OK = 0, ST_FAILED, ST_TIMEOUT, ST_SKIPPED, ST_INTERRUPTED } trial_status;
 
 typedef struct msg_header {

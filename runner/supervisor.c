@@ -164,8 +164,10 @@ static void add_samples(trial_result *r, const rn_sample *s, int n)
     r->nsamples += n;
 }
 
-void sup_run(supervisor *S, long long t, double timeout, trial_result *out)
+void sup_run(supervisor *S, long long t, double timeout, int samples, int warmups,
+             trial_result *out)
 {
+    worker_cmd cmd = {t, samples, warmups};
     memset(out, 0, sizeof *out);
     out->cold = out->flops = out->bytes = NAN;
     if (!S->pid && spawn(S) < 0) {
@@ -173,7 +175,7 @@ void sup_run(supervisor *S, long long t, double timeout, trial_result *out)
         out->reason = xasprintf("cannot start a worker process: %s", strerror(errno));
         return;
     }
-    if (write(S->cmd_fd, &t, sizeof t) != (ssize_t)sizeof t) {
+    if (write(S->cmd_fd, &cmd, sizeof cmd) != (ssize_t)sizeof cmd) {
         free(reap(S, 0));
         out->status = ST_FAILED;
         out->reason = xstrdup("cannot talk to the worker process");

@@ -34,8 +34,11 @@ typedef struct supervisor {
 } supervisor;
 
 void sup_init(supervisor *S, const experiment *e, volatile sig_atomic_t *interrupted);
-/* Runs trial t; timeout in seconds (0 = none). */
-void sup_run(supervisor *S, long long t, double timeout, trial_result *out);
+/* Runs trial t; timeout in seconds (0 = none).  `samples` and `warmups`
+ * override the trial's own repeats and warmups when >= 0 (order:
+ * interleaved takes one sample per round). */
+void sup_run(supervisor *S, long long t, double timeout, int samples, int warmups,
+             trial_result *out);
 void sup_stop(supervisor *S);
 void trial_result_free(trial_result *r);
 

@@ -252,10 +252,14 @@ out:
     impl->release(state);
 }
 
-void worker_run_trial(const experiment *e, long long t, int fd)
+void worker_run_trial(const experiment *e, const worker_cmd *cmd, int fd)
 {
     resolved_trial r;
-    trial_resolve(e, t, &r);
+    trial_resolve(e, cmd->trial, &r);
+    if (cmd->samples >= 0)
+        r.repeats = cmd->samples;
+    if (cmd->warmups >= 0)
+        r.warmups = cmd->warmups;
     const rn_trial *tr = &r.t;
     current_device = tr->device;
     char why[1024];
@@ -319,13 +323,13 @@ void worker_main(const experiment *e, int cmd_fd, int res_fd)
     signal(SIGINT, SIG_IGN);
     signal(SIGPIPE, SIG_DFL);
     for (;;) {
-        long long t;
-        ssize_t n = read(cmd_fd, &t, sizeof t);
+        worker_cmd cmd;
+        ssize_t n = read(cmd_fd, &cmd, sizeof cmd);
         if (n < 0 && errno == EINTR)
             continue;
-        if (n != (ssize_t)sizeof t)
+        if (n != (ssize_t)sizeof cmd)
             _exit(0);
-        worker_run_trial(e, t, res_fd);
+        worker_run_trial(e, &cmd, res_fd);
         if (retire)
             _exit(0);
     }

@@ -5,10 +5,11 @@
 #define RUNNER_WORKER_H
 
 #include "config.h"
+#include "proto.h"
 
 void worker_main(const experiment *e, int cmd_fd, int res_fd);
 
-/* Runs trial t of e in this process, reporting to res_fd. */
-void worker_run_trial(const experiment *e, long long t, int res_fd);
+/* Runs a trial of e in this process, reporting to res_fd. */
+void worker_run_trial(const experiment *e, const worker_cmd *cmd, int res_fd);
 
 #endif

@@ -536,3 +536,42 @@ Test(run, columns_appearing_one_after_another_keep_rows_whole, .timeout = 30)
     csv_free(&t);
     free(d);
 }
+
+/* order: interleaved takes the same trials and samples as the plain order. */
+Test(run, interleaved_order_gives_the_same_trials_and_samples, .timeout = 60)
+{
+    char *d = tmpdir();
+    const char *body = "workload: selftest\nparams: {action: sleep, seconds: 0.001}\nrepeats: 3\n"
+                       "warmups: 1\nbatch: 1\nsweep:\n  size: [1, 2, 3, 4]\n  seed: [5, 6]\n";
+    char seq[4096], il[4096];
+    snprintf(seq, sizeof seq, "name: plain\n%s", body);
+    snprintf(il, sizeof il, "name: mixed\norder: interleaved\n%s", body);
+    write_text(d, "plain.yaml", seq);
+    write_text(d, "mixed.yaml", il);
+    char e1[4096], e2[4096], out[4096], p[8192];
+    snprintf(e1, sizeof e1, "%s/plain.yaml", d);
+    snprintf(e2, sizeof e2, "%s/mixed.yaml", d);
+    snprintf(out, sizeof out, "%s/out", d);
+    proc_out r;
+    run((char *[]){"--quiet", "--no-plots", "--output", out, e1, e2, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    csv_table a, b;
+    latest(out, "plain", "trials.csv", p, sizeof p);
+    cr_assert_eq(csv_read(p, &a), 0);
+    latest(out, "mixed", "trials.csv", p, sizeof p);
+    cr_assert_eq(csv_read(p, &b), 0);
+    cr_assert_eq(a.nrows, 9);
+    cr_assert_eq(b.nrows, a.nrows);
+    int ka = csv_col(&a, "size"), kb = csv_col(&b, "size");
+    int sa = csv_col(&a, "samples"), sb = csv_col(&b, "samples");
+    for (int i = 1; i < a.nrows; i++) {
+        cr_assert_str_eq(a.rows[i][0], b.rows[i][0]);
+        cr_assert_str_eq(a.rows[i][ka], b.rows[i][kb]);
+        cr_assert_str_eq(a.rows[i][sa], "3");
+        cr_assert_str_eq(b.rows[i][sb], "3");
+        cr_assert_str_eq(b.rows[i][csv_col(&b, "status")], "ok");
+    }
+    csv_free(&a);
+    csv_free(&b);
+    free(d);
+}
