@@ -2,19 +2,70 @@
  * print; run nothing. */
 #include "commands.h"
 #include "config.h"
+#include "lua_engine.h"
 #include "table.h"
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* A lua:PATH value: the file loads in the sandbox and returns a table with
+ * a run function. */
+static void check_lua_value(const experiment *e, const value *v, int line, int col, diags *d)
+{
+    if (v->kind != VAL_STR || strncmp(v->text, "lua:", 4) || !v->text[4])
+        return;
+    char path[4096], msg[1024];
+    snprintf(path, sizeof path, "%s%s%s", v->text[4] == '/' ? "" : e->dir,
+             v->text[4] == '/' ? "" : "/", v->text + 4);
+    if (access(path, R_OK) == 0 && lua_file_check(path, msg, sizeof msg) < 0)
+        diag_add(d, line, col, "%s", msg);
+}
+
+/* The Lua files an experiment names (workload values, hooks), loaded and
+ * checked: runs their top level in the sandbox, so not for `runner plot`. */
+static void experiment_check_lua(const experiment *e, diags *d)
+{
+    lua_engine_configure(e->dir, NULL, -1); /* require: beside the experiment */
+    int wc = experiment_column(e, "workload");
+    if (wc >= 0) {
+        check_lua_value(e, &e->cols[wc].fixed, e->cols[wc].line, e->cols[wc].col, d);
+        for (int a = 0; a < e->naxes; a++)
+            for (int j = 0; j < e->axes[a].nelems; j++)
+                for (int k = 0; k < e->axes[a].elems[j].nkv; k++)
+                    if (e->axes[a].elems[j].kv[k].column == wc)
+                        check_lua_value(e, &e->axes[a].elems[j].kv[k].v, e->axes[a].elems[j].line,
+                                        e->axes[a].elems[j].col, d);
+    }
+    if (e->hooks) {
+        char path[4096], msg[1024];
+        snprintf(path, sizeof path, "%s%s%s", e->hooks[0] == '/' ? "" : e->dir,
+                 e->hooks[0] == '/' ? "" : "/", e->hooks);
+        lua_hooks *h = lua_hooks_open(path, msg, sizeof msg);
+        if (!h)
+            diag_add(d, 1, 1, "%s", msg); /* the hooks key's position is not kept */
+        lua_hooks_close(h);
+    }
+}
 
 /* Loads and filters one file; prints its errors.  NULL on error. */
 experiment *load_for_cli(const cli *c, const char *path)
 {
+    lua_engine_configure(NULL, NULL, c->allow_unsafe_lua); /* before any Lua runs */
     diags d = {0};
     experiment *e = experiment_load(path, &d);
     if (!e) {
         diag_print(&d, stderr);
         diag_free(&d);
+        return NULL;
+    }
+    d.file = path;
+    experiment_check_lua(e, &d);
+    if (d.n > 0) {
+        diag_print(&d, stderr);
+        diag_free(&d);
+        experiment_free(e);
         return NULL;
     }
     diag_free(&d);

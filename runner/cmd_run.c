@@ -2,6 +2,7 @@
  * supervised worker, saved as it finishes; then plots and the report. */
 #include "commands.h"
 #include "config.h"
+#include "lua_engine.h"
 #include "meta.h"
 #include "plots.h"
 #include "progress.h"
@@ -83,6 +84,63 @@ static void flag_noise(trial_result *r)
         trial_result_add_extra(r, "noise", text);
 }
 
+/* A trial's keys for the Lua hooks (values borrowed from the experiment). */
+typedef struct hook_trial {
+    const char **keys, **vals;
+    lua_trial_view v;
+} hook_trial;
+
+static void hook_trial_make(const experiment *e, long long t, hook_trial *h)
+{
+    h->keys = xcalloc((size_t)e->ncols, sizeof *h->keys);
+    h->vals = xcalloc((size_t)e->ncols, sizeof *h->vals);
+    for (int c = 0; c < e->ncols; c++) {
+        h->keys[c] = e->cols[c].name;
+        h->vals[c] = trial_value(e, t, c).text; /* NULL: no value */
+    }
+    h->v = (lua_trial_view){e->ids[t], e->ncols, h->keys, h->vals};
+}
+
+static void hook_trial_free(hook_trial *h)
+{
+    free(h->keys);
+    free(h->vals);
+}
+
+static const char *const status_names[] = {"ok", "failed", "timeout", "skipped", "interrupted"};
+
+/* after_trial(trial, result): its columns join the trial's extras. */
+static void hooks_after(lua_hooks *H, const hook_trial *ht, trial_result *res)
+{
+    if (!lua_hooks_has(H, "after_trial"))
+        return;
+    double *x = xmalloc((size_t)(res->nsamples + 1) * sizeof *x);
+    for (int i = 0; i < res->nsamples; i++)
+        x[i] = res->samples[i].seconds;
+    stats s = {0};
+    s.min = s.median = s.mean = s.stddev = s.max = NAN;
+    if (res->nsamples > 0)
+        stats_compute(x, res->nsamples, &s);
+    free(x);
+    lua_result_view rv = {status_names[res->status], res->reason, res->nsamples, s.min, s.median,
+                          s.mean, s.stddev, s.max,
+                          res->flops > 0 && s.median > 0 ? res->flops / s.median / 1e9 : NAN,
+                          res->bytes > 0 && s.median > 0 ? res->bytes / s.median / 1e9 : NAN};
+    lua_extra xs;
+    char err[1024];
+    if (lua_hooks_after(H, &ht->v, &rv, &xs, err, sizeof err) != 0) {
+        /* a Lua error fails the trial (SPEC 5); its samples are kept */
+        res->status = ST_FAILED;
+        free(res->reason);
+        res->reason = xstrdup(err);
+        return;
+    }
+    for (int i = 0; i < xs.n; i++)
+        trial_result_add_extra(res, xs.keys[i], xs.values[i]);
+    lua_extra_free(&xs);
+}
+
+
 /* Where finished trials go, and the tallies of the run. */
 typedef struct sink {
     const experiment *e;
@@ -91,12 +149,41 @@ typedef struct sink {
     long long *counts;
     reasons *skipped;
     int *any_failed, *write_failed;
+    lua_hooks *H; /* the experiment's hooks, or NULL */
 } sink;
 
-/* Saves a finished trial and reports it. */
-static void finish_trial(sink *o, long long t, trial_result *res)
+/* skip(trial) and before_trial(trial) decide before a worker is asked:
+ * 0 run it; otherwise `res` is the trial's result (skipped or failed). */
+static int hooks_before(sink *o, long long t, trial_result *res)
+{
+    if (!o->H)
+        return 0;
+    hook_trial ht;
+    hook_trial_make(o->e, t, &ht);
+    char why[1024];
+    int sk = lua_hooks_skip(o->H, &ht.v, why, sizeof why);
+    if (sk == 0 && lua_hooks_before(o->H, &ht.v, why, sizeof why) != 0)
+        sk = -1;
+    hook_trial_free(&ht);
+    if (sk == 0)
+        return 0;
+    memset(res, 0, sizeof *res);
+    res->cold = res->flops = res->bytes = NAN;
+    res->status = sk == 1 ? ST_SKIPPED : ST_FAILED;
+    res->reason = xstrdup(why);
+    return 1;
+}
+
+/* Saves a finished trial and reports it (after_trial's columns first). */
+static void finish_trial(sink *o, long long t, trial_result *res, int ran)
 {
     char err[1024];
+    if (o->H && ran) {
+        hook_trial ht;
+        hook_trial_make(o->e, t, &ht);
+        hooks_after(o->H, &ht, res);
+        hook_trial_free(&ht);
+    }
     flag_noise(res);
     if (results_write(o->R, o->e, t, res, err, sizeof err) < 0) {
         progress_clear(o->pr);
@@ -154,7 +241,10 @@ static void run_interleaved(const experiment *e, supervisor *S, sink *o)
             if (!open[t])
                 continue;
             trial_result r;
-            sup_run(S, t, trial_timeout(e, t), 1, round == 0 ? -1 : 0, &r);
+            int ran = !(round == 0 && hooks_before(o, t, &r));
+            if (ran)
+                sup_run(S, t, trial_timeout(e, t), 1, round == 0 ? -1 : 0, &r);
+            acc[t].ran |= ran;
             if (r.status == ST_INTERRUPTED) {
                 trial_result_free(&r);
                 break;
@@ -180,7 +270,7 @@ static void run_interleaved(const experiment *e, supervisor *S, sink *o)
             if (a->status != ST_OK || a->nsamples >= want[t]) {
                 progress_trial(o->pr, o->pr->done, "interleaved");
                 progress_finished(o->pr, 0, a->status != ST_SKIPPED);
-                finish_trial(o, t, a);
+                finish_trial(o, t, a, a->ran);
                 open[t] = 0;
                 left--;
             }
@@ -197,10 +287,24 @@ static int run_experiment(const cli *c, experiment *e, int argc, char **argv, in
 {
     char err[1024];
     run_files R;
-    (void)err;
+    char lua_dir[4096];
+    lua_project_dir(lua_dir, sizeof lua_dir);
+    lua_engine_configure(e->dir, lua_dir, c->allow_unsafe_lua); /* the worker inherits it */
+    lua_hooks *H = NULL;
+    if (e->hooks) {
+        char hp[4096];
+        snprintf(hp, sizeof hp, "%s%s%s", e->hooks[0] == '/' ? "" : e->dir,
+                 e->hooks[0] == '/' ? "" : "/", e->hooks);
+        H = lua_hooks_open(hp, err, sizeof err);
+        if (!H) {
+            fprintf(stderr, "runner: %s\n", err);
+            return EXIT_INVALID;
+        }
+    }
     if (results_open(&R, e, c->output, c->resume, err, sizeof err) < 0) {
         fprintf(stderr, "runner: %s\n", err);
         results_free(&R);
+        lua_hooks_close(H);
         return EXIT_INVALID;
     }
     meta *m = meta_collect(e, argc, argv);
@@ -214,6 +318,7 @@ static int run_experiment(const cli *c, experiment *e, int argc, char **argv, in
         fprintf(stderr, "runner: cannot write %s/meta.json\n", R.run_dir);
         meta_free(m);
         results_free(&R);
+        lua_hooks_close(H);
         return EXIT_INVALID;
     }
     if (R.resumed && !c->quiet)
@@ -231,7 +336,7 @@ static int run_experiment(const cli *c, experiment *e, int argc, char **argv, in
     double start = now_seconds();
     int write_failed = 0;
     long long seq = 0;
-    sink out = {e, &R, &pr, counts, &skipped, any_failed, &write_failed};
+    sink out = {e, &R, &pr, counts, &skipped, any_failed, &write_failed, H};
     if (e->interleaved) {
         run_interleaved(e, &S, &out);
     } else {
@@ -244,10 +349,12 @@ static int run_experiment(const cli *c, experiment *e, int argc, char **argv, in
             sb_free(&desc);
             double t0 = now_seconds();
             trial_result res;
-            sup_run(&S, t, trial_timeout(e, t), -1, -1, &res);
+            int ran = !hooks_before(&out, t, &res);
+            if (ran)
+                sup_run(&S, t, trial_timeout(e, t), -1, -1, &res);
             progress_finished(&pr, now_seconds() - t0, res.status != ST_SKIPPED);
             if (res.status != ST_INTERRUPTED)
-                finish_trial(&out, t, &res);
+                finish_trial(&out, t, &res, ran);
             trial_result_free(&res);
         }
     }
@@ -291,6 +398,7 @@ static int run_experiment(const cli *c, experiment *e, int argc, char **argv, in
     }
     meta_free(m);
     results_free(&R);
+    lua_hooks_close(H);
     return rc;
 }
 

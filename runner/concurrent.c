@@ -36,13 +36,30 @@ typedef struct member {
     int rc;
 } member;
 
-typedef struct conc {
+typedef struct conc conc;
+
+typedef struct member_arg {
+    conc *c;
+    member *m;
+} member_arg;
+
+struct conc {
     int n, sequential;
+    /* threads / streams: one long-lived thread per member, released together
+     * each call; threads made once are spread over the cores by the
+     * scheduler, where fresh ones start on the caller's core */
+    pthread_t th[MAX_MEMBERS];
+    pthread_mutex_t mu;
+    pthread_cond_t go, done;
+    unsigned gen;      /* bumped to start a call */
+    int pending, quit; /* members still running this call; shutting down */
+    int nthreads;
+    member_arg args[MAX_MEMBERS];
     char *text; /* the members' spec, cut in place: the trials point into it */
     double *calls;
     int ncalls, ccap;
     member m[MAX_MEMBERS];
-} conc;
+};
 
 static void push(double **v, int *n, int *cap, double x)
 {
@@ -108,10 +125,28 @@ static double run_member(member *m)
     return now_seconds() - t0;
 }
 
-static void *member_thread(void *arg)
+
+
+static void *member_thread(void *p)
 {
-    member *m = arg;
-    push(&m->times, &m->ntimes, &m->cap, run_member(m));
+    member_arg *a = p;
+    conc *c = a->c;
+    unsigned seen = 0;
+    pthread_mutex_lock(&c->mu);
+    for (;;) {
+        while (c->gen == seen && !c->quit)
+            pthread_cond_wait(&c->go, &c->mu);
+        if (c->quit)
+            break;
+        seen = c->gen;
+        pthread_mutex_unlock(&c->mu);
+        double x = run_member(a->m);
+        pthread_mutex_lock(&c->mu);
+        push(&a->m->times, &a->m->ntimes, &a->m->cap, x);
+        if (--c->pending == 0)
+            pthread_cond_signal(&c->done);
+    }
+    pthread_mutex_unlock(&c->mu);
     return NULL;
 }
 
@@ -129,6 +164,17 @@ static int failed(conc *c, rn_error *err)
 static void release(void *state)
 {
     conc *c = state;
+    if (!c->sequential) {
+        pthread_mutex_lock(&c->mu);
+        c->quit = 1;
+        pthread_cond_broadcast(&c->go);
+        pthread_mutex_unlock(&c->mu);
+        for (int i = 0; i < c->nthreads; i++)
+            pthread_join(c->th[i], NULL);
+        pthread_mutex_destroy(&c->mu);
+        pthread_cond_destroy(&c->go);
+        pthread_cond_destroy(&c->done);
+    }
     for (int i = 0; i < c->n; i++) {
         member *m = &c->m[i];
         if (m->impl && m->state)
@@ -149,6 +195,11 @@ static int prepare(const rn_trial *t, void **state, rn_error *err)
     }
     conc *c = xcalloc(1, sizeof *c);
     c->sequential = !strcmp(rn_param_text(t, "mode", "threads"), "sequential");
+    if (!c->sequential) {
+        pthread_mutex_init(&c->mu, NULL);
+        pthread_cond_init(&c->go, NULL);
+        pthread_cond_init(&c->done, NULL);
+    }
     c->text = xstrdup(spec);
     char *parts[MAX_MEMBERS], *save = NULL;
     int nparts = 0;
@@ -207,6 +258,15 @@ static int prepare(const rn_trial *t, void **state, rn_error *err)
         m->alone = stats_median(x, 3);
         rc = failed(c, err);
     }
+    for (int i = 0; !rc && !c->sequential && i < c->n; i++) {
+        c->args[i] = (member_arg){c, &c->m[i]};
+        if (pthread_create(&c->th[i], NULL, member_thread, &c->args[i]) != 0) {
+            snprintf(err->msg, sizeof err->msg, "concurrent: cannot start a thread");
+            rc = 1;
+        } else {
+            c->nthreads++;
+        }
+    }
     if (rc) {
         release(c);
         return rc;
@@ -226,16 +286,13 @@ static int run(void *state, rn_sample *s, rn_error *err)
         push(&c->calls, &c->ncalls, &c->ccap, now_seconds() - t0);
         return failed(c, err);
     }
-    pthread_t th[MAX_MEMBERS];
-    for (int i = 0; i < c->n; i++)
-        if (pthread_create(&th[i], NULL, member_thread, &c->m[i]) != 0) {
-            for (int j = 0; j < i; j++)
-                pthread_join(th[j], NULL);
-            snprintf(err->msg, sizeof err->msg, "concurrent: cannot start a thread");
-            return 1;
-        }
-    for (int i = 0; i < c->n; i++)
-        pthread_join(th[i], NULL);
+    pthread_mutex_lock(&c->mu);
+    c->pending = c->nthreads;
+    c->gen++;
+    pthread_cond_broadcast(&c->go); /* every member starts now */
+    while (c->pending > 0)
+        pthread_cond_wait(&c->done, &c->mu);
+    pthread_mutex_unlock(&c->mu);
     push(&c->calls, &c->ncalls, &c->ccap, now_seconds() - t0);
     return failed(c, err);
 }

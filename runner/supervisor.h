@@ -20,6 +20,7 @@ typedef struct trial_result {
     double flops, bytes; /* per call; NaN if not stated */
     char **extra_keys, **extra_vals; /* extra trials.csv columns */
     int nextra;
+    int ran; /* a worker ran it (order: interleaved keeps this across rounds) */
 } trial_result;
 
 void trial_result_add_extra(trial_result *r, const char *key, const char *val);

@@ -50,7 +50,7 @@ void trial_resolve(const experiment *e, long long t, resolved_trial *r)
                  : !strcmp(v.text, "f16")          ? RN_F16
                                                    : RN_BF16;
     v = get(e, t, "size");
-    r->t.size = v.kind == VAL_INT ? v.i : 0;
+    r->t.size = v.kind == VAL_INT ? v.i : -1; /* unset: a Lua file's defaults.size */
     v = get(e, t, "seed");
     r->t.seed = v.kind == VAL_INT ? (uint64_t)v.i : 0;
     v = get(e, t, "cold_cache");

@@ -4,6 +4,7 @@
 #include "worker.h"
 
 #include "backends.h"
+#include "lua_engine.h"
 #include "concurrent.h"
 #include "proto.h"
 #include "stats.h"
@@ -166,8 +167,12 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
         done(fd, rc == 2 ? ST_SKIPPED : ST_FAILED, "%s", err.msg[0] ? err.msg : "prepare failed");
         return;
     }
-    double counts[2] = {desc && desc->flops ? desc->flops(tr) : NAN,
-                        desc && desc->bytes ? desc->bytes(tr) : NAN};
+    double counts[2] = {r->lua                  ? lua_workload_flops(state)
+                        : desc && desc->flops ? desc->flops(tr)
+                                              : NAN,
+                        r->lua                  ? lua_workload_bytes(state)
+                        : desc && desc->bytes ? desc->bytes(tr)
+                                              : NAN};
     send_msg(fd, MSG_COUNTS, 0, counts, sizeof counts);
 
     rn_sample s;
@@ -264,21 +269,19 @@ void worker_run_trial(const experiment *e, const worker_cmd *cmd, int fd)
     current_device = tr->device;
     char why[1024];
 
-    if (r.lua) {
-        done(fd, ST_SKIPPED, "Lua workloads are not supported by this build");
-        goto out;
-    }
-    const workload_desc *desc = workload_find(tr->workload);
-    if (!desc) {
+    /* lua:PATH: no registry entry (dtypes, memory estimate); the file
+     * states its own flops and bytes (run_loop asks after prepare) */
+    const workload_desc *desc = r.lua ? NULL : workload_find(tr->workload);
+    if (!r.lua && !desc) {
         done(fd, ST_FAILED, "unknown workload '%s'", tr->workload);
         goto out;
     }
-    if (!workload_supports_dtype(desc, rn_dtype_name(tr->dtype))) {
+    if (desc && !workload_supports_dtype(desc, rn_dtype_name(tr->dtype))) {
         done(fd, ST_SKIPPED, "%s does not support dtype %s (it supports %s)", desc->name,
              rn_dtype_name(tr->dtype), desc->dtypes);
         goto out;
     }
-    if (!strcmp(desc->name, "concurrent")) {
+    if (desc && !strcmp(desc->name, "concurrent")) {
         /* members name their own devices: the core drives their backends */
         run_loop(&r, &core_concurrent, NULL, desc, &e->stop, fd);
         goto out;
@@ -297,12 +300,12 @@ void worker_run_trial(const experiment *e, const worker_cmd *cmd, int fd)
                  tr->device_index, ndev);
         goto out;
     }
-    const rn_workload_impl *impl = b->workload(desc->name);
+    const rn_workload_impl *impl = r.lua ? lua_workload_impl() : b->workload(desc->name);
     if (!impl || !impl->prepare || !impl->run || !impl->release) {
         done(fd, ST_SKIPPED, "workload %s does not run on %s", desc->name, b->name);
         goto out;
     }
-    double need = desc->memory ? desc->memory(tr) : 0, avail = 0;
+    double need = desc && desc->memory ? desc->memory(tr) : 0, avail = 0;
     if (need > 0 && b->free_memory && b->free_memory(tr->device_index, &avail) == 0 &&
         need > 0.9 * avail) {
         char n1[32], n2[32];

@@ -112,7 +112,14 @@ static int cpu_select(const rn_trial *t, rn_error *err)
     /* Both pools: OpenBLAS (matmul) has its own threads, OpenMP the rest.
      * The element-wise workloads also pass t->threads to each parallel
      * region, since omp_set_num_threads only binds the calling thread. */
-    openblas_set_num_threads(t->threads);
+    /* Only when it changes: openblas_set_num_threads wakes OpenBLAS's pool,
+     * whose threads then spin for a while and steal a core from concurrent
+     * members that call select before every run. */
+    static int blas_threads;
+    if (t->threads != blas_threads) {
+        openblas_set_num_threads(t->threads);
+        blas_threads = t->threads;
+    }
     omp_set_num_threads(t->threads);
     return 0;
 }
@@ -164,6 +171,8 @@ static void cpu_env_info(void *ctx, rn_fact_cb cb)
         cb(ctx, "openblas_coretype_warning", warn);
 }
 
+extern const rn_tensor_ops cpu_tensor_ops; /* tensor.c */
+
 static const rn_backend backend = {
     .abi = RN_BACKEND_ABI,
     .name = "cpu",
@@ -174,6 +183,7 @@ static const rn_backend backend = {
     .select = cpu_select,
     .free_memory = cpu_free_memory,
     .flush_caches = cpu_flush_caches,
+    .tensor = &cpu_tensor_ops,
     .env_info = cpu_env_info,
     .shutdown = NULL,
 };

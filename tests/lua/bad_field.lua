@@ -1,0 +1,4 @@
+return {
+  run = function() end,
+  check = "not a function",
+}

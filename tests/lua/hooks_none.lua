@@ -1,0 +1,2 @@
+-- No hooks at all: every trial runs.
+return {}

@@ -1,0 +1,4 @@
+return {
+  skip = function(trial) return "x" end
+  after_trial = 3
+}

@@ -1,0 +1,3 @@
+return {
+  setup = function(ctx, p) end,
+}

@@ -1,0 +1,2 @@
+-- require("sub.inner")
+return {name = "inner"}

@@ -1,0 +1,4 @@
+-- line 2
+return {
+  run = function(ctx, p, state) local x = = 1 end,
+}
