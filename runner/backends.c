@@ -3,6 +3,7 @@
 #include "backends.h"
 
 #include "cpu/cpu.h"
+#include "util.h"
 
 #include <dlfcn.h>
 #include <limits.h>
@@ -67,26 +68,10 @@ int backend_cuda_path(char *out, size_t len)
         snprintf(out, len, "%s", env);
         return 0;
     }
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = '\0';
-            /* bin/runner -> lib/runner-cuda.so; build/bin/runner too */
-            snprintf(out, len, "%s/../lib/runner-cuda.so", exe);
-            if (access(out, R_OK) == 0)
-                return 0;
-            snprintf(out, len, "%s/../../lib/runner-cuda.so", exe);
-            if (access(out, R_OK) == 0)
-                return 0;
-            snprintf(out, len, "%s/../lib/runner/runner-cuda.so", exe);
-            if (access(out, R_OK) == 0)
-                return 0;
-        }
-    }
-    return -1;
+    /* bin/runner, build/bin/runner, PREFIX/bin/runner */
+    static const char *const rel[] = {"../lib/runner-cuda.so", "../../lib/runner-cuda.so",
+                                      "../lib/runner/runner-cuda.so"};
+    return find_beside_exe(rel, 3, 0, out, len);
 }
 
 const rn_backend *backend_for(rn_device_kind kind, char *why, size_t len)

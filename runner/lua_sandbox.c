@@ -3,6 +3,7 @@
  * line, and the time limit of hook code.  See lua_engine.h. */
 #define LUA_ENGINE_INTERNAL
 #include "lua_engine.h"
+#include "util.h"
 
 #include <lauxlib.h>
 #include <limits.h>
@@ -45,22 +46,12 @@ int lua_project_dir(char *out, size_t len)
         snprintf(out, len, "%s", env);
         return 0;
     }
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = '\0';
-            /* bin/runner, build/bin/runner, PREFIX/bin/runner */
-            static const char *const rel[] = {"../lua", "../../lua", "../share/runner/lua"};
-            for (int i = 0; i < 3; i++) {
-                struct stat sb;
-                lx_join(out, len, exe, rel[i]);
-                if (stat(out, &sb) == 0 && S_ISDIR(sb.st_mode))
-                    return 0;
-            }
-        }
+    /* bin/runner, build/bin/runner, PREFIX/bin/runner */
+    static const char *const rel[] = {"../lua", "../../lua", "../share/runner/lua"};
+    char found[4096];
+    if (find_beside_exe(rel, 3, 1, found, sizeof found) == 0) {
+        lx_join(out, len, found, "."); /* normalised, as lx_join writes paths */
+        return 0;
     }
     snprintf(out, len, "lua");
     return -1;

@@ -46,17 +46,6 @@ static void utc_now(char *out, size_t n)
     strftime(out, n, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-static char *read_small(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return NULL;
-    char buf[8192];
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    return xstrdup(buf);
-}
 
 /* "key: value" or "key=value" line of a /proc or /etc file. */
 static char *field_of(const char *text, const char *key, char sep)
@@ -195,24 +184,24 @@ meta *meta_collect(const experiment *e, int argc, char **argv)
         add_str(h, "kernel", k);
         free(k);
     }
-    char *osr = read_small("/etc/os-release");
+    char *osr = read_file("/etc/os-release", NULL);
     char *pretty = field_of(osr, "PRETTY_NAME", '=');
     add_str(h, "os", pretty);
     free(pretty);
     free(osr);
-    char *cpuinfo = read_small("/proc/cpuinfo");
+    char *cpuinfo = read_file("/proc/cpuinfo", NULL);
     char *model = field_of(cpuinfo, "model name", ':');
     add_str(h, "cpu_model", model);
     free(model);
     free(cpuinfo);
     json_object_object_add(h, "cores", json_object_new_int(host_cpus()));
     json_object_object_add(h, "online_cpus", json_object_new_int((int)sysconf(_SC_NPROCESSORS_ONLN)));
-    char *mi = read_small("/proc/meminfo");
+    char *mi = read_file("/proc/meminfo", NULL);
     char *mt = field_of(mi, "MemTotal", ':');
     json_object_object_add(h, "memory_bytes", json_object_new_int64(mt ? atoll(mt) * 1024LL : 0));
     free(mt);
     free(mi);
-    char *gov = read_small("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor");
+    char *gov = read_file("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", NULL);
     if (gov) {
         gov[strcspn(gov, "\n")] = '\0';
         add_str(h, "cpu_governor", gov);

@@ -268,20 +268,6 @@ static const char builtin_template[] =
     "replot\n"
     "set output\n";
 
-static char *read_text(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    strbuf b = {0};
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        sb_putn(&b, buf, n);
-    fclose(f);
-    sb_puts(&b, "");
-    return sb_take(&b);
-}
 
 char *gp_template(const char *type, int *builtin)
 {
@@ -290,26 +276,18 @@ char *gp_template(const char *type, int *builtin)
     const char *env = getenv("RUNNER_PLOT_TEMPLATES");
     if (env && *env)
         dirs[nd++] = xstrdup(env);
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = '\0';
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = '\0';
-            /* bin/runner -> plots/; build/bin/runner and build/tests/ too */
-            dirs[nd++] = xasprintf("%s/../plots", exe);
-            dirs[nd++] = xasprintf("%s/../../plots", exe);
-            dirs[nd++] = xasprintf("%s/../share/runner/plots", exe);
-        }
-    }
+    /* bin/runner -> plots/; build/bin/runner and build/tests/ too */
+    static const char *const rel[] = {"../plots", "../../plots", "../share/runner/plots"};
+    char found[4096];
+    if (find_beside_exe(rel, 3, 1, found, sizeof found) == 0)
+        dirs[nd++] = xstrdup(found);
     dirs[nd++] = xstrdup("/usr/local/share/runner/plots");
     dirs[nd++] = xstrdup("/usr/share/runner/plots");
     char *text = NULL;
     for (int i = 0; i < nd; i++) {
         if (!text) {
             char *p = xasprintf("%s/%s.gp", dirs[i], type);
-            text = read_text(p);
+            text = read_file(p, NULL);
             free(p);
         }
         free(dirs[i]);

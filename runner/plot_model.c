@@ -913,21 +913,6 @@ static experiment *parse_with_stand_ins(const char *text, size_t len, const diag
     return e;
 }
 
-static char *read_all(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    strbuf b = {0};
-    char buf[4096];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        sb_putn(&b, buf, n);
-    fclose(f);
-    sb_puts(&b, "");
-    *len = b.len;
-    return sb_take(&b);
-}
 
 experiment *pm_run_experiment(const char *run_dir, char *note, size_t notelen)
 {
@@ -944,7 +929,7 @@ experiment *pm_run_experiment(const char *run_dir, char *note, size_t notelen)
             snprintf(note, notelen, "%s: %s", path, it->msg);
     }
     size_t len = 0;
-    char *text = e ? NULL : read_all(path, &len);
+    char *text = e ? NULL : read_file(path, &len);
     if (text) {
         /* the files it names may sit next to the original file ... */
         char *orig = meta_path(run_dir);

@@ -4,7 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 static void oom(size_t n)
 {
@@ -142,6 +144,47 @@ void fmt_seconds(char *out, size_t n, double s)
         snprintf(out, n, "%.2f s", s);
     else
         snprintf(out, n, "%dm%02ds", (int)(s / 60), (int)s % 60);
+}
+
+char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    strbuf b = {0};
+    char buf[1 << 16];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        sb_putn(&b, buf, n);
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        sb_free(&b);
+        return NULL;
+    }
+    if (len)
+        *len = b.len;
+    return sb_take(&b);
+}
+
+int find_beside_exe(const char *const *rel, int nrel, int want_dir, char *out, size_t len)
+{
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return -1;
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (!slash)
+        return -1;
+    *slash = '\0';
+    for (int i = 0; i < nrel; i++) {
+        struct stat st;
+        snprintf(out, len, "%s/%s", exe, rel[i]);
+        if (stat(out, &st) == 0 && (want_dir ? S_ISDIR(st.st_mode) : access(out, R_OK) == 0))
+            return 0;
+    }
+    return -1;
 }
 
 double now_seconds(void)

@@ -29,6 +29,15 @@ void sb_free(strbuf *b);
 void fmt_bytes(char *out, size_t n, double bytes);
 void fmt_seconds(char *out, size_t n, double s);
 
+/* A whole file as a NUL-terminated string (*len its size, if len); NULL if
+ * it cannot be read. */
+char *read_file(const char *path, size_t *len);
+
+/* The first of `rel` (paths relative to the folder of this executable, e.g.
+ * "../lua" for bin/runner) that exists, as a directory when want_dir, else
+ * as a readable file.  0 with the path in out, or -1. */
+int find_beside_exe(const char *const *rel, int nrel, int want_dir, char *out, size_t len);
+
 /* Seconds on CLOCK_MONOTONIC. */
 double now_seconds(void);
 
