@@ -19,11 +19,14 @@ void cli_usage(FILE *out)
           "       runner plot RUN_DIR ... [--config FILE]     re-draw plots from results\n"
           "       runner report RUN_DIR                       write RUN_DIR/report.md\n"
           "       runner list workloads | devices\n"
+          "       runner merge RUN_DIR                        join the shards of a run\n"
           "       runner compare OLD_RUN NEW_RUN [--threshold PCT] [--format text|md|csv|json]\n"
           "options:\n"
           "  --output DIR         results folder (default ./results)\n"
           "  --filter KEY=GLOB    keep matching trials (repeatable)\n"
           "  --resume             continue the newest unfinished run\n"
+          "  --shard K/N          run the trials whose number % N is K-1 (1 <= K <= N)\n"
+          "  --run-dir DIR        write into DIR (with --shard: DIR/shard-K-of-N)\n"
           "  --no-plots           do not draw charts\n"
           "  --quiet              no progress output\n"
           "  --allow-unsafe-lua   open Lua's full standard library\n"
@@ -32,6 +35,7 @@ void cli_usage(FILE *out)
 }
 
 static const char *const options[] = {"--output", "--filter",   "--resume", "--no-plots",
+                                      "--shard",  "--run-dir",
                                       "--quiet",  "--dry-run",  "--allow-unsafe-lua",
                                       "--config", "--help",     "--version", NULL};
 
@@ -81,6 +85,9 @@ int cli_parse(int argc, char **argv, cli *c)
                 } else if (!strcmp(a, "list")) {
                     c->cmd = CMD_LIST;
                     continue;
+                } else if (!strcmp(a, "merge")) {
+                    c->cmd = CMD_MERGE;
+                    continue;
                 } else if (!strcmp(a, "help")) {
                     c->cmd = CMD_HELP;
                     continue;
@@ -105,6 +112,23 @@ int cli_parse(int argc, char **argv, cli *c)
                 return -1;
             }
             c->filters[c->nfilters++] = (char *)v;
+        } else if (is_opt(a, "--shard")) {
+            if (opt_value(argc, argv, &i, "--shard", &v) < 0)
+                return -1;
+            char extra;
+            if (sscanf(v, "%d/%d%c", &c->shard_k, &c->shard_n, &extra) != 2 || c->shard_n < 1 ||
+                c->shard_n > 100000 || c->shard_k < 1 || c->shard_k > c->shard_n) {
+                fprintf(stderr, "runner: --shard takes K/N with 1 <= K <= N, not '%s'\n", v);
+                return -1;
+            }
+        } else if (is_opt(a, "--run-dir")) {
+            if (opt_value(argc, argv, &i, "--run-dir", &v) < 0)
+                return -1;
+            if (!*v) {
+                fprintf(stderr, "runner: --run-dir needs a folder\n");
+                return -1;
+            }
+            c->run_dir = v;
         } else if (is_opt(a, "--config")) {
             if (opt_value(argc, argv, &i, "--config", &v) < 0)
                 return -1;
@@ -158,16 +182,23 @@ int cli_parse(int argc, char **argv, cli *c)
         if (c->cmd == CMD_RUN) {
             cli_usage(stderr);
         } else {
-            const char *what = c->cmd == CMD_PLOT || c->cmd == CMD_REPORT ? "RUN_DIR" : "FILE.yaml";
+            const char *what =
+                c->cmd == CMD_PLOT || c->cmd == CMD_REPORT || c->cmd == CMD_MERGE ? "RUN_DIR" : "FILE.yaml";
             fprintf(stderr, "runner: %s needs %s\n",
                     c->cmd == CMD_VALIDATE ? "validate" :
                     c->cmd == CMD_PLOT     ? "plot" :
-                    c->cmd == CMD_REPORT   ? "report" : "--dry-run",
+                    c->cmd == CMD_REPORT   ? "report"
+                    : c->cmd == CMD_MERGE  ? "merge"
+                                           : "--dry-run",
                     what);
         }
         return -1;
     }
-    if (c->cmd == CMD_REPORT && c->nfiles != 1) {
+    if (c->run_dir && c->cmd == CMD_RUN && c->nfiles != 1) {
+        fprintf(stderr, "runner: --run-dir goes with one experiment file\n");
+        return -1;
+    }
+    if ((c->cmd == CMD_REPORT || c->cmd == CMD_MERGE) && c->nfiles != 1) {
         fprintf(stderr, "runner: report takes one RUN_DIR\n");
         return -1;
     }

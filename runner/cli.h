@@ -11,6 +11,7 @@ typedef enum {
     CMD_PLOT,
     CMD_REPORT,
     CMD_LIST,
+    CMD_MERGE,
     CMD_HELP,
     CMD_VERSION,
 } command;
@@ -24,6 +25,8 @@ typedef struct cli {
     int nfilters;
     int resume, no_plots, quiet, allow_unsafe_lua;
     const char *config; /* plot --config FILE */
+    int shard_k, shard_n; /* --shard K/N (0: none) */
+    const char *run_dir;  /* --run-dir DIR */
 } cli;
 
 /* The command line as given (set by main), for meta.json. */

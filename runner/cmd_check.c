@@ -75,6 +75,8 @@ experiment *load_for_cli(const cli *c, const char *path)
         experiment_free(e);
         return NULL;
     }
+    if (c->shard_n > 0)
+        experiment_shard(e, c->shard_k, c->shard_n);
     return e;
 }
 

@@ -301,7 +301,14 @@ static int run_experiment(const cli *c, experiment *e, int argc, char **argv, in
             return EXIT_INVALID;
         }
     }
-    if (results_open(&R, e, c->output, c->resume, err, sizeof err) < 0) {
+    char *shard_dir = c->run_dir && c->shard_n ? xasprintf("%s/shard-%d-of-%d", c->run_dir,
+                                                           c->shard_k, c->shard_n)
+                                               : NULL;
+    int opened = c->run_dir ? results_open_dir(&R, e, shard_dir ? shard_dir : c->run_dir, err,
+                                               sizeof err)
+                            : results_open(&R, e, c->output, c->resume, err, sizeof err);
+    free(shard_dir);
+    if (opened < 0) {
         fprintf(stderr, "runner: %s\n", err);
         results_free(&R);
         lua_hooks_close(H);
@@ -371,9 +378,10 @@ static int run_experiment(const cli *c, experiment *e, int argc, char **argv, in
         fprintf(stderr, "runner: cannot write %s/meta.json\n", R.run_dir);
         write_failed = 1;
     }
-    if (finished && !c->no_plots)
+    /* a shard is a part: `runner merge` draws and reports the whole */
+    if (finished && !c->no_plots && !c->shard_n)
         plots_render_run(R.run_dir, e, c->quiet);
-    if (finished)
+    if (finished && !c->shard_n)
         report_write(R.run_dir, c->quiet);
 
     char w[32];

@@ -15,6 +15,7 @@ int cmd_list(const cli *c);
 int cmd_run(const cli *c);
 int cmd_plot(const cli *c);
 int cmd_report(const cli *c);
+int cmd_merge(const cli *c);
 /* runner compare OLD_RUN NEW_RUN [--threshold PCT] [--format text|md|csv|json] */
 int cmd_compare_main(int nargs, char **args);
 int compare_runs(const char *old_dir, const char *new_dir, double threshold, const char *format,

@@ -118,6 +118,11 @@ value trial_value(const experiment *e, long long t, int c);
  * Returns -1 with a message on an unknown key. */
 int experiment_filter(experiment *e, char **filters, int nfilters, char *err, size_t errlen);
 
+/* Keeps trial numbers (dry-run order, before --filter) equal to K-1 modulo
+ * N: shard K of N.  The N shards are the whole sweep, each trial once, and a
+ * trial's shard does not depend on --filter. */
+void experiment_shard(experiment *e, int k, int n);
+
 /* Names of the run keys (device, threads, ...) in their canonical order. */
 extern const char *const runkey_names[];
 int runkey_index(const char *name);

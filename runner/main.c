@@ -43,6 +43,9 @@ int main(int argc, char **argv)
     case CMD_REPORT:
         rc = cmd_report(&c);
         break;
+    case CMD_MERGE:
+        rc = cmd_merge(&c);
+        break;
     }
     cli_free(&c);
     return rc;

@@ -449,6 +449,37 @@ int results_open(run_files *R, const experiment *e, const char *output, int resu
     return 0;
 }
 
+int results_open_dir(run_files *R, const experiment *e, const char *dir, char *err, size_t len)
+{
+    memset(R, 0, sizeof *R);
+    R->trials_fd = R->samples_fd = -1;
+    for (long long i = 0; i < e->ntrials; i++)
+        if (e->ids[i] > R->max_id)
+            R->max_id = e->ids[i];
+    R->done = xcalloc((size_t)(R->max_id / 8 + 1), 1);
+    if (make_dirs(dir) < 0 || access(dir, W_OK) < 0) {
+        snprintf(err, len, "cannot write to %s: %s", dir, strerror(errno));
+        return -1;
+    }
+    R->run_dir = xstrdup(dir);
+    const char *slash = strrchr(dir, '/');
+    R->run_id = xstrdup(slash ? slash + 1 : dir);
+    R->exp_dir = slash ? strndup(dir, (size_t)(slash - dir)) : xstrdup(".");
+    char *tp = xasprintf("%s/trials.csv", dir);
+    int started = access(tp, F_OK) == 0;
+    free(tp);
+    R->resumed = started;
+    if (started ? load_previous(R, e, err, len) < 0 : start_files(R, e, err, len) < 0)
+        return -1;
+    R->trials_fd = open_append(R->run_dir, "trials.csv");
+    R->samples_fd = open_append(R->run_dir, "samples.csv");
+    if (R->trials_fd < 0 || R->samples_fd < 0) {
+        snprintf(err, len, "cannot open the results in %s: %s", R->run_dir, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
 static void num(strbuf *b, double x)
 {
     sb_putc(b, ',');

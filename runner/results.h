@@ -27,6 +27,9 @@ typedef struct run_files {
  * one.  -1 with a message in err when the output cannot be used. */
 int results_open(run_files *R, const experiment *e, const char *output, int resume, char *err,
                  size_t len);
+/* The same into a given folder (created if need be; continued if it holds
+ * this experiment's results already), for --run-dir and shards. */
+int results_open_dir(run_files *R, const experiment *e, const char *dir, char *err, size_t len);
 int results_is_done(const run_files *R, long long id);
 /* Appends the trial's samples, then its row (the row commits the trial). */
 int results_write(run_files *R, const experiment *e, long long t, const trial_result *r,

@@ -579,6 +579,19 @@ void sweep_expand(loader *L)
     free(idx);
 }
 
+void experiment_shard(experiment *e, int k, int n)
+{
+    long long kept = 0;
+    int na = e->naxes;
+    for (long long t = 0; t < e->ntrials; t++) {
+        if (e->ids[t] % n != k - 1)
+            continue;
+        memmove(&e->choices[kept * na], &e->choices[t * na], (size_t)na * sizeof *e->choices);
+        e->ids[kept++] = e->ids[t];
+    }
+    e->ntrials = kept;
+}
+
 int experiment_filter(experiment *e, char **filters, int nfilters, char *err, size_t errlen)
 {
     if (nfilters == 0)

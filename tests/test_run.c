@@ -575,3 +575,64 @@ Test(run, interleaved_order_gives_the_same_trials_and_samples, .timeout = 60)
     csv_free(&b);
     free(d);
 }
+
+/* --shard K/N: the N shards are the sweep, each trial once; merge joins them
+ * into the trials of a local run, in order. */
+Test(run, shards_merge_into_the_local_run, .timeout = 60)
+{
+    char *d = tmpdir();
+    write_text(d, "s.yaml", "workload: noop\nrepeats: 2\nsweep:\n  size: {range: [1, 10]}\n  seed: [1, 2]\n");
+    char exp[4096], out[4096], rd[4096], p[8192];
+    snprintf(exp, sizeof exp, "%s/s.yaml", d);
+    snprintf(out, sizeof out, "%s/local", d);
+    snprintf(rd, sizeof rd, "%s/run", d);
+    proc_out r;
+    run((char *[]){"--quiet", "--no-plots", "--output", out, exp, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    const char *ks[] = {"1/3", "2/3", "3/3"};
+    for (int k = 0; k < 3; k++) {
+        run((char *[]){"--quiet", "--shard", (char *)ks[k], "--run-dir", rd, exp, NULL}, &r);
+        cr_assert_eq(r.status, 0, "%s", r.err);
+    }
+    run((char *[]){"merge", "--quiet", "--no-plots", rd, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    csv_table a, b;
+    latest(out, "s", "trials.csv", p, sizeof p);
+    cr_assert_eq(csv_read(p, &a), 0);
+    snprintf(p, sizeof p, "%s/trials.csv", rd);
+    cr_assert_eq(csv_read(p, &b), 0);
+    cr_assert_eq(a.nrows, 21);
+    cr_assert_eq(b.nrows, a.nrows);
+    for (int i = 1; i < a.nrows; i++) {
+        cr_assert_str_eq(b.rows[i][0], a.rows[i][0], "row %d", i);
+        cr_assert_str_eq(b.rows[i][csv_col(&b, "size")], a.rows[i][csv_col(&a, "size")]);
+        cr_assert_str_eq(b.rows[i][csv_col(&b, "seed")], a.rows[i][csv_col(&a, "seed")]);
+    }
+    csv_free(&a);
+    csv_free(&b);
+    snprintf(p, sizeof p, "%s/samples.csv", rd);
+    cr_assert_eq(count_lines(p), 41);
+    free(d);
+}
+
+Test(run, merge_reports_a_missing_shard, .timeout = 60)
+{
+    char *d = tmpdir();
+    write_text(d, "s.yaml", "workload: noop\nrepeats: 1\nsweep:\n  size: {range: [1, 6]}\n");
+    char exp[4096], rd[4096];
+    snprintf(exp, sizeof exp, "%s/s.yaml", d);
+    snprintf(rd, sizeof rd, "%s/run", d);
+    proc_out r;
+    run((char *[]){"--quiet", "--shard", "1/2", "--run-dir", rd, exp, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run((char *[]){"merge", "--no-plots", rd, NULL}, &r);
+    cr_assert_eq(r.status, 1);
+    cr_assert(strstr(r.err, "merged 1 of 2 shards"), "%s", r.err);
+    run((char *[]){"--shard", "3/2", exp, NULL}, &r);
+    cr_assert_eq(r.status, 2);
+    cr_assert(strstr(r.err, "--shard takes K/N with 1 <= K <= N, not '3/2'"), "%s", r.err);
+    run((char *[]){"merge", "/nonexistent-run", NULL}, &r);
+    cr_assert_eq(r.status, 2);
+    cr_assert(strstr(r.err, "merge: cannot open /nonexistent-run"), "%s", r.err);
+    free(d);
+}

@@ -1,0 +1,253 @@
+/* cmd_merge.c - `runner merge RUN_DIR`: joins the shards of a run
+ * (RUN_DIR/shard-K-of-N/, written by `runner --shard K/N --run-dir RUN_DIR`)
+ * into RUN_DIR/trials.csv and samples.csv in dry-run order, with a meta.json
+ * that sums them up; then draws the plots and writes the report. */
+#include "commands.h"
+#include "csv.h"
+#include "plots.h"
+#include "results.h"
+#include "util.h"
+
+#include <dirent.h>
+#include <json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct shard {
+    int k, n;
+    char *dir;
+    csv_table trials, samples;
+    int finished;
+} shard;
+
+static int cmp_shard(const void *a, const void *b)
+{
+    return ((const shard *)a)->k - ((const shard *)b)->k;
+}
+
+typedef struct row_ref {
+    long long id;
+    int shard, row;
+} row_ref;
+
+static int cmp_ref(const void *a, const void *b)
+{
+    const row_ref *x = a, *y = b;
+    if (x->id != y->id)
+        return (x->id > y->id) - (x->id < y->id);
+    return x->shard - y->shard;
+}
+
+/* The merged header: the first shard's columns, then columns only later
+ * shards have (hook or workload columns that appeared there). */
+static int header_union(shard *s, int ns, char ***out)
+{
+    char **cols = NULL;
+    int n = 0;
+    for (int i = 0; i < ns; i++)
+        for (int c = 0; s[i].trials.nrows && c < s[i].trials.nfields[0]; c++) {
+            const char *name = s[i].trials.rows[0][c];
+            int seen = 0;
+            for (int j = 0; j < n && !seen; j++)
+                seen = !strcmp(cols[j], name);
+            if (!seen) {
+                cols = xrealloc(cols, (size_t)(n + 1) * sizeof *cols);
+                cols[n++] = (char *)name;
+            }
+        }
+    *out = cols;
+    return n;
+}
+
+static int write_merged(const char *dir, shard *s, int ns, char *err, size_t len)
+{
+    char **cols;
+    int ncols = header_union(s, ns, &cols);
+    /* every row of every shard, in trial order; a trial twice keeps the first */
+    row_ref *refs = NULL;
+    size_t nref = 0;
+    for (int i = 0; i < ns; i++)
+        for (int r = 1; r < s[i].trials.nrows; r++) {
+            refs = xrealloc(refs, (nref + 1) * sizeof *refs);
+            refs[nref++] = (row_ref){atoll(s[i].trials.rows[r][0]), i, r};
+        }
+    qsort(refs, nref, sizeof *refs, cmp_ref);
+    strbuf b = {0};
+    for (int c = 0; c < ncols; c++) {
+        if (c)
+            sb_putc(&b, ',');
+        csv_field(&b, cols[c]);
+    }
+    sb_putc(&b, '\n');
+    for (size_t q = 0; q < nref; q++) {
+        if (q && refs[q].id == refs[q - 1].id)
+            continue;
+        const csv_table *t = &s[refs[q].shard].trials;
+        for (int c = 0; c < ncols; c++) {
+            if (c)
+                sb_putc(&b, ',');
+            int at = csv_col(t, cols[c]);
+            if (at >= 0 && at < t->nfields[refs[q].row])
+                csv_field(&b, t->rows[refs[q].row][at]);
+        }
+        sb_putc(&b, '\n');
+    }
+    char *p = xasprintf("%s/trials.csv", dir);
+    int rc = write_file_atomic(p, b.s, b.len);
+    if (rc < 0)
+        snprintf(err, len, "cannot write %s", p);
+    free(p);
+    /* samples, in the same order, from the shard each trial came from */
+    b.len = 0;
+    sb_puts(&b, "trial,sample,seconds,device_seconds\n");
+    for (size_t q = 0; rc == 0 && q < nref; q++) {
+        if (q && refs[q].id == refs[q - 1].id)
+            continue;
+        const csv_table *t = &s[refs[q].shard].samples;
+        for (int r = 1; r < t->nrows; r++)
+            if (t->nfields[r] >= 4 && atoll(t->rows[r][0]) == refs[q].id)
+                sb_printf(&b, "%s,%s,%s,%s\n", t->rows[r][0], t->rows[r][1], t->rows[r][2],
+                          t->rows[r][3]);
+    }
+    p = xasprintf("%s/samples.csv", dir);
+    if (rc == 0 && (rc = write_file_atomic(p, b.s, b.len)) < 0)
+        snprintf(err, len, "cannot write %s", p);
+    free(p);
+    sb_free(&b);
+    free(refs);
+    free(cols);
+    return rc;
+}
+
+/* meta.json: the first shard's, with the shards listed and the summary of all. */
+static int write_meta(const char *dir, shard *s, int ns, int n, int complete)
+{
+    char *first = xasprintf("%s/meta.json", s[0].dir);
+    json_object *m = json_object_from_file(first);
+    free(first);
+    if (!m)
+        m = json_object_new_object();
+    json_object *list = json_object_new_array();
+    long long counts[5] = {0};
+    static const char *names[] = {"ok", "failed", "timeout", "skipped", "interrupted"};
+    for (int i = 0; i < ns; i++) {
+        json_object *o = json_object_new_object();
+        json_object_object_add(o, "shard", json_object_new_int(s[i].k));
+        json_object_object_add(o, "finished", json_object_new_boolean(s[i].finished));
+        json_object_object_add(o, "trials", json_object_new_int(s[i].trials.nrows - 1));
+        json_object_array_add(list, o);
+        int st = csv_col(&s[i].trials, "status");
+        for (int r = 1; st >= 0 && r < s[i].trials.nrows; r++)
+            for (int k = 0; k < 5; k++)
+                counts[k] += !strcmp(s[i].trials.rows[r][st], names[k]);
+    }
+    json_object *sh = json_object_new_object();
+    json_object_object_add(sh, "count", json_object_new_int(n));
+    json_object_object_add(sh, "merged", list);
+    json_object_object_add(m, "shards", sh);
+    json_object *sum = json_object_new_object();
+    for (int k = 0; k < 5; k++)
+        json_object_object_add(sum, names[k], json_object_new_int64(counts[k]));
+    json_object_object_add(m, "summary", sum);
+    json_object_object_add(m, "finished", json_object_new_boolean(complete));
+    const char *txt = json_object_to_json_string_ext(m, JSON_C_TO_STRING_PRETTY |
+                                                           JSON_C_TO_STRING_SPACED |
+                                                           JSON_C_TO_STRING_NOSLASHESCAPE);
+    char *p = xasprintf("%s/meta.json", dir);
+    int rc = write_file_atomic(p, txt, strlen(txt));
+    free(p);
+    json_object_put(m);
+    return rc;
+}
+
+int cmd_merge(const cli *c)
+{
+    const char *dir = c->files[0];
+    DIR *d = opendir(dir);
+    if (!d) {
+        fprintf(stderr, "runner: merge: cannot open %s\n", dir);
+        return EXIT_INVALID;
+    }
+    shard *s = NULL;
+    int ns = 0, n = 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        int k, nn;
+        char tail;
+        if (sscanf(de->d_name, "shard-%d-of-%d%c", &k, &nn, &tail) != 2)
+            continue;
+        if (n && nn != n) {
+            fprintf(stderr, "runner: merge: %s mixes shards of %d and %d\n", dir, n, nn);
+            closedir(d);
+            return EXIT_INVALID;
+        }
+        n = nn;
+        s = xrealloc(s, (size_t)(ns + 1) * sizeof *s);
+        s[ns] = (shard){.k = k, .n = nn, .dir = xasprintf("%s/%s", dir, de->d_name)};
+        ns++;
+    }
+    closedir(d);
+    if (ns == 0) {
+        fprintf(stderr, "runner: merge: no shard-K-of-N folders in %s\n", dir);
+        free(s);
+        return EXIT_INVALID;
+    }
+    qsort(s, (size_t)ns, sizeof *s, cmp_shard);
+    int rc = EXIT_OK;
+    for (int i = 0; i < ns; i++) {
+        char *tp = xasprintf("%s/trials.csv", s[i].dir);
+        char *sp = xasprintf("%s/samples.csv", s[i].dir);
+        char *mp = xasprintf("%s/meta.json", s[i].dir);
+        if (csv_read(tp, &s[i].trials) < 0 || s[i].trials.nrows == 0) {
+            fprintf(stderr, "runner: merge: %s is missing or empty\n", tp);
+            rc = EXIT_INVALID;
+        }
+        csv_read(sp, &s[i].samples);
+        json_object *m = json_object_from_file(mp), *f;
+        s[i].finished = m && json_object_object_get_ex(m, "finished", &f) && json_object_get_boolean(f);
+        json_object_put(m);
+        free(tp);
+        free(sp);
+        free(mp);
+    }
+    int missing = n - ns, unfinished = 0;
+    for (int i = 0; i < ns; i++)
+        unfinished += !s[i].finished;
+    char err[512] = "";
+    if (rc == EXIT_OK && (write_merged(dir, s, ns, err, sizeof err) < 0 ||
+                          write_meta(dir, s, ns, n, !missing && !unfinished) < 0)) {
+        fprintf(stderr, "runner: merge: %s\n", err[0] ? err : "cannot write meta.json");
+        rc = EXIT_TRIALS_FAILED;
+    }
+    if (rc == EXIT_OK) {
+        /* the experiment file travels with the results */
+        char *from = xasprintf("%s/experiment.yaml", s[0].dir);
+        size_t len;
+        char *text = read_file(from, &len);
+        char *to = xasprintf("%s/experiment.yaml", dir);
+        if (text)
+            write_file_atomic(to, text, len);
+        free(text);
+        free(from);
+        free(to);
+        if (!c->quiet)
+            fprintf(stderr, "merged %d of %d shards into %s%s\n", ns, n, dir,
+                    missing || unfinished ? " (incomplete: see runner status)" : "");
+        if (!c->no_plots) {
+            char *files[] = {(char *)dir, NULL};
+            cli pc = {.cmd = CMD_PLOT, .files = files, .nfiles = 1, .quiet = c->quiet};
+            cmd_plot(&pc);
+        }
+        report_write(dir, c->quiet);
+        if (missing || unfinished)
+            rc = EXIT_TRIALS_FAILED;
+    }
+    for (int i = 0; i < ns; i++) {
+        csv_free(&s[i].trials);
+        csv_free(&s[i].samples);
+        free(s[i].dir);
+    }
+    free(s);
+    return rc;
+}
