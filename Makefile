@@ -48,7 +48,7 @@ else
 OUTBIN := bin/runner
 endif
 
-.PHONY: all run test test-gpu test-valgrind fuzz-smoke fuzz/fuzz_config install clean deps plots
+.PHONY: studies all run test test-gpu test-valgrind fuzz-smoke fuzz/fuzz_config install clean deps plots
 all: $(OUTBIN) cuda
 
 # --- dependencies -----------------------------------------------------------
@@ -159,6 +159,11 @@ run: deps all
 
 plots: $(OUTBIN)
 	./bin/runner plot results/
+
+# every study of experiments/ at its default sizes (GPU trials skip without one)
+studies: deps all
+	@start=$$(date +%s); ./bin/runner experiments/*.yaml; rc=$$?; \
+	  echo "studies: $$(( $$(date +%s) - start )) s"; exit $$rc
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/runner $(DESTDIR)$(PREFIX)/share/runner
