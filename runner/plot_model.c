@@ -360,7 +360,10 @@ char *pm_label(const run_model *m, int row, const int *keys, int nkeys)
         const char *v = pm_cell(m, row, c);
         if (i)
             sb_puts(&b, ", ");
-        if (m->is_label[c] || (!m->numeric[c] && *v))
+        /* words speak for themselves (cpu, f16); numbers and true/false
+         * need their key (size=4, fused=true) */
+        int boolean = !strcmp(v, "true") || !strcmp(v, "false");
+        if (m->is_label[c] || (!m->numeric[c] && *v && !boolean))
             sb_puts(&b, v);
         else
             sb_printf(&b, "%s=%s", m->t.rows[0][c], *v ? v : "(none)");
