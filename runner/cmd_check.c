@@ -44,7 +44,7 @@ static void experiment_check_lua(const experiment *e, diags *d)
                  e->hooks[0] == '/' ? "" : "/", e->hooks);
         lua_hooks *h = lua_hooks_open(path, msg, sizeof msg);
         if (!h)
-            diag_add(d, 1, 1, "%s", msg); /* the hooks key's position is not kept */
+            diag_add(d, e->hooks_line, e->hooks_col, "%s", msg);
         lua_hooks_close(h);
     }
 }

@@ -403,6 +403,8 @@ static void h_hooks(loader *L, const yaml_node_t *k, const yaml_node_t *v)
         diag_add(L->d, yml_line(v), yml_col(v), "hooks file '%s' not found", yml_text(v));
     free(p);
     L->e->hooks = xstrdup(yml_text(v));
+    L->e->hooks_line = yml_line(v);
+    L->e->hooks_col = yml_col(v);
 }
 
 static void h_runkey(loader *L, const yaml_node_t *k, const yaml_node_t *v)

@@ -87,6 +87,7 @@ typedef struct experiment {
     char *text;        /* the file's bytes */
     size_t text_len;
     char *name, *description, *hooks;
+    int hooks_line, hooks_col; /* where `hooks` is set, for messages */
     column *cols;
     int ncols;
     axis *axes;

@@ -235,19 +235,28 @@ static char *read_text(const char *path)
     return b.s ? b.s : strdup("");
 }
 
-/* Replaces every {FILE} in `pattern` by `file`. */
+/* Replaces every {FILE} in `pattern` by `file`, and every {DIR} by the
+ * file's folder (Lua errors name Lua files beside the experiment). */
 static char *expand_file(const char *pattern, const char *file)
 {
     buf b = {0};
+    const char *slash = strrchr(file, '/');
+    size_t dirlen = slash ? (size_t)(slash - file) : 1;
     for (const char *p = pattern; *p;) {
-        const char *hit = strstr(p, "{FILE}");
+        const char *hf = strstr(p, "{FILE}"), *hd = strstr(p, "{DIR}");
+        const char *hit = hf && (!hd || hf < hd) ? hf : hd;
         if (!hit) {
             buf_puts(&b, p);
             break;
         }
         buf_putn(&b, p, (size_t)(hit - p));
-        buf_puts(&b, file);
-        p = hit + 6;
+        if (hit == hf) {
+            buf_puts(&b, file);
+            p = hit + 6;
+        } else {
+            buf_putn(&b, slash ? file : ".", dirlen);
+            p = hit + 5;
+        }
     }
     return b.s ? b.s : strdup("");
 }

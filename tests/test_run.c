@@ -636,3 +636,25 @@ Test(run, merge_reports_a_missing_shard, .timeout = 60)
     cr_assert(strstr(r.err, "merge: cannot open /nonexistent-run"), "%s", r.err);
     free(d);
 }
+
+/* A Lua workload stuck in a loop is stopped at its timeout; the next trial runs. */
+Test(run, a_lua_loop_is_stopped_at_the_timeout, .timeout = 30)
+{
+    char *d = tmpdir();
+    write_text(d, "spin.lua",
+               "return {run = function(ctx, p, s) if p.size == 1 then while true do end end end}\n");
+    write_text(d, "l.yaml", "workload: lua:spin.lua\ntimeout: 1s\nrepeats: 2\nsweep:\n  size: [1, 2]\n");
+    char exp[4096], out[4096], p[8192];
+    snprintf(exp, sizeof exp, "%s/l.yaml", d);
+    snprintf(out, sizeof out, "%s/out", d);
+    proc_out r;
+    run((char *[]){"--quiet", "--no-plots", "--output", out, exp, NULL}, &r);
+    cr_assert_eq(r.status, 1, "%s", r.err);
+    latest(out, "l", "trials.csv", p, sizeof p);
+    csv_table t;
+    cr_assert_eq(csv_read(p, &t), 0);
+    cr_assert_str_eq(t.rows[1][csv_col(&t, "status")], "timeout");
+    cr_assert_str_eq(t.rows[2][csv_col(&t, "status")], "ok");
+    csv_free(&t);
+    free(d);
+}

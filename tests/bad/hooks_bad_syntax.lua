@@ -1,0 +1,1 @@
+return {skip = function(t) return nil end, run = 1 +}

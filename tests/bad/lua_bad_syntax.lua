@@ -1,0 +1,3 @@
+return {
+  run = function(ctx, p, state) local x = = 1 end,
+}

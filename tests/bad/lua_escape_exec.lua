@@ -1,0 +1,2 @@
+os.execute("touch /tmp/runner-escaped")
+return {run = function() end}
