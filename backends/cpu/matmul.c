@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "cpu.h"
 #include "fill.h"
@@ -53,6 +54,31 @@ static long long param_or_size(const rn_trial *t, const char *key)
     return v < 9e18 ? (long long)v : LLONG_MAX; /* out of range: refused by dimension() */
 }
 
+/* OpenBLAS starts its pool threads on the caller's core; the scheduler
+ * spreads them over the cores only after some tens of milliseconds, and
+ * until then a multi-threaded GEMM runs at one core's speed (seen: the first
+ * ~80 samples of n = 256 at half speed).  The first multi-threaded trial in a
+ * worker therefore keeps the pool busy for 60 ms, untimed, before it starts. */
+static void settle_blas_pool(int threads)
+{
+    static int settled;
+    if (settled || threads < 2)
+        return;
+    settled = 1;
+    enum { N = 192 };
+    float *a = calloc((size_t)N * N * 3, sizeof *a);
+    if (!a)
+        return;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    do {
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, N, N, N, 1.0f, a, N, a + N * N,
+                    N, 0.0f, a + 2 * N * N, N);
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+    } while ((double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9 < 0.06);
+    free(a);
+}
+
 static int matmul_prepare(const rn_trial *t, void **state, rn_error *err)
 {
     *state = NULL;
@@ -83,6 +109,7 @@ static int matmul_prepare(const rn_trial *t, void **state, rn_error *err)
     /* select() sets this too; repeated here so that prepare + run alone (the
      * tests, a core without select) runs on the trial's threads. */
     openblas_set_num_threads(t->threads);
+    settle_blas_pool(t->threads);
     *state = s;
     return 0;
 }
