@@ -60,13 +60,16 @@ static int write_all_raw(int fd, const char *p, size_t n)
 
 /* Appends a whole record or nothing: a failed write (disk full) is cut
  * back, so no file is left with half a line. */
-static int append_record(int fd, const char *p, size_t n)
+static int append_record(int fd, off_t *size, const char *p, size_t n)
 {
-    off_t before = lseek(fd, 0, SEEK_END);
-    if (write_all_raw(fd, p, n) == 0)
+    if (*size < 0)
+        *size = lseek(fd, 0, SEEK_END);
+    if (write_all_raw(fd, p, n) == 0) {
+        *size += (off_t)n;
         return 0;
+    }
     int saved = errno;
-    if (before >= 0 && ftruncate(fd, before) < 0) {
+    if (*size >= 0 && ftruncate(fd, *size) < 0) {
         /* nothing more to do: resume trims a torn line anyway */
     }
     errno = saved;
@@ -442,6 +445,7 @@ int results_open(run_files *R, const experiment *e, const char *output, int resu
     }
     R->trials_fd = open_append(R->run_dir, "trials.csv");
     R->samples_fd = open_append(R->run_dir, "samples.csv");
+    R->trials_size = R->samples_size = -1; /* learnt at the first append */
     if (R->trials_fd < 0 || R->samples_fd < 0) {
         snprintf(err, len, "cannot open the results in %s: %s", R->run_dir, strerror(errno));
         return -1;
@@ -473,6 +477,7 @@ int results_open_dir(run_files *R, const experiment *e, const char *dir, char *e
         return -1;
     R->trials_fd = open_append(R->run_dir, "trials.csv");
     R->samples_fd = open_append(R->run_dir, "samples.csv");
+    R->trials_size = R->samples_size = -1; /* learnt at the first append */
     if (R->trials_fd < 0 || R->samples_fd < 0) {
         snprintf(err, len, "cannot open the results in %s: %s", R->run_dir, strerror(errno));
         return -1;
@@ -530,6 +535,7 @@ static int widen_trials(run_files *R, const experiment *e, char *err, size_t len
     if (write_file_atomic(tp, b.s, b.len) == 0) {
         close(R->trials_fd);
         R->trials_fd = open(tp, O_WRONLY | O_APPEND | O_CLOEXEC);
+        R->trials_size = -1;
         rc = R->trials_fd < 0 ? -1 : 0;
     }
     if (rc < 0)
@@ -561,7 +567,7 @@ int results_write(run_files *R, const experiment *e, long long t, const trial_re
             sb_printf(&b, "%.9g", r->samples[i].device_seconds);
         sb_putc(&b, '\n');
     }
-    if (b.len && append_record(R->samples_fd, b.s, b.len) < 0)
+    if (b.len && append_record(R->samples_fd, &R->samples_size, b.s, b.len) < 0)
         goto fail;
     b.len = 0;
 
@@ -607,7 +613,7 @@ int results_write(run_files *R, const experiment *e, long long t, const trial_re
                 csv_field(&b, r->extra_vals[j]);
     }
     sb_putc(&b, '\n');
-    if (append_record(R->trials_fd, b.s, b.len) < 0)
+    if (append_record(R->trials_fd, &R->trials_size, b.s, b.len) < 0)
         goto fail;
     sb_free(&b);
     mark_done(R, id);

@@ -7,12 +7,14 @@
 #include "supervisor.h"
 
 #include <stddef.h>
+#include <sys/types.h>
 
 typedef struct run_files {
     char *exp_dir;  /* OUTPUT/<name> */
     char *run_id;
     char *run_dir;  /* OUTPUT/<name>/<run-id> */
     int trials_fd, samples_fd;
+    off_t trials_size, samples_size; /* what the files hold: a failed append is cut back to it */
     unsigned char *done; /* by trial id */
     long long ndone_here; /* finished trials of this experiment already saved */
     long long max_id;

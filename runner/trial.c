@@ -11,14 +11,17 @@
 
 int host_cpus(void)
 {
+    static int cached; /* the affinity mask does not change under us */
+    if (cached)
+        return cached;
     cpu_set_t set;
     if (sched_getaffinity(0, sizeof set, &set) == 0) {
         int n = CPU_COUNT(&set);
         if (n > 0)
-            return n;
+            return cached = n;
     }
     long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (int)n : 1;
+    return cached = n > 0 ? (int)n : 1;
 }
 
 static value get(const experiment *e, long long t, const char *name)
