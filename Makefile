@@ -117,6 +117,8 @@ test: deps $(OUTBIN) $(BUILD)/tests/runner-tests $(FAKES)
 	$(TEST_ENV) $(BUILD)/tests/runner-tests --jobs 2
 	@# timing-sensitive tests need the machine to themselves
 	$(TEST_ENV) RUNNER_TIMING_TESTS=1 $(BUILD)/tests/runner-tests --jobs 1 --filter 'timing/*'
+	@# runner submit/status/--resume on a one-node Slurm cluster it starts (root), else a skip line
+	@RUNNER_BIN=$(abspath $(BIN)) timeout -k 60 300 bash tests/slurm/run.sh
 
 test-gpu: deps $(OUTBIN) cuda
 	@RUNNER_BIN=$(abspath $(BIN)) sh tests/gpu/run.sh

@@ -18,6 +18,9 @@ int cmd_report(const cli *c);
 int cmd_merge(const cli *c);
 /* runner compare OLD_RUN NEW_RUN [--threshold PCT] [--format text|md|csv|json] */
 int cmd_compare_main(int nargs, char **args);
+/* runner submit FILE.yaml [...] | --resume RUN_DIR, runner status RUN_DIR (cmd_submit.c) */
+int cmd_submit_main(int nargs, char **args);
+int cmd_status_main(int nargs, char **args);
 int compare_runs(const char *old_dir, const char *new_dir, double threshold, const char *format,
                  FILE *out, FILE *err);
 

@@ -12,6 +12,11 @@ int main(int argc, char **argv)
     /* compare parses its own options (--threshold, --format) */
     if (argc > 1 && !strcmp(argv[1], "compare"))
         return cmd_compare_main(argc - 2, argv + 2);
+    /* submit and status (Slurm) parse their own options too */
+    if (argc > 1 && !strcmp(argv[1], "submit"))
+        return cmd_submit_main(argc - 2, argv + 2);
+    if (argc > 1 && !strcmp(argv[1], "status"))
+        return cmd_status_main(argc - 2, argv + 2);
     cli c;
     if (cli_parse(argc, argv, &c) < 0) {
         cli_free(&c);

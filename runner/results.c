@@ -169,6 +169,12 @@ static void run_id_now(char *out, size_t n)
 /* Is this run folder unfinished?  meta.json says "finished": false. */
 static int unfinished(const char *run_dir)
 {
+    /* a run submitted to Slurm is resumed with `runner submit --resume` */
+    char *job = xasprintf("%s/job.sbatch", run_dir);
+    int submitted = access(job, F_OK) == 0;
+    free(job);
+    if (submitted)
+        return 0;
     char *p = xasprintf("%s/meta.json", run_dir);
     if (access(p, F_OK) < 0) { /* killed before its meta.json: unfinished */
         free(p);
