@@ -117,8 +117,10 @@ test: deps $(OUTBIN) $(BUILD)/tests/runner-tests $(FAKES)
 	$(TEST_ENV) $(BUILD)/tests/runner-tests --jobs 2
 	@# timing-sensitive tests need the machine to themselves
 	$(TEST_ENV) RUNNER_TIMING_TESTS=1 $(BUILD)/tests/runner-tests --jobs 1 --filter 'timing/*'
+ifneq ($(SAN),1)
 	@# runner submit/status/--resume on a one-node Slurm cluster it starts (root), else a skip line
 	@RUNNER_BIN=$(abspath $(BIN)) timeout -k 60 300 bash tests/slurm/run.sh
+endif
 
 test-gpu: deps $(OUTBIN) cuda
 	@RUNNER_BIN=$(abspath $(BIN)) sh tests/gpu/run.sh
