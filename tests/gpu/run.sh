@@ -20,8 +20,12 @@ runexp workloads
 t="$out/gpu_workloads/latest/trials.csv"
 n=$(($(wc -l <"$t") - 1))
 notok=$(awk -F, 'NR==1{for(i=1;i<=NF;i++){if($i=="status")s=i; if($i=="reason")r=i; if($i=="case")c=i; if($i=="io")o=i}; next} $s!="ok"{print $c" io="$o": "$s" "$r}' "$t")
-[ "$n" -eq 51 ] && [ -z "$notok" ] && ok "every workload x dtype x io mode matches the CPU reference ($n trials)" \
+[ "$n" -eq 54 ] && [ -z "$notok" ] && ok "every workload x dtype x io mode matches the CPU reference ($n trials)" \
   || { bad "workloads: $n trials"; echo "$notok"; }
+
+acc=$(awk -F, 'NR==1{for(i=1;i<=NF;i++){if($i=="case")c=i; if($i=="accuracy")a=i}; next} $c=="mlp"{print $a}' "$t" | sort -n | head -1)
+awk -v a="${acc:-0}" 'BEGIN{exit !(a > 0.8)}' && ok "mlp_train on CUDA learns: accuracy $acc (> 0.8) in every io mode" \
+  || bad "mlp_train on CUDA: accuracy ${acc:-none}"
 
 runexp phases
 t="$out/gpu_phases/latest/trials.csv"
@@ -40,7 +44,7 @@ st=$(col "$t" status | tr '\n' ' ')
 [ "$st" = "ok failed ok failed ok " ] && ok "a faulting kernel fails its trial, the next passes" || bad "faults: $st"
 col "$t" reason | grep -v '^$' | sed 's/^/  /'
 
-if command -v python3 >/dev/null && [ -f tests/gpu/lua.yaml ]; then
+if [ -f tests/gpu/lua.yaml ]; then
   runexp lua
   t="$out/gpu_lua/latest/trials.csv"
   st=$(col "$t" status | sort -u | tr '\n' ' ')
