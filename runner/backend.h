@@ -136,6 +136,12 @@ typedef struct rn_backend {
     void (*env_info)(void *ctx, rn_fact_cb cb);
     void (*shutdown)(void);
     const rn_tensor_ops *tensor; /* for the Lua tensor API; NULL: none */
+    /* optional, after each timed sample: 1 when the sample must be discarded
+     * and retaken (the device was throttled during it), with the reason */
+    int (*sample_check)(const rn_trial *t, char *why, size_t len);
+    /* optional, before a trial: text for a `device_warning` column (e.g.
+     * other processes on the same GPU), or 0 when there is nothing to say */
+    int (*device_warning)(const rn_trial *t, char *out, size_t len);
 } rn_backend;
 
 typedef const rn_backend *(*rn_backend_entry_fn)(void);

@@ -210,7 +210,7 @@ static int run_load(run_data *R, const char *arg, FILE *err)
         }
         ir[k++] = (id_row){id, r};
     }
-    qsort(ir, (size_t)k, sizeof *ir, cmp_id_row);
+    xqsort(ir, (size_t)k, sizeof *ir, cmp_id_row);
     R->row = xmalloc((size_t)(k + 1) * sizeof *R->row);
     R->id = xmalloc((size_t)(k + 1) * sizeof *R->id);
     for (int i = 0; i < k; i++) {
@@ -887,7 +887,7 @@ int compare_runs(const char *old_dir, const char *new_dir, double threshold, con
     tup *nt = xmalloc(((size_t)N.nrows + 1) * sizeof *nt);
     for (int i = 0; i < N.nrows; i++)
         nt[i] = (tup){tuple(&N, i, R.cols, nshared, 0), i};
-    qsort(nt, (size_t)N.nrows, sizeof *nt, cmp_tup);
+    xqsort(nt, (size_t)N.nrows, sizeof *nt, cmp_tup);
     unsigned char *used = xcalloc((size_t)N.nrows + 1, 1);
     for (int i = 0; i < O.nrows; i++) {
         int np = -1;

@@ -72,7 +72,7 @@ static int write_merged(const char *dir, shard *s, int ns, char *err, size_t len
             refs = xrealloc(refs, (nref + 1) * sizeof *refs);
             refs[nref++] = (row_ref){atoll(s[i].trials.rows[r][0]), i, r};
         }
-    qsort(refs, nref, sizeof *refs, cmp_ref);
+    xqsort(refs, nref, sizeof *refs, cmp_ref);
     strbuf b = {0};
     for (int c = 0; c < ncols; c++) {
         if (c)
@@ -193,7 +193,7 @@ int cmd_merge(const cli *c)
         free(s);
         return EXIT_INVALID;
     }
-    qsort(s, (size_t)ns, sizeof *s, cmp_shard);
+    xqsort(s, (size_t)ns, sizeof *s, cmp_shard);
     int rc = EXIT_OK;
     for (int i = 0; i < ns; i++) {
         char *tp = xasprintf("%s/trials.csv", s[i].dir);

@@ -90,7 +90,7 @@ static int resolve(const char *arg, char ***runs, int *nruns)
         free(found);
         return -1;
     }
-    qsort(found, (size_t)nf, sizeof *found, cmp_str);
+    xqsort(found, (size_t)nf, sizeof *found, cmp_str);
     for (int i = 0; i < nf; i++)
         add(runs, nruns, found[i]);
     free(found);

@@ -90,7 +90,7 @@ int mann_whitney(const double *x, int n1, const double *y, int n2, mw_method met
         free(o);
         return -1;
     }
-    qsort(o, (size_t)n, sizeof *o, cmp_obs);
+    xqsort(o, (size_t)n, sizeof *o, cmp_obs);
     /* mean ranks of tied groups; the tie term sum(t^3 - t) */
     double r1 = 0.0, tie = 0.0;
     for (int i = 0; i < n;) {

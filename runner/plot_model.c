@@ -104,7 +104,7 @@ static int depends_on(const run_model *m, int a, int b)
     for (int i = 0; i < n; i++)
         idx[i] = i + 1;
     g_dep = (dep_ctx){m, a, b};
-    qsort(idx, (size_t)n, sizeof *idx, cmp_dep);
+    xqsort(idx, (size_t)n, sizeof *idx, cmp_dep);
     int ok = 1;
     for (int i = 1; i < n && ok; i++)
         if (!strcmp(pm_cell(m, idx[i], a), pm_cell(m, idx[i - 1], a)) &&
@@ -669,7 +669,7 @@ int pm_chart_data(const run_model *m, const chart_spec *s, chart_data *d)
         base_key *bk = xcalloc((size_t)nb + 1, sizeof *bk);
         for (int b = 0; b < nb; b++)
             bk[b] = (base_key){pair_key(m, base[b], keys, nk), pm_num(m, base[b], y)};
-        qsort(bk, (size_t)nb, sizeof *bk, cmp_base_key);
+        xqsort(bk, (size_t)nb, sizeof *bk, cmp_base_key);
         int j = 0;
         for (int i = 0; i < nr; i++) {
             base_key want = {pair_key(m, rows[i], keys, nk), -INFINITY};
@@ -726,7 +726,7 @@ int pm_chart_data(const run_model *m, const chart_spec *s, chart_data *d)
             }
         }
         if (m->numeric[x])
-            qsort(cs, (size_t)ncs, sizeof *cs, cmp_cat);
+            xqsort(cs, (size_t)ncs, sizeof *cs, cmp_cat);
         d->cats = xcalloc((size_t)ncs + 1, sizeof *d->cats);
         for (int k = 0; k < ncs; k++)
             d->cats[k] = cs[k].text;
@@ -780,8 +780,8 @@ int pm_chart_data(const run_model *m, const chart_spec *s, chart_data *d)
     }
     d->unlabelled = nk == 0;
     for (int k = 0; k < d->ncurves; k++)
-        qsort(d->curves[k].p, (size_t)d->curves[k].n, sizeof(pm_point), cmp_point);
-    qsort(d->curves, (size_t)d->ncurves, sizeof *d->curves, cmp_label);
+        xqsort(d->curves[k].p, (size_t)d->curves[k].n, sizeof(pm_point), cmp_point);
+    xqsort(d->curves, (size_t)d->ncurves, sizeof *d->curves, cmp_label);
 
     if (s->type == CH_SPEEDUP) {
         /* what the line at 1 stands for: the baseline rows' common label */

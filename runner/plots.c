@@ -716,7 +716,7 @@ int plots_render_spec(const char *run_dir, const experiment *e, const experiment
             palette_add(&pal, data[i].curves[c].label);
     }
     if (pal.n)
-        qsort(pal.labels, (size_t)pal.n, sizeof *pal.labels, cmp_str);
+        xqsort(pal.labels, (size_t)pal.n, sizeof *pal.labels, cmp_str);
 
     char *dir = xasprintf("%s/plots", run_dir);
     if (mkdir(dir, 0777) < 0 && errno != EEXIST) {

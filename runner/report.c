@@ -377,7 +377,7 @@ static void fastest(strbuf *b, const run_model *m)
                              .row = r,
                              .v = v};
     }
-    qsort(fr, (size_t)n, sizeof *fr, cmp_fast);
+    xqsort(fr, (size_t)n, sizeof *fr, cmp_fast);
     int compared = 0; /* does any x have two configurations to compare? */
     for (int i = 1; i < n && !compared; i++)
         compared = fr[i].x == fr[i - 1].x && !strcmp(fr[i].xt, fr[i - 1].xt);
@@ -564,7 +564,7 @@ static void charts(strbuf *b, const char *run_dir)
     if (d)
         closedir(d);
     free(dir);
-    qsort(names, (size_t)n, sizeof *names, cmp_chart);
+    xqsort(names, (size_t)n, sizeof *names, cmp_chart);
     sb_puts(b, "## Charts\n\n");
     if (!n)
         sb_puts(b, "No charts: no ok trial to draw, or gnuplot is missing (install it, then run "

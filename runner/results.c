@@ -210,7 +210,7 @@ static char *find_unfinished(const char *exp_dir)
     }
     closedir(d);
     if (n)
-        qsort(names, (size_t)n, sizeof *names, cmp_desc);
+        xqsort(names, (size_t)n, sizeof *names, cmp_desc);
     char *found = NULL;
     for (int i = 0; i < n && !found; i++) {
         char *dir = xasprintf("%s/%s", exp_dir, names[i]);
@@ -666,7 +666,7 @@ int results_close(run_files *R, int finished, char *err, size_t len)
         } *order = xmalloc((size_t)k * sizeof *order);
         for (int r = 1; r < t.nrows; r++)
             order[r - 1] = (struct keyed){atoll(t.rows[r][0]), r};
-        qsort(order, (size_t)k, sizeof *order, cmp_rows);
+        xqsort(order, (size_t)k, sizeof *order, cmp_rows);
         strbuf b = {0};
         for (int q = -1; q < k; q++) {
             int r = q < 0 ? 0 : order[q].row;

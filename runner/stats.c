@@ -1,4 +1,5 @@
 /* stats.c - see stats.h. */
+#include "util.h"
 #include "stats.h"
 
 #include <math.h>
@@ -17,7 +18,7 @@ static int sort_finite(double *x, int n)
     for (int i = 0; i < n; i++)
         if (isfinite(x[i]))
             x[k++] = x[i];
-    qsort(x, (size_t)k, sizeof *x, cmp_double);
+    xqsort(x, (size_t)k, sizeof *x, cmp_double);
     return k;
 }
 

@@ -187,6 +187,12 @@ int find_beside_exe(const char *const *rel, int nrel, int want_dir, char *out, s
     return -1;
 }
 
+void xqsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+    if (base && n > 1)
+        qsort(base, n, size, cmp);
+}
+
 double now_seconds(void)
 {
     struct timespec ts;

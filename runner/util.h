@@ -38,6 +38,10 @@ char *read_file(const char *path, size_t *len);
  * as a readable file.  0 with the path in out, or -1. */
 int find_beside_exe(const char *const *rel, int nrel, int want_dir, char *out, size_t len);
 
+/* qsort that accepts an empty (NULL) array: qsort(NULL, 0, ...) is
+ * undefined behaviour. */
+void xqsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
+
 /* Seconds on CLOCK_MONOTONIC. */
 double now_seconds(void);
 

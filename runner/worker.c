@@ -202,6 +202,12 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
     static sample_buf buf;
     buf.n = 0;
     buf.last_flush = now_seconds();
+    char warn[256];
+    extra_fd = fd;
+    if (b && b->device_warning && b->device_warning(tr, warn, sizeof warn))
+        send_extra(NULL, "device_warning", warn);
+    int throttled = 0;
+    char throttle_why[256] = "";
     const char *stop = NULL;
     double mean = 0, m2 = 0, measured = 0, start = now_seconds();
     for (int n = 1; !stop; n++) {
@@ -222,6 +228,14 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
             goto out;
         }
         double wall = (double)(z.tv_sec - a.tv_sec) + (double)(z.tv_nsec - a.tv_nsec) * 1e-9;
+        /* a sample taken while the device was throttled is retaken, as
+         * nvbench does (at most 100 times a trial: then they count) */
+        if (b && b->sample_check && throttled < 100 &&
+            b->sample_check(tr, throttle_why, sizeof throttle_why)) {
+            throttled++;
+            n--;
+            continue;
+        }
         s.seconds = wall / batch;
         buf.s[buf.n++] = s;
         double now = (double)z.tv_sec + (double)z.tv_nsec * 1e-9;
@@ -240,6 +254,11 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
     }
     flush_samples(fd, &buf);
     extra_fd = fd;
+    if (throttled) {
+        char t[300];
+        snprintf(t, sizeof t, "%d (%s)", throttled, throttle_why);
+        send_extra(NULL, "throttled_samples", t);
+    }
     if (r->repeats == 0)
         send_extra(NULL, "stop_reason", stop);
     if (batch > 1) {

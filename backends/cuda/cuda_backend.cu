@@ -139,6 +139,8 @@ static const rn_backend cuda_backend = {
     .env_info = env_info,
     .shutdown = NULL,
     .tensor = &cuda_tensor_ops,
+    .sample_check = cuda_sample_check,
+    .device_warning = cuda_device_warning,
 };
 
 extern "C" __attribute__((visibility("default"))) const rn_backend *runner_backend_entry(void)

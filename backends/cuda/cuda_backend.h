@@ -14,4 +14,8 @@ extern const rn_workload_impl cuda_mlp_train;
 extern const rn_workload_impl cuda_selftest;
 extern const rn_tensor_ops cuda_tensor_ops;
 
+/* nvml.cu: throttling and other processes, where NVML can tell */
+int cuda_sample_check(const rn_trial *t, char *why, size_t len);
+int cuda_device_warning(const rn_trial *t, char *out, size_t len);
+
 #endif
