@@ -24,6 +24,7 @@ SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-r
 # the selftest workload's segfault and abort must stay real signals
 export ASAN_OPTIONS := handle_segv=0:handle_abort=0:detect_leaks=1
 export UBSAN_OPTIONS := print_stacktrace=1:halt_on_error=1
+export LSAN_OPTIONS := suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0
 else
 BUILD    := build
 SANFLAGS :=
