@@ -6,7 +6,7 @@ BIN=${RUNNER_BIN:-bin/runner}
 dev=$("$BIN" list devices | grep '^cuda')
 case "$dev" in
   cuda:*) ;;
-  *) echo "test-gpu: skipped: ${dev#cuda     }"; exit 0 ;;
+  *) echo "test-gpu: skipped: ${dev#*none: }"; exit 0 ;;
 esac
 echo "test-gpu on: $dev"
 out=$(mktemp -d)
