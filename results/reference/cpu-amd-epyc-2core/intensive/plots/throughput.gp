@@ -1,0 +1,59 @@
+# throughput.gp - a throughput chart (GFLOP/s or GB/s) of a runner run, from the template plots/throughput.gp.
+# Edit it, then re-draw in this folder with:  gnuplot throughput.gp
+# (writes throughput.png and throughput.svg).  The data is inline below.
+$s0 << EOD
+10 0.903219979
+100 0.962431487
+1000 0.946216577
+10000 0.79269038
+EOD
+$s1 << EOD
+10 0.746296504
+100 0.725563037
+1000 0.9486253
+10000 0.922653666
+EOD
+$s2 << EOD
+10 2.45037981
+100 2.94633255
+1000 2.98560045
+10000 2.9271207
+EOD
+$s3 << EOD
+10 1.44707329
+100 1.49389743
+1000 1.49802859
+10000 1.49339301
+EOD
+
+set encoding utf8
+set terminal pngcairo size 1000,650 enhanced font 'DejaVu Sans,11' linewidth 1.2
+set output 'throughput.png'
+
+set title 'intensive: throughput (GFLOP/s) vs size' noenhanced font ',14'
+set xlabel 'size' noenhanced
+set ylabel 'throughput (GFLOP/s)' noenhanced
+set border 3 lc rgb '#555555'
+set tics nomirror out
+set grid xtics ytics lt 1 lc rgb '#e3e3e3' lw 1
+# the legend sits outside the plot area: it never hides a point
+set key outside right top vertical Left reverse noenhanced spacing 1.3 samplen 2.5
+set bars small
+set pointsize 1.1
+# one curve per series: the rate computed from each trial's median time
+set yrange [0:*]
+set format y '%g'
+set logscale x 10
+set xrange [8:12500]
+set format x '%g'
+
+
+plot $s0 using 1:2 with linespoints lw 2 pi 1 lc rgb '#4E79A7' pt 7 dt 1 title 'Lua CPU all cores' noenhanced, \
+     $s1 using 1:2 with linespoints lw 2 pi 1 lc rgb '#F28E2B' pt 5 dt 1 title 'Lua CPU serial' noenhanced, \
+     $s2 using 1:2 with linespoints lw 2 pi 1 lc rgb '#59A14F' pt 9 dt 1 title 'built-in CPU all cores' noenhanced, \
+     $s3 using 1:2 with linespoints lw 2 pi 1 lc rgb '#E15759' pt 11 dt 1 title 'built-in CPU serial' noenhanced
+
+set terminal svg size 1000,650 enhanced font 'DejaVu Sans,11' background rgb 'white'
+set output 'throughput.svg'
+replot
+set output

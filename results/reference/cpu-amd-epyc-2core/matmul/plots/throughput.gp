@@ -1,0 +1,51 @@
+# throughput.gp - a throughput chart (GFLOP/s or GB/s) of a runner run, from the template plots/throughput.gp.
+# Edit it, then re-draw in this folder with:  gnuplot throughput.gp
+# (writes throughput.png and throughput.svg).  The data is inline below.
+$s0 << EOD
+1 0.115107914
+2 0.5325013
+4 5.38239159
+8 20.189772
+16 86.0899836
+32 106.38961
+64 114.799212
+128 133.292147
+256 171.352572
+512 185.473905
+1024 184.279326
+2048 194.493249
+4096 200.484604
+EOD
+
+set encoding utf8
+set terminal pngcairo size 1000,650 enhanced font 'DejaVu Sans,11' linewidth 1.2
+set output 'throughput.png'
+
+set title 'matmul: throughput (GFLOP/s) vs size' noenhanced font ',14'
+set xlabel 'size (n of an n x n x n product)' noenhanced
+set ylabel 'throughput (GFLOP/s)' noenhanced
+set border 3 lc rgb '#555555'
+set tics nomirror out
+set grid xtics ytics lt 1 lc rgb '#e3e3e3' lw 1
+# the legend sits outside the plot area: it never hides a point
+set key outside right top vertical Left reverse noenhanced spacing 1.3 samplen 2.5
+set bars small
+set pointsize 1.1
+# one curve per series: the rate computed from each trial's median time
+set logscale y 10
+set yrange [1e-1:1e3]
+set format y '%g'
+set ytics 10
+set mytics 10
+set logscale x 2
+set xrange [0.7692307692:5324.8]
+set xtics 1, 2
+set format x '%g'
+
+
+plot $s0 using 1:2 with linespoints lw 2 pi 1 lc rgb '#4E79A7' pt 7 dt 1 title 'CPU' noenhanced
+
+set terminal svg size 1000,650 enhanced font 'DejaVu Sans,11' background rgb 'white'
+set output 'throughput.svg'
+replot
+set output
