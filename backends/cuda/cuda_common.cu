@@ -63,6 +63,19 @@ double timer_span(phase_timer *t, int a, int b)
     return ms * 1e-3;
 }
 
+int join_streams(cudaStream_t *st, cudaEvent_t *done, int n, phase_timer *tm, rn_sample *out,
+                 rn_error *err)
+{
+    for (int i = 1; i < n; i++) {
+        CK(cudaEventRecord(done[i], st[i]));
+        CK(cudaStreamWaitEvent(st[0], done[i], 0));
+    }
+    CK(cudaEventRecord(tm->ev[3], st[0]));
+    CK(cudaEventSynchronize(tm->ev[3]));
+    out->device_seconds = timer_span(tm, 0, 3);
+    return 0;
+}
+
 void host_fill_uniform(float *dst, size_t n, uint64_t seed, uint32_t stream, float lo, float hi)
 {
 #pragma omp parallel for schedule(static) if (n > (1 << 16))

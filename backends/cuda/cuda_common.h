@@ -52,6 +52,11 @@ void timer_free(phase_timer *t);
 /* Elapsed seconds between events a and b. */
 double timer_span(phase_timer *t, int a, int b);
 
+/* io: overlap: streams 1..n-1 join stream 0, whose end event (timer event
+ * 3, after event 0 at the start) closes the sample: device_seconds. */
+int join_streams(cudaStream_t *st, cudaEvent_t *done, int n, phase_timer *tm, rn_sample *out,
+                 rn_error *err);
+
 /* Host input i of stream `stream`: exactly the CPU backend's value. */
 void host_fill_uniform(float *dst, size_t n, uint64_t seed, uint32_t stream, float lo, float hi);
 

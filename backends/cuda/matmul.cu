@@ -236,14 +236,7 @@ static int mm_run(void *state, rn_sample *out, rn_error *err)
         CK(cudaMemcpyAsync((char *)s->hC + co, (char *)s->dC + co, (size_t)rows * s->n * s->esz,
                            cudaMemcpyDeviceToHost, st));
     }
-    for (int i = 1; i < NSTREAMS; i++) {
-        CK(cudaEventRecord(s->done[i], s->st[i]));
-        CK(cudaStreamWaitEvent(s0, s->done[i], 0));
-    }
-    CK(cudaEventRecord(ev[3], s0));
-    CK(cudaEventSynchronize(ev[3]));
-    out->device_seconds = timer_span(&s->tm, 0, 3);
-    return 0;
+    return join_streams(s->st, s->done, NSTREAMS, &s->tm, out, err);
 }
 
 static int mm_check(void *state, rn_error *err)
