@@ -13,10 +13,13 @@ VERSION  := 0.1.0
 GIT_REV  := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 
 PKGS     := yaml-0.1 lua5.4 openblas json-c libcrypto
-DEB_PKGS := pkg-config libyaml-dev liblua5.4-dev libopenblas-dev libjson-c-dev libssl-dev \
-            gnuplot-nox libcriterion-dev valgrind clang libclang-rt-14-dev
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+# what the runner needs; the test targets need TEST_PKGS too
+DEB_PKGS  := pkg-config libyaml-dev liblua5.4-dev libopenblas-dev libjson-c-dev libssl-dev \
+             gnuplot-nox
+TEST_PKGS := libcriterion-dev valgrind clang libclang-rt-14-dev
+# recursive (=): read after `make deps` has installed the packages
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
 ifeq ($(SAN),1)
 BUILD    := build-san
@@ -34,7 +37,7 @@ CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -fopenmp -pthread $(SANFLAGS) \
             -Irunner -Ibackends $(PKG_CFLAGS) \
             -DRUNNER_VERSION='"$(VERSION)"' -DRUNNER_GIT_REV='"$(GIT_REV)"'
-LDLIBS   := $(PKG_LIBS) -lm -ldl
+LDLIBS   = $(PKG_LIBS) -lm -ldl
 LDFLAGS  += -fopenmp -pthread -rdynamic $(SANFLAGS)
 
 CORE_SRCS := $(filter-out runner/main.c, $(wildcard runner/*.c)) $(wildcard backends/cpu/*.c)
@@ -49,13 +52,17 @@ else
 OUTBIN := bin/runner
 endif
 
-.PHONY: studies all run test test-gpu test-valgrind fuzz-smoke fuzz/fuzz_config install clean deps plots
+.PHONY: deps-test install-packages studies all run test test-gpu test-valgrind fuzz-smoke fuzz/fuzz_config install clean deps plots
 all: $(OUTBIN) cuda
 
 # --- dependencies -----------------------------------------------------------
 # Installs what is missing when run as root; otherwise prints the apt-get line.
 deps:
-	@missing=""; for p in $(DEB_PKGS); do \
+	@$(MAKE) -s install-packages PACKAGES="$(DEB_PKGS)"
+deps-test:
+	@$(MAKE) -s install-packages PACKAGES="$(DEB_PKGS) $(TEST_PKGS)"
+install-packages:
+	@missing=""; for p in $(PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then echo "installing:$$missing"; \
@@ -114,7 +121,7 @@ $(BUILD)/tests/fake-%.so: tests/fake/fake_backend.c runner/backend.h
 	@$(CC) -std=c11 -Wall -Wextra -Werror -fPIC -shared -Irunner -DFAKE_VARIANT=$* $< -o $@
 
 TEST_ENV := RUNNER_BIN=$(abspath $(BIN)) RUNNER_ROOT=$(CURDIR) RUNNER_FAKES=$(abspath $(BUILD)/tests)
-test: deps $(OUTBIN) $(BUILD)/tests/runner-tests $(FAKES)
+test: deps-test $(OUTBIN) $(BUILD)/tests/runner-tests $(FAKES)
 	$(TEST_ENV) $(BUILD)/tests/runner-tests --jobs 2
 	@# timing-sensitive tests need the machine to themselves
 	$(TEST_ENV) RUNNER_TIMING_TESTS=1 $(BUILD)/tests/runner-tests --jobs 1 --filter 'timing/*'
@@ -123,12 +130,12 @@ ifneq ($(SAN),1)
 	@RUNNER_BIN=$(abspath $(BIN)) timeout -k 60 300 bash tests/slurm/run.sh
 endif
 
-test-gpu: deps $(OUTBIN) cuda
+test-gpu: deps-test $(OUTBIN) cuda
 	@RUNNER_BIN=$(abspath $(BIN)) sh tests/gpu/run.sh
 
 # Core tests under valgrind's memcheck (no sanitizer build; workers are
 # forked from the checked process, so they are checked too).
-test-valgrind: deps $(OUTBIN) $(BUILD)/tests/runner-tests $(FAKES)
+test-valgrind: deps-test $(OUTBIN) $(BUILD)/tests/runner-tests $(FAKES)
 	RUNNER_BIN=$(abspath $(BIN)) RUNNER_ROOT=$(CURDIR) RUNNER_FAKES=$(abspath $(BUILD)/tests) \
 	  valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
 	  --trace-children=no -q $(BUILD)/tests/runner-tests --jobs 1 --filter 'config*/*'
@@ -153,7 +160,7 @@ fuzz/fuzz_config: tests/fuzz/fuzz_config.c $(FUZZ_SRCS) $(wildcard runner/*.h)
 	  $(LDLIBS) -fopenmp
 
 FUZZ_SECONDS ?= 60
-fuzz-smoke: deps fuzz/fuzz_config
+fuzz-smoke: deps-test fuzz/fuzz_config
 	@mkdir -p build/fuzz/corpus
 	ASAN_OPTIONS=detect_leaks=1 build/fuzz/fuzz_config -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
 	  -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 build/fuzz/corpus tests/fuzz/corpus
