@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "csv.h"
 #include "plots.h"
+#include "proto.h"
 #include "results.h"
 #include "util.h"
 
@@ -129,8 +130,7 @@ static int write_meta(const char *dir, shard *s, int ns, int n, int complete)
     if (!m)
         m = json_object_new_object();
     json_object *list = json_object_new_array();
-    long long counts[5] = {0};
-    static const char *names[] = {"ok", "failed", "timeout", "skipped", "interrupted"};
+    long long counts[ST_COUNT] = {0};
     for (int i = 0; i < ns; i++) {
         json_object *o = json_object_new_object();
         json_object_object_add(o, "shard", json_object_new_int(s[i].k));
@@ -139,16 +139,16 @@ static int write_meta(const char *dir, shard *s, int ns, int n, int complete)
         json_object_array_add(list, o);
         int st = csv_col(&s[i].trials, "status");
         for (int r = 1; st >= 0 && r < s[i].trials.nrows; r++)
-            for (int k = 0; k < 5; k++)
-                counts[k] += !strcmp(s[i].trials.rows[r][st], names[k]);
+            for (int k = 0; k < ST_COUNT; k++)
+                counts[k] += !strcmp(s[i].trials.rows[r][st], status_names[k]);
     }
     json_object *sh = json_object_new_object();
     json_object_object_add(sh, "count", json_object_new_int(n));
     json_object_object_add(sh, "merged", list);
     json_object_object_add(m, "shards", sh);
     json_object *sum = json_object_new_object();
-    for (int k = 0; k < 5; k++)
-        json_object_object_add(sum, names[k], json_object_new_int64(counts[k]));
+    for (int k = 0; k < ST_COUNT; k++)
+        json_object_object_add(sum, status_names[k], json_object_new_int64(counts[k]));
     json_object_object_add(m, "summary", sum);
     json_object_object_add(m, "finished", json_object_new_boolean(complete));
     const char *txt = json_object_to_json_string_ext(m, JSON_C_TO_STRING_PRETTY |

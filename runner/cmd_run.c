@@ -107,7 +107,6 @@ static void hook_trial_free(hook_trial *h)
     free(h->vals);
 }
 
-static const char *const status_names[] = {"ok", "failed", "timeout", "skipped", "interrupted"};
 
 /* after_trial(trial, result): its columns join the trial's extras. */
 static void hooks_after(lua_hooks *H, const hook_trial *ht, trial_result *res)
@@ -353,10 +352,13 @@ static int run_experiment(const cli *c, experiment *e, int argc, char **argv, in
         for (long long t = 0; t < e->ntrials && !interrupted && !write_failed; t++) {
             if (results_is_done(&R, e->ids[t]))
                 continue;
-            strbuf desc = {0};
-            table_describe(e, t, &desc);
-            progress_trial(&pr, seq++, desc.s);
-            sb_free(&desc);
+            if (pr.enabled) { /* not on the hot path of a quiet run */
+                strbuf desc = {0};
+                table_describe(e, t, &desc);
+                progress_trial(&pr, seq, desc.s);
+                sb_free(&desc);
+            }
+            seq++;
             double t0 = now_seconds();
             trial_result res;
             int ran = !hooks_before(&out, t, &res);

@@ -343,21 +343,11 @@ static void set_fixed(loader *L, const yaml_node_t *k, const yaml_node_t *v)
 
 /* ---- top-level keys ----------------------------------------------------- */
 
-static int valid_name(const char *s)
-{
-    if (!*s || !strcmp(s, ".") || !strcmp(s, "..") || strlen(s) > 128)
-        return 0;
-    for (; *s; s++)
-        if (!(strchr("._-", *s) || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-              (*s >= '0' && *s <= '9')))
-            return 0;
-    return 1;
-}
 
 static void h_name(loader *L, const yaml_node_t *k, const yaml_node_t *v)
 {
     (void)k;
-    if (!yml_is_scalar(v) || yml_is_null(v) || !valid_name(yml_text(v))) {
+    if (!yml_is_scalar(v) || yml_is_null(v) || !valid_file_stem(yml_text(v))) {
         diag_add(L->d, yml_line(v), yml_col(v),
                  "'name' must match [A-Za-z0-9._-]+ (it names a folder), not '%s'",
                  yml_is_scalar(v) ? yml_text(v) : yml_kind(v));
@@ -809,7 +799,7 @@ experiment *experiment_parse(const char *path, const char *text, size_t len, dia
     }
     if (!e->name) {
         e->name = default_name(path);
-        if (!valid_name(e->name)) {
+        if (!valid_file_stem(e->name)) {
             diag_add(d, 1, 1,
                      "the file's name '%s' is not a valid experiment name; set 'name:' "
                      "([A-Za-z0-9._-]+)",

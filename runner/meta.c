@@ -1,5 +1,6 @@
 /* meta.c - see meta.h. */
 #include "meta.h"
+#include "proto.h"
 
 #include "backends.h"
 #include "results.h"
@@ -297,9 +298,8 @@ int meta_write(meta *m, const char *run_dir, int finished, const long long count
         json_object_object_add(m->root, "end", NULL);
     json_object_object_add(m->root, "finished", json_object_new_boolean(finished));
     json_object *s = json_object_new_object();
-    static const char *names[] = {"ok", "failed", "timeout", "skipped", "interrupted"};
-    for (int i = 0; i < 5; i++)
-        json_object_object_add(s, names[i], json_object_new_int64(counts ? counts[i] : 0));
+    for (int i = 0; i < ST_COUNT; i++)
+        json_object_object_add(s, status_names[i], json_object_new_int64(counts ? counts[i] : 0));
     json_object_object_add(s, "wall_seconds", json_object_new_double(wall));
     json_object_object_add(m->root, "summary", s);
     const char *txt = json_object_to_json_string_ext(m->root, JSON_C_TO_STRING_PRETTY |

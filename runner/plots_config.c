@@ -86,16 +86,6 @@ static void parse_matches(loader *L, const yaml_node_t *v, match **out, int *n, 
     free(p);
 }
 
-static int valid_stem(const char *s)
-{
-    if (!*s || !strcmp(s, ".") || !strcmp(s, ".."))
-        return 0;
-    for (; *s; s++)
-        if (!(strchr("._-", *s) || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
-              (*s >= '0' && *s <= '9')))
-            return 0;
-    return 1;
-}
 
 static void parse_plot(loader *L, const yaml_node_t *m)
 {
@@ -110,7 +100,7 @@ static void parse_plot(loader *L, const yaml_node_t *m)
         const yaml_node_t *v = p[i].val;
         if (!strcmp(k, "name")) {
             ps->name = text_of(L, v, k);
-            if (ps->name && !valid_stem(ps->name))
+            if (ps->name && !valid_file_stem(ps->name))
                 diag_add(d, yml_line(v), yml_col(v),
                          "plot name '%s' names files: use [A-Za-z0-9._-]+", ps->name);
         } else if (!strcmp(k, "type")) {

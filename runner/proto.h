@@ -20,6 +20,10 @@ typedef struct worker_cmd {
 } worker_cmd;
 
 typedef enum { ST_OK = 0, ST_FAILED, ST_TIMEOUT, ST_SKIPPED, ST_INTERRUPTED } trial_status;
+#define ST_COUNT 5
+
+/* "ok", "failed", "timeout", "skipped", "interrupted" (supervisor.c) */
+extern const char *const status_names[ST_COUNT];
 
 typedef struct msg_header {
     int type;

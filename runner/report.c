@@ -3,6 +3,7 @@
  * size, the largest speedup, noisy trials, failures and skips), the charts,
  * and a table of every trial. */
 #include "plots.h"
+#include "proto.h"
 
 #include "plot_crossover.h"
 #include "plot_model.h"
@@ -681,11 +682,10 @@ int report_write(const char *run_dir, int quiet)
         md(&b, desc);
         sb_puts(&b, "\n\n");
     }
-    int counts[5] = {0};
-    static const char *const st[] = {"ok", "failed", "timeout", "skipped", "interrupted"};
+    int counts[ST_COUNT] = {0};
     for (int r = 1; r <= m.nrows; r++)
-        for (int k = 0; k < 5; k++)
-            counts[k] += !strcmp(pm_cell(&m, r, m.c_status), st[k]);
+        for (int k = 0; k < ST_COUNT; k++)
+            counts[k] += !strcmp(pm_cell(&m, r, m.c_status), status_names[k]);
     sb_printf(&b, "%d trials: %d ok, %d failed, %d timed out, %d skipped.\n\n", m.nrows, counts[0],
               counts[1], counts[2], counts[3]);
 

@@ -24,7 +24,6 @@
 #include <time.h>
 #include <unistd.h>
 
-const char *const status_names[] = {"ok", "failed", "timeout", "skipped", "interrupted"};
 
 int make_dirs(const char *path)
 {

@@ -15,6 +15,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+const char *const status_names[ST_COUNT] = {"ok", "failed", "timeout", "skipped", "interrupted"};
+
 void sup_init(supervisor *S, const experiment *e, volatile sig_atomic_t *interrupted)
 {
     memset(S, 0, sizeof *S);

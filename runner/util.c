@@ -193,6 +193,17 @@ void xqsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const vo
         qsort(base, n, size, cmp);
 }
 
+int valid_file_stem(const char *s)
+{
+    if (!*s || !strcmp(s, ".") || !strcmp(s, "..") || strlen(s) > 128)
+        return 0;
+    for (; *s; s++)
+        if (!(strchr("._-", *s) || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+              (*s >= '0' && *s <= '9')))
+            return 0;
+    return 1;
+}
+
 double now_seconds(void)
 {
     struct timespec ts;

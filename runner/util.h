@@ -42,6 +42,9 @@ int find_beside_exe(const char *const *rel, int nrel, int want_dir, char *out, s
  * undefined behaviour. */
 void xqsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
 
+/* [A-Za-z0-9._-]+, not "." or "..": safe as a folder or file name. */
+int valid_file_stem(const char *s);
+
 /* Seconds on CLOCK_MONOTONIC. */
 double now_seconds(void);
 

@@ -63,6 +63,16 @@ double timer_span(phase_timer *t, int a, int b)
     return ms * 1e-3;
 }
 
+int timer_phases(phase_timer *t, rn_sample *out, rn_error *err)
+{
+    CK(cudaEventSynchronize(t->ev[3]));
+    out->h2d = timer_span(t, 0, 1);
+    out->compute = timer_span(t, 1, 2);
+    out->d2h = timer_span(t, 2, 3);
+    out->device_seconds = timer_span(t, 0, 3);
+    return 0;
+}
+
 int join_streams(cudaStream_t *st, cudaEvent_t *done, int n, phase_timer *tm, rn_sample *out,
                  rn_error *err)
 {

@@ -52,6 +52,10 @@ void timer_free(phase_timer *t);
 /* Elapsed seconds between events a and b. */
 double timer_span(phase_timer *t, int a, int b);
 
+/* io: with: waits for event 3 and reads the phases between events 0..3
+ * (h2d, compute, d2h) and their total (device_seconds). */
+int timer_phases(phase_timer *t, rn_sample *out, rn_error *err);
+
 /* io: overlap: streams 1..n-1 join stream 0, whose end event (timer event
  * 3, after event 0 at the start) closes the sample: device_seconds. */
 int join_streams(cudaStream_t *st, cudaEvent_t *done, int n, phase_timer *tm, rn_sample *out,

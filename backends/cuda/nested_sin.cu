@@ -181,12 +181,7 @@ static int ns_run(void *state, rn_sample *out, rn_error *err)
         CK(cudaEventRecord(ev[2], s0));
         CK(cudaMemcpyAsync(s->hy, s->dout, bytes, cudaMemcpyDeviceToHost, s0));
         CK(cudaEventRecord(ev[3], s0));
-        CK(cudaEventSynchronize(ev[3]));
-        out->h2d = timer_span(&s->tm, 0, 1);
-        out->compute = timer_span(&s->tm, 1, 2);
-        out->d2h = timer_span(&s->tm, 2, 3);
-        out->device_seconds = timer_span(&s->tm, 0, 3);
-        return 0;
+        return timer_phases(&s->tm, out, err);
     }
     /* overlap: upload / compute / download of each chunk on its own stream */
     size_t per = (s->n + CHUNKS - 1) / CHUNKS;
