@@ -1,9 +1,13 @@
 /* noop.cu - an empty kernel launch and a synchronise: the floor of any
  * CUDA measurement.  selftest (below) misbehaves on purpose: `fault` makes
  * an illegal memory access (a sticky error that ruins the context), `trap`
- * aborts a kernel, `fail` fails on the host side. */
+ * aborts a kernel, `hang` spins a kernel on a flag nothing ever sets (the
+ * worker must be killed at the trial's timeout), `segfault`, `abort` and
+ * `exit` kill the worker from the host side as the CPU selftest does, `fail`
+ * fails on the host side. */
 #include "cuda_backend.h"
 
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -13,6 +17,13 @@ __global__ void empty_kernel(void) {}
 __global__ void bad_write(int *p)
 {
     p[threadIdx.x] = 1; /* p is an invalid device address */
+}
+
+/* volatile: the load is repeated each turn, so the loop never ends */
+__global__ void spin_kernel(volatile int *flag)
+{
+    while (*flag == 0)
+        ;
 }
 
 __global__ void trap_kernel(void)
@@ -74,6 +85,18 @@ static int nk_run(void *state, rn_sample *out, rn_error *err)
     } else if (!strcmp(s->action, "trap")) {
         trap_kernel<<<1, 1, 0, s->st>>>();
         CK_LAUNCH("trap_kernel");
+    } else if (!strcmp(s->action, "hang")) {
+        int *flag = NULL;
+        CK(cudaMallocAsync((void **)&flag, sizeof *flag, s->st));
+        CK(cudaMemsetAsync(flag, 0, sizeof *flag, s->st));
+        spin_kernel<<<1, 1, 0, s->st>>>(flag);
+        CK_LAUNCH("spin_kernel");
+    } else if (!strcmp(s->action, "segfault")) {
+        raise(SIGSEGV);
+    } else if (!strcmp(s->action, "abort")) {
+        abort();
+    } else if (!strcmp(s->action, "exit")) {
+        _exit(7);
     } else if (!strcmp(s->action, "fail")) {
         snprintf(err->msg, sizeof err->msg, "selftest: failed on purpose");
         return 1;

@@ -44,6 +44,14 @@ st=$(col "$t" status | tr '\n' ' ')
 [ "$st" = "ok failed ok failed ok " ] && ok "a faulting kernel fails its trial, the next passes" || bad "faults: $st"
 col "$t" reason | grep -v '^$' | sed 's/^/  /'
 
+runexp selftest
+t="$out/gpu_selftest/latest/trials.csv"
+st=$(col "$t" status | tr '\n' ' ')
+[ "$st" = "timeout ok failed ok failed ok failed ok " ] \
+  && ok "a spinning kernel stops at its timeout; segfault, abort, exit recorded; the next trial passes" \
+  || bad "selftest: $st"
+col "$t" reason | grep -v '^$' | sed 's/^/  /'
+
 if [ -f tests/gpu/lua.yaml ]; then
   runexp lua
   t="$out/gpu_lua/latest/trials.csv"
