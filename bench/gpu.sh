@@ -18,7 +18,8 @@ out=$(mktemp -d)
 bare=$(build/bench/bare_gpu) || { echo "bench/gpu.sh: bare_gpu failed"; exit 1; }
 torch=$(python3 bench/gpu/torch_ref.py 2>/dev/null || true)
 # med STUDY KEY VALUE [COLUMN]: a trials.csv value of the trial whose KEY is VALUE
-med() { awk -F, -v k="$2" -v v="$3" -v c="${4:-median}" 'NR==1{for(i=1;i<=NF;i++){if($i==k)z=i; if($i==c)m=i}; next} k==""||$z==v{print $m}' "$out/$1/latest/trials.csv" | head -1; }
+# (these trials.csv files hold no commas inside fields; nothing when the column is absent)
+med() { awk -F, -v k="$2" -v v="$3" -v c="${4:-median}" 'NR==1{for(i=1;i<=NF;i++){if($i==k)z=i; if($i==c)m=i}; next} m&&(k==""||$z==v){print $m}' "$out/$1/latest/trials.csv" | head -1; }
 get() { echo "$1" | awk -v k="$2" -v s="$3" '$1==k && $2==s {print $3}'; }
 printf '%-46s %12s %12s %8s %s\n' measure runner reference ratio target
 row() { awk -v m="$1" -v a="$2" -v b="$3" -v t="$4" -v inv="${5:-0}" 'BEGIN{r=(a>0&&b>0)?(inv?a/b:b/a):0; printf "%-46s %12.4g %12.4g %8.3f %s\n", m, a, b, r, t}'; }

@@ -15,23 +15,61 @@ template <typename T> __device__ inline T dsin(T x);
 template <> __device__ inline float dsin<float>(float x) { return sinf(x); }
 template <> __device__ inline double dsin<double>(double x) { return sin(x); }
 
-template <typename T>
-__global__ void sin_pass(T *__restrict__ y, const T *__restrict__ x, size_t n)
+/* D nested sines; D == 0 means `depth` of them (a run-time count).  A
+ * compile-time count lets the compiler interleave the four independent
+ * elements below; the run-time loop is the fallback for unusual depths. */
+template <typename T, int D> __device__ inline T nest(T v, int depth)
 {
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
-         i += (size_t)gridDim.x * blockDim.x)
-        y[i] = dsin<T>(x[i]);
-}
-
-template <typename T>
-__global__ void sin_fused(T *__restrict__ y, const T *__restrict__ x, size_t n, int depth)
-{
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
-         i += (size_t)gridDim.x * blockDim.x) {
-        T v = x[i];
+    if (D > 0) {
+#pragma unroll
+        for (int d = 0; d < D; d++)
+            v = dsin<T>(v);
+    } else {
         for (int d = 0; d < depth; d++)
             v = dsin<T>(v);
-        y[i] = v;
+    }
+    return v;
+}
+
+/* Each thread takes four elements one grid-stride apart: the loads of a warp
+ * stay coalesced and four of them are in flight before the first sine. */
+template <typename T, int D>
+__global__ void sin_kernel(T *__restrict__ y, const T *__restrict__ x, size_t n, int depth)
+{
+    size_t stride = (size_t)gridDim.x * blockDim.x;
+    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    for (; i + 3 * stride < n; i += 4 * stride) {
+        T v[4];
+#pragma unroll
+        for (int k = 0; k < 4; k++)
+            v[k] = x[i + k * stride];
+#pragma unroll
+        for (int k = 0; k < 4; k++)
+            v[k] = nest<T, D>(v[k], depth);
+#pragma unroll
+        for (int k = 0; k < 4; k++)
+            y[i + k * stride] = v[k];
+    }
+    for (; i < n; i += stride)
+        y[i] = nest<T, D>(x[i], depth);
+}
+
+static unsigned grid_for4(size_t n)
+{
+    return grid_for((n + 3) / 4);
+}
+
+/* One launch of `depth` nested sines over len elements. */
+template <typename T>
+static void launch_sin(T *y, const T *x, size_t len, int depth, cudaStream_t st)
+{
+    unsigned g = grid_for4(len);
+    switch (depth) {
+    case 1: sin_kernel<T, 1><<<g, 256, 0, st>>>(y, x, len, depth); break;
+    case 2: sin_kernel<T, 2><<<g, 256, 0, st>>>(y, x, len, depth); break;
+    case 3: sin_kernel<T, 3><<<g, 256, 0, st>>>(y, x, len, depth); break;
+    case 4: sin_kernel<T, 4><<<g, 256, 0, st>>>(y, x, len, depth); break;
+    default: sin_kernel<T, 0><<<g, 256, 0, st>>>(y, x, len, depth); break;
     }
 }
 
@@ -77,12 +115,10 @@ static int compute(ns *s, size_t off, size_t len, cudaStream_t st, rn_error *err
     if (s->fused) {
         char *y = (char *)s->d1 + off * s->esz;
         if (s->dt == RN_F64)
-            sin_fused<double><<<grid_for(len), 256, 0, st>>>((double *)y, (const double *)x, len,
-                                                             s->depth);
+            launch_sin<double>((double *)y, (const double *)x, len, s->depth, st);
         else
-            sin_fused<float><<<grid_for(len), 256, 0, st>>>((float *)y, (const float *)x, len,
-                                                            s->depth);
-        CK_LAUNCH("sin_fused");
+            launch_sin<float>((float *)y, (const float *)x, len, s->depth, st);
+        CK_LAUNCH("sin_kernel (fused)");
         s->dout = s->d1;
         return 0;
     }
@@ -91,10 +127,10 @@ static int compute(ns *s, size_t off, size_t len, cudaStream_t st, rn_error *err
     for (int d = 0; d < s->depth; d++) {
         char *dst = (char *)bufs[d % 2] + off * s->esz;
         if (s->dt == RN_F64)
-            sin_pass<double><<<grid_for(len), 256, 0, st>>>((double *)dst, (const double *)src, len);
+            launch_sin<double>((double *)dst, (const double *)src, len, 1, st);
         else
-            sin_pass<float><<<grid_for(len), 256, 0, st>>>((float *)dst, (const float *)src, len);
-        CK_LAUNCH("sin_pass");
+            launch_sin<float>((float *)dst, (const float *)src, len, 1, st);
+        CK_LAUNCH("sin_kernel (one pass)");
         src = dst;
         s->dout = bufs[d % 2];
     }

@@ -13,25 +13,30 @@ out=$(mktemp -d)
 pass=0 fail=0
 ok()   { pass=$((pass + 1)); echo "PASS $1"; }
 bad()  { fail=$((fail + 1)); echo "FAIL $1"; }
-col()  { awk -F, -v c="$2" 'NR==1{for(i=1;i<=NF;i++) if($i==c) k=i; next} {print $k}' "$1"; }
+# col FILE COLUMN: one value per row; a real CSV reader (labels and reasons hold commas)
+col()  { python3 -c 'import csv,sys
+for r in csv.DictReader(open(sys.argv[1])): print(r.get(sys.argv[2], ""))' "$1" "$2"; }
+# rows FILE COL...: the named columns of every row, separated by "|"
+rows() { python3 -c 'import csv,sys
+for r in csv.DictReader(open(sys.argv[1])): print("|".join(r.get(c, "") for c in sys.argv[2:]))' "$@"; }
 runexp() { "$BIN" --quiet --no-plots --output "$out" "tests/gpu/$1.yaml" >"$out/$1.log" 2>&1; }
 
 runexp workloads
 t="$out/gpu_workloads/latest/trials.csv"
 n=$(($(wc -l <"$t") - 1))
-notok=$(awk -F, 'NR==1{for(i=1;i<=NF;i++){if($i=="status")s=i; if($i=="reason")r=i; if($i=="case")c=i; if($i=="io")o=i}; next} $s!="ok"{print $c" io="$o": "$s" "$r}' "$t")
+notok=$(rows "$t" case io status reason | awk -F'|' '$3!="ok"{print $1" io="$2": "$3" "$4}')
 [ "$n" -eq 54 ] && [ -z "$notok" ] && ok "every workload x dtype x io mode matches the CPU reference ($n trials)" \
   || { bad "workloads: $n trials"; echo "$notok"; }
 
-acc=$(awk -F, 'NR==1{for(i=1;i<=NF;i++){if($i=="case")c=i; if($i=="accuracy")a=i}; next} $c=="mlp"{print $a}' "$t" | sort -n | head -1)
+acc=$(rows "$t" case accuracy | awk -F'|' '$1=="mlp"{print $2}' | sort -n | head -1)
 awk -v a="${acc:-0}" 'BEGIN{exit !(a > 0.8)}' && ok "mlp_train on CUDA learns: accuracy $acc (> 0.8) in every io mode" \
   || bad "mlp_train on CUDA: accuracy ${acc:-none}"
 
 runexp phases
 t="$out/gpu_phases/latest/trials.csv"
-awk -F, 'NR==1{for(i=1;i<=NF;i++){if($i=="median")m=i; if($i=="h2d")a=i; if($i=="compute")b=i; if($i=="d2h")c=i}; next}
-  {s=$a+$b+$c; r=s/$m; printf "  size %s: h2d+compute+d2h = %.4g s, total %.4g s, ratio %.3f\n", $2, s, $m, r; if (r<0.9||r>1.1) bad=1}
-  END{exit bad}' "$t" && ok "phases add up to the io: with total within 10 %" || bad "phases do not add up"
+rows "$t" size median h2d compute d2h | awk -F'|' '
+  {s=$3+$4+$5; r=s/$2; printf "  size %s: h2d+compute+d2h = %.4g s, total %.4g s, ratio %.3f\n", $1, s, $2, r; if (r<0.9||r>1.1) bad=1}
+  END{exit bad}' && ok "phases add up to the io: with total within 10 %" || bad "phases do not add up"
 
 runexp oversized
 t="$out/gpu_oversized/latest/trials.csv"
