@@ -3,6 +3,7 @@
 #   make run        install missing packages (as root), build, run experiments/matmul.yaml
 #   make test       build and run the test suite (no GPU needed)
 #   make test-gpu   GPU tests (prints a skip line without a device)
+#   make gpu-acceptance OUT=DIR   the one-call GPU acceptance run (skip lines without a GPU)
 #   make install PREFIX=/usr/local    make clean
 # SAN=1 builds with AddressSanitizer + UBSan into build-san/.
 
@@ -52,7 +53,7 @@ else
 OUTBIN := bin/runner
 endif
 
-.PHONY: deps-test install-packages studies all run test test-gpu test-valgrind fuzz-smoke fuzz/fuzz_config install clean deps plots
+.PHONY: gpu-acceptance gpu-bundle deps-test install-packages studies all run test test-gpu test-valgrind fuzz-smoke fuzz/fuzz_config install clean deps plots
 all: $(OUTBIN) cuda
 
 # --- dependencies -----------------------------------------------------------
@@ -125,13 +126,29 @@ test: deps-test $(OUTBIN) $(BUILD)/tests/runner-tests $(FAKES)
 	$(TEST_ENV) $(BUILD)/tests/runner-tests --jobs 2
 	@# timing-sensitive tests need the machine to themselves
 	$(TEST_ENV) RUNNER_TIMING_TESTS=1 $(BUILD)/tests/runner-tests --jobs 1 --filter 'timing/*'
+	@# the GPU acceptance script: on a machine with no GPU, one skip line per GPU part
+	@rm -rf $(BUILD)/gpu-acceptance; RUNNER_BIN=$(abspath $(BIN)) bash bench/gpu-acceptance.sh $(BUILD)/gpu-acceptance >$(BUILD)/gpu-acceptance.out 2>&1 \
+	  || { cat $(BUILD)/gpu-acceptance.out; exit 1; }; \
+	  if ./$(OUTBIN) list devices | grep -q '^cuda:'; then echo "gpu-acceptance: ran on a GPU"; \
+	  else n=$$(grep -c '^gpu-acceptance: [a-z-]*: skipped (0 s) no CUDA device' $(BUILD)/gpu-acceptance.out); \
+	    [ "$$n" = 3 ] && [ -f $(BUILD)/gpu-acceptance/summary.txt ] && [ $$(ls $(BUILD)/gpu-acceptance | wc -l) -le 8 ] \
+	    && echo "gpu-acceptance: 3 GPU parts skipped, summary written" \
+	    || { echo "gpu-acceptance: expected 3 skip lines"; cat $(BUILD)/gpu-acceptance.out; exit 1; }; fi
 ifneq ($(SAN),1)
 	@# runner submit/status/--resume on a one-node Slurm cluster it starts (root), else a skip line
 	@RUNNER_BIN=$(abspath $(BIN)) timeout -k 60 300 bash tests/slurm/run.sh
 endif
 
 test-gpu: deps-test $(OUTBIN) cuda
-	@RUNNER_BIN=$(abspath $(BIN)) sh tests/gpu/run.sh
+	@RUNNER_BIN=$(abspath $(BIN)) bash tests/gpu/run.sh
+
+# The one-call GPU acceptance run (README "GPU acceptance"): OUT=DIR
+gpu-acceptance: $(OUTBIN) cuda
+	bash bench/gpu-acceptance.sh $(or $(OUT),results/gpu-acceptance)
+
+# What a GPU machine with no package registry needs: .deps.tar.xz
+gpu-bundle: $(OUTBIN) cuda
+	bash bench/gpu-bundle.sh
 
 # Core tests under valgrind's memcheck (no sanitizer build; workers are
 # forked from the checked process, so they are checked too).

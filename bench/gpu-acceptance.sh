@@ -11,7 +11,8 @@
 #                    report, charts when gnuplot runs)
 #   bench.txt        bench/gpu.sh's table
 # Without a CUDA device each GPU part prints one skip line and the script
-# exits 0, so `make test` runs it on machines with no GPU.
+# exits 0, so `make test` runs it on machines with no GPU.  RUNNER_BIN names
+# a runner already built (default bin/runner).
 set -u
 cd "$(dirname "$0")/.."
 [ $# -eq 1 ] || { echo "usage: bench/gpu-acceptance.sh OUTDIR" >&2; exit 2; }
@@ -31,7 +32,8 @@ left() { local l=$(( budget - ($(date +%s) - t0) )); [ "$l" -lt "$1" ] && echo $
 
 # --- set up -------------------------------------------------------------------
 section setup
-if [ -f .deps.tar.xz ] && ! bin/runner --version >/dev/null 2>&1; then
+BIN=${RUNNER_BIN:-$PWD/bin/runner}
+if [ -f .deps.tar.xz ] && ! "$BIN" --version >/dev/null 2>&1; then
   mkdir -p build/deps && tar -C build/deps -xJf .deps.tar.xz
 fi
 if [ -d build/deps/lib ]; then
@@ -40,12 +42,11 @@ if [ -d build/deps/lib ]; then
     export PATH="$PWD/build/deps/bin:$PATH" FONTCONFIG_FILE="$PWD/build/deps/fonts.conf"
   fi
 fi
-if ! bin/runner --version >/dev/null 2>&1; then
+if ! "$BIN" --version >/dev/null 2>&1; then
   make all >>"$log" 2>&1 || { record setup failed $(( $(date +%s) - t0 )) "no runner: see acceptance.log"; }
 elif command -v nvcc >/dev/null && [ ! -f lib/runner-cuda.so ]; then
   make cuda >>"$log" 2>&1
 fi
-BIN=$PWD/bin/runner
 { "$BIN" --version; "$BIN" list devices; command -v nvcc >/dev/null && nvcc --version | tail -1
   command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm,power.limit,temperature.gpu --format=csv
   nproc; uname -a; } >>"$log" 2>&1
