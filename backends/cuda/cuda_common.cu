@@ -23,17 +23,48 @@ int ck_fail_blas(rn_error *err, const char *file, int line, const char *what, cu
     return 1;
 }
 
-int cuda_blas(cublasHandle_t *out, rn_error *err)
-{
-    static cublasHandle_t handles[64];
-    int d = cuda_current_device;
-    if (d < 0 || d >= 64) {
-        snprintf(err->msg, sizeof err->msg, "device index %d out of range", d);
-        return 1;
+/* The calling thread's handles, one per (device, stream) it has used; the
+ * thread's exit destroys them.  A stream destroyed and another created at
+ * the same address reuse the entry: harmless, the stream is set every call. */
+namespace {
+struct blas_entry {
+    int device;
+    cudaStream_t stream;
+    cublasHandle_t h;
+};
+struct blas_cache {
+    blas_entry e[32];
+    int n = 0, next = 0; /* next: the entry replaced when all are taken */
+    ~blas_cache()
+    {
+        for (int i = 0; i < n; i++)
+            cublasDestroy(e[i].h);
     }
-    if (!handles[d])
-        CKB(cublasCreate(&handles[d]));
-    *out = handles[d];
+};
+thread_local blas_cache blas_handles;
+} // namespace
+
+int cuda_blas(cublasHandle_t *out, cudaStream_t st, rn_error *err)
+{
+    blas_cache &c = blas_handles;
+    int d = cuda_current_device;
+    cublasHandle_t h = NULL;
+    for (int i = 0; i < c.n && !h; i++)
+        if (c.e[i].device == d && c.e[i].stream == st)
+            h = c.e[i].h;
+    if (!h) {
+        CKB(cublasCreate(&h));
+        int slot = c.n < 32 ? c.n++ : c.next;
+        if (c.e[slot].h && slot == c.next) {
+            cublasDestroy(c.e[slot].h); /* all taken: the oldest goes */
+            c.next = (c.next + 1) % 32;
+        }
+        c.e[slot] = {d, st, h};
+    }
+    CKB(cublasSetStream(h, st));
+    CKB(cublasSetMathMode(h, CUBLAS_DEFAULT_MATH));
+    CKB(cublasSetPointerMode(h, CUBLAS_POINTER_MODE_HOST));
+    *out = h;
     return 0;
 }
 

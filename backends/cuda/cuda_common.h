@@ -38,8 +38,14 @@ int ck_fail_blas(rn_error *err, const char *file, int line, const char *what, cu
 /* The device of the current trial (set by select()). */
 extern int cuda_current_device;
 
-/* One cuBLAS handle per device, created on first use. */
-int cuda_blas(cublasHandle_t *out, rn_error *err);
+/* A cuBLAS handle for work on stream `st` of the current device, owned by
+ * the calling thread: cuBLAS wants a handle per host thread, and a workspace
+ * (one per handle) per stream that runs at the same time, so `concurrent`
+ * members on two threads and the streams of io: overlap never share one.
+ * Returned bound to `st`, with the default math mode (no TF32) and host
+ * pointer mode: a caller that wants another mode sets it after this call,
+ * and nothing one trial set leaks into the next. */
+int cuda_blas(cublasHandle_t *out, cudaStream_t st, rn_error *err);
 
 /* Events around the phases of one sample. */
 typedef struct phase_timer {

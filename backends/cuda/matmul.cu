@@ -115,8 +115,6 @@ static int mm_setup(mm *s, const rn_trial *t, rn_error *err)
     CK(cudaEventCreateWithFlags(&s->b_ready, cudaEventDisableTiming));
     if (timer_init(&s->tm, err))
         return 1;
-    if (cuda_blas(&s->h, err))
-        return 1;
     if (s->io == RN_IO_WITHOUT) { /* resident: uploaded once, untimed */
         CK(cudaMemcpy(s->dA, s->hA, a * s->esz, cudaMemcpyHostToDevice));
         CK(cudaMemcpy(s->dB, s->hB, b * s->esz, cudaMemcpyHostToDevice));
@@ -157,24 +155,26 @@ static int gemm(mm *s, cudaStream_t st, int r0, int rows, rn_error *err)
 {
     if (rows == 0 || s->n == 0)
         return 0;
-    CKB(cublasSetStream(s->h, st));
-    CKB(cublasSetMathMode(s->h, s->math));
+    cublasHandle_t h; /* this thread's for stream st: see cuda_blas */
+    if (cuda_blas(&h, st, err))
+        return 1;
+    CKB(cublasSetMathMode(h, s->math));
     const char *A = (const char *)s->dA + (size_t)r0 * s->k * s->esz;
     char *C = (char *)s->dC + (size_t)r0 * s->n * s->esz;
     if (s->dt == RN_F32) {
         const float one = 1, zero = 0;
-        CKB(cublasSgemm(s->h, CUBLAS_OP_N, CUBLAS_OP_N, s->n, rows, s->k, &one,
+        CKB(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, s->n, rows, s->k, &one,
                         (const float *)s->dB, s->n, (const float *)A, s->k, &zero, (float *)C,
                         s->n));
     } else if (s->dt == RN_F64) {
         const double one = 1, zero = 0;
-        CKB(cublasDgemm(s->h, CUBLAS_OP_N, CUBLAS_OP_N, s->n, rows, s->k, &one,
+        CKB(cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, s->n, rows, s->k, &one,
                         (const double *)s->dB, s->n, (const double *)A, s->k, &zero,
                         (double *)C, s->n));
     } else {
         const float one = 1, zero = 0;
         cudaDataType_t ty = cuda_type(s->dt);
-        CKB(cublasGemmEx(s->h, CUBLAS_OP_N, CUBLAS_OP_N, s->n, rows, s->k, &one, s->dB, ty,
+        CKB(cublasGemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, s->n, rows, s->k, &one, s->dB, ty,
                          s->n, A, ty, s->k, &zero, C, ty, s->n, CUBLAS_COMPUTE_32F,
                          CUBLAS_GEMM_DEFAULT));
     }

@@ -180,8 +180,6 @@ static void mlp_gpu_release(void *state)
     }
     host_free(s->hP, 1);
     free(s->hPerm);
-    if (s->h && s->st)
-        cublasSetStream(s->h, 0); /* the handle is shared: leave no dangling stream */
     if (s->cst && s->cst != s->st)
         cudaStreamDestroy(s->cst);
     if (s->st)
@@ -205,7 +203,7 @@ static int mlp_gpu_setup(mlp_gpu *s, rn_error *err)
         CK(cudaStreamCreateWithFlags(&s->cst, cudaStreamNonBlocking));
     else
         s->cst = s->st;
-    if (timer_init(&s->tm, err) || cuda_blas(&s->h, err))
+    if (timer_init(&s->tm, err))
         return 1;
 
     /* the initial weights: the CPU backend's, and the loss before training */
@@ -394,10 +392,9 @@ static int mlp_gpu_run(void *state, rn_sample *out, rn_error *err)
     cudaStream_t st = s->st, cst = s->cst;
     cudaEvent_t *ev = s->tm.ev;
     s->trained = s->evaluated = s->weights_on_host = 0;
-    /* the handle is shared: set what this workload relies on, every call */
-    CKB(cublasSetStream(s->h, st));
-    CKB(cublasSetMathMode(s->h, CUBLAS_DEFAULT_MATH));
-    CKB(cublasSetPointerMode(s->h, CUBLAS_POINTER_MODE_HOST));
+    /* this thread's handle for stream st, default math and host pointers */
+    if (cuda_blas(&s->h, st, err))
+        return 1;
 
     CK(cudaEventRecord(ev[0], st));
     CK(cudaMemcpyAsync(s->dP, s->dInit, P * sizeof(float), cudaMemcpyDeviceToDevice, st));
