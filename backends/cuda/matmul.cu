@@ -23,7 +23,6 @@ typedef struct mm {
     cudaStream_t st[NSTREAMS];
     cudaEvent_t done[NSTREAMS], b_ready;
     phase_timer tm;
-    cublasHandle_t h;
 } mm;
 
 static cudaDataType_t cuda_type(rn_dtype d)
