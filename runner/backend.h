@@ -18,7 +18,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#define RN_BACKEND_ABI 1
+/* 2: sample_begin, sample_check's "cannot tell" answer, cold_facts */
+#define RN_BACKEND_ABI 2
 #define RN_BACKEND_SYMBOL "runner_backend_entry"
 
 typedef enum { RN_DEV_CPU = 0, RN_DEV_CUDA = 1 } rn_device_kind;
@@ -136,12 +137,24 @@ typedef struct rn_backend {
     void (*env_info)(void *ctx, rn_fact_cb cb);
     void (*shutdown)(void);
     const rn_tensor_ops *tensor; /* for the Lua tensor API; NULL: none */
+    /* optional, right before each timed sample, outside the timed region:
+     * starts what sample_check judges (the CUDA backend reads the SM clock
+     * and the device's nanosecond timer, so the check sees the mean clock
+     * over the sample, not one instant after it) */
+    void (*sample_begin)(const rn_trial *t);
     /* optional, after each timed sample: 1 when the sample must be discarded
-     * and retaken (the device was throttled during it), with the reason */
+     * and retaken (the device was throttled during it), with the reason;
+     * 0 when it was not; -1 when it cannot tell (why says why) */
     int (*sample_check)(const rn_trial *t, char *why, size_t len);
     /* optional, before a trial: text for a `device_warning` column (e.g.
      * other processes on the same GPU), or 0 when there is nothing to say */
     int (*device_warning)(const rn_trial *t, char *out, size_t len);
+    /* optional, after the first warmup: first-time costs this trial paid, in
+     * seconds, as cb(ctx, column, value), e.g. ("cold_context", "0.213") for
+     * creating the device context, ("cold_module", "0.0042") for loading the
+     * kernels' code; nothing for costs an earlier trial of the worker paid */
+    void (*cold_facts)(const rn_trial *t, void *ctx,
+                       void (*cb)(void *ctx, const char *k, const char *v));
 } rn_backend;
 
 typedef const rn_backend *(*rn_backend_entry_fn)(void);
