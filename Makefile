@@ -92,14 +92,21 @@ endif
 
 # --- the CUDA backend (optional: built whenever nvcc exists) ----------------
 CUDA_SRCS := $(wildcard backends/cuda/*.cu)
+# Machine code for Ampere (sm_80, which sm_86/sm_89 also run) and Hopper
+# (sm_90), and PTX for compute_75 so that Turing and GPUs newer than this
+# toolkit's targets JIT-compile it; the library finds cuBLAS and cudart in the
+# toolkit it was built with (RUNPATH), also when that is not on the loader's path.
+CUDA_LIBDIR = $(abspath $(dir $(realpath $(NVCC)))/../lib64)
 NVFLAGS   := -O2 -std=c++20 -Xcompiler -fPIC,-Wall,-fopenmp -Irunner -Ibackends \
-             -gencode=arch=compute_90,code=sm_90 -gencode=arch=compute_80,code=compute_80
+             -gencode=arch=compute_80,code=sm_80 -gencode=arch=compute_90,code=sm_90 \
+             -gencode=arch=compute_75,code=compute_75
 ifneq ($(NVCC),)
 ifneq ($(CUDA_SRCS),)
 cuda: lib/runner-cuda.so
 lib/runner-cuda.so: $(CUDA_SRCS) $(wildcard backends/cuda/*.h runner/backend.h backends/*.h)
 	@mkdir -p lib
-	$(NVCC) $(NVFLAGS) -shared -o $@ $(CUDA_SRCS) -lcublas -lcudart -lgomp
+	$(NVCC) $(NVFLAGS) -shared -o $@ $(CUDA_SRCS) -lcublas -lcudart -lgomp \
+	  -Xlinker --enable-new-dtags -Xlinker -rpath=$(CUDA_LIBDIR)
 else
 cuda:
 	@true

@@ -14,8 +14,10 @@ extern const rn_workload_impl cuda_mlp_train;
 extern const rn_workload_impl cuda_selftest;
 extern const rn_tensor_ops cuda_tensor_ops;
 
-/* nvml.cu: throttling and other processes, where NVML can tell */
+/* clock.cu: the mean SM clock over each sample (throttling) */
+void cuda_sample_begin(const rn_trial *t);
 int cuda_sample_check(const rn_trial *t, char *why, size_t len);
+/* nvml.cu: other processes on the GPU, where NVML can tell */
 int cuda_device_warning(const rn_trial *t, char *out, size_t len);
 
 #endif

@@ -25,8 +25,14 @@ int ck_fail_blas(rn_error *err, const char *file, int line, const char *what, cu
             return ck_fail(err, __FILE__, __LINE__, #call, e_);                          \
     } while (0)
 
-/* after every kernel launch: launch errors are reported by the next call */
-#define CK_LAUNCH(what) CK(cudaGetLastError())
+/* after every kernel launch (`what`, a string literal, names it): launch
+ * errors are reported by the next call */
+#define CK_LAUNCH(what)                                                                  \
+    do {                                                                                 \
+        cudaError_t e_ = cudaGetLastError();                                             \
+        if (e_ != cudaSuccess)                                                           \
+            return ck_fail(err, __FILE__, __LINE__, "launch of " what, e_);              \
+    } while (0)
 
 #define CKB(call)                                                                        \
     do {                                                                                 \
@@ -47,14 +53,35 @@ extern int cuda_current_device;
  * and nothing one trial set leaks into the next. */
 int cuda_blas(cublasHandle_t *out, cudaStream_t st, rn_error *err);
 
-/* Events around the phases of one sample. */
+/* Seconds this thread spent creating cuBLAS handles since the last call
+ * (the cold breakdown's cold_blas); resets the count. */
+double cuda_blas_created_seconds(void);
+
+/* Events around the phases of one sample, and the flag of the blocking
+ * kernel (timer_start). */
 typedef struct phase_timer {
     cudaEvent_t ev[4];
+    volatile int *flag; /* host memory mapped into the device */
+    int *dflag;         /* the same, as the device sees it */
+    int held;           /* a blocking kernel waits for timer_go */
+    long calls;         /* timer_start calls so far */
     int ready;
 } phase_timer;
 
 int timer_init(phase_timer *t, rn_error *err);
 void timer_free(phase_timer *t);
+
+/* Starts a sample on stream st: records event 0.  With hold set (io:
+ * without, where everything the sample enqueues is asynchronous), and
+ * after the first call (which creates handles and loads kernels), a kernel
+ * first holds the stream until timer_go: the start event and the whole
+ * sample are queued before the GPU begins, so the host's launch gaps stay
+ * out of the device time, as nvbench's blocking kernel does.  (README
+ * "Device time".)  The hold gives up after 1 s should the host block. */
+int timer_start(phase_timer *t, cudaStream_t st, int hold, rn_error *err);
+/* Releases a held stream; call after the sample's last enqueue, before
+ * waiting on it.  Without a hold: nothing. */
+void timer_go(phase_timer *t);
 /* Elapsed seconds between events a and b. */
 double timer_span(phase_timer *t, int a, int b);
 
