@@ -2,10 +2,21 @@
 #include "workloads.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define END_PARAMS {NULL, PT_INT, NULL, 0, 0, NULL, NULL}
+
+/* Shared by the CUDA workloads that copy (README "Host memory"): the value
+ * used is reported as the host_memory_used column. */
+#define HOST_MEMORY_PARAM                                                                  \
+    {"host_memory", PT_ENUM, "auto", 0, 0, "auto|pageable|pinned",                         \
+     "host buffers of the copies (auto: pinned for io: overlap, else pageable)"}
+/* A testing aid (README "Fault injection"): the check must fail. */
+#define INJECT_PARAM(choices)                                                              \
+    {"inject", PT_ENUM, "none", 0, 0, choices,                                             \
+     "testing aid: skip the copies or the kernels; the check must then fail"}
 
 static double dim(const rn_trial *t, const char *key)
 {
@@ -24,9 +35,12 @@ static double matmul_memory(const rn_trial *t)
     return (m * k + k * n + m * n) * (double)rn_dtype_size(t->dtype);
 }
 static const param_spec matmul_params[] = {
-    {"m", PT_INT, NULL, 0, 1 << 20, NULL, "rows of A and C (default: size)"},
-    {"k", PT_INT, NULL, 0, 1 << 20, NULL, "inner dimension (default: size)"},
+    /* at least 1: an empty product would reach cuBLAS as ld = 0 */
+    {"m", PT_INT, NULL, 1, 1 << 20, NULL, "rows of A and C (default: size)"},
+    {"k", PT_INT, NULL, 1, 1 << 20, NULL, "inner dimension (default: size)"},
     {"math", PT_ENUM, "default", 0, 0, "default|tf32|pedantic", "cuBLAS math mode"},
+    HOST_MEMORY_PARAM,
+    INJECT_PARAM("none|skip_copy|skip_kernel"),
     END_PARAMS,
 };
 
@@ -48,6 +62,8 @@ static double nested_sin_memory(const rn_trial *t)
 static const param_spec nested_sin_params[] = {
     {"depth", PT_INT, "4", 1, 1024, NULL, "applications of sin"},
     {"fused", PT_BOOL, "false", 0, 0, NULL, "one pass in all (true) or one per sin (false)"},
+    HOST_MEMORY_PARAM,
+    INJECT_PARAM("none|skip_copy|skip_kernel"),
     END_PARAMS,
 };
 
@@ -63,6 +79,7 @@ static double sumsq_memory(const rn_trial *t)
 }
 static const param_spec sumsq_params[] = {
     {"length", PT_INT, "1000", 1, 1 << 24, NULL, "numbers drawn per iteration"},
+    INJECT_PARAM("none|skip_kernel"),
     END_PARAMS,
 };
 
@@ -79,11 +96,19 @@ static double axpb_memory(const rn_trial *t)
 {
     return axpb_bytes(t);
 }
+static const param_spec axpb_params[] = {
+    HOST_MEMORY_PARAM,
+    INJECT_PARAM("none|skip_copy|skip_kernel"),
+    END_PARAMS,
+};
 
-/* memcpy: `size` bytes in one direction. */
+/* memcpy: `size` bytes in one direction.  d2d reads and writes device
+ * memory: bytes read plus bytes written, as nvbench-style tools quote a
+ * device-to-device bandwidth (README "Built-in workloads"). */
 static double memcpy_bytes(const rn_trial *t)
 {
-    return (double)t->size;
+    const char *d = rn_param_text(t, "direction", "h2d");
+    return (strcmp(d, "d2d") == 0 ? 2.0 : 1.0) * (double)t->size;
 }
 static double memcpy_memory(const rn_trial *t)
 {
@@ -91,7 +116,11 @@ static double memcpy_memory(const rn_trial *t)
 }
 static const param_spec memcpy_params[] = {
     {"direction", PT_ENUM, "h2d", 0, 0, "h2d|d2h|d2d", "copy direction"},
-    {"pinned", PT_BOOL, "true", 0, 0, NULL, "page-locked host memory"},
+    {"pinned", PT_BOOL, "true", 0, 0, NULL,
+     "page-locked host memory (the older spelling of host_memory, used when that is auto)"},
+    {"host_memory", PT_ENUM, "auto", 0, 0, "auto|pageable|pinned",
+     "host buffer of the copy (auto: as `pinned` says)"},
+    INJECT_PARAM("none|skip_copy"),
     END_PARAMS,
 };
 
@@ -100,7 +129,7 @@ static const param_spec memcpy_params[] = {
  * flops per call = 6 * rows * epochs * sum over layers of in * out (forward
  * 2, backward 4 per weight and row); unknown (NAN) with a `dataset`, whose
  * size only the backend reads. */
-static int mlp_widths(const rn_trial *t, double *w, int max)
+static int mlp_widths(const rn_trial *t, double features, double *w, int max)
 {
     const char *s = rn_param_text(t, "layers", "features,32,16,2");
     int n = 0;
@@ -111,7 +140,7 @@ static int mlp_widths(const rn_trial *t, double *w, int max)
             break;
         char *end;
         if (strncmp(s, "features", 8) == 0) {
-            w[n++] = rn_param_num(t, "features", 13);
+            w[n++] = features;
             s += 8;
         } else {
             double v = strtod(s, &end);
@@ -133,26 +162,70 @@ static int mlp_has_dataset(const rn_trial *t)
 static double mlp_train_flops(const rn_trial *t)
 {
     double w[16], sum = 0;
-    int n = mlp_widths(t, w, 16);
+    int n = mlp_widths(t, rn_param_num(t, "features", 13), w, 16);
     if (n < 2 || mlp_has_dataset(t))
         return NAN;
     for (int i = 0; i + 1 < n; i++)
         sum += w[i] * w[i + 1];
     return 6.0 * rn_param_num(t, "rows", 900) * rn_param_num(t, "epochs", 100) * sum;
 }
+/* The shape of a `dataset` CSV: data rows (lines after the header that hold
+ * anything) and features (the header's fields less the label), 0; when the
+ * file cannot be read (the backend then says why): -1. */
+static int mlp_dataset_shape(const char *path, double *rows, double *feats)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    char buf[1 << 16];
+    size_t got;
+    double lines = 0, fields = 1;
+    int in_header = 1, line_has_text = 0;
+    while ((got = fread(buf, 1, sizeof buf, f)) > 0) {
+        for (size_t i = 0; i < got; i++) {
+            char c = buf[i];
+            if (c == '\n') {
+                if (!in_header && line_has_text)
+                    lines++;
+                in_header = 0;
+                line_has_text = 0;
+            } else if (in_header) {
+                fields += c == ',';
+            } else if (c != '\r' && c != ' ' && c != '\t') {
+                line_has_text = 1;
+            }
+        }
+    }
+    if (!in_header && line_has_text)
+        lines++;
+    fclose(f);
+    if (lines < 1 || fields < 2)
+        return -1;
+    *rows = lines;
+    *feats = fields - 1;
+    return 0;
+}
+
 static double mlp_train_memory(const rn_trial *t)
 {
     /* parameters x 5 (weights, gradients, m, v, initial), activations,
-     * the resident set and every epoch's permutation (io: without) */
+     * the resident set and every epoch's permutation (io: without); with a
+     * dataset, its own rows and features (the parameters are ignored then) */
+    double rows = rn_param_num(t, "rows", 900), feats = rn_param_num(t, "features", 13);
+    double drows, dfeats;
+    if (mlp_has_dataset(t) &&
+        mlp_dataset_shape(rn_param_text(t, "dataset", ""), &drows, &dfeats) == 0) {
+        rows = drows;
+        feats = dfeats;
+    }
     double w[16], params = 0, widths = 0, widest = 0;
-    int n = mlp_widths(t, w, 16);
+    int n = mlp_widths(t, feats, w, 16);
     for (int i = 0; i < n; i++) {
         widths += w[i];
         widest = w[i] > widest ? w[i] : widest;
         if (i + 1 < n)
             params += w[i] * w[i + 1] + w[i + 1];
     }
-    double rows = rn_param_num(t, "rows", 900), feats = rn_param_num(t, "features", 13);
     double batch = (double)t->size < rows ? (double)t->size : rows;
     return 4.0 * (5 * params + batch * (widths + 2 * widest + 4 * (feats + 1) + 1) +
                   rows * (feats + 1) + rows * rn_param_num(t, "epochs", 100));
@@ -169,6 +242,8 @@ static const param_spec mlp_train_params[] = {
      "unset: synthetic"},
     {"rows", PT_INT, "900", 1, 1 << 28, NULL, "rows of the synthetic set"},
     {"features", PT_INT, "13", 1, 65536, NULL, "features of the synthetic set"},
+    {"host_memory", PT_ENUM, "auto", 0, 0, "auto|pageable|pinned",
+     "staging buffers of io: with / overlap (auto: pinned)"},
     END_PARAMS,
 };
 
@@ -203,7 +278,7 @@ static const workload_desc registry[] = {
      .measures = "draw, square, sum: many small operations", .default_size = 1000,
      .dtypes = "f32", .params = sumsq_params, .flops = sumsq_flops, .memory = sumsq_memory},
     {.name = "axpb", .size_means = "equations", .measures = "x = -b / a, element-wise",
-     .default_size = 1 << 20, .dtypes = "f32|f64", .params = no_params, .flops = axpb_flops,
+     .default_size = 1 << 20, .dtypes = "f32|f64", .params = axpb_params, .flops = axpb_flops,
      .bytes = axpb_bytes, .memory = axpb_memory},
     {.name = "mlp_train", .size_means = "batch size",
      .measures = "MLP training with AdamW: one call = every epoch", .default_size = 10,

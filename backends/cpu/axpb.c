@@ -77,7 +77,12 @@ static int axpb_prepare(const rn_trial *t, void **state, rn_error *err)
         add_one_f32(s->a, s->n, s->threads);
     else
         add_one_f64(s->a, s->n, s->threads);
-    s->out = (cpu_output){s->x, s->n, s->dtype};
+    s->out = (cpu_output){s->x, s->n, s->dtype, 0};
+    int inj = cpu_inject(t, &s->out, err); /* README "Fault injection" */
+    if (inj) {
+        axpb_release(s);
+        return inj;
+    }
     *state = s;
     return 0;
 }
@@ -87,6 +92,8 @@ static int axpb_run(void *st, rn_sample *smp, rn_error *err)
     (void)smp;
     (void)err;
     axpb_state *s = st;
+    if (s->out.skip_kernel) /* inject: skip_kernel */
+        return 0;
 #pragma omp parallel num_threads(s->threads) if (s->threads > 1)
     {
         size_t lo, hi;

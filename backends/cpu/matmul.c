@@ -105,7 +105,12 @@ static int matmul_prepare(const rn_trial *t, void **state, rn_error *err)
     }
     cpu_fill_uniform(s->a, s->dtype, s->m * s->k, t->seed, 0, t->threads);
     cpu_fill_uniform(s->b, s->dtype, s->k * s->n, t->seed, 1, t->threads);
-    s->out = (cpu_output){s->c, s->m * s->n, s->dtype};
+    s->out = (cpu_output){s->c, s->m * s->n, s->dtype, 0};
+    int inj = cpu_inject(t, &s->out, err); /* README "Fault injection" */
+    if (inj) {
+        matmul_release(s);
+        return inj;
+    }
     /* select() sets this too; repeated here so that prepare + run alone (the
      * tests, a core without select) runs on the trial's threads. */
     openblas_set_num_threads(t->threads);
@@ -119,6 +124,8 @@ static int matmul_run(void *st, rn_sample *smp, rn_error *err)
     (void)smp;
     (void)err;
     matmul_state *s = st;
+    if (s->out.skip_kernel) /* inject: skip_kernel */
+        return 0;
     int m = (int)s->m, n = (int)s->n, k = (int)s->k;
     /* Leading dimensions must be >= 1 even for empty matrices. */
     int lda = k > 1 ? k : 1, ldb = n > 1 ? n : 1, ldc = n > 1 ? n : 1;

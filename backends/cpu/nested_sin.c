@@ -106,7 +106,12 @@ static int nested_sin_prepare(const rn_trial *t, void **state, rn_error *err)
         return -1;
     }
     cpu_fill_uniform(s->x, s->dtype, s->n, t->seed, 0, s->threads);
-    s->out = (cpu_output){s->y, s->n, s->dtype};
+    s->out = (cpu_output){s->y, s->n, s->dtype, 0};
+    int inj = cpu_inject(t, &s->out, err); /* README "Fault injection" */
+    if (inj) {
+        nested_sin_release(s);
+        return inj;
+    }
     *state = s;
     return 0;
 }
@@ -132,6 +137,8 @@ static int nested_sin_run(void *st, rn_sample *smp, rn_error *err)
     (void)smp;
     (void)err;
     nested_sin_state *s = st;
+    if (s->out.skip_kernel) /* inject: skip_kernel */
+        return 0;
     if (s->fused) {
 #pragma omp parallel num_threads(s->threads) if (s->threads > 1)
         {

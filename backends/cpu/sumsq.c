@@ -100,7 +100,12 @@ static int sumsq_prepare(const rn_trial *t, void **state, rn_error *err)
         sumsq_release(s);
         return -1;
     }
-    s->out = (cpu_output){s->sums, s->iters, RN_F64};
+    s->out = (cpu_output){s->sums, s->iters, RN_F64, 0};
+    int inj = cpu_inject(t, &s->out, err); /* README "Fault injection" */
+    if (inj) {
+        sumsq_release(s);
+        return inj;
+    }
     *state = s;
     return 0;
 }
@@ -110,6 +115,8 @@ static int sumsq_run(void *st, rn_sample *smp, rn_error *err)
     (void)smp;
     (void)err;
     sumsq_state *s = st;
+    if (s->out.skip_kernel) /* inject: skip_kernel */
+        return 0;
     double total = 0;
     double *sums = s->sums;
     size_t iters = s->iters, length = s->length;

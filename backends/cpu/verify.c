@@ -5,6 +5,7 @@
 
 #include "cpu.h"
 #include "philox.h"
+#include "verify_tol.h"
 
 #define EDGE 8 /* entries checked at each end of a sampled output */
 
@@ -40,6 +41,27 @@ int cpu_compare(double got, double ref, double tol, int digits, const char *work
              "%s: %s = %.*g but the reference is %.*g (relative error %.1e > %.1e)", workload,
              what, digits, got, digits, ref, rel, tol);
     return -1;
+}
+
+int cpu_inject(const rn_trial *t, cpu_output *o, rn_error *err)
+{
+    switch (rn_inject(t)) {
+    case RN_INJECT_SKIP_COPY:
+        snprintf(err->msg, sizeof err->msg,
+                 "%s: inject: skip_copy: the cpu backend makes no copy to skip", t->workload);
+        return CPU_PREPARE_SKIP;
+    case RN_INJECT_SKIP_KERNEL:
+        for (size_t i = 0; i < o->count; i++) {
+            if (o->dtype == RN_F32)
+                ((float *)o->data)[i] = NAN;
+            else
+                ((double *)o->data)[i] = NAN;
+        }
+        o->skip_kernel = 1;
+        return 0;
+    default:
+        return 0;
+    }
 }
 
 int cpu_test_corrupt(void *state, size_t index)

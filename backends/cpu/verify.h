@@ -14,6 +14,7 @@ typedef struct cpu_output {
     void *data;
     size_t count;
     rn_dtype dtype;
+    int skip_kernel; /* inject: skip_kernel: run() computes nothing */
 } cpu_output;
 
 /* Outputs up to this many entries are compared in full; larger ones on a
@@ -34,5 +35,12 @@ size_t cpu_sample_index(size_t n, size_t s);
  * every float, 17 every double) and returns -1. */
 int cpu_compare(double got, double ref, double tol, int digits, const char *workload,
                 const char *what, rn_error *err);
+
+/* The `inject` testing aid (README "Fault injection"), called by prepare()
+ * once `o` is set: skip_kernel poisons the output with NaN and sets
+ * o->skip_kernel, so that run() leaves it and check() must fail; skip_copy
+ * names a copy the CPU backend does not make, so the trial is skipped
+ * (CPU_PREPARE_SKIP, err says why).  0 otherwise. */
+int cpu_inject(const rn_trial *t, cpu_output *o, rn_error *err);
 
 #endif

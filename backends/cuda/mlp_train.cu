@@ -24,6 +24,8 @@
  *   overlap  as `with`, but the copies run on a second stream, each batch's
  *            upload overlapping the previous batch's compute; device_seconds
  *            only.
+ * The staging buffers and the downloaded weights are pinned unless
+ * `host_memory: pageable` (README "Host memory"; `auto` = pinned here).
  * Device memory: 5 x nparams (weights, gradients, m, v, initial weights) +
  * batch x (sum of widths + 2 x widest + 1) + for io without rows x (features
  * + 1) + epochs x rows int32 permutations, for io with/overlap MLP_STAGES x
@@ -31,6 +33,7 @@
  */
 #include "cuda_backend.h"
 #include "mlp_data.h"
+#include "verify_tol.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -141,11 +144,12 @@ typedef struct mlp_gpu {
     int *dYb;
     char *dStage[MLP_STAGES]; /* io with/overlap: one uploaded batch each */
     /* host */
-    char *hStage[MLP_STAGES]; /* pinned */
+    char *hStage[MLP_STAGES]; /* pinned unless host_memory: pageable */
+    int pinned;
     cudaEvent_t c0[MLP_STAGES], c1[MLP_STAGES], used[MLP_STAGES];
     int pending[MLP_STAGES];
     uint32_t *hPerm;
-    float *hP; /* pinned: the trained weights */
+    float *hP; /* the trained weights */
     double init_loss, init_acc, final_loss, final_acc;
     int trained, evaluated, weights_on_host;
 } mlp_gpu;
@@ -170,7 +174,7 @@ static void mlp_gpu_release(void *state)
     cudaFree(s->dYb);
     for (int k = 0; k < MLP_STAGES; k++) {
         cudaFree(s->dStage[k]);
-        host_free(s->hStage[k], 1);
+        host_free(s->hStage[k], s->pinned);
         if (s->c0[k])
             cudaEventDestroy(s->c0[k]);
         if (s->c1[k])
@@ -178,7 +182,7 @@ static void mlp_gpu_release(void *state)
         if (s->used[k])
             cudaEventDestroy(s->used[k]);
     }
-    host_free(s->hP, 1);
+    host_free(s->hP, s->pinned);
     free(s->hPerm);
     if (s->cst && s->cst != s->st)
         cudaStreamDestroy(s->cst);
@@ -236,7 +240,7 @@ static int mlp_gpu_setup(mlp_gpu *s, rn_error *err)
     MLP_DALLOC(s->dOnes, B, sizeof(float));
     mlp_k_fill<<<grid_for(B), 256, 0, s->st>>>(s->dOnes, B, 1.0f);
     CK_LAUNCH("mlp_k_fill");
-    s->hP = (float *)host_alloc(P * sizeof(float), 1, err);
+    s->hP = (float *)host_alloc(P * sizeof(float), s->pinned, err);
     if (!s->hP)
         return 1;
 
@@ -267,7 +271,7 @@ static int mlp_gpu_setup(mlp_gpu *s, rn_error *err)
     } else {
         size_t bytes = B * (f + 1) * 4;
         for (int k = 0; k < MLP_STAGES; k++) {
-            s->hStage[k] = (char *)host_alloc(bytes, 1, err);
+            s->hStage[k] = (char *)host_alloc(bytes, s->pinned, err);
             if (!s->hStage[k])
                 return 1;
             MLP_DALLOC(s->dStage[k], bytes, 1);
@@ -281,7 +285,9 @@ static int mlp_gpu_setup(mlp_gpu *s, rn_error *err)
             return 1;
         }
     }
-    CK(cudaStreamSynchronize(s->st));
+    /* every upload above, pageable ones included (they may return before
+     * their DMA lands), is complete before the first run */
+    CK(cudaDeviceSynchronize());
     return 0;
 }
 
@@ -299,6 +305,8 @@ static int mlp_gpu_prepare(const rn_trial *t, void **state, rn_error *err)
         return rc;
     }
     s->io = t->io;
+    /* auto: pinned, as before host_memory existed (in every io mode) */
+    s->pinned = !strcmp(rn_param_text(t, "host_memory", "auto"), "auto") || rn_host_pinned(t);
     if (mlp_gpu_setup(s, err)) {
         mlp_gpu_release(s);
         return 1;
@@ -505,6 +513,7 @@ static void mlp_gpu_extras(void *state, void *ctx,
     rn_error err;
     if (mlp_gpu_final(s, &err) == 0)
         mlp_report(s->final_loss, s->final_acc, ctx, cb);
+    cb(ctx, "host_memory_used", s->pinned ? "pinned" : "pageable");
 }
 
 /* declared in cuda_backend.h too; repeated so that the definition has

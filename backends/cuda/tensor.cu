@@ -58,10 +58,11 @@ __global__ void k_fill(float *d, size_t n, int kind, float value, uint64_t seed,
             d[i] = value;
         } else if (kind == RN_FILL_UNIFORM) {
             d[i] = rn_uniform(seed, stream, offset + i);
-        } else { /* Box-Muller on draws 2i and 2i+1 */
-            float u1 = rn_uniform(seed, stream, 2 * (offset + i));
-            float u2 = rn_uniform(seed, stream, 2 * (offset + i) + 1);
-            d[i] = sqrtf(-2.0f * logf(1.0f - u1)) * cospif(2.0f * u2);
+        } else { /* Box-Muller on draws 2i and 2i+1, in double as on the CPU
+                  * (backends/cpu/tensor.c), rounded to f32 */
+            double u1 = rn_uniform(seed, stream, 2 * (offset + i));
+            double u2 = rn_uniform(seed, stream, 2 * (offset + i) + 1);
+            d[i] = (float)(sqrt(-2.0 * log(1.0 - u1)) * cos(6.283185307179586476925286766559 * u2));
         }
     }
 }
