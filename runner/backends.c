@@ -74,9 +74,15 @@ int backend_cuda_path(char *out, size_t len)
     return find_beside_exe(rel, 3, 0, out, len);
 }
 
+static const rn_backend *cuda; /* loaded and probed, or NULL */
+
+int backend_cuda_loaded(void)
+{
+    return cuda != NULL;
+}
+
 const rn_backend *backend_for(rn_device_kind kind, char *why, size_t len)
 {
-    static const rn_backend *cuda;
     static int cuda_tried;
     static char cuda_why[512];
     if (kind == RN_DEV_CPU)

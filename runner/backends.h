@@ -18,6 +18,11 @@ const rn_backend *backend_load_file(const char *path, char *why, size_t len);
  * NULL with the reason (e.g. "no CUDA driver") when it cannot run here. */
 const rn_backend *backend_for(rn_device_kind kind, char *why, size_t len);
 
+/* 1 when this process has loaded a usable CUDA backend (backend_for found
+ * and probed it): from then on a failed trial of any device may have left
+ * a sticky CUDA error in this process (worker.c retires it). */
+int backend_cuda_loaded(void);
+
 /* Where the CUDA backend is looked for: $RUNNER_CUDA_BACKEND, then
  * lib/runner-cuda.so beside the executable's bin/, then PREFIX/lib/runner/. */
 int backend_cuda_path(char *out, size_t len);

@@ -550,6 +550,34 @@ static int widen_trials(run_files *R, const experiment *e, char *err, size_t len
     return rc;
 }
 
+/* Device-time statistics (README "Results"): the same statistics as the
+ * wall-time columns, over samples.csv's device_seconds, for a trial whose
+ * backend measured them (CUDA events).  They are columns after gbps that
+ * appear with the first such trial, so a CPU-only trials.csv is as before. */
+static const char *const device_cols[] = {"device_min",     "device_median", "device_mean",
+                                          "device_stddev",  "device_max",    "device_ci95_low",
+                                          "device_ci95_high"};
+#define NDEVICE_COLS 7
+
+/* 1 and the statistics when some sample has a device time; else 0. */
+static int device_stats(const trial_result *r, double out[NDEVICE_COLS])
+{
+    double *x = xmalloc((size_t)(r->nsamples + 1) * sizeof *x);
+    int k = 0;
+    for (int i = 0; i < r->nsamples; i++)
+        if (isfinite(r->samples[i].device_seconds))
+            x[k++] = r->samples[i].device_seconds;
+    stats s;
+    if (k)
+        stats_compute(x, k, &s);
+    free(x);
+    if (!k)
+        return 0;
+    double v[NDEVICE_COLS] = {s.min, s.median, s.mean, s.stddev, s.max, s.ci95_low, s.ci95_high};
+    memcpy(out, v, sizeof v);
+    return 1;
+}
+
 int results_write(run_files *R, const experiment *e, long long t, const trial_result *r,
                   char *err, size_t len)
 {
@@ -558,6 +586,13 @@ int results_write(run_files *R, const experiment *e, long long t, const trial_re
         R->out_of_order = 1;
     R->last_id = id;
     int grew = 0;
+    double dev[NDEVICE_COLS];
+    int has_dev = device_stats(r, dev);
+    for (int j = 0; has_dev && j < NDEVICE_COLS; j++)
+        if (extra_index(R, device_cols[j]) < 0) {
+            add_extra(R, device_cols[j]);
+            grew = 1;
+        }
     for (int j = 0; j < r->nextra; j++)
         if (extra_index(R, r->extra_keys[j]) < 0) {
             add_extra(R, r->extra_keys[j]);
@@ -612,6 +647,14 @@ int results_write(run_files *R, const experiment *e, long long t, const trial_re
     num(&b, r->status == ST_OK && s.median > 0 ? r->flops / s.median / 1e9 : NAN);
     num(&b, r->status == ST_OK && s.median > 0 ? r->bytes / s.median / 1e9 : NAN);
     for (int i = 0; i < R->nextra; i++) {
+        int dc = -1;
+        for (int j = 0; has_dev && j < NDEVICE_COLS && dc < 0; j++)
+            if (!strcmp(R->extra[i], device_cols[j]))
+                dc = j;
+        if (dc >= 0) {
+            num(&b, dev[dc]);
+            continue;
+        }
         sb_putc(&b, ',');
         for (int j = 0; j < r->nextra; j++)
             if (!strcmp(r->extra_keys[j], R->extra[i]))

@@ -1,6 +1,9 @@
 /* worker.c - see worker.h.  The timed loop is here: warmups (the first kept
- * as `cold`), then `repeats` samples, each the host clock around one run()
- * call, which returns only once its device is idle. */
+ * as `cold`, the backend's cold_facts right after it), then `repeats`
+ * samples, each the host clock around one run() call, which returns only
+ * once its device is idle; a sample the backend's sample_check calls
+ * throttled is retaken after a recovery delay (README "Measurement
+ * quality", "How a trial is timed"). */
 #include "worker.h"
 
 #include "backends.h"
@@ -38,7 +41,11 @@ static int write_all(int fd, const void *buf, size_t n)
 }
 
 /* Set when this process must not run another trial: a failed CUDA trial may
- * leave a sticky error (illegal address) that ruins the context for good. */
+ * leave a sticky error (illegal address) that ruins the context for good.
+ * A failed trial of another device counts too once this process has loaded
+ * the CUDA backend: a `concurrent` trial (device cpu) with a CUDA member
+ * that faulted leaves the same sticky error behind (README "The CUDA
+ * backend"). */
 static int retire;
 
 /* Messages are gathered and written together (at the end of a trial, and at
@@ -69,7 +76,8 @@ static rn_device_kind current_device;
 
 static void done(int fd, trial_status st, const char *fmt, ...)
 {
-    if ((st == ST_FAILED || st == ST_TIMEOUT) && current_device == RN_DEV_CUDA)
+    if ((st == ST_FAILED || st == ST_TIMEOUT) &&
+        (current_device == RN_DEV_CUDA || backend_cuda_loaded()))
         retire = 1;
     char reason[4096] = "";
     if (fmt) {
@@ -109,6 +117,37 @@ static void send_extra(void *ctx, const char *k, const char *v)
     int n = snprintf(buf, sizeof buf, "%s\t%s", k, v);
     if (n > 0 && n < (int)sizeof buf && !strchr(k, '\t'))
         send_msg(extra_fd, MSG_EXTRA, 0, buf, (unsigned)n);
+}
+
+/* The backend names the first-time costs this trial paid (cold_context,
+ * cold_module: README "How a trial is timed"), once, right after the first
+ * call of the trial, whichever that was. */
+static void cold_facts_once(const rn_backend *b, const rn_trial *tr, int *done_already)
+{
+    if (*done_already)
+        return;
+    *done_already = 1;
+    if (b && b->cold_facts)
+        b->cold_facts(tr, NULL, send_extra);
+}
+
+/* The throttle check (README "Measurement quality"): a throttled sample is
+ * retaken after a recovery delay, as nvbench waits one before it measures
+ * again; the delay doubles while the device stays throttled, so a device
+ * that needs longer to cool gets it, and a clean sample resets it. */
+#define THROTTLE_RETAKES 100
+/* still throttled after this many retakes in a row, the last ones after the
+ * longest delay, the device is throttled for good (a power or clock cap):
+ * waiting longer would only stretch the trial */
+#define THROTTLE_IN_A_ROW 6
+#define RECOVERY_FIRST 0.05
+#define RECOVERY_MAX 1.0
+
+static void sleep_seconds(double s)
+{
+    struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+    while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+        ;
 }
 
 /* Cost of reading the clock twice: the effective timer resolution. */
@@ -160,6 +199,8 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
     const rn_trial *tr = &r->t;
     rn_error err = {{0}};
     void *state = NULL;
+    int cold_told = 0;
+    extra_fd = fd;
     if (tr->cold_cache && (!b || !b->flush_caches)) {
         done(fd, ST_SKIPPED, "cold_cache is not supported by the %s backend", b ? b->name : "core");
         return;
@@ -194,14 +235,18 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
         if (w == 0) {
             double cold = t1 - t0;
             send_msg(fd, MSG_COLD, 0, &cold, sizeof cold);
+            cold_facts_once(b, tr, &cold_told);
         }
     }
     /* cold caches cannot be batched: each call needs its flush */
+    int probed = r->batch <= 0 && !tr->cold_cache;
     int batch = r->batch > 0 ? r->batch : tr->cold_cache ? 1 : choose_batch(impl, state, &err, &rc);
     if (rc != 0) {
         done(fd, ST_FAILED, "%s", err.msg[0] ? err.msg : "run failed");
         goto out;
     }
+    if (probed) /* warmups: 0: the batch probe's first call paid them */
+        cold_facts_once(b, tr, &cold_told);
     static sample_buf buf;
     buf.n = 0;
     buf.last_flush = now_seconds();
@@ -209,8 +254,10 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
     extra_fd = fd;
     if (b && b->device_warning && b->device_warning(tr, warn, sizeof warn))
         send_extra(NULL, "device_warning", warn);
-    int throttled = 0;
-    char throttle_why[256] = "";
+    int throttled = 0, in_a_row = 0, retaking = 1, kept_throttled = 0;
+    int check_on = b && b->sample_check;
+    double recovery = RECOVERY_FIRST;
+    char throttle_why[256] = "", check_off[300] = "";
     const char *stop = NULL;
     double mean = 0, m2 = 0, measured = 0, start = now_seconds();
     for (int n = 1; !stop; n++) {
@@ -220,6 +267,9 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
             goto out;
         }
         rn_sample_clear(&s);
+        /* outside the timed region: what sample_check will judge starts here */
+        if (check_on && b->sample_begin)
+            b->sample_begin(tr);
         struct timespec a, z;
         clock_gettime(CLOCK_MONOTONIC, &a);
         for (int j = 0; j < batch && rc == 0; j++)
@@ -231,13 +281,35 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
             goto out;
         }
         double wall = (double)(z.tv_sec - a.tv_sec) + (double)(z.tv_nsec - a.tv_nsec) * 1e-9;
+        cold_facts_once(b, tr, &cold_told); /* warmups: 0 and no probe */
         /* a sample taken while the device was throttled is retaken, as
-         * nvbench does (at most 100 times a trial: then they count) */
-        if (b && b->sample_check && throttled < 100 &&
-            b->sample_check(tr, throttle_why, sizeof throttle_why)) {
-            throttled++;
-            n--;
-            continue;
+         * nvbench does (at most THROTTLE_RETAKES times a trial, and
+         * THROTTLE_IN_A_ROW times in a row: after that they are kept, and
+         * counted in throttled_kept, never silently) */
+        if (check_on) {
+            char why[256] = "";
+            int c = b->sample_check(tr, why, sizeof why);
+            if (c < 0) { /* cannot tell: say so, and stop asking */
+                check_on = 0;
+                snprintf(check_off, sizeof check_off, "off: %s",
+                         why[0] ? why : "the backend cannot tell");
+            } else if (c > 0) {
+                snprintf(throttle_why, sizeof throttle_why, "%s", why);
+                if (retaking && throttled < THROTTLE_RETAKES && in_a_row < THROTTLE_IN_A_ROW) {
+                    throttled++;
+                    in_a_row++;
+                    flush_samples(fd, &buf); /* a timeout keeps what was taken */
+                    sleep_seconds(recovery);
+                    recovery = recovery * 2 < RECOVERY_MAX ? recovery * 2 : RECOVERY_MAX;
+                    n--;
+                    continue;
+                }
+                retaking = 0; /* for the rest of the trial: kept and counted */
+                kept_throttled++;
+            } else {
+                recovery = RECOVERY_FIRST;
+                in_a_row = 0;
+            }
         }
         s.seconds = wall / batch;
         buf.s[buf.n++] = s;
@@ -262,6 +334,13 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
         snprintf(t, sizeof t, "%d (%s)", throttled, throttle_why);
         send_extra(NULL, "throttled_samples", t);
     }
+    if (kept_throttled) {
+        char t[32];
+        snprintf(t, sizeof t, "%d", kept_throttled);
+        send_extra(NULL, "throttled_kept", t);
+    }
+    if (check_off[0])
+        send_extra(NULL, "throttle_check", check_off);
     if (r->repeats == 0)
         send_extra(NULL, "stop_reason", stop);
     if (batch > 1) {

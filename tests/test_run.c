@@ -658,3 +658,159 @@ Test(run, a_lua_loop_is_stopped_at_the_timeout, .timeout = 30)
     csv_free(&t);
     free(d);
 }
+
+/* --- the worker's side of the backend hooks, with the fake GPU ---------- */
+
+/* Runs `yaml` (as f.yaml) with the fake backend (variant 1, one device) and
+ * the given FAKE_* setting; returns trials.csv. */
+static void run_fake(const char *yaml, const char *env, const char *val, proc_out *r,
+                     csv_table *t, double *elapsed)
+{
+    char *d = tmpdir();
+    write_text(d, "f.yaml", yaml);
+    char exp[4096], out[4096], fake[4096], p[8192];
+    snprintf(exp, sizeof exp, "%s/f.yaml", d);
+    snprintf(out, sizeof out, "%s/out", d);
+    snprintf(fake, sizeof fake, "%s/fake-1.so", getenv("RUNNER_FAKES"));
+    setenv("RUNNER_CUDA_BACKEND", fake, 1);
+    setenv("FAKE_DEVICES", "1", 1);
+    if (env)
+        setenv(env, val, 1);
+    struct timespec a, z;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    run((char *[]){"--quiet", "--no-plots", "--output", out, exp, NULL}, r);
+    clock_gettime(CLOCK_MONOTONIC, &z);
+    if (elapsed)
+        *elapsed = (double)(z.tv_sec - a.tv_sec) + (double)(z.tv_nsec - a.tv_nsec) * 1e-9;
+    unsetenv("RUNNER_CUDA_BACKEND");
+    unsetenv("FAKE_DEVICES");
+    if (env)
+        unsetenv(env);
+    latest(out, "f", "trials.csv", p, sizeof p);
+    cr_assert_eq(csv_read(p, t), 0, "no trials.csv: %s", r->err);
+    free(d);
+}
+
+static const char *cell(const csv_table *t, int row, const char *col)
+{
+    int c = csv_col(t, col);
+    cr_assert(c >= 0, "no column %s", col);
+    return c < t->nfields[row] ? t->rows[row][c] : "";
+}
+
+/* Throttled samples are retaken after a growing recovery delay (50 + 100 +
+ * 200 ms for three), each sample is framed by sample_begin and sample_check. */
+Test(run, throttled_samples_are_retaken_after_a_recovery_delay, .timeout = 30)
+{
+    proc_out r;
+    csv_table t;
+    double el;
+    run_fake("workload: noop\ndevice: cuda\nrepeats: 5\nbatch: 1\n", "FAKE_THROTTLE", "3", &r, &t,
+             &el);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_str_eq(cell(&t, 1, "status"), "ok", "%s", cell(&t, 1, "reason"));
+    cr_assert_str_eq(cell(&t, 1, "samples"), "5");
+    cr_assert(!strncmp(cell(&t, 1, "throttled_samples"), "3 (SM clock 900 MHz", 19), "got %s",
+              cell(&t, 1, "throttled_samples"));
+    /* the fake fails its check when sample_begin did not come first */
+    cr_assert_str_eq(cell(&t, 1, "sample_begins"), "8");
+    cr_assert_str_eq(cell(&t, 1, "sample_checks"), "8");
+    cr_assert_eq(csv_col(&t, "throttled_kept"), -1, "no throttled sample was kept");
+    cr_assert_eq(csv_col(&t, "throttle_check"), -1, "the check was on");
+    cr_assert_geq(el, 0.35, "three recovery delays take 0.35 s; the run took %.3f s", el);
+    csv_free(&t);
+}
+
+/* A device throttled for good: after 6 retakes in a row the samples are kept
+ * and counted, not retaken for ever and not kept silently. */
+Test(run, samples_of_a_device_throttled_for_good_are_kept_and_counted, .timeout = 30)
+{
+    proc_out r;
+    csv_table t;
+    run_fake("workload: noop\ndevice: cuda\nrepeats: 4\nbatch: 1\n", "FAKE_THROTTLE", "-1", &r, &t,
+             NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_str_eq(cell(&t, 1, "samples"), "4");
+    cr_assert(!strncmp(cell(&t, 1, "throttled_samples"), "6 (", 3), "got %s",
+              cell(&t, 1, "throttled_samples"));
+    cr_assert_str_eq(cell(&t, 1, "throttled_kept"), "4");
+    csv_free(&t);
+}
+
+/* sample_check answering "cannot tell" turns the check off for the trial,
+ * with the reason in throttle_check. */
+Test(run, a_throttle_check_that_cannot_tell_is_recorded_as_off, .timeout = 30)
+{
+    proc_out r;
+    csv_table t;
+    run_fake("workload: noop\ndevice: cuda\nrepeats: 5\nbatch: 1\n", "FAKE_CHECK", "unknown", &r,
+             &t, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_str_eq(cell(&t, 1, "samples"), "5");
+    cr_assert_str_eq(cell(&t, 1, "throttle_check"), "off: NVML is not loaded (fake)");
+    cr_assert_str_eq(cell(&t, 1, "sample_checks"), "1", "asked once, then no more");
+    cr_assert_eq(csv_col(&t, "throttled_samples"), -1);
+    csv_free(&t);
+}
+
+/* cold_facts after the first call: cold_context and cold_module for the
+ * trial that paid them (the first of the worker), beside `cold`. */
+Test(run, cold_facts_become_columns, .timeout = 30)
+{
+    proc_out r;
+    csv_table t;
+    run_fake("workload: noop\ndevice: cuda\nrepeats: 3\nsweep:\n  warmups: [1, 0]\n", NULL, NULL,
+             &r, &t, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_eq(t.nrows, 3);
+    cr_assert_str_eq(cell(&t, 1, "cold_context"), "0.25");
+    cr_assert_str_eq(cell(&t, 1, "cold_module"), "0.004");
+    cr_assert_neq(cell(&t, 1, "cold")[0], '\0', "cold stays");
+    /* the same worker: the second trial paid nothing of the kind */
+    cr_assert_str_eq(cell(&t, 2, "cold_context"), "");
+    cr_assert_str_eq(cell(&t, 2, "cold"), "", "warmups: 0 has no cold");
+    csv_free(&t);
+}
+
+/* Device times (CUDA events) get the wall-time statistics in trials.csv;
+ * a CPU trial leaves them empty.  The fake's device times are 1, 2, 3 ms. */
+Test(run, device_time_statistics_in_trials_csv, .timeout = 30)
+{
+    proc_out r;
+    csv_table t;
+    run_fake("workload: noop\nrepeats: 6\nbatch: 1\nwarmups: 0\nsweep:\n  device: [cpu, cuda]\n",
+             NULL, NULL, &r, &t, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_gt(csv_col(&t, "device_median"), csv_col(&t, "gbps"));
+    cr_assert_str_eq(cell(&t, 1, "device_median"), "");
+    cr_assert_str_eq(cell(&t, 1, "device_ci95_low"), "");
+    cr_assert_str_eq(cell(&t, 2, "device_min"), "0.001");
+    cr_assert_str_eq(cell(&t, 2, "device_median"), "0.002");
+    cr_assert_str_eq(cell(&t, 2, "device_max"), "0.003");
+    double lo = atof(cell(&t, 2, "device_ci95_low")), hi = atof(cell(&t, 2, "device_ci95_high"));
+    cr_assert(lo < 0.002 && hi > 0.002 && lo > 0.0009 && hi < 0.0031, "CI [%g, %g]", lo, hi);
+    cr_assert_str_eq(cell(&t, 2, "device_mean"), "0.002");
+    csv_free(&t);
+}
+
+/* A CUDA member faulting in a `concurrent` trial (device cpu) leaves a
+ * sticky error in its worker: the worker retires, so the next CUDA trial
+ * runs in a fresh one instead of failing with the stale error. */
+Test(run, a_gpu_fault_in_a_concurrent_trial_retires_the_worker, .timeout = 30)
+{
+    proc_out r;
+    csv_table t;
+    run_fake("repeats: 2\nparams:\n  members:\n"
+             "    - {workload: selftest, device: cuda, action: fault}\n"
+             "    - {workload: noop, device: cpu}\n"
+             "sweep:\n  case:\n    - {label: fault, workload: concurrent, device: cpu}\n"
+             "    - {label: after, workload: noop, device: cuda}\n",
+             NULL, NULL, &r, &t, NULL);
+    cr_assert_eq(r.status, 1, "%s", r.err);
+    cr_assert_eq(t.nrows, 3);
+    cr_assert_str_eq(cell(&t, 1, "status"), "failed");
+    cr_assert(strstr(cell(&t, 1, "reason"), "cudaErrorIllegalAddress"), "%s",
+              cell(&t, 1, "reason"));
+    cr_assert_str_eq(cell(&t, 2, "status"), "ok", "stale error: %s", cell(&t, 2, "reason"));
+    csv_free(&t);
+}

@@ -1,6 +1,8 @@
 /* fake_backend.c - backends that are wrong on purpose, for the loader's
- * refusals.  Built as several .so files with -DFAKE_VARIANT=N:
- *   1  a valid backend with no devices ("fake")
+ * refusals, and a stand-in GPU for the worker's side of the backend hooks.
+ * Built as several .so files with -DFAKE_VARIANT=N:
+ *   1  a valid backend ("fake"): no devices, unless the environment asks
+ *      for them (below)
  *   2  the wrong interface version
  *   3  a missing required hook (probe)
  *   4  no entry symbol at all
@@ -8,8 +10,121 @@
 #include "backend.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #if FAKE_VARIANT != 4
+
+/* Variant 1 with FAKE_DEVICES=N has N devices and runs `noop` and
+ * `selftest` there, to test the worker without a GPU:
+ *   FAKE_THROTTLE=K   sample_check says "throttled" for the first K checks
+ *                     of the process (K < 0: always)
+ *   FAKE_CHECK=unknown sample_check answers -1 ("cannot tell")
+ *   selftest action=fault  run() fails as an illegal address does, and
+ *                     every later call of the process fails with the stale
+ *                     error, as a sticky CUDA error does
+ * Every sample gets device_seconds (1 ms, 2 ms, 3 ms, ...); cold_facts
+ * reports cold_context and cold_module once per process; `noop`'s extras
+ * count sample_begin and sample_check calls (sample_begins, sample_checks). */
+static int env_int(const char *name, int dflt)
+{
+    const char *v = getenv(name);
+    return v && *v ? atoi(v) : dflt;
+}
+
+static int sticky, begins, checks, pending_begin, cold_told;
+
+typedef struct fake_state {
+    int fault;
+    int calls;
+} fake_state;
+
+static int fake_prepare(const rn_trial *t, void **state, rn_error *err)
+{
+    if (sticky) {
+        snprintf(err->msg, sizeof err->msg, "cudaErrorIllegalAddress (stale, fake)");
+        return 1;
+    }
+    fake_state *f = calloc(1, sizeof *f);
+    if (!f)
+        return 1;
+    f->fault = !strcmp(rn_param_text(t, "action", "none"), "fault");
+    *state = f;
+    return 0;
+}
+
+static int fake_run(void *state, rn_sample *s, rn_error *err)
+{
+    fake_state *f = state;
+    if (sticky || f->fault) {
+        snprintf(err->msg, sizeof err->msg, "cudaErrorIllegalAddress (%s, fake)",
+                 sticky ? "stale" : "an illegal memory access");
+        sticky = 1;
+        return 1;
+    }
+    f->calls++;
+    s->device_seconds = 1e-3 * (double)(1 + f->calls % 3);
+    return 0;
+}
+
+static void fake_release(void *state)
+{
+    free(state);
+}
+
+static void fake_extras(void *state, void *ctx, void (*cb)(void *, const char *, const char *))
+{
+    (void)state;
+    char v[32];
+    snprintf(v, sizeof v, "%d", begins);
+    cb(ctx, "sample_begins", v);
+    snprintf(v, sizeof v, "%d", checks);
+    cb(ctx, "sample_checks", v);
+}
+
+static const rn_workload_impl fake_noop = {"noop", fake_prepare, fake_run, NULL, fake_release,
+                                           fake_extras};
+static const rn_workload_impl fake_selftest = {"selftest", fake_prepare, fake_run, NULL,
+                                               fake_release, NULL};
+
+static void fake_sample_begin(const rn_trial *t)
+{
+    (void)t;
+    begins++;
+    pending_begin = 1;
+}
+
+static int fake_sample_check(const rn_trial *t, char *why, size_t len)
+{
+    (void)t;
+    checks++;
+    if (!pending_begin) { /* the runner must call sample_begin first */
+        snprintf(why, len, "sample_check without sample_begin (fake)");
+        return 1;
+    }
+    pending_begin = 0;
+    const char *mode = getenv("FAKE_CHECK");
+    if (mode && !strcmp(mode, "unknown")) {
+        snprintf(why, len, "NVML is not loaded (fake)");
+        return -1;
+    }
+    int k = env_int("FAKE_THROTTLE", 0);
+    if (k < 0 || checks <= k) {
+        snprintf(why, len, "SM clock 900 MHz, below 75%% of 1980 MHz (fake)");
+        return 1;
+    }
+    return 0;
+}
+
+static void fake_cold_facts(const rn_trial *t, void *ctx,
+                            void (*cb)(void *ctx, const char *k, const char *v))
+{
+    (void)t;
+    if (cold_told++) /* an earlier trial of this process paid them */
+        return;
+    cb(ctx, "cold_context", "0.25");
+    cb(ctx, "cold_module", "0.004");
+}
 
 static int probe_ok(char *why, size_t len)
 {
@@ -26,20 +141,23 @@ static int probe_no_driver(char *why, size_t len)
 
 static int count(void)
 {
-    return 0;
+    return FAKE_VARIANT == 1 ? env_int("FAKE_DEVICES", 0) : 0;
 }
 
 static int info(int i, rn_device_info *out)
 {
-    (void)i;
-    (void)out;
-    return -1;
+    if (FAKE_VARIANT != 1 || i < 0 || i >= count())
+        return -1;
+    memset(out, 0, sizeof *out);
+    snprintf(out->name, sizeof out->name, "Fake GPU %d", i);
+    return 0;
 }
 
 static const rn_workload_impl *find(const char *name)
 {
-    (void)name;
-    return NULL;
+    if (FAKE_VARIANT != 1 || env_int("FAKE_DEVICES", 0) <= 0)
+        return NULL;
+    return !strcmp(name, "noop") ? &fake_noop : !strcmp(name, "selftest") ? &fake_selftest : NULL;
 }
 
 static const rn_backend fake = {
@@ -49,6 +167,9 @@ static const rn_backend fake = {
     .device_count = count,
     .device_info = info,
     .workload = find,
+    .sample_begin = fake_sample_begin,
+    .sample_check = fake_sample_check,
+    .cold_facts = fake_cold_facts,
 };
 
 const rn_backend *runner_backend_entry(void)
