@@ -15,9 +15,11 @@
 
 const char *const chart_type_names[] = {"line", "speedup", "throughput", "breakdown", "bar", NULL};
 
-static const char *const time_cols[] = {"cold",   "min",     "median",   "mean",
-                                        "stddev", "max",     "ci95_low", "ci95_high",
-                                        "h2d",    "compute", "d2h",      NULL};
+static const char *const time_cols[] = {
+    "cold",          "min",         "median",        "mean",           "stddev",
+    "max",           "ci95_low",    "ci95_high",     "h2d",            "compute",
+    "d2h",           "device_min",  "device_median", "device_mean",    "device_stddev",
+    "device_max",    "device_ci95_low", "device_ci95_high", NULL};
 
 int pm_is_number(const char *s, double *out)
 {
@@ -74,6 +76,26 @@ int pm_is_time_col(const run_model *m, int col)
         if (!strcmp(m->t.rows[0][col], time_cols[i]))
             return 1;
     return 0;
+}
+
+int pm_is_device_col(const run_model *m, int col)
+{
+    return pm_is_time_col(m, col) && !strncmp(m->t.rows[0][col], "device_", 7);
+}
+
+double pm_row_time(const run_model *m, const chart_spec *s, int row, int y, int *dev)
+{
+    if (dev)
+        *dev = 0;
+    if (s->device_time && y >= 0 && y == m->c_median) {
+        double v = pm_num(m, row, m->c_dev_median);
+        if (isfinite(v)) {
+            if (dev)
+                *dev = 1;
+            return v;
+        }
+    }
+    return pm_num(m, row, y);
 }
 
 /* --- loading ---------------------------------------------------------- */
@@ -178,6 +200,9 @@ int pm_load(run_model *m, const char *run_dir, const experiment *e, char *err, s
     m->c_device = pm_col(m, "device");
     m->c_size = pm_col(m, "size");
     m->c_workload = pm_col(m, "workload");
+    m->c_dev_min = pm_col(m, "device_min");
+    m->c_dev_median = pm_col(m, "device_median");
+    m->c_dev_max = pm_col(m, "device_max");
     int nc = m->ncols;
     m->swept = xcalloc((size_t)nc, sizeof *m->swept);
     m->group = xmalloc((size_t)nc * sizeof *m->group);
@@ -475,8 +500,15 @@ int pm_file_charts(const run_model *m, const experiment *e, chart_spec **out, ch
         const char *missing = NULL;
         if (p->x && (s.x = pm_col(m, p->x)) < 0)
             missing = p->x;
-        if (p->y && (s.y = pm_col(m, p->y)) < 0 && !missing)
+        /* device_median (also `time: device`): device time where measured,
+         * wall time elsewhere, so a run with no device times still draws */
+        if (p->y && !strcmp(p->y, "device_median") && s.type != CH_THROUGHPUT &&
+            s.type != CH_BREAKDOWN) {
+            s.y = m->c_median;
+            s.device_time = 1;
+        } else if (p->y && (s.y = pm_col(m, p->y)) < 0 && !missing) {
             missing = p->y;
+        }
         s.series = xcalloc((size_t)p->nseries + 1, sizeof *s.series);
         for (int k = 0; k < p->nseries; k++)
             if ((s.series[s.nseries++] = pm_col(m, p->series[k])) < 0 && !missing)
@@ -647,7 +679,7 @@ int pm_chart_data(const run_model *m, const chart_spec *s, chart_data *d)
                 rows[nr++] = r;
             continue;
         }
-        double v = pm_num(m, r, y);
+        double v = pm_row_time(m, s, r, y, NULL);
         if (!isfinite(v))
             continue;
         if (s->type == CH_SPEEDUP && pm_match_row(m, r, s->baseline, s->nbaseline)) {
@@ -668,7 +700,7 @@ int pm_chart_data(const run_model *m, const chart_spec *s, chart_data *d)
         int nk = speedup_keys(m, s, x, keys);
         base_key *bk = xcalloc((size_t)nb + 1, sizeof *bk);
         for (int b = 0; b < nb; b++)
-            bk[b] = (base_key){pair_key(m, base[b], keys, nk), pm_num(m, base[b], y)};
+            bk[b] = (base_key){pair_key(m, base[b], keys, nk), pm_row_time(m, s, base[b], y, NULL)};
         xqsort(bk, (size_t)nb, sizeof *bk, cmp_base_key);
         int j = 0;
         for (int i = 0; i < nr; i++) {
@@ -683,7 +715,7 @@ int pm_chart_data(const run_model *m, const chart_spec *s, chart_data *d)
                     hi = mid;
             }
             if (lo < nb && !strcmp(bk[lo].key, want.key)) {
-                val[j] = bk[lo].v / pm_num(m, rows[i], y);
+                val[j] = bk[lo].v / pm_row_time(m, s, rows[i], y, NULL);
                 rows[j++] = rows[i];
             }
             free(want.key);
@@ -695,7 +727,7 @@ int pm_chart_data(const run_model *m, const chart_spec *s, chart_data *d)
         free(keys);
     } else {
         for (int i = 0; i < nr; i++)
-            val[i] = s->type == CH_BREAKDOWN ? 0 : pm_num(m, rows[i], y);
+            val[i] = s->type == CH_BREAKDOWN ? 0 : pm_row_time(m, s, rows[i], y, NULL);
     }
 
     /* series keys */
@@ -761,9 +793,14 @@ int pm_chart_data(const run_model *m, const chart_spec *s, chart_data *d)
         } else {
             pt.x = pm_num(m, r, x);
         }
+        int dev = 0;
+        if (s->type != CH_BREAKDOWN)
+            pm_row_time(m, s, r, y, &dev);
+        cv->ndevice += dev;
         if (s->type != CH_SPEEDUP && y >= 0 && y == m->c_median) {
-            pt.lo = pm_num(m, r, m->c_min);
-            pt.hi = pm_num(m, r, m->c_max);
+            /* error bars of the time drawn: device min..max for device time */
+            pt.lo = pm_num(m, r, dev ? m->c_dev_min : m->c_min);
+            pt.hi = pm_num(m, r, dev ? m->c_dev_max : m->c_max);
             if (!isfinite(pt.lo) || !isfinite(pt.hi))
                 pt.lo = pt.hi = NAN;
         }
@@ -779,6 +816,19 @@ int pm_chart_data(const run_model *m, const chart_spec *s, chart_data *d)
         cv->p[cv->n++] = pt;
     }
     d->unlabelled = nk == 0;
+    int npts = 0, ndev = 0;
+    for (int k = 0; k < d->ncurves; k++) {
+        npts += d->curves[k].n;
+        ndev += d->curves[k].ndevice;
+    }
+    /* a speedup divides by its baselines' times: they count too */
+    for (int k = 0; s->type == CH_SPEEDUP && s->device_time && k < nb; k++) {
+        int dev = 0;
+        pm_row_time(m, s, base[k], y, &dev);
+        npts++;
+        ndev += dev;
+    }
+    d->time_kind = ndev == 0 ? 0 : ndev == npts ? 1 : 2;
     for (int k = 0; k < d->ncurves; k++)
         xqsort(d->curves[k].p, (size_t)d->curves[k].n, sizeof(pm_point), cmp_point);
     xqsort(d->curves, (size_t)d->ncurves, sizeof *d->curves, cmp_label);

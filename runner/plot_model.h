@@ -29,6 +29,8 @@ typedef struct run_model {
     int *numeric;  /* per column: every non-empty cell reads as a number (and one exists) */
     int c_status, c_reason, c_samples, c_min, c_median, c_mean, c_stddev, c_max, c_lo, c_hi, c_h2d,
         c_compute, c_d2h, c_gflops, c_gbps, c_device, c_size, c_workload;
+    /* device-time statistics (CUDA events), -1 when no trial has them */
+    int c_dev_min, c_dev_median, c_dev_max;
     char *name;       /* experiment name */
     char *size_means; /* what `size` means for the run's workload, or NULL */
 } run_model;
@@ -73,6 +75,10 @@ typedef struct chart_spec {
     int logx, logy; /* -1 = default */
     char *title;    /* the file's title, or NULL */
     int is_default;
+    /* `y: device_median` / `time: device` (README "Plots and reports"): y
+     * is median, each trial drawn with its device time (CUDA events) where
+     * it measured one, with its wall time otherwise */
+    int device_time;
 } chart_spec;
 
 void chart_spec_free(chart_spec *s);
@@ -101,6 +107,7 @@ typedef struct pm_curve {
     char *label;
     pm_point *p;
     int n;
+    int ndevice; /* points drawn with device time (device_time charts) */
 } pm_curve;
 
 typedef struct chart_data {
@@ -113,6 +120,9 @@ typedef struct chart_data {
     char *baseline_label; /* speedup: what the line at 1 stands for */
     int unlabelled;       /* no series key: one curve, named after the chart */
     int bars;             /* drawn as bars */
+    /* the time drawn: 0 wall time, 1 device time (every point), 2 both
+     * (device time where measured, wall time elsewhere) */
+    int time_kind;
 } chart_data;
 
 /* Computes the points of a chart: ok trials only, failed and skipped ones
@@ -129,5 +139,10 @@ experiment *pm_run_experiment(const char *run_dir, char *note, size_t notelen);
 
 /* Is `col` a time column (seconds)? */
 int pm_is_time_col(const run_model *m, int col);
+/* Is `col` one of the device-time statistics (device_median, ...)? */
+int pm_is_device_col(const run_model *m, int col);
+/* The time a chart draws for `row` in column y: with device_time and y the
+ * median, the device median where the row has one (*dev = 1), else y. */
+double pm_row_time(const run_model *m, const chart_spec *s, int row, int y, int *dev);
 
 #endif

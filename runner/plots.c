@@ -296,17 +296,41 @@ static int y_kind(const run_model *m, const chart_spec *s, int y)
     return pm_is_time_col(m, y) ? 1 : 0;
 }
 
-static char *y_label(const run_model *m, const chart_spec *s, int y, int log, const yinfo *yi)
+/* Which time a time column or chart shows (README "Plots and reports"):
+ * "median wall time", "median device time (CUDA events)", or both. */
+static char *time_words(const run_model *m, const chart_data *d, int y)
 {
-    if (s->type == CH_SPEEDUP)
-        return xstrdup("speedup (x)");
+    const char *c = col_name(m, y);
+    if (pm_is_device_col(m, y))
+        return xasprintf("%s device time (CUDA events)", c + 7);
+    if (y == m->c_h2d || y == m->c_compute || y == m->c_d2h)
+        return xasprintf("%s time (CUDA events)", c);
+    if (d && d->time_kind == 1)
+        return xasprintf("%s device time (CUDA events)", c);
+    if (d && d->time_kind == 2)
+        return xasprintf("%s time: device (CUDA events) where measured, else wall", c);
+    return xasprintf("%s wall time", c);
+}
+
+static char *y_label(const run_model *m, const chart_spec *s, const chart_data *d, int y, int log,
+                     const yinfo *yi)
+{
+    if (s->type == CH_SPEEDUP) {
+        if (d->time_kind == 0)
+            return xstrdup("speedup (x), wall time");
+        return xstrdup(d->time_kind == 1 ? "speedup (x), device time (CUDA events)"
+                                         : "speedup (x), device time where measured, else wall");
+    }
     if (y == m->c_gflops)
         return xstrdup("throughput (GFLOP/s)");
     if (y == m->c_gbps)
         return xstrdup("bandwidth (GB/s)");
-    if (pm_is_time_col(m, y))
-        return log ? xasprintf("%s time (seconds)", col_name(m, y))
-                   : xasprintf("%s time (%s)", col_name(m, y), yi->unit);
+    if (pm_is_time_col(m, y)) {
+        char *w = time_words(m, d, y);
+        char *l = xasprintf("%s (%s)", w, log ? "seconds" : yi->unit);
+        free(w);
+        return l;
+    }
     return xstrdup(col_name(m, y));
 }
 
@@ -323,12 +347,12 @@ static char *default_title(const run_model *m, const chart_spec *s, const chart_
                          d->y == m->c_gbps ? "bandwidth (GB/s)" : "throughput (GFLOP/s)", xn);
     case CH_BREAKDOWN:
         return xasprintf("%s: where the time goes, phase by phase", m->name);
-    case CH_BAR:
-        return xasprintf("%s: %s%s by %s", m->name, col_name(m, d->y),
-                         pm_is_time_col(m, d->y) ? " time" : "", xn);
-    default:
-        return xasprintf("%s: %s%s vs %s", m->name, col_name(m, d->y),
-                         pm_is_time_col(m, d->y) ? " time" : "", xn);
+    default: {
+        char *w = pm_is_time_col(m, d->y) ? time_words(m, d, d->y) : xstrdup(col_name(m, d->y));
+        char *t = xasprintf("%s: %s %s %s", m->name, w, s->type == CH_BAR ? "by" : "vs", xn);
+        free(w);
+        return t;
+    }
     }
 }
 
@@ -364,7 +388,16 @@ static void title_of(strbuf *b, const chart_data *d, const pm_curve *cv)
         return;
     }
     sb_puts(b, " title ");
-    gp_quote(b, cv->label, LABEL_MAX);
+    if (d->time_kind == 2) { /* the chart mixes them: each entry says which */
+        char *l = xasprintf("%s (%s)", cv->label,
+                            cv->ndevice == cv->n   ? "device time"
+                            : cv->ndevice == 0     ? "wall time"
+                                                   : "device time where measured");
+        gp_quote(b, l, LABEL_MAX + 30);
+        free(l);
+    } else {
+        gp_quote(b, cv->label, LABEL_MAX);
+    }
     sb_puts(b, " noenhanced");
 }
 
@@ -385,7 +418,7 @@ static void build_xy(const run_model *m, const chart_spec *s, const chart_data *
     if (!positive)
         logy = 0;
     yinfo yi = y_axis(&P->axes, kind, logy, ylo, yhi);
-    P->ylabel = y_label(m, s, d->y, logy, &yi);
+    P->ylabel = y_label(m, s, d, d->y, logy, &yi);
     P->xlabel = x_label(m, d->x);
     char scale[64] = "2";
     char scale3[64] = "3", scale4[64] = "4";

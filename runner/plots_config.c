@@ -7,13 +7,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Columns of trials.csv after the trial keys (SPEC section 3). */
-const char *const result_columns[] = {"status", "reason", "samples", "cold", "min", "median",
-                                      "mean", "stddev", "max", "ci95_low", "ci95_high", "h2d",
-                                      "compute", "d2h", "gflops", "gbps", NULL};
+/* Columns of trials.csv after the trial keys (SPEC section 3), then the
+ * device-time statistics of trials that measured device time (README
+ * "Results"). */
+const char *const result_columns[] = {
+    "status",      "reason",        "samples",     "cold",          "min",
+    "median",      "mean",          "stddev",      "max",           "ci95_low",
+    "ci95_high",   "h2d",           "compute",     "d2h",           "gflops",
+    "gbps",        "device_min",    "device_median", "device_mean", "device_stddev",
+    "device_max",  "device_ci95_low", "device_ci95_high", NULL};
 
-static const char *const plot_keys[] = {"name",  "type", "x",     "y",        "series", "where",
-                                        "logx",  "logy", "title", "baseline", NULL};
+static const char *const plot_keys[] = {"name",  "type",  "x",        "y",    "series", "where",
+                                        "logx",  "logy",  "title",    "baseline", "time",
+                                        NULL};
 static const char *const plot_types[] = {"line", "speedup", "throughput", "breakdown", "bar",
                                          NULL};
 
@@ -93,6 +99,8 @@ static void parse_plot(loader *L, const yaml_node_t *m)
     diags *d = loader_diags(L);
     plot_spec *ps = &e->plots[e->nplots++];
     *ps = (plot_spec){.logx = -1, .logy = -1, .line = yml_line(m), .col = yml_col(m)};
+    const yaml_node_t *time_node = NULL;
+    char *time = NULL;
     ypair *p;
     int np = yml_pairs(loader_yml(L), (yaml_node_t *)m, &p, d);
     for (int i = 0; i < np; i++) {
@@ -162,6 +170,15 @@ static void parse_plot(loader *L, const yaml_node_t *m)
             ps->logy = bool_of(L, v, k);
         } else if (!strcmp(k, "title")) {
             ps->title = text_of(L, v, k);
+        } else if (!strcmp(k, "time")) {
+            time_node = v;
+            time = text_of(L, v, k);
+            if (time && strcmp(time, "wall") && strcmp(time, "device")) {
+                diag_add(d, yml_line(v), yml_col(v), "'time' must be wall or device, not '%s'",
+                         time);
+                free(time);
+                time = NULL;
+            }
         } else {
             const char *s = closest_word(k, plot_keys);
             diag_add(d, yml_line(p[i].key), yml_col(p[i].key), "unknown key '%s' in a plot%s%s%s",
@@ -169,6 +186,25 @@ static void parse_plot(loader *L, const yaml_node_t *m)
         }
     }
     free(p);
+    /* time: device is y: device_median (plot_model.c draws it as device
+     * time where measured, wall time elsewhere); time: wall is the median */
+    if (time) {
+        int dev = !strcmp(time, "device");
+        const char *want = dev ? "device_median" : "median";
+        int timed = !ps->type || !strcmp(ps->type, "line") || !strcmp(ps->type, "bar") ||
+                    !strcmp(ps->type, "speedup");
+        if (!timed)
+            diag_add(d, yml_line(time_node), yml_col(time_node),
+                     "'time' is for line, bar and speedup charts, not %s", ps->type);
+        else if (ps->y && strcmp(ps->y, want) && !(dev && !strcmp(ps->y, "median")))
+            diag_add(d, yml_line(time_node), yml_col(time_node),
+                     "'time: %s' draws the median; it cannot go with y: %s", time, ps->y);
+        else {
+            free(ps->y);
+            ps->y = xstrdup(want);
+        }
+        free(time);
+    }
     if (!ps->type)
         ps->type = xstrdup("line");
     if (!ps->name)

@@ -701,3 +701,132 @@ Test(cmd_plot, saved_experiment_with_absent_hooks_keeps_its_plots)
     cr_assert(!exists(d, "hooks"), "a stand-in file was left in the run folder");
     free(d);
 }
+
+/* --- device time ------------------------------------------------------- */
+
+/* The fixture with device-time columns, as results.c writes them for CUDA
+ * trials: device_median is a tenth of the wall median (empty for CPU rows). */
+static void add_device_times(const char *dir)
+{
+    char p[4096];
+    snprintf(p, sizeof p, "%s/trials.csv", dir);
+    csv_table t;
+    cr_assert_eq(csv_read(p, &t), 0);
+    int dc = csv_col(&t, "device"), mc = csv_col(&t, "median");
+    strbuf b = {0};
+    for (int r = 0; r < t.nrows; r++) {
+        for (int i = 0; i < t.nfields[r]; i++) {
+            if (i)
+                sb_putc(&b, ',');
+            csv_field(&b, t.rows[r][i]);
+        }
+        if (r == 0)
+            sb_puts(&b, ",device_min,device_median,device_max");
+        else if (!strcmp(t.rows[r][dc], "cuda") && *t.rows[r][mc]) {
+            double v = atof(t.rows[r][mc]) / 10;
+            sb_printf(&b, ",%.9g,%.9g,%.9g", v * 0.9, v, v * 1.1);
+        } else
+            sb_puts(&b, ",,,");
+        sb_putc(&b, '\n');
+    }
+    csv_free(&t);
+    spit(p, b.s);
+    sb_free(&b);
+}
+
+/* Charts say which time they show; `time: device` (or y: device_median)
+ * draws CUDA trials with their device time and CPU trials with their wall
+ * time, each legend entry saying which. */
+Test(plots, device_time_charts_say_which_time_they_show)
+{
+    char *d = fixture_copy(NULL);
+    add_device_times(d);
+    experiment *e = parse("name: matmul\nworkload: matmul\nparams: {dtype: f32}\nsweep:\n"
+                          "  target:\n    - {label: CPU, device: cpu}\n"
+                          "    - {label: GPU, device: cuda, io: with}\n"
+                          "    - {label: GPU no IO, device: cuda, io: without}\n"
+                          "  size: {pow2: [4, 12]}\n"
+                          "plots:\n  - {name: wall, type: line}\n"
+                          "  - {name: dev, type: line, time: device}\n"
+                          "  - {name: sp, type: speedup, baseline: {device: cpu}, y: device_median}\n"
+                          "  - {name: gpu, type: line, time: device, where: {device: cuda}}\n");
+    cr_assert_eq(plots_render_run(d, e, 1), 4);
+    char *gp = file_in(d, "plots/wall.gp");
+    cr_assert(strstr(gp, "'median wall time (seconds)'"), "%s", gp);
+    cr_assert(strstr(gp, "title 'GPU no IO' noenhanced"));
+    free(gp);
+    gp = file_in(d, "plots/dev.gp");
+    cr_assert(strstr(gp, "median time: device (CUDA events) where measured, else wall"), "%s", gp);
+    cr_assert(strstr(gp, "title 'GPU no IO (device time)'") &&
+              strstr(gp, "title 'CPU (wall time)'"), "%s", gp);
+    free(gp);
+    gp = file_in(d, "plots/gpu.gp");
+    cr_assert(strstr(gp, "'median device time (CUDA events) (seconds)'"), "%s", gp);
+    cr_assert(strstr(gp, "title 'GPU no IO' noenhanced"), "one kind of time: plain legend");
+    free(gp);
+    gp = file_in(d, "plots/sp.gp");
+    cr_assert(strstr(gp, "speedup (x), device time where measured, else wall"), "%s", gp);
+    free(gp);
+
+    /* the values: a GPU no IO trial is drawn at its device median */
+    run_model m;
+    char err[256];
+    cr_assert_eq(pm_load(&m, d, e, err, sizeof err), 0, "%s", err);
+    chart_spec *cs;
+    char warn[256];
+    int n = pm_file_charts(&m, e, &cs, warn, sizeof warn);
+    cr_assert_eq(n, 4, "%s", warn);
+    cr_assert(cs[1].device_time && !cs[0].device_time && cs[2].device_time);
+    chart_data cd;
+    cr_assert_gt(pm_chart_data(&m, &cs[1], &cd), 0);
+    cr_assert_eq(cd.time_kind, 2);
+    int checked = 0;
+    for (int c = 0; c < cd.ncurves; c++)
+        for (int i = 0; i < cd.curves[c].n; i++) {
+            const pm_point *p = &cd.curves[c].p[i];
+            int dev = !strcmp(pm_cell(&m, p->row, m.c_device), "cuda");
+            double want = pm_num(&m, p->row, dev ? m.c_dev_median : m.c_median);
+            cr_assert_float_eq(p->y, want, 1e-12 * want, "row %d", p->row);
+            if (dev)
+                cr_assert_float_eq(p->hi, pm_num(&m, p->row, m.c_dev_max), 1e-15);
+            checked++;
+        }
+    cr_assert_gt(checked, 10);
+    chart_data_free(&cd);
+    for (int i = 0; i < n; i++)
+        chart_spec_free(&cs[i]);
+    free(cs);
+    pm_free(&m);
+    experiment_free(e);
+    free(d);
+}
+
+/* `time` is checked like every plot key. */
+Test(plots, time_key_is_checked)
+{
+    const char *bad[] = {
+        "workload: noop\nplots:\n  - {name: a, time: cpu}\n",
+        "workload: noop\nplots:\n  - {name: a, type: throughput, time: device}\n",
+        "workload: noop\nplots:\n  - {name: a, y: mean, time: device}\n",
+        "workload: noop\nplots:\n  - {name: a, y: device_median, time: wall}\n",
+    };
+    const char *msg[] = {"'time' must be wall or device, not 'cpu'",
+                         "'time' is for line, bar and speedup charts",
+                         "'time: device' draws the median; it cannot go with y: mean",
+                         "'time: wall' draws the median; it cannot go with y: device_median"};
+    for (int i = 0; i < 4; i++) {
+        diags dg = {0};
+        experiment *e = experiment_parse("t.yaml", bad[i], strlen(bad[i]), &dg);
+        cr_assert_null(e, "case %d parsed", i);
+        int found = 0;
+        for (int k = 0; k < dg.n; k++)
+            found |= strstr(dg.items[k].msg, msg[i]) != NULL;
+        cr_assert(found, "case %d: no '%s' (%s)", i, msg[i], dg.n ? dg.items[0].msg : "");
+        diag_free(&dg);
+    }
+    experiment *e = parse("workload: noop\nplots:\n  - {name: a, y: device_median}\n"
+                          "  - {name: b, time: device}\n  - {name: c, time: wall}\n");
+    cr_assert_str_eq(e->plots[1].y, "device_median");
+    cr_assert_str_eq(e->plots[2].y, "median");
+    experiment_free(e);
+}
