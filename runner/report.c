@@ -530,6 +530,37 @@ static void noisy(strbuf *b, const run_model *m)
             NOISY_CV * 100);
 }
 
+/* Warnings about the throttle check (README "Measurement quality"): trials
+ * that kept samples taken while the device was throttled, and trials whose
+ * check was off.  Nothing is said when there are none. */
+static void throttle_warnings(strbuf *b, const run_model *m)
+{
+    int kept = pm_col(m, "throttled_kept"), off = pm_col(m, "throttle_check");
+    int n = 0;
+    for (int r = 1; r <= m->nrows; r++) {
+        const char *k = pm_cell(m, r, kept), *o = pm_cell(m, r, off);
+        if (!*k && !*o)
+            continue;
+        if (!n++)
+            sb_puts(b, "\nWarnings about the throttle check:\n\n");
+        char *desc = describe(m, r);
+        sb_printf(b, "- trial %s (", pm_cell(m, r, 0));
+        md(b, desc);
+        sb_puts(b, "): ");
+        if (*k) {
+            sb_puts(b, "kept ");
+            md(b, k);
+            sb_puts(b, " samples taken while the device was throttled");
+        }
+        if (*o) {
+            sb_puts(b, *k ? "; throttle check " : "throttle check ");
+            md(b, o);
+        }
+        sb_puts(b, "\n");
+        free(desc);
+    }
+}
+
 /* --- charts and the table --------------------------------------------- */
 
 static int chart_rank(const char *name)
@@ -722,6 +753,7 @@ int report_write(const char *run_dir, int quiet)
                 "- No speedup to report: it needs ok trials on the CPU and on a CUDA device.\n");
     fastest(&b, &m);
     noisy(&b, &m);
+    throttle_warnings(&b, &m);
     failures(&b, &m);
     sb_puts(&b, "\n");
 

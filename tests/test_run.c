@@ -663,6 +663,20 @@ Test(run, a_lua_loop_is_stopped_at_the_timeout, .timeout = 30)
 
 /* Runs `yaml` (as f.yaml) with the fake backend (variant 1, one device) and
  * the given FAKE_* setting; returns trials.csv. */
+static char *read_all(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return NULL;
+    static char buf[1 << 16];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return strdup(buf);
+}
+
+static char *fake_report; /* report.md of the last run_fake */
+
 static void run_fake(const char *yaml, const char *env, const char *val, proc_out *r,
                      csv_table *t, double *elapsed)
 {
@@ -688,6 +702,9 @@ static void run_fake(const char *yaml, const char *env, const char *val, proc_ou
         unsetenv(env);
     latest(out, "f", "trials.csv", p, sizeof p);
     cr_assert_eq(csv_read(p, t), 0, "no trials.csv: %s", r->err);
+    latest(out, "f", "report.md", p, sizeof p);
+    free(fake_report);
+    fake_report = read_all(p);
     free(d);
 }
 
@@ -734,6 +751,9 @@ Test(run, samples_of_a_device_throttled_for_good_are_kept_and_counted, .timeout 
     cr_assert(!strncmp(cell(&t, 1, "throttled_samples"), "6 (", 3), "got %s",
               cell(&t, 1, "throttled_samples"));
     cr_assert_str_eq(cell(&t, 1, "throttled_kept"), "4");
+    cr_assert(fake_report && strstr(fake_report, "kept 4 samples taken while the device was "
+                                                 "throttled"),
+              "no warning in report.md");
     csv_free(&t);
 }
 
@@ -750,6 +770,7 @@ Test(run, a_throttle_check_that_cannot_tell_is_recorded_as_off, .timeout = 30)
     cr_assert_str_eq(cell(&t, 1, "throttle_check"), "off: NVML is not loaded (fake)");
     cr_assert_str_eq(cell(&t, 1, "sample_checks"), "1", "asked once, then no more");
     cr_assert_eq(csv_col(&t, "throttled_samples"), -1);
+    cr_assert(fake_report && strstr(fake_report, "throttle check off: NVML is not loaded (fake)"));
     csv_free(&t);
 }
 
