@@ -25,7 +25,7 @@ runexp workloads
 t="$out/gpu_workloads/latest/trials.csv"
 n=$(($(wc -l <"$t") - 1))
 notok=$(rows "$t" case io status reason | awk -F'|' '$3!="ok"{print $1" io="$2": "$3" "$4}')
-[ "$n" -eq 54 ] && [ -z "$notok" ] && ok "every workload x dtype x io mode matches the CPU reference ($n trials)" \
+[ "$n" -eq 57 ] && [ -z "$notok" ] && ok "every workload x dtype x io mode matches the CPU reference ($n trials)" \
   || { bad "workloads: $n trials"; echo "$notok"; }
 
 acc=$(rows "$t" case accuracy | awk -F'|' '$1=="mlp"{print $2}' | sort -n | head -1)
@@ -57,11 +57,71 @@ st=$(col "$t" status | tr '\n' ' ')
   || bad "selftest: $st"
 col "$t" reason | grep -v '^$' | sed 's/^/  /'
 
+runexp mlp
+t="$out/gpu_mlp/latest/trials.csv"
+# per batch size: the CPU's and CUDA's final loss, 1e-3 relative
+mlp=$(rows "$t" size device status loss | awk -F'|' '
+  $3!="ok"{print "  size "$1" on "$2": "$3; bad=1; next}
+  {l[$1","$2]=$4; s[$1]=1}
+  END{for (k in s) {c=l[k",cpu"]; g=l[k",cuda"]
+        if (c=="" || g=="") {print "  size "k": no pair"; bad=1; continue}
+        r=(g-c)/c; if (r<0) r=-r
+        printf "  batch %s: loss cpu %s, cuda %s, relative difference %.2g\n", k, c, g, r
+        if (!(r<=1e-3)) bad=1; n++}
+      if (n<2) bad=1; exit bad}')
+[ $? -eq 0 ] && ok "mlp_train on CUDA ends at the CPU's final loss (1e-3 relative; same seed, weights, shuffles, AdamW)" \
+  || bad "mlp_train: CUDA and CPU final loss differ"
+echo "$mlp"
+
+runexp concurrent
+t="$out/gpu_concurrent/latest/trials.csv"
+conc=$(rows "$t" mode status reason median member1_seconds member2_seconds members_sum_seconds member1_alone_seconds member2_alone_seconds speedup | awk -F'|' '
+  {printf "  %s: %s %s call %s s, member1 %s s, member2 %s s (alone %s, %s), speedup %s\n", $1, $2, $3, $4, $5, $6, $8, $9, $10
+   if ($2!="ok" || !($4>0) || !($5>0) || !($6>0) || !($7>0) || !($8>0) || !($9>0) || !($10>0)) bad=1
+   # in turn, a call is the two members one after the other
+   if ($1=="sequential" && ($4/$7<0.8 || $4/$7>1.25)) {print "  sequential call / (member1 + member2) = " $4/$7; bad=1}
+   n++}
+  END{exit bad || n!=3}')
+[ $? -eq 0 ] && ok "concurrent: two matmul members on cuda:0 in modes sequential / threads / streams: ok (outputs checked), member times recorded, a sequential call = member1 + member2 within 25 %" \
+  || bad "concurrent with CUDA members"
+echo "$conc"
+
+runexp cold_cache
+t="$out/gpu_cold_cache/latest/trials.csv"
+cc=$(rows "$t" case io cold_cache status reason samples batch_size median | awk -F'|' '
+  {printf "  %s io=%s cold_cache=%s: %s %s %s samples, batch %s, median %s s\n", $1, $2, $3, $4, $5, $6, ($7==""?1:$7), $8
+   if ($4!="ok" || $6!=5 || ($3=="true" && $7!="" && $7!=1)) bad=1; n++}
+  END{exit bad || n!=12}')
+[ $? -eq 0 ] && ok "cold_cache on CUDA (L2 overwritten before each sample): matmul, nested_sin, axpb, io with/without: ok (outputs checked), 5 samples of one call each" \
+  || bad "cold_cache on CUDA"
+echo "$cc"
+
+runexp large
+t="$out/gpu_large/latest/trials.csv"
+lg=$(rows "$t" case size status reason median | awk -F'|' '
+  {printf "  %s, %s elements: %s %s %s s\n", $1, $2, $3, $4, $5; if ($3!="ok" || $2<2147483648) bad=1; n++}
+  END{exit bad || n!=2}')
+[ $? -eq 0 ] && ok "2^31 + 7 f32 elements (nested_sin unfused, axpb; io: without): ok, sampled check with both ends" \
+  || bad "more than 2^31 elements"
+echo "$lg"
+
 if [ -f tests/gpu/lua.yaml ]; then
   runexp lua
   t="$out/gpu_lua/latest/trials.csv"
   st=$(col "$t" status | sort -u | tr '\n' ' ')
-  [ "$st" = "ok " ] && ok "Lua tensor API on CUDA matches the CPU" || bad "lua on cuda: $st"
+  [ "$st" = "ok " ] && ok "Lua tensor API on CUDA matches the CPU element by element (per-op max relative error)" \
+    || { bad "lua on cuda: $st"; col "$t" reason | grep -v '^$' | sed 's/^/  /'; }
+  # the same draws on both devices: rand exactly, randn (Box-Muller, f32 on
+  # CUDA, double on the CPU) within 1e-6 of the sum of |z|
+  lua=$(rows "$t" size device rand_sum randn_abs_sum err_sin err_exp err_pow25 err_matmul err_chain | awk -F'|' '
+    {r[$1","$2]=$3; z[$1","$2]=$4; s[$1]=1
+     if ($2!="cpu") printf "  size %s on %s: max rel. error sin %s exp %s pow(2.5) %s matmul %s chain %s\n", $1, $2, $5, $6, $7, $8, $9}
+    END{for (k in s) {c=z[k",cpu"]; g=z[k",cuda"]; d=(g-c)/c; if (d<0) d=-d
+          printf "  size %s: rand sum cpu %s cuda %s; |randn| sum relative difference %.2g\n", k, r[k",cpu"], r[k",cuda"], d
+          if (r[k",cpu"]=="" || r[k",cpu"]!=r[k",cuda"] || !(d<=1e-6)) bad=1; n++}
+        exit bad || n!=2}')
+  [ $? -eq 0 ] && ok "Lua ctx:rand draws are identical on CPU and CUDA, ctx:randn within 1e-6" || bad "Lua draws differ between CPU and CUDA"
+  echo "$lua"
 fi
 rm -rf "$out"
 echo "test-gpu: $pass passed, $fail failed"
