@@ -13,6 +13,12 @@
 #define HOST_MEMORY_PARAM                                                                  \
     {"host_memory", PT_ENUM, "auto", 0, 0, "auto|pageable|pinned",                         \
      "host buffers of the copies (auto: pinned for io: overlap, else pageable)"}
+/* README "Device time": hold the stream until a sample is enqueued (io:
+ * without): device time without the host's launch gaps, wall time a few
+ * microseconds longer.  Off by default: wall time is the headline. */
+#define BLOCKING_KERNEL_PARAM                                                              \
+    {"blocking_kernel", PT_BOOL, "false", 0, 0, NULL,                                      \
+     "io: without: hold the stream until the sample is enqueued (device time without launch gaps)"}
 /* A testing aid (README "Fault injection"): the check must fail. */
 #define INJECT_PARAM(choices)                                                              \
     {"inject", PT_ENUM, "none", 0, 0, choices,                                             \
@@ -40,6 +46,7 @@ static const param_spec matmul_params[] = {
     {"k", PT_INT, NULL, 1, 1 << 20, NULL, "inner dimension (default: size)"},
     {"math", PT_ENUM, "default", 0, 0, "default|tf32|pedantic", "cuBLAS math mode"},
     HOST_MEMORY_PARAM,
+    BLOCKING_KERNEL_PARAM,
     INJECT_PARAM("none|skip_copy|skip_kernel"),
     END_PARAMS,
 };
@@ -63,6 +70,7 @@ static const param_spec nested_sin_params[] = {
     {"depth", PT_INT, "4", 1, 1024, NULL, "applications of sin"},
     {"fused", PT_BOOL, "false", 0, 0, NULL, "one pass in all (true) or one per sin (false)"},
     HOST_MEMORY_PARAM,
+    BLOCKING_KERNEL_PARAM,
     INJECT_PARAM("none|skip_copy|skip_kernel"),
     END_PARAMS,
 };
@@ -98,6 +106,7 @@ static double axpb_memory(const rn_trial *t)
 }
 static const param_spec axpb_params[] = {
     HOST_MEMORY_PARAM,
+    BLOCKING_KERNEL_PARAM,
     INJECT_PARAM("none|skip_copy|skip_kernel"),
     END_PARAMS,
 };

@@ -23,7 +23,7 @@ typedef struct ax {
     size_t n, esz;
     rn_dtype dt;
     rn_io io;
-    int pinned, inject;
+    int pinned, inject, hold; /* hold: blocking_kernel */
     void *ha, *hb, *hx, *da, *db, *dx;
     cudaStream_t st[NSTREAMS];
     cudaEvent_t done[NSTREAMS];
@@ -118,6 +118,7 @@ static int ax_prepare(const rn_trial *t, void **state, rn_error *err)
     s->io = t->io;
     s->pinned = rn_host_pinned(t);
     s->inject = rn_inject(t);
+    s->hold = rn_param_num(t, "blocking_kernel", 0) != 0;
     if (ax_setup(s, t, err)) {
         ax_release(s);
         return 1;
@@ -159,8 +160,8 @@ static int ax_run(void *state, rn_sample *out, rn_error *err)
     size_t bytes = s->n * s->esz;
     cudaStream_t s0 = s->st[0];
     cudaEvent_t *ev = s->tm.ev;
-    /* io: without is all asynchronous: hold the stream (timer_start) */
-    if (timer_start(&s->tm, s0, s->io == RN_IO_WITHOUT, err))
+    /* io: without is all asynchronous: it may hold the stream (blocking_kernel) */
+    if (timer_start(&s->tm, s0, s->hold && s->io == RN_IO_WITHOUT, err))
         return 1;
     if (s->io == RN_IO_OVERLAP) {
         size_t per = (s->n + CHUNKS - 1) / CHUNKS;

@@ -71,9 +71,9 @@ typedef struct phase_timer {
 int timer_init(phase_timer *t, rn_error *err);
 void timer_free(phase_timer *t);
 
-/* Starts a sample on stream st: records event 0.  With hold set (io:
- * without, where everything the sample enqueues is asynchronous), and
- * after the first call (which creates handles and loads kernels), a kernel
+/* Starts a sample on stream st: records event 0.  With hold set (the
+ * trial's blocking_kernel, io: without only, where everything the sample
+ * enqueues is asynchronous), and after the first call (which creates handles and loads kernels), a kernel
  * first holds the stream until timer_go: the start event and the whole
  * sample are queued before the GPU begins, so the host's launch gaps stay
  * out of the device time, as nvbench's blocking kernel does.  (README

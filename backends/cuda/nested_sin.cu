@@ -77,7 +77,7 @@ static void launch_sin(T *y, const T *x, size_t len, int depth, cudaStream_t st)
 
 typedef struct ns {
     size_t n, esz;
-    int depth, fused, pinned, inject;
+    int depth, fused, pinned, inject, hold; /* hold: blocking_kernel */
     rn_dtype dt;
     rn_io io;
     void *hx, *hy;
@@ -203,6 +203,7 @@ static int ns_prepare(const rn_trial *t, void **state, rn_error *err)
     s->io = t->io;
     s->pinned = rn_host_pinned(t);
     s->inject = rn_inject(t);
+    s->hold = rn_param_num(t, "blocking_kernel", 0) != 0;
     if (ns_setup(s, t, err)) {
         ns_release(s);
         return 1;
@@ -217,8 +218,8 @@ static int ns_run(void *state, rn_sample *out, rn_error *err)
     size_t bytes = s->n * s->esz;
     cudaStream_t s0 = s->st[0];
     cudaEvent_t *ev = s->tm.ev;
-    /* io: without is all asynchronous: hold the stream (timer_start) */
-    if (timer_start(&s->tm, s0, s->io == RN_IO_WITHOUT, err))
+    /* io: without is all asynchronous: it may hold the stream (blocking_kernel) */
+    if (timer_start(&s->tm, s0, s->hold && s->io == RN_IO_WITHOUT, err))
         return 1;
     if (s->io == RN_IO_WITHOUT) {
         if (compute(s, 0, s->n, s0, err))
