@@ -74,7 +74,7 @@ else
   record bench "$([ $rc -eq 0 ] && echo ok || echo FAILED)" $(( $(date +%s) - s )) "table in bench.txt"
 
   # --- every study, CPU and GPU halves ------------------------------------------
-  section studies; s=$(date +%s); bad=0
+  section studies; s=$(date +%s); bad=0 cut=0
   mkdir -p "$work/results"
   for f in experiments/*.yaml; do
     name=$(basename "$f" .yaml); fs=$(date +%s)
@@ -88,9 +88,11 @@ print(" ".join(f"{k}={s[k]}" for k in ("ok", "failed", "timeout", "skipped") if 
 PY
 )
     echo "  $name: rc=$rc $st ($(( $(date +%s) - fs )) s)" | tee -a "$log"
-    case "$rc $st" in "0 "*"failed=0 timeout=0"*) ;; *) bad=$((bad + 1)) ;; esac
+    # 124: the time budget ran out, the study is cut short, not failed
+    case "$rc $st" in "0 "*"failed=0 timeout=0"*) ;; "124 "*"failed=0 timeout=0"*) cut=$((cut + 1)) ;; *) bad=$((bad + 1)) ;; esac
   done
-  record studies "$([ $bad -eq 0 ] && echo ok || echo FAILED)" $(( $(date +%s) - s )) "$bad of $(ls experiments/*.yaml | wc -l) studies with a failed or timed-out trial"
+  record studies "$([ $bad -eq 0 ] && { [ $cut -eq 0 ] && echo ok || echo CUT; } || echo FAILED)" $(( $(date +%s) - s )) \
+    "$bad of $(ls experiments/*.yaml | wc -l) studies with a failed or timed-out trial, $cut cut short by the time budget"
 fi
 
 # --- pack ---------------------------------------------------------------------
@@ -99,4 +101,4 @@ cp "$summary" "$log" "$OUT/"
 [ -f "$work/bench.txt" ] && cp "$work/bench.txt" "$OUT/"
 [ -d "$work/results" ] && tar -C "$work/results" -czf "$OUT/results.tar.gz" .
 cat "$summary"
-! grep -q ' FAILED ' "$summary"
+! grep -Eq ' (FAILED|CUT) ' "$summary"

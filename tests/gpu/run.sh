@@ -3,6 +3,8 @@
 set -u
 cd "$(dirname "$0")/../.."
 BIN=${RUNNER_BIN:-bin/runner}
+# a runner that cannot start is a failure, not "no GPU"
+"$BIN" --version >/dev/null 2>&1 || { echo "test-gpu: FAILED: $BIN does not run"; "$BIN" --version; exit 1; }
 dev=$("$BIN" list devices | grep '^cuda')
 case "$dev" in
   cuda:*) ;;
