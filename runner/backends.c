@@ -81,6 +81,12 @@ int backend_cuda_loaded(void)
     return cuda != NULL;
 }
 
+void backends_shutdown(void)
+{
+    if (cuda && cuda->shutdown)
+        cuda->shutdown();
+}
+
 const rn_backend *backend_for(rn_device_kind kind, char *why, size_t len)
 {
     static int cuda_tried;

@@ -23,6 +23,10 @@ const rn_backend *backend_for(rn_device_kind kind, char *why, size_t len);
  * a sticky CUDA error in this process (worker.c retires it). */
 int backend_cuda_loaded(void);
 
+/* Lets a loaded CUDA backend free what it keeps for the process (the L2
+ * flush buffer) before a worker exits. */
+void backends_shutdown(void);
+
 /* Where the CUDA backend is looked for: $RUNNER_CUDA_BACKEND, then
  * lib/runner-cuda.so beside the executable's bin/, then PREFIX/lib/runner/. */
 int backend_cuda_path(char *out, size_t len);

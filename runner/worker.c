@@ -435,9 +435,11 @@ void worker_main(const experiment *e, int cmd_fd, int res_fd)
         if (n < 0 && errno == EINTR)
             continue;
         if (n != (ssize_t)sizeof cmd)
-            _exit(0);
+            break;
         worker_run_trial(e, &cmd, res_fd);
         if (retire)
-            _exit(0);
+            break;
     }
+    backends_shutdown();
+    _exit(0);
 }
