@@ -86,7 +86,8 @@ static int parse_member(member *m, char *spec, const rn_trial *outer, rn_error *
             m->t.workload = v;
         else if (!strcmp(k, "device")) {
             m->t.device = strncmp(v, "cuda", 4) ? RN_DEV_CPU : RN_DEV_CUDA;
-            m->t.device_index = v[4] == ':' ? atoi(v + 5) : 0;
+            /* v[4] exists only after "cuda" ("cpu" ends at v[3]) */
+            m->t.device_index = m->t.device == RN_DEV_CUDA && v[4] == ':' ? atoi(v + 5) : 0;
         } else if (!strcmp(k, "threads"))
             m->t.threads = strcmp(v, "all") ? atoi(v) : host_cpus();
         else if (!strcmp(k, "io"))
