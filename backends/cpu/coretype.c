@@ -4,8 +4,10 @@
  * for the running CPU unless OPENBLAS_CORETYPE names a core.  Naming an
  * older one, e.g. Haswell on an AVX-512 Intel server, silently halves sgemm:
  * a common leftover from working around an old misdetection. */
+#include <cblas.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <strings.h>
 
 #include "cpu.h"
@@ -64,19 +66,51 @@ static const char *slowdown(int want, int have)
     return "several times slower";
 }
 
+/* The level named by "SSE", "AVX", "AVX2" or "AVX-512". */
+static int level_of(const char *name)
+{
+    for (int l = LV_SSE; l <= LV_AVX512; l++)
+        if (!strcmp(name, level_name[l]))
+            return l;
+    return LV_UNKNOWN;
+}
+
+/* A core OpenBLAS knows for each level, for the advice. */
+static const char *const level_core[] = {"Nehalem", "Sandybridge", "Haswell", "SkylakeX"};
+
+const char *cpu_coretype_warning_for(const char *forced, const char *detected, const char *isa,
+                                     char *msg, size_t len)
+{
+    int have = level_of(isa);
+    if (have == LV_UNKNOWN)
+        return NULL;
+    if (forced && *forced) {
+        int want = coretype_level(forced);
+        if (want == LV_UNKNOWN || want >= have)
+            return NULL;
+        snprintf(msg, len,
+                 "OPENBLAS_CORETYPE=%s forces %s kernels on a CPU with %s: sgemm may run %s; "
+                 "unset OPENBLAS_CORETYPE to let OpenBLAS pick the kernels for this CPU",
+                 forced, level_name[want], level_name[have], slowdown(want, have));
+        return msg;
+    }
+    /* Not forced: OpenBLAS's own detection can miss a CPU it does not know
+     * (a virtual machine that hides the CPU model, seen on a cloud GPU host
+     * detected as Prescott although it has AVX-512). */
+    int got = detected ? coretype_level(detected) : LV_UNKNOWN;
+    if (got == LV_UNKNOWN || got >= have)
+        return NULL;
+    snprintf(msg, len,
+             "OpenBLAS detected this CPU as %s and runs %s kernels on a CPU with %s: sgemm may "
+             "run %s; set OPENBLAS_CORETYPE=%s (or the core of this CPU) before running",
+             detected, level_name[got], level_name[have], slowdown(got, have), level_core[have]);
+    return msg;
+}
+
 const char *cpu_coretype_warning(void)
 {
     static _Thread_local char msg[384];
-    const char *core = getenv("OPENBLAS_CORETYPE");
-    if (!core || !*core)
-        return NULL;
-    int want = coretype_level(core), have = cpu_level();
-    if (want == LV_UNKNOWN || want >= have)
-        return NULL;
-    snprintf(msg, sizeof msg,
-             "OPENBLAS_CORETYPE=%s forces %s kernels on a CPU with %s: sgemm may run %s; "
-             "unset OPENBLAS_CORETYPE to let OpenBLAS pick the kernels for this CPU",
-             core, level_name[want], level_name[have],
-             slowdown(want, have));
-    return msg;
+    int have = cpu_level();
+    return cpu_coretype_warning_for(getenv("OPENBLAS_CORETYPE"), openblas_get_corename(),
+                                    have == LV_UNKNOWN ? "" : level_name[have], msg, sizeof msg);
 }

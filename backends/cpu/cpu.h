@@ -23,6 +23,11 @@ const rn_backend *cpu_backend(void);
  * run (e.g. Haswell on an AVX-512 CPU), NULL when all is well.  The text
  * lives in a thread-local buffer, valid until the thread's next call. */
 const char *cpu_coretype_warning(void);
+/* The same for a given OPENBLAS_CORETYPE (or NULL), the core OpenBLAS
+ * detected and the CPU's vector level ("SSE", "AVX", "AVX2", "AVX-512");
+ * the text goes to msg; NULL when nothing is wrong. */
+const char *cpu_coretype_warning_for(const char *forced, const char *detected, const char *isa,
+                                     char *msg, size_t len);
 
 extern const rn_workload_impl cpu_matmul;
 extern const rn_workload_impl cpu_nested_sin;
