@@ -349,7 +349,7 @@ Test(run, results_have_every_file_of_the_spec, .timeout = 30)
     csv_table t;
     cr_assert_eq(csv_read(p, &t), 0);
     const char *cols[] = {"trial", "size", "fused", "status", "reason", "samples", "cold", "min",
-                          "median", "mean", "stddev", "max", "ci95_low", "ci95_high", "h2d",
+                          "median", "mean", "stddev", "max", "median_ci_low", "median_ci_high", "ci_level", "h2d",
                           "compute", "d2h", "gflops", "gbps"};
     for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
         cr_assert(csv_col(&t, cols[i]) >= 0, "column %s missing", cols[i]);
@@ -804,11 +804,11 @@ Test(run, device_time_statistics_in_trials_csv, .timeout = 30)
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_assert_gt(csv_col(&t, "device_median"), csv_col(&t, "gbps"));
     cr_assert_str_eq(cell(&t, 1, "device_median"), "");
-    cr_assert_str_eq(cell(&t, 1, "device_ci95_low"), "");
+    cr_assert_str_eq(cell(&t, 1, "device_median_ci_low"), "");
     cr_assert_str_eq(cell(&t, 2, "device_min"), "0.001");
     cr_assert_str_eq(cell(&t, 2, "device_median"), "0.002");
     cr_assert_str_eq(cell(&t, 2, "device_max"), "0.003");
-    double lo = atof(cell(&t, 2, "device_ci95_low")), hi = atof(cell(&t, 2, "device_ci95_high"));
+    double lo = atof(cell(&t, 2, "device_median_ci_low")), hi = atof(cell(&t, 2, "device_median_ci_high"));
     cr_assert(lo < 0.002 && hi > 0.002 && lo > 0.0009 && hi < 0.0031, "CI [%g, %g]", lo, hi);
     cr_assert_str_eq(cell(&t, 2, "device_mean"), "0.002");
     csv_free(&t);
