@@ -217,8 +217,9 @@ static int choose_batch(const rn_workload_impl *impl, void *state, rn_error *err
 }
 
 /* Warmup to steady state (README "How a trial is timed"): after the
- * `warmups` calls, untimed batches are run until one is within WARM_TOL of
- * the one before and of the fastest so far, for at most WARM_TIME seconds
+ * `warmups` calls, untimed rounds (whole batches, at least sample_target()
+ * long) are run until one's time per call is within WARM_TOL of the round
+ * before and of the fastest so far, for at most WARM_TIME seconds
  * of warming in all.  A worker whose thread count changes (an OpenMP or
  * OpenBLAS pool to start or resize) warms at least SETTLE_TIME first. */
 #define WARM_TOL 0.10
@@ -299,12 +300,19 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
             double el = now_seconds() - warm_start;
             if (el >= settle && (steady || el >= WARM_TIME))
                 break;
-            rn_sample_clear(&s);
-            double t0 = now_seconds();
-            for (int j = 0; j < batch && rc == 0; j++)
-                rc = impl->run(state, &s, &err);
-            double per = (now_seconds() - t0) / batch;
-            warm_calls += batch;
+            /* a round is whole batches lasting at least the sample target,
+             * so that the clock does not decide steadiness (batch: 1) */
+            double target = sample_target(), t0 = now_seconds(), took = 0;
+            long calls = 0;
+            do {
+                rn_sample_clear(&s);
+                for (int j = 0; j < batch && rc == 0; j++)
+                    rc = impl->run(state, &s, &err);
+                calls += batch;
+                took = now_seconds() - t0;
+            } while (rc == 0 && took < target);
+            double per = took / (double)calls;
+            warm_calls += calls;
             if (rc != 0) {
                 done(fd, ST_FAILED, "%s", err.msg[0] ? err.msg : "run failed");
                 goto out;
