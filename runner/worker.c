@@ -1,6 +1,8 @@
 /* worker.c - see worker.h.  The timed loop is here: warmups (the first kept
- * as `cold`, the backend's cold_facts right after it), then `repeats`
- * samples, each the host clock around one run() call, which returns only
+ * as `cold`, the backend's cold_facts right after it), the batch grown to
+ * the target sample time, warm rounds to steady state, then `repeats`
+ * samples (or the median's stop rule), each the host clock around one
+ * batch of run() calls, each of which returns only
  * once its device is idle; a sample the backend's sample_check calls
  * throttled is retaken after a recovery delay (README "Measurement
  * quality", "How a trial is timed"). */
