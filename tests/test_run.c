@@ -847,3 +847,61 @@ Test(run, a_gpu_fault_in_a_concurrent_trial_retires_the_worker, .timeout = 30)
     cr_assert_str_eq(cell(&t, 2, "status"), "ok", "stale error: %s", cell(&t, 2, "reason"));
     csv_free(&t);
 }
+
+/* Issue 15: every ok trial's interval holds its median; no duration in
+ * trials.csv is negative; report.md prints none negative, and the CI column
+ * says its own coverage where 5 samples cannot reach 95 %. */
+Test(run, intervals_hold_the_median_and_no_duration_is_negative, .timeout = 60)
+{
+    proc_out r;
+    csv_table t;
+    run_fake("batch: 1\nsweep:\n  repeats: [5, 40]\n"
+             "  case:\n    - {label: none, workload: selftest, action: none}\n"
+             "    - {label: sleep, workload: selftest, action: sleep, seconds: 0.0005}\n"
+             "    - {label: noop, workload: noop, device: cuda}\n",
+             NULL, NULL, &r, &t, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    static const char *const dur[] = {"cold", "min", "median", "mean", "stddev", "max",
+                                      "median_ci_low", "median_ci_high", "warmup_time",
+                                      "device_min", "device_median", "device_median_ci_low",
+                                      "device_median_ci_high"};
+    for (int i = 1; i < t.nrows; i++) {
+        cr_assert_str_eq(cell(&t, i, "status"), "ok", "row %d: %s", i, cell(&t, i, "reason"));
+        for (size_t k = 0; k < sizeof dur / sizeof dur[0]; k++)
+            cr_assert(cell(&t, i, dur[k])[0] != '-', "row %d: %s = %s", i, dur[k],
+                      cell(&t, i, dur[k]));
+        double lo = atof(cell(&t, i, "median_ci_low")), hi = atof(cell(&t, i, "median_ci_high"));
+        double m = atof(cell(&t, i, "median"));
+        cr_assert(lo <= m && m <= hi, "row %d: %g not in [%g, %g]", i, m, lo, hi);
+        double level = atof(cell(&t, i, "ci_level"));
+        if (!strcmp(cell(&t, i, "samples"), "5"))
+            cr_assert_float_eq(level, 0.9375, 1e-12);
+        else
+            cr_assert(level >= 0.95 && level < 0.97, "row %d: level %g", i, level);
+    }
+    cr_assert(fake_report && strstr(fake_report, "(93.75 %)"), "%s", fake_report);
+    for (const char *p = fake_report; (p = strstr(p, " -")); p++)
+        cr_assert(!(p[2] >= '0' && p[2] <= '9'), "a negative number in report.md: %.40s", p);
+    csv_free(&t);
+}
+
+/* `validate` warns when repeats: auto could be cut by a shorter timeout. */
+Test(run, validate_warns_when_timeout_is_under_max_time, .timeout = 30)
+{
+    char *d = tmpdir();
+    write_text(d, "a.yaml", "workload: noop\nrepeats: auto\ntimeout: 2s\n");
+    write_text(d, "b.yaml", "workload: noop\nrepeats: auto\ntimeout: 20s\n");
+    char a[4096], b[4096];
+    snprintf(a, sizeof a, "%s/a.yaml", d);
+    snprintf(b, sizeof b, "%s/b.yaml", d);
+    proc_out r;
+    run((char *[]){"validate", a, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.err, "warning") && strstr(r.err, "timeout 2.00 s") &&
+                  strstr(r.err, "max_time 15.00 s"),
+              "%s", r.err);
+    run((char *[]){"validate", b, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(!strstr(r.err, "warning"), "%s", r.err);
+    free(d);
+}
