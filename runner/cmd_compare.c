@@ -453,12 +453,13 @@ static void fmt_time(char *out, size_t n, double s)
         snprintf(out, n, "0 s");
     else {
         /* four significant digits, trailing zeros kept: columns line up */
-        static const char *const unit[] = {"ns", "us", "ms", "s"};
-        int u = fabs(s) < 1e-6 ? 0 : fabs(s) < 1e-3 ? 1 : fabs(s) < 1 ? 2 : 3;
-        double v = s * pow(1e3, 3 - u);
+        /* the unit by fmt_seconds' rule (util.c) */
+        double scale;
+        const char *u = seconds_unit(s, &scale);
+        double v = s * scale;
         double a = fabs(v);
         int dec = a >= 1000 ? 0 : a >= 100 ? 1 : a >= 10 ? 2 : 3;
-        snprintf(out, n, "%.*f %s", dec, v, unit[u]);
+        snprintf(out, n, "%.*f %s", dec, v, u);
     }
 }
 

@@ -928,3 +928,19 @@ void experiment_free(experiment *e)
     free(e->hooks);
     free(e);
 }
+
+long long experiment_short_timeouts(const experiment *e, long long *first, double *timeout)
+{
+    int rc = experiment_column(e, "repeats"), tc = experiment_column(e, "timeout");
+    long long n = 0;
+    for (long long t = 0; rc >= 0 && tc >= 0 && t < e->ntrials; t++) {
+        value r = trial_value(e, t, rc), to = trial_value(e, t, tc);
+        if (r.kind != VAL_STR || !value_is_num(&to) || !(to.f > 0) || to.f >= e->stop.max_time)
+            continue;
+        if (!n++) {
+            *first = t;
+            *timeout = to.f;
+        }
+    }
+    return n;
+}

@@ -113,6 +113,11 @@ experiment *experiment_parse(const char *path, const char *text, size_t len, dia
 void experiment_free(experiment *e);
 
 int experiment_column(const experiment *e, const char *name);
+/* Trials with `repeats: auto` whose `timeout` is shorter than stop's
+ * max_time (README "Measurement quality"): a steady trial still sampling
+ * would be cut as `timeout`.  Returns their count; *first gets the first
+ * one's index and *timeout its timeout in seconds. */
+long long experiment_short_timeouts(const experiment *e, long long *first, double *timeout);
 /* Value of column c for trial t, defaults applied (VAL_NONE: no value). */
 value trial_value(const experiment *e, long long t, int c);
 /* Keeps only the trials matching every KEY=GLOB filter (same key: any of).

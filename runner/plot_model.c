@@ -17,9 +17,9 @@ const char *const chart_type_names[] = {"line", "speedup", "throughput", "breakd
 
 static const char *const time_cols[] = {
     "cold",          "min",         "median",        "mean",           "stddev",
-    "max",           "ci95_low",    "ci95_high",     "h2d",            "compute",
+    "max",           "median_ci_low", "median_ci_high", "h2d",          "compute",
     "d2h",           "device_min",  "device_median", "device_mean",    "device_stddev",
-    "device_max",    "device_ci95_low", "device_ci95_high", NULL};
+    "device_max",    "device_median_ci_low", "device_median_ci_high", NULL};
 
 int pm_is_number(const char *s, double *out)
 {
@@ -190,8 +190,11 @@ int pm_load(run_model *m, const char *run_dir, const experiment *e, char *err, s
     m->c_mean = pm_col(m, "mean");
     m->c_stddev = pm_col(m, "stddev");
     m->c_max = pm_col(m, "max");
-    m->c_lo = pm_col(m, "ci95_low");
-    m->c_hi = pm_col(m, "ci95_high");
+    /* the median's interval (README "Measurement quality"); runs saved
+     * before it have ci95_* columns, the mean's t interval: not shown */
+    m->c_lo = pm_col(m, "median_ci_low");
+    m->c_hi = pm_col(m, "median_ci_high");
+    m->c_level = pm_col(m, "ci_level");
     m->c_h2d = pm_col(m, "h2d");
     m->c_compute = pm_col(m, "compute");
     m->c_d2h = pm_col(m, "d2h");

@@ -27,7 +27,7 @@ typedef struct run_model {
     int *group;    /* per column: linked group id shared by a label and its members, or -1 */
     int *is_label; /* per column: the label column of a linked group */
     int *numeric;  /* per column: every non-empty cell reads as a number (and one exists) */
-    int c_status, c_reason, c_samples, c_min, c_median, c_mean, c_stddev, c_max, c_lo, c_hi, c_h2d,
+    int c_status, c_reason, c_samples, c_min, c_median, c_mean, c_stddev, c_max, c_lo, c_hi, c_level, c_h2d,
         c_compute, c_d2h, c_gflops, c_gbps, c_device, c_size, c_workload;
     /* device-time statistics (CUDA events), -1 when no trial has them */
     int c_dev_min, c_dev_median, c_dev_max;

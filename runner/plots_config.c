@@ -12,10 +12,11 @@
  * "Results"). */
 const char *const result_columns[] = {
     "status",      "reason",        "samples",     "cold",          "min",
-    "median",      "mean",          "stddev",      "max",           "ci95_low",
-    "ci95_high",   "h2d",           "compute",     "d2h",           "gflops",
-    "gbps",        "device_min",    "device_median", "device_mean", "device_stddev",
-    "device_max",  "device_ci95_low", "device_ci95_high", NULL};
+    "median",      "mean",          "stddev",      "max",           "median_ci_low",
+    "median_ci_high", "ci_level",   "h2d",         "compute",       "d2h",
+    "gflops",      "gbps",          "device_min",  "device_median", "device_mean",
+    "device_stddev", "device_max",  "device_median_ci_low", "device_median_ci_high",
+    "device_ci_level", NULL};
 
 static const char *const plot_keys[] = {"name",  "type",  "x",        "y",    "series", "where",
                                         "logx",  "logy",  "title",    "baseline", "time",

@@ -501,17 +501,44 @@ static void failures(strbuf *b, const run_model *m)
     free(g);
 }
 
+/* Advice for a trial's noise, by its cause (README "Measurement quality";
+ * the causes are the parts of cmd_run.c's `noise` column). */
+static const char *noise_advice(const char *noise, double samples)
+{
+    if (strstr(noise, "bimodal"))
+        return "two modes: a thread pool waking up, a frequency or power state change, or "
+               "contention; more samples will not help: look at samples.csv, pin threads, "
+               "or change the thread count";
+    if (strstr(noise, "stall"))
+        return "stalls: something else ran (a busy machine, interrupts, swapping); a quieter "
+               "machine would help, more samples would not";
+    if (strstr(noise, "unsteady warmup"))
+        return "it had not reached steady state after its warmups; more warmups would help";
+    if (strstr(noise, "gave up"))
+        return samples >= 1000 ? "the spread did not shrink with more samples: a busy machine "
+                                 "or drift; a quieter machine would help"
+                               : "more time (stop: max_time) would help";
+    if (samples < 30)
+        return "few samples: more repeats would help";
+    return "a busy machine; a quieter machine would help";
+}
+
 static void noisy(strbuf *b, const run_model *m)
 {
-    int n = 0;
+    int n = 0, cn = pm_col(m, "noise");
     for (int r = 1; r <= m->nrows; r++) {
         double sd = pm_num(m, r, m->c_stddev), mean = pm_num(m, r, m->c_mean);
-        if (!pm_ok(m, r) || !isfinite(sd) || !(mean > 0) || sd / mean <= NOISY_CV)
+        const char *noise = cn >= 0 ? pm_cell(m, r, cn) : "";
+        /* listed: a CV above NOISY_CV, or a noise cause other than spread
+         * alone (bimodal, stalls, gave up, unsteady warmup) */
+        int cause = strstr(noise, "bimodal") || strstr(noise, "stall") ||
+                    strstr(noise, "gave up") || strstr(noise, "unsteady");
+        int high = isfinite(sd) && mean > 0 && sd / mean > NOISY_CV;
+        if (!pm_ok(m, r) || (!high && !cause))
             continue;
         if (!n++)
-            sb_printf(b,
-                      "\nNoisy trials (coefficient of variation, stddev / mean, above %.0f %%; "
-                      "more repeats or a quieter machine would help):\n\n",
+            sb_printf(b, "\nNoisy trials (coefficient of variation, stddev / mean, above %.0f %%, "
+                         "or a cause in the noise column), with what would help:\n\n",
                       NOISY_CV * 100);
         char *desc = describe(m, r);
         char lo[32], med[32], hi[32];
@@ -520,8 +547,17 @@ static void noisy(strbuf *b, const run_model *m)
         secs(hi, sizeof hi, pm_num(m, r, m->c_max));
         sb_printf(b, "- trial %s (", pm_cell(m, r, 0));
         md(b, desc);
-        sb_printf(b, "): CV %.1f %% over %s samples (min %s, median %s, max %s)\n", 100 * sd / mean,
-                  pm_cell(m, r, m->c_samples), lo, med, hi);
+        if (isfinite(sd) && mean > 0)
+            sb_printf(b, "): CV %.1f %% over %s samples (min %s, median %s, max %s)",
+                      100 * sd / mean, pm_cell(m, r, m->c_samples), lo, med, hi);
+        else
+            sb_printf(b, "): %s samples (min %s, median %s, max %s)", pm_cell(m, r, m->c_samples),
+                      lo, med, hi);
+        if (*noise) {
+            sb_puts(b, "; ");
+            md(b, noise);
+        }
+        sb_printf(b, ": %s\n", noise_advice(noise, pm_num(m, r, m->c_samples)));
         free(desc);
     }
     if (!n)
@@ -634,7 +670,7 @@ static void table(strbuf *b, const run_model *m)
         md(b, m->t.rows[0][cols[i]]);
         sb_puts(b, " |");
     }
-    sb_puts(b, " status | median | 95 % CI |");
+    sb_puts(b, " status | median | 95 % CI of the median |");
     if (gf)
         sb_puts(b, " GFLOP/s |");
     if (gb)
@@ -667,7 +703,11 @@ static void table(strbuf *b, const run_model *m)
             sb_printf(b, " | %s |", med);
         else
             sb_puts(b, " | |");
-        if (isfinite(pm_num(m, r, m->c_lo)))
+        double level = pm_num(m, r, m->c_level);
+        if (isfinite(pm_num(m, r, m->c_lo)) && isfinite(level) && level < 0.95 - 1e-9)
+            /* too few samples for 95 %: [min, max] and its own coverage */
+            sb_printf(b, " %s to %s (%.2f %%) |", lo, hi, 100 * level);
+        else if (isfinite(pm_num(m, r, m->c_lo)))
             sb_printf(b, " %s to %s |", lo, hi);
         else
             sb_puts(b, " |");

@@ -109,7 +109,7 @@ static char *trials_header_base(const experiment *e)
     strbuf b = {0};
     sb_puts(&b, "trial,");
     table_header(e, &b);
-    sb_puts(&b, ",status,reason,samples,cold,min,median,mean,stddev,max,ci95_low,ci95_high,"
+    sb_puts(&b, ",status,reason,samples,cold,min,median,mean,stddev,max,median_ci_low,median_ci_high,ci_level,"
                 "h2d,compute,d2h,gflops,gbps");
     return sb_take(&b);
 }
@@ -554,10 +554,10 @@ static int widen_trials(run_files *R, const experiment *e, char *err, size_t len
  * wall-time columns, over samples.csv's device_seconds, for a trial whose
  * backend measured them (CUDA events).  They are columns after gbps that
  * appear with the first such trial, so a CPU-only trials.csv is as before. */
-static const char *const device_cols[] = {"device_min",     "device_median", "device_mean",
-                                          "device_stddev",  "device_max",    "device_ci95_low",
-                                          "device_ci95_high"};
-#define NDEVICE_COLS 7
+static const char *const device_cols[] = {
+    "device_min", "device_median",         "device_mean",           "device_stddev",
+    "device_max", "device_median_ci_low", "device_median_ci_high", "device_ci_level"};
+#define NDEVICE_COLS 8
 
 /* 1 and the statistics when some sample has a device time; else 0. */
 static int device_stats(const trial_result *r, double out[NDEVICE_COLS])
@@ -573,7 +573,8 @@ static int device_stats(const trial_result *r, double out[NDEVICE_COLS])
     free(x);
     if (!k)
         return 0;
-    double v[NDEVICE_COLS] = {s.min, s.median, s.mean, s.stddev, s.max, s.ci95_low, s.ci95_high};
+    double v[NDEVICE_COLS] = {s.min,          s.median,          s.mean,    s.stddev,
+                              s.max, s.median_ci_low, s.median_ci_high, s.ci_level};
     memcpy(out, v, sizeof v);
     return 1;
 }
@@ -639,8 +640,9 @@ int results_write(run_files *R, const experiment *e, long long t, const trial_re
     num(&b, s.mean);
     num(&b, s.stddev);
     num(&b, s.max);
-    num(&b, s.ci95_low);
-    num(&b, s.ci95_high);
+    num(&b, s.median_ci_low);
+    num(&b, s.median_ci_high);
+    num(&b, s.ci_level);
     num(&b, h2d);
     num(&b, cmp);
     num(&b, d2h);

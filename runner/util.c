@@ -1,6 +1,7 @@
 /* util.c - see util.h. */
 #include "util.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,20 +131,30 @@ void fmt_bytes(char *out, size_t n, double bytes)
     snprintf(out, n, u ? "%.1f %s" : "%.0f %s", bytes, units[u]);
 }
 
+/* The one unit rule for durations (README "Measurement quality"): the unit
+ * follows the magnitude, so a value is never printed as "-1031944.5 ns". */
+const char *seconds_unit(double s, double *scale)
+{
+    double a = fabs(s);
+    static const char *const unit[] = {"ns", "us", "ms", "s"};
+    int u = a == 0 ? 3 : a < 1e-6 ? 0 : a < 1e-3 ? 1 : a < 1 ? 2 : 3;
+    *scale = u == 0 ? 1e9 : u == 1 ? 1e6 : u == 2 ? 1e3 : 1;
+    return unit[u];
+}
+
 void fmt_seconds(char *out, size_t n, double s)
 {
+    double scale;
+    const char *u = seconds_unit(s, &scale);
     if (s != s)
         snprintf(out, n, "-");
-    else if (s < 1e-6)
-        snprintf(out, n, "%.1f ns", s * 1e9);
-    else if (s < 1e-3)
-        snprintf(out, n, "%.2f us", s * 1e6);
-    else if (s < 1)
-        snprintf(out, n, "%.2f ms", s * 1e3);
-    else if (s < 120)
-        snprintf(out, n, "%.2f s", s);
+    else if (isinf(s))
+        snprintf(out, n, "%s", s > 0 ? "inf" : "-inf");
+    else if (fabs(s) >= 120) /* a long elapsed time reads better as minutes */
+        snprintf(out, n, "%s%dm%02ds", s < 0 ? "-" : "", (int)(fabs(s) / 60),
+                 (int)fabs(s) % 60);
     else
-        snprintf(out, n, "%dm%02ds", (int)(s / 60), (int)s % 60);
+        snprintf(out, n, scale == 1e9 ? "%.1f %s" : "%.2f %s", s * scale, u);
 }
 
 char *read_file(const char *path, size_t *len)

@@ -27,6 +27,8 @@ void sb_free(strbuf *b);
 
 /* Human-readable sizes and durations: "8.6 GB", "1.2 ms". */
 void fmt_bytes(char *out, size_t n, double bytes);
+/* "n ns", "n us", "n ms", "n s" (or "XmYYs" from 120 s): see util.c */
+const char *seconds_unit(double s, double *scale);
 void fmt_seconds(char *out, size_t n, double s);
 
 /* A whole file as a NUL-terminated string (*len its size, if len); NULL if

@@ -1,6 +1,8 @@
 /* worker.c - see worker.h.  The timed loop is here: warmups (the first kept
- * as `cold`, the backend's cold_facts right after it), then `repeats`
- * samples, each the host clock around one run() call, which returns only
+ * as `cold`, the backend's cold_facts right after it), the batch grown to
+ * the target sample time, warm rounds to steady state, then `repeats`
+ * samples (or the median's stop rule), each the host clock around one
+ * batch of run() calls, each of which returns only
  * once its device is idle; a sample the backend's sample_check calls
  * throttled is retaken after a recovery delay (README "Measurement
  * quality", "How a trial is timed"). */
@@ -150,46 +152,82 @@ static void sleep_seconds(double s)
         ;
 }
 
-/* Cost of reading the clock twice: the effective timer resolution. */
-static double timer_floor(void)
+/* The clock (README "Batching"): its cost, one CLOCK_MONOTONIC read (the
+ * mean over many back-to-back reads), and its resolution, the smallest
+ * non-zero step between two reads.  Measured once per worker. */
+static double clock_cost, clock_step;
+
+static void clock_measure(void)
 {
-    static double measured; /* once per worker: it does not change */
-    if (measured > 0)
-        return measured;
-    double best = 1;
-    for (int i = 0; i < 64; i++) {
-        struct timespec a, z;
-        clock_gettime(CLOCK_MONOTONIC, &a);
-        clock_gettime(CLOCK_MONOTONIC, &z);
-        double d = (double)(z.tv_sec - a.tv_sec) + (double)(z.tv_nsec - a.tv_nsec) * 1e-9;
-        if (d < best)
-            best = d;
+    if (clock_cost > 0)
+        return;
+    enum { READS = 2000 };
+    struct timespec prev, cur;
+    double step = 1, t0 = now_seconds();
+    clock_gettime(CLOCK_MONOTONIC, &prev);
+    for (int i = 0; i < READS; i++) {
+        clock_gettime(CLOCK_MONOTONIC, &cur);
+        double d = (double)(cur.tv_sec - prev.tv_sec) + (double)(cur.tv_nsec - prev.tv_nsec) * 1e-9;
+        if (d > 0 && d < step)
+            step = d;
+        prev = cur;
     }
-    return measured = best > 1e-9 ? best : 1e-9;
+    double cost = (now_seconds() - t0) / (READS + 2);
+    struct timespec res;
+    if (clock_getres(CLOCK_MONOTONIC, &res) == 0) {
+        double r = (double)res.tv_sec + (double)res.tv_nsec * 1e-9;
+        if (r > step)
+            step = r;
+    }
+    clock_step = step > 1e-9 ? step : 1e-9;
+    clock_cost = cost > 1e-9 ? cost : 1e-9;
 }
 
-/* batch: auto.  A call shorter than 100x the timer's resolution is timed in
- * batches of calls between two clock reads (as nvbench's batch mode and
- * google/benchmark's iterations do), so the timer does not swamp it. */
-static int choose_batch(const rn_workload_impl *impl, void *state, rn_error *err, int *rc)
+/* The shortest sample batch: auto aims for: 1000x the clock's resolution and
+ * 100x its cost (google/benchmark grows iterations the same way), so the
+ * clock's tick and its cost are each at most 0.1 % and 1 % of a sample. */
+static double sample_target(void)
 {
-    double threshold = 100 * timer_floor();
-    double best = 1e30;
+    clock_measure();
+    double a = 1000 * clock_step, b = 100 * clock_cost;
+    return a > b ? a : b;
+}
+
+/* batch: auto.  The whole batch is timed, and grown (batch_grow) until one
+ * batch lasts sample_target(): each probe re-times the batch it would use,
+ * so the choice rests on a measured batch, not on one call scaled up. */
+static int choose_batch(const rn_workload_impl *impl, void *state, rn_error *err, int *rc,
+                        long *calls)
+{
+    double target = sample_target();
+    int batch = 1;
     rn_sample s;
-    /* one probe decides for calls that are long anyway; tiny ones get three */
-    for (int i = 0; i < 3; i++) {
-        if (i > 0 && best >= threshold)
-            break;
+    for (int tries = 0; tries < 40; tries++) {
         rn_sample_clear(&s);
         double t0 = now_seconds();
-        if ((*rc = impl->run(state, &s, err)) != 0)
-            return 1;
+        for (int j = 0; j < batch; j++)
+            if ((*rc = impl->run(state, &s, err)) != 0)
+                return 1;
         double d = now_seconds() - t0;
-        if (d < best)
-            best = d;
+        *calls += batch;
+        int next = batch_grow(batch, d, target);
+        if (next == batch)
+            break;
+        batch = next;
     }
-    return batch_for(best, threshold);
+    return batch;
 }
+
+/* Warmup to steady state (README "How a trial is timed"): after the
+ * `warmups` calls, untimed rounds (whole batches, at least sample_target()
+ * long) are run until one's time per call is within WARM_TOL of the round
+ * before and of the fastest so far, for at most WARM_TIME seconds
+ * of warming in all.  A worker whose thread count changes (an OpenMP or
+ * OpenBLAS pool to start or resize) warms at least SETTLE_TIME first. */
+#define WARM_TOL 0.10
+#define WARM_TIME 0.2
+#define SETTLE_TIME 0.05
+static int last_threads = -1;
 
 /* Prepares, warms up, samples and checks one trial with `impl`; `b` is the
  * backend of the trial's device (NULL for workloads the core drives). */
@@ -200,6 +238,7 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
     rn_error err = {{0}};
     void *state = NULL;
     int cold_told = 0;
+    stop_state st = {0}; /* repeats: auto */
     extra_fd = fd;
     if (tr->cold_cache && (!b || !b->flush_caches)) {
         done(fd, ST_SKIPPED, "cold_cache is not supported by the %s backend", b ? b->name : "core");
@@ -223,11 +262,14 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
     send_msg(fd, MSG_COUNTS, 0, counts, sizeof counts);
 
     rn_sample s;
+    double warm_start = now_seconds();
+    long warm_calls = 0;
     for (int w = 0; w < r->warmups; w++) {
         rn_sample_clear(&s);
         double t0 = now_seconds();
         rc = impl->run(state, &s, &err);
         double t1 = now_seconds();
+        warm_calls++;
         if (rc != 0) {
             done(fd, ST_FAILED, "%s", err.msg[0] ? err.msg : "run failed");
             goto out;
@@ -240,13 +282,56 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
     }
     /* cold caches cannot be batched: each call needs its flush */
     int probed = r->batch <= 0 && !tr->cold_cache;
-    int batch = r->batch > 0 ? r->batch : tr->cold_cache ? 1 : choose_batch(impl, state, &err, &rc);
+    int batch = r->batch > 0 ? r->batch
+                : tr->cold_cache ? 1
+                                 : choose_batch(impl, state, &err, &rc, &warm_calls);
     if (rc != 0) {
         done(fd, ST_FAILED, "%s", err.msg[0] ? err.msg : "run failed");
         goto out;
     }
     if (probed) /* warmups: 0: the batch probe's first call paid them */
         cold_facts_once(b, tr, &cold_told);
+    /* steady state (see WARM_TOL): `warmups: 0` asks for cold samples */
+    double warm_ratio = NAN;
+    int steady = 1;
+    if (r->warmups > 0) {
+        double settle = tr->threads != last_threads ? SETTLE_TIME : 0;
+        double prev = NAN, best = INFINITY;
+        steady = 0;
+        for (int round = 0;; round++) {
+            double el = now_seconds() - warm_start;
+            if (el >= settle && (steady || el >= WARM_TIME))
+                break;
+            /* a round is whole batches lasting at least the sample target,
+             * so that the clock does not decide steadiness (batch: 1) */
+            double target = sample_target(), t0 = now_seconds(), took = 0;
+            long calls = 0;
+            do {
+                rn_sample_clear(&s);
+                for (int j = 0; j < batch && rc == 0; j++)
+                    rc = impl->run(state, &s, &err);
+                calls += batch;
+                took = now_seconds() - t0;
+            } while (rc == 0 && took < target);
+            double per = took / (double)calls;
+            warm_calls += calls;
+            if (rc != 0) {
+                done(fd, ST_FAILED, "%s", err.msg[0] ? err.msg : "run failed");
+                goto out;
+            }
+            if (round > 0) {
+                warm_ratio = per / best;
+                steady = fabs(per / prev - 1) <= WARM_TOL && per <= (1 + WARM_TOL) * best;
+            }
+            prev = per;
+            if (per < best)
+                best = per;
+        }
+        /* judged only when the time allowed two rounds (long calls: no) */
+        steady = steady || !isfinite(warm_ratio);
+    }
+    last_threads = tr->threads;
+    double warm_time = now_seconds() - warm_start;
     static sample_buf buf;
     buf.n = 0;
     buf.last_flush = now_seconds();
@@ -259,7 +344,7 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
     double recovery = RECOVERY_FIRST;
     char throttle_why[256] = "", check_off[300] = "";
     const char *stop = NULL;
-    double mean = 0, m2 = 0, measured = 0, start = now_seconds();
+    double measured = 0, start = now_seconds();
     for (int n = 1; !stop; n++) {
         if (tr->cold_cache && b->flush_caches(tr, &err) != 0) {
             flush_samples(fd, &buf);
@@ -316,16 +401,12 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
         double now = (double)z.tv_sec + (double)z.tv_nsec * 1e-9;
         if (buf.n == 256 || now - buf.last_flush > 0.1)
             flush_samples(fd, &buf);
-        /* Welford over the per-call times, for the stopping rule */
-        double dlt = s.seconds - mean;
-        mean += dlt / n;
-        m2 += dlt * (s.seconds - mean);
         measured += wall;
         if (r->repeats > 0)
             stop = n >= r->repeats ? "repeats" : NULL;
         else
-            stop = stop_reason(rule->rse, rule->min_samples, rule->max_samples, rule->min_time,
-                               rule->max_time, n, mean, m2, measured, now - start);
+            stop = stop_add(&st, s.seconds, rule->rse, rule->min_samples, rule->max_samples,
+                            rule->min_time, rule->max_time, measured, now - start);
     }
     flush_samples(fd, &buf);
     extra_fd = fd;
@@ -341,8 +422,20 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
     }
     if (check_off[0])
         send_extra(NULL, "throttle_check", check_off);
-    if (r->repeats == 0)
+    if (r->repeats == 0) {
         send_extra(NULL, "stop_reason", stop);
+    }
+    {
+        char t[64];
+        snprintf(t, sizeof t, "%ld", warm_calls);
+        send_extra(NULL, "warmup_calls", t);
+        snprintf(t, sizeof t, "%.6g", warm_time);
+        send_extra(NULL, "warmup_time", t);
+        if (!steady) { /* gave up: the last round against the fastest one */
+            snprintf(t, sizeof t, "%.3g", warm_ratio);
+            send_extra(NULL, "warmup_unsteady", t);
+        }
+    }
     if (batch > 1) {
         char bs[16];
         snprintf(bs, sizeof bs, "%d", batch);
@@ -358,6 +451,7 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
     }
     done(fd, ST_OK, NULL);
 out:
+    stop_free(&st);
     impl->release(state);
 }
 

@@ -349,7 +349,8 @@ Test(run, results_have_every_file_of_the_spec, .timeout = 30)
     csv_table t;
     cr_assert_eq(csv_read(p, &t), 0);
     const char *cols[] = {"trial", "size", "fused", "status", "reason", "samples", "cold", "min",
-                          "median", "mean", "stddev", "max", "ci95_low", "ci95_high", "h2d",
+                          "median", "mean", "stddev", "max", "median_ci_low",
+                          "median_ci_high", "ci_level", "h2d",
                           "compute", "d2h", "gflops", "gbps"};
     for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++)
         cr_assert(csv_col(&t, cols[i]) >= 0, "column %s missing", cols[i]);
@@ -441,8 +442,15 @@ Test(run, extra_columns_appear_in_trials_csv, .timeout = 30)
     for (int i = 1; i < 4; i++)
         cr_assert_eq(t.nfields[i], t.nfields[0], "row %d has %d fields", i, t.nfields[i]);
     cr_assert_str_eq(t.rows[1][c], "");
-    cr_assert_str_eq(t.rows[2][c], "6");
-    cr_assert_str_eq(t.rows[3][c], "6");
+    /* the workload counts its calls: the untimed ones (2 warmups, then the
+     * rounds to steady state: warmup_calls) and the 4 samples */
+    int w = csv_col(&t, "warmup_calls");
+    cr_assert_gt(w, 0);
+    for (int i = 2; i < 4; i++) {
+        cr_assert_geq(atoi(t.rows[i][w]), 2, "at least the 2 warmups");
+        cr_assert_eq(atoi(t.rows[i][c]), atoi(t.rows[i][w]) + 4, "row %d: %s calls, %s warmup",
+                     i, t.rows[i][c], t.rows[i][w]);
+    }
     csv_free(&t);
     free(d);
 }
@@ -804,12 +812,16 @@ Test(run, device_time_statistics_in_trials_csv, .timeout = 30)
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_assert_gt(csv_col(&t, "device_median"), csv_col(&t, "gbps"));
     cr_assert_str_eq(cell(&t, 1, "device_median"), "");
-    cr_assert_str_eq(cell(&t, 1, "device_ci95_low"), "");
+    cr_assert_str_eq(cell(&t, 1, "device_median_ci_low"), "");
     cr_assert_str_eq(cell(&t, 2, "device_min"), "0.001");
     cr_assert_str_eq(cell(&t, 2, "device_median"), "0.002");
     cr_assert_str_eq(cell(&t, 2, "device_max"), "0.003");
-    double lo = atof(cell(&t, 2, "device_ci95_low")), hi = atof(cell(&t, 2, "device_ci95_high"));
+    /* the median's interval over 6 samples: [min, max], 1 - 2 / 2^6 */
+    double lo = atof(cell(&t, 2, "device_median_ci_low"));
+    double hi = atof(cell(&t, 2, "device_median_ci_high"));
     cr_assert(lo < 0.002 && hi > 0.002 && lo > 0.0009 && hi < 0.0031, "CI [%g, %g]", lo, hi);
+    cr_assert_str_eq(cell(&t, 2, "device_ci_level"), "0.96875");
+    cr_assert_str_eq(cell(&t, 1, "ci_level"), "0.96875");
     cr_assert_str_eq(cell(&t, 2, "device_mean"), "0.002");
     csv_free(&t);
 }
@@ -834,4 +846,62 @@ Test(run, a_gpu_fault_in_a_concurrent_trial_retires_the_worker, .timeout = 30)
               cell(&t, 1, "reason"));
     cr_assert_str_eq(cell(&t, 2, "status"), "ok", "stale error: %s", cell(&t, 2, "reason"));
     csv_free(&t);
+}
+
+/* Issue 15: every ok trial's interval holds its median; no duration in
+ * trials.csv is negative; report.md prints none negative, and the CI column
+ * says its own coverage where 5 samples cannot reach 95 %. */
+Test(run, intervals_hold_the_median_and_no_duration_is_negative, .timeout = 60)
+{
+    proc_out r;
+    csv_table t;
+    run_fake("batch: 1\nsweep:\n  repeats: [5, 40]\n"
+             "  case:\n    - {label: none, workload: selftest, action: none}\n"
+             "    - {label: sleep, workload: selftest, action: sleep, seconds: 0.0005}\n"
+             "    - {label: noop, workload: noop, device: cuda}\n",
+             NULL, NULL, &r, &t, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    static const char *const dur[] = {"cold", "min", "median", "mean", "stddev", "max",
+                                      "median_ci_low", "median_ci_high", "warmup_time",
+                                      "device_min", "device_median", "device_median_ci_low",
+                                      "device_median_ci_high"};
+    for (int i = 1; i < t.nrows; i++) {
+        cr_assert_str_eq(cell(&t, i, "status"), "ok", "row %d: %s", i, cell(&t, i, "reason"));
+        for (size_t k = 0; k < sizeof dur / sizeof dur[0]; k++)
+            cr_assert(cell(&t, i, dur[k])[0] != '-', "row %d: %s = %s", i, dur[k],
+                      cell(&t, i, dur[k]));
+        double lo = atof(cell(&t, i, "median_ci_low")), hi = atof(cell(&t, i, "median_ci_high"));
+        double m = atof(cell(&t, i, "median"));
+        cr_assert(lo <= m && m <= hi, "row %d: %g not in [%g, %g]", i, m, lo, hi);
+        double level = atof(cell(&t, i, "ci_level"));
+        if (!strcmp(cell(&t, i, "samples"), "5"))
+            cr_assert_float_eq(level, 0.9375, 1e-12);
+        else
+            cr_assert(level >= 0.95 && level < 0.97, "row %d: level %g", i, level);
+    }
+    cr_assert(fake_report && strstr(fake_report, "(93.75 %)"), "%s", fake_report);
+    for (const char *p = fake_report; (p = strstr(p, " -")); p++)
+        cr_assert(!(p[2] >= '0' && p[2] <= '9'), "a negative number in report.md: %.40s", p);
+    csv_free(&t);
+}
+
+/* `validate` warns when repeats: auto could be cut by a shorter timeout. */
+Test(run, validate_warns_when_timeout_is_under_max_time, .timeout = 30)
+{
+    char *d = tmpdir();
+    write_text(d, "a.yaml", "workload: noop\nrepeats: auto\ntimeout: 2s\n");
+    write_text(d, "b.yaml", "workload: noop\nrepeats: auto\ntimeout: 20s\n");
+    char a[4096], b[4096];
+    snprintf(a, sizeof a, "%s/a.yaml", d);
+    snprintf(b, sizeof b, "%s/b.yaml", d);
+    proc_out r;
+    run((char *[]){"validate", a, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.err, "warning") && strstr(r.err, "timeout 2.00 s") &&
+                  strstr(r.err, "max_time 15.00 s"),
+              "%s", r.err);
+    run((char *[]){"validate", b, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(!strstr(r.err, "warning"), "%s", r.err);
+    free(d);
 }
