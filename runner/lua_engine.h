@@ -120,6 +120,14 @@ void lua_extra_free(lua_extra *x);
 /* Which hooks a file defines (for messages and tests). */
 int lua_hooks_has(const lua_hooks *h, const char *name);
 
+/* The memory cap of each Lua state (README "The sandbox"): bytes Lua may
+ * allocate, tensor buffers aside.  $RUNNER_LUA_MEMORY_MB, else
+ * LUA_MEMORY_DEFAULT_MB; lua_engine_set_memory_limit(n > 0) overrides both
+ * (0: back to them).  States created afterwards get it. */
+#define LUA_MEMORY_DEFAULT_MB 1024
+size_t lua_engine_memory_limit(void);
+void lua_engine_set_memory_limit(size_t bytes);
+
 /* --- for tests and benchmarks ------------------------------------------- */
 
 /* The time limit of hook code, in seconds (default 5). */
@@ -205,8 +213,10 @@ void lx_limit_stop(lx_limit *lim);
 const char *lx_experiment_dir(void);
 int lx_unsafe(void);
 
-/* A fresh state: sandboxed unless configured unsafe. */
+/* A fresh state: sandboxed unless configured unsafe, under the memory cap,
+ * with coroutine.close guarded.  Close it with lx_close, not lua_close. */
 lua_State *lx_newstate(void);
+void lx_close(lua_State *L);
 /* Pushes the message handler (adds a traceback). */
 void lx_push_msgh(lua_State *L);
 /* The error at the stack top as one line in out, popped. */
