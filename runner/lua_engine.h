@@ -132,6 +132,7 @@ void lua_engine_set_memory_limit(size_t bytes);
 
 /* The time limit of hook code, in seconds (default 5). */
 void lua_hooks_set_time_limit(double seconds);
+double lua_hooks_time_limit(void);
 /* Replaces the tensor ops used for a device kind (NULL: back to the
  * backend's own).  Lets a test give "cuda" the CPU ops to check device
  * mixing and :to() without a GPU, or run the CPU API before the CPU

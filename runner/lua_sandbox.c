@@ -162,6 +162,11 @@ void lua_hooks_set_time_limit(double seconds)
     hook_limit = seconds > 0 ? seconds : 5.0;
 }
 
+double lua_hooks_time_limit(void)
+{
+    return hook_limit;
+}
+
 /* What every state (and each of its coroutines, which copy the main
  * thread's extra space) points at: the time limit in force, the memory
  * cap's accounting, and how deep coroutine.close calls are nested. */

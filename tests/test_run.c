@@ -835,3 +835,88 @@ Test(run, a_gpu_fault_in_a_concurrent_trial_retires_the_worker, .timeout = 30)
     cr_assert_str_eq(cell(&t, 2, "status"), "ok", "stale error: %s", cell(&t, 2, "reason"));
     csv_free(&t);
 }
+
+/* --- issue 14: hooks in their own process ------------------------------- */
+
+static double mono_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* A hooks file that errs, crashes its process and hangs in a C function:
+ * before, the crash killed the runner (rc 139) and the hang held the run
+ * for 611 s; now each fails its own trial, the rest run, the report is
+ * written. */
+Test(run, crashing_and_hanging_hooks_fail_only_their_trial, .timeout = 60)
+{
+    char *d = tmpdir();
+    write_text(d, "w.lua", "return {run = function() end}\n");
+    write_text(d, "h.lua",
+               "return {skip = function(t)\n"
+               "  if t.size == 2 then error('plain error') end\n"
+               "  if t.size == 3 then\n"
+               "    local pid = io.open('/proc/self/stat'):read('n')\n"
+               "    os.execute('kill -SEGV ' .. pid)\n"
+               "  end\n"
+               "  if t.size == 5 then string.find(('a'):rep(2000), 'a-a-a-a-a-a-a-a-b') end\n"
+               "end,\n"
+               "after_trial = function(t, r) return {seen = t.size} end}\n");
+    write_text(d, "h.yaml", "name: h\nworkload: lua:w.lua\nhooks: h.lua\nrepeats: 1\nwarmups: 0\n"
+                            "sweep:\n  size: {range: [1, 6]}\n");
+    char exp[4096], out[4096], p[8192];
+    snprintf(exp, sizeof exp, "%s/h.yaml", d);
+    snprintf(out, sizeof out, "%s/out", d);
+    proc_out r;
+    double t0 = mono_now();
+    run((char *[]){"--quiet", "--no-plots", "--allow-unsafe-lua", "--output", out, exp, NULL}, &r);
+    double took = mono_now() - t0;
+    cr_assert_eq(r.status, 1, "exit %d: %s", r.status, r.err);
+    cr_expect_lt(took, 15.0, "took %.1f s", took);
+    latest(out, "h", "trials.csv", p, sizeof p);
+    csv_table t;
+    cr_assert_eq(csv_read(p, &t), 0);
+    cr_assert_eq(t.nrows, 7);
+    int st = csv_col(&t, "status"), rs = csv_col(&t, "reason"), seen = csv_col(&t, "seen");
+    const char *want[] = {"ok", "failed", "failed", "ok", "failed", "ok"};
+    for (int i = 0; i < 6; i++)
+        cr_expect_str_eq(t.rows[i + 1][st], want[i], "trial %d: %s", i, t.rows[i + 1][rs]);
+    cr_expect(strstr(t.rows[2][rs], "h.lua:2: plain error"), "%s", t.rows[2][rs]);
+    cr_expect(strstr(t.rows[3][rs], "hooks process crashed in skip(): signal 11"), "%s",
+              t.rows[3][rs]);
+    cr_expect(strstr(t.rows[5][rs], "h.lua: skip() did not return within 6 s"), "%s",
+              t.rows[5][rs]);
+    /* the restarted hooks process serves the trials after each failure */
+    cr_expect_str_eq(t.rows[4][seen], "4");
+    cr_expect_str_eq(t.rows[6][seen], "6");
+    csv_free(&t);
+    latest(out, "h", "report.md", p, sizeof p);
+    cr_expect_eq(access(p, F_OK), 0, "the report is written");
+    free(d);
+}
+
+/* SIGTERM while a hook hangs in a C function: was ignored (the handler
+ * only set a flag); now the run ends within 1 s. */
+Test(run, sigterm_ends_a_run_stuck_in_a_hook_within_1s, .timeout = 30)
+{
+    char *d = tmpdir();
+    write_text(d, "w.lua", "return {run = function() end}\n");
+    write_text(d, "h.lua", "return {skip = function(t)\n"
+                           "  string.find(('a'):rep(2000), 'a-a-a-a-a-a-a-a-b') end}\n");
+    write_text(d, "h.yaml", "name: h\nworkload: lua:w.lua\nhooks: h.lua\nsweep:\n  size: [1, 2]\n");
+    char exp[4096], out[4096];
+    snprintf(exp, sizeof exp, "%s/h.yaml", d);
+    snprintf(out, sizeof out, "%s/out", d);
+    int o, e;
+    pid_t pid = start((char *[]){"--quiet", "--no-plots", "--output", out, exp, NULL}, &o, &e);
+    usleep(500 * 1000);
+    double t0 = mono_now();
+    kill(pid, SIGTERM);
+    proc_out r;
+    finish(pid, o, e, &r);
+    double took = mono_now() - t0;
+    cr_expect_eq(r.status, 130, "exit %d: %s", r.status, r.err);
+    cr_expect_lt(took, 1.0, "ended %.2f s after SIGTERM", took);
+    free(d);
+}
