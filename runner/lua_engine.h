@@ -57,6 +57,11 @@ int lua_project_dir(char *out, size_t len);
  * as trials.csv columns (an extension: the Lua twin of mlp_train's loss). */
 const rn_workload_impl *lua_workload_impl(void);
 
+/* Runs the file's teardown(ctx, p, state) once (later calls, and release,
+ * do nothing); 0, or -1 with the Lua error in err.  The worker calls it
+ * before release() so that a failing teardown fails its own trial. */
+int lua_workload_teardown(void *state, rn_error *err);
+
 /* Operations per run() from the file's flops(p) / bytes(p); NaN when the
  * file has no such function or it fails or returns no number.  `state` is
  * the state prepare() made. */

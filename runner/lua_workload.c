@@ -153,22 +153,32 @@ static void build_p(lua_State *L, int table, const rn_trial *t, const char *devi
     lua_setfield(L, p, "io");
 }
 
+int lua_workload_teardown(void *st, rn_error *err)
+{
+    lw_state *s = st;
+    if (!s || !s->L || s->r_teardown == LUA_NOREF)
+        return 0;
+    lua_State *L = s->L;
+    lua_settop(L, 0);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, s->r_teardown);
+    s->r_teardown = LUA_NOREF; /* once */
+    lua_rawgeti(L, LUA_REGISTRYINDEX, s->r_ctx);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, s->r_p);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, s->r_state);
+    int rc = pcall(L, 3, 0, err->msg, sizeof err->msg);
+    lua_settop(L, 0);
+    return rc;
+}
+
 static void lw_release(void *st)
 {
     lw_state *s = st;
     if (!s)
         return;
     lua_State *L = s->L;
-    if (L && s->r_teardown != LUA_NOREF) {
-        lua_settop(L, 0);
-        lua_rawgeti(L, LUA_REGISTRYINDEX, s->r_teardown);
-        lua_rawgeti(L, LUA_REGISTRYINDEX, s->r_ctx);
-        lua_rawgeti(L, LUA_REGISTRYINDEX, s->r_p);
-        lua_rawgeti(L, LUA_REGISTRYINDEX, s->r_state);
-        char msg[1024];
-        if (pcall(L, 3, 0, msg, sizeof msg) != 0)
-            fprintf(stderr, "runner: %s: teardown failed: %s\n", s->file, msg);
-    }
+    rn_error ignored; /* the worker calls lua_workload_teardown first and
+                       * reports its error; here only a teardown not yet run */
+    lua_workload_teardown(s, &ignored);
     lt_release_all(&s->eng);
     if (L)
         lx_close(L); /* the tensors' __gc find them already freed */

@@ -920,3 +920,36 @@ Test(run, sigterm_ends_a_run_stuck_in_a_hook_within_1s, .timeout = 30)
     cr_expect_lt(took, 1.0, "ended %.2f s after SIGTERM", took);
     free(d);
 }
+
+/* teardown runs inside its trial: a failing one fails that trial, a
+ * looping one times that trial out; before, `done` went out before
+ * teardown, so the error was only printed and the hang was charged to the
+ * next, innocent trial. */
+Test(run, teardown_failures_are_charged_to_their_own_trial, .timeout = 30)
+{
+    char *d = tmpdir();
+    write_text(d, "td.lua", "return {run = function() end,\n"
+                            "  teardown = function(ctx, p)\n"
+                            "    if p.size == 1 then error('cannot let go') end\n"
+                            "    if p.size == 2 then while true do end end\n"
+                            "  end}\n");
+    write_text(d, "td.yaml", "name: td\nworkload: lua:td.lua\ntimeout: 1s\nrepeats: 2\n"
+                             "sweep:\n  size: [1, 2, 3]\n");
+    char exp[4096], out[4096], p[8192];
+    snprintf(exp, sizeof exp, "%s/td.yaml", d);
+    snprintf(out, sizeof out, "%s/out", d);
+    proc_out r;
+    run((char *[]){"--quiet", "--no-plots", "--output", out, exp, NULL}, &r);
+    cr_assert_eq(r.status, 1, "%s", r.err);
+    latest(out, "td", "trials.csv", p, sizeof p);
+    csv_table t;
+    cr_assert_eq(csv_read(p, &t), 0);
+    int st = csv_col(&t, "status"), rs = csv_col(&t, "reason");
+    cr_expect_str_eq(t.rows[1][st], "failed");
+    cr_expect(strstr(t.rows[1][rs], "teardown failed: ") && strstr(t.rows[1][rs], "cannot let go"),
+              "%s", t.rows[1][rs]);
+    cr_expect_str_eq(t.rows[2][st], "timeout", "%s", t.rows[2][rs]);
+    cr_expect_str_eq(t.rows[3][st], "ok", "%s", t.rows[3][rs]);
+    csv_free(&t);
+    free(d);
+}
