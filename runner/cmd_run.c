@@ -315,6 +315,10 @@ static int run_experiment(const cli *c, experiment *e, int argc, char **argv, in
     if (R.resumed && !c->quiet)
         fprintf(stderr, "runner: resuming %s (%lld trials already done)\n", R.run_dir,
                 R.ndone_here);
+    if (R.damaged)
+        fprintf(stderr, "runner: warning: %s: %lld damaged row%s of trials.csv dropped; "
+                        "their trials run again\n",
+                R.run_dir, R.damaged, R.damaged == 1 ? "" : "s");
 
     long long todo = 0;
     for (long long t = 0; t < e->ntrials; t++)

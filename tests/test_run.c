@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -950,6 +951,113 @@ Test(run, teardown_failures_are_charged_to_their_own_trial, .timeout = 30)
               "%s", t.rows[1][rs]);
     cr_expect_str_eq(t.rows[2][st], "timeout", "%s", t.rows[2][rs]);
     cr_expect_str_eq(t.rows[3][st], "ok", "%s", t.rows[3][rs]);
+    csv_free(&t);
+    free(d);
+}
+
+/* --- issue 14: run folders are transactions ----------------------------- */
+
+static void make_run(const char *d, const char *range, char *exp, char *out, size_t len)
+{
+    char y[512];
+    snprintf(y, sizeof y,
+             "name: tx\nworkload: selftest\nrepeats: 1\nwarmups: 0\n"
+             "sweep:\n  size: {range: %s}\n", range);
+    write_text(d, "tx.yaml", y);
+    snprintf(exp, len, "%s/tx.yaml", d);
+    snprintf(out, len, "%s/out", d);
+}
+
+/* An edited sweep (same columns) was resumed silently, old and new sizes
+ * mixed, exit 0; now --resume refuses with what differs. */
+Test(run, resume_refuses_an_edited_sweep, .timeout = 60)
+{
+    char *d = tmpdir(), exp[4096], out[4096], p[8192];
+    make_run(d, "[0, 19]", exp, out, sizeof exp);
+    proc_out r;
+    run((char *[]){"--quiet", "--no-plots", "--output", out, exp, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    /* mark it unfinished, as a killed run is */
+    latest(out, "tx", "meta.json", p, sizeof p);
+    char *m = read_all(p);
+    char *f = strstr(m, "\"finished\": true");
+    cr_assert_not_null(f, "%s", m);
+    memcpy(f, "\"finished\":false", 16);
+    FILE *fp = fopen(p, "w");
+    fputs(m, fp);
+    fclose(fp);
+    free(m);
+    make_run(d, "[1000, 1019]", exp, out, sizeof exp);
+    run((char *[]){"--quiet", "--no-plots", "--resume", "--output", out, exp, NULL}, &r);
+    cr_expect_eq(r.status, 2, "%s", r.err);
+    cr_expect(strstr(r.err, "trial 0 was 0,") && strstr(r.err, "is 1000,") &&
+                  strstr(r.err, "the sweep was edited"),
+              "%s", r.err);
+    latest(out, "tx", "trials.csv", p, sizeof p);
+    cr_expect_eq(count_lines(p), 21, "nothing was added");
+    free(d);
+}
+
+/* Two runners on one run folder: the second exits 2 naming the first. */
+Test(run, a_locked_run_is_refused, .timeout = 60)
+{
+    char *d = tmpdir(), exp[4096], out[4096], p[8192];
+    make_run(d, "[0, 3]", exp, out, sizeof exp);
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/shard", d);
+    proc_out r;
+    run((char *[]){"--quiet", "--no-plots", "--run-dir", dir, exp, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    snprintf(p, sizeof p, "%s/.lock", dir);
+    int fd = open(p, O_RDWR);
+    cr_assert_geq(fd, 0);
+    cr_assert_eq(flock(fd, LOCK_EX | LOCK_NB), 0, "the lock is released at the end");
+    char pid[32];
+    int n = snprintf(pid, sizeof pid, "%d\n", (int)getpid());
+    cr_assert_eq(pwrite(fd, pid, (size_t)n, 0), n);
+    run((char *[]){"--quiet", "--no-plots", "--run-dir", dir, exp, NULL}, &r);
+    char want[64];
+    snprintf(want, sizeof want, "run is locked by pid %d", (int)getpid());
+    cr_expect_eq(r.status, 2, "%s", r.err);
+    cr_expect(strstr(r.err, want), "%s", r.err);
+    close(fd);
+    free(d);
+}
+
+/* A garbage line whose leading integer named a trial marked it done; now
+ * the row is dropped and the trial runs again, once. */
+Test(run, a_damaged_row_is_run_again, .timeout = 60)
+{
+    char *d = tmpdir(), exp[4096], out[4096], dir[4096], p[8192];
+    make_run(d, "[0, 5]", exp, out, sizeof exp);
+    snprintf(dir, sizeof dir, "%s/r", d);
+    mkdir(dir, 0777);
+    proc_out r;
+    run((char *[]){"--quiet", "--no-plots", "--run-dir", dir, exp, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    /* keep the header and trials 0-2, then a garbage line for trial 3 */
+    snprintf(p, sizeof p, "%s/trials.csv", dir);
+    char *all = read_all(p);
+    char *cut = all;
+    for (int i = 0; i < 4; i++)
+        cut = strchr(cut, '\n') + 1;
+    *cut = '\0';
+    FILE *f = fopen(p, "w");
+    fprintf(f, "%s3garbage,not,a,row\n", all);
+    fclose(f);
+    free(all);
+    run((char *[]){"--quiet", "--no-plots", "--run-dir", dir, exp, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.err, "1 damaged row of trials.csv dropped"), "%s", r.err);
+    csv_table t;
+    cr_assert_eq(csv_read(p, &t), 0);
+    cr_assert_eq(t.nrows, 7, "one row per trial");
+    for (int i = 1; i < 7; i++) {
+        char id[8];
+        snprintf(id, sizeof id, "%d", i - 1);
+        cr_expect_str_eq(t.rows[i][0], id);
+        cr_expect_str_eq(t.rows[i][csv_col(&t, "status")], "ok");
+    }
     csv_free(&t);
     free(d);
 }
