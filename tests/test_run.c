@@ -1061,3 +1061,69 @@ Test(run, a_damaged_row_is_run_again, .timeout = 60)
     csv_free(&t);
     free(d);
 }
+
+/* Shards of two experiments were merged into one (exit 0, mixed trials);
+ * now merge refuses, naming the two. */
+Test(run, merge_refuses_shards_of_different_experiments, .timeout = 60)
+{
+    char *d = tmpdir();
+    write_text(d, "a.yaml", "name: m\nworkload: noop\nrepeats: 1\nsweep:\n  size: {range: [1, 4]}\n");
+    write_text(d, "b.yaml", "name: m\nworkload: noop\nrepeats: 1\nsweep:\n  size: {range: [5, 8]}\n");
+    char a[4096], b[4096], rd[4096];
+    snprintf(a, sizeof a, "%s/a.yaml", d);
+    snprintf(b, sizeof b, "%s/b.yaml", d);
+    snprintf(rd, sizeof rd, "%s/run", d);
+    proc_out r;
+    run((char *[]){"--quiet", "--shard", "1/2", "--run-dir", rd, a, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run((char *[]){"--quiet", "--shard", "2/2", "--run-dir", rd, b, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run((char *[]){"merge", "--quiet", "--no-plots", rd, NULL}, &r);
+    cr_expect_eq(r.status, 2, "%s", r.err);
+    cr_expect(strstr(r.err, "shard-1-of-2 and ") && strstr(r.err, "shard-2-of-2 hold different "
+                                                                   "experiments"),
+              "%s", r.err);
+    free(d);
+}
+
+/* merge is O(n log n): 20,000 trials x 20 samples took 17 s (a scan of
+ * every sample per trial); now well under 2 s. */
+Test(run, merge_of_20000_trials_is_fast, .timeout = 120)
+{
+    char *d = tmpdir();
+    write_text(d, "s.yaml", "name: big\nworkload: noop\nrepeats: 1\nsweep:\n  size: [1]\n");
+    char exp[4096], rd[4096], p[8192];
+    snprintf(exp, sizeof exp, "%s/s.yaml", d);
+    snprintf(rd, sizeof rd, "%s/run", d);
+    proc_out r;
+    run((char *[]){"--quiet", "--shard", "1/1", "--run-dir", rd, exp, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    /* the one trial's row, copied under 20,000 ids, each with 20 samples */
+    snprintf(p, sizeof p, "%s/shard-1-of-1/trials.csv", rd);
+    char *all = read_all(p);
+    char *row = strchr(all, '\n') + 1, *rest = strchr(row, ',');
+    *strchr(rest, '\n') = '\0';
+    row[-1] = '\0';
+    FILE *f = fopen(p, "w");
+    fprintf(f, "%s\n", all);
+    for (int i = 0; i < 20000; i++)
+        fprintf(f, "%d%s\n", i, rest);
+    fclose(f);
+    free(all);
+    snprintf(p, sizeof p, "%s/shard-1-of-1/samples.csv", rd);
+    f = fopen(p, "w");
+    fprintf(f, "trial,sample,seconds,device_seconds\n");
+    for (int i = 0; i < 20000; i++)
+        for (int k = 0; k < 20; k++)
+            fprintf(f, "%d,%d,0.001,\n", i, k);
+    fclose(f);
+    double t0 = mono_now();
+    run((char *[]){"merge", "--quiet", "--no-plots", rd, NULL}, &r);
+    double took = mono_now() - t0;
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_expect_lt(took, 2.0, "merge took %.2f s", took);
+    snprintf(p, sizeof p, "%s/samples.csv", rd);
+    cr_expect_eq(count_lines(p), 400001);
+    fprintf(stderr, "merge of 20,000 trials x 20 samples: %.2f s\n", took);
+    free(d);
+}
