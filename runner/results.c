@@ -79,10 +79,26 @@ static int append_record(int fd, off_t *size, const char *p, size_t n)
 
 int write_file_atomic(const char *path, const char *data, size_t len)
 {
-    char *tmp = xasprintf("%s.tmp%d", path, (int)getpid());
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-    if (fd < 0) {
+    /* a fresh temporary beside the file: O_EXCL | O_NOFOLLOW, so a link or
+     * file planted under a guessable name is never written through
+     * (README "Guarantees"); rename() then replaces `path` itself, never
+     * what a link at `path` points to */
+    char *tmp = NULL;
+    int fd = -1;
+    for (int k = 0; fd < 0 && k < 100; k++) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
         free(tmp);
+        tmp = xasprintf("%s.tmp%d.%lx", path, (int)getpid(),
+                        (unsigned long)(ts.tv_nsec ^ ((long)k << 20) ^ ts.tv_sec));
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
+    if (fd < 0) {
+        int saved = errno;
+        free(tmp);
+        errno = saved;
         return -1;
     }
     int rc = write_all_raw(fd, data, len);

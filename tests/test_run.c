@@ -3,6 +3,7 @@
 #include "csv.h"
 
 #include <criterion/criterion.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -1125,5 +1126,43 @@ Test(run, merge_of_20000_trials_is_fast, .timeout = 120)
     snprintf(p, sizeof p, "%s/samples.csv", rd);
     cr_expect_eq(count_lines(p), 400001);
     fprintf(stderr, "merge of 20,000 trials x 20 samples: %.2f s\n", took);
+    free(d);
+}
+
+/* A link planted in a run folder's plots/ was written through by `runner
+ * plot`; now the script is replaced by rename() and gnuplot's outputs are
+ * cleared first. */
+Test(run, plot_does_not_follow_planted_links, .timeout = 60)
+{
+    char *d = tmpdir();
+    write_text(d, "p.yaml", "name: p\nworkload: noop\nrepeats: 2\nsweep:\n  size: [1, 2, 4]\n");
+    write_text(d, "victim", "untouched\n");
+    char exp[4096], out[4096], rd[8192], p[8192], victim[4096];
+    snprintf(exp, sizeof exp, "%s/p.yaml", d);
+    snprintf(out, sizeof out, "%s/out", d);
+    snprintf(victim, sizeof victim, "%s/victim", d);
+    proc_out r;
+    run((char *[]){"--quiet", "--output", out, exp, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    snprintf(rd, sizeof rd, "%s/p/latest", out);
+    DIR *dir;
+    snprintf(p, sizeof p, "%s/plots", rd);
+    cr_assert_not_null(dir = opendir(p));
+    struct dirent *de;
+    int planted = 0;
+    while ((de = readdir(dir))) {
+        if (de->d_name[0] == '.')
+            continue;
+        char f[8192 + 300];
+        snprintf(f, sizeof f, "%s/plots/%s", rd, de->d_name);
+        unlink(f);
+        cr_assert_eq(symlink(victim, f), 0);
+        planted++;
+    }
+    closedir(dir);
+    run((char *[]){"plot", rd, NULL}, &r);
+    char *v = read_all(victim);
+    cr_expect_str_eq(v, "untouched\n", "%d links planted; %s", planted, r.err);
+    free(v);
     free(d);
 }
