@@ -20,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -536,9 +535,12 @@ static int start_files(run_files *R, const experiment *e, char *err, size_t len)
     return rc;
 }
 
-/* The run's lock: an flock on RUN/.lock held until results_free, so that
- * two runners never write one run folder (README "Results").  The file
- * holds the holder's pid, for the message. */
+/* The run's lock: an exclusive fcntl() lock on RUN/.lock, held until
+ * results_free, so that two runners never write one run folder (README
+ * "Results").  A POSIX record lock, not flock(): it belongs to this process
+ * alone, so the worker and hooks processes forked from it do not hold it on
+ * after a SIGKILL of the runner; the kernel drops it when the runner dies.
+ * The holder's pid comes from F_GETLK, and is written in the file too. */
 static int lock_run(run_files *R, char *err, size_t len)
 {
     char *p = xasprintf("%s/.lock", R->run_dir);
@@ -548,12 +550,20 @@ static int lock_run(run_files *R, char *err, size_t len)
         free(p);
         return -1;
     }
-    if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-        char buf[32] = "";
-        ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
-        buf[n > 0 ? n : 0] = '\0';
+    struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0};
+    if (fcntl(fd, F_SETLK, &fl) < 0) {
+        struct flock who = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0};
+        long long pid = 0;
+        if (fcntl(fd, F_GETLK, &who) == 0 && who.l_type != F_UNLCK)
+            pid = who.l_pid;
+        else {
+            char buf[32] = "";
+            ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+            buf[n > 0 ? n : 0] = '\0';
+            pid = atoll(buf);
+        }
         snprintf(err, len, "%s: run is locked by pid %lld (another runner is writing it)",
-                 R->run_dir, atoll(buf));
+                 R->run_dir, pid);
         close(fd);
         free(p);
         return -1;
