@@ -2,6 +2,7 @@
  * print; run nothing. */
 #include "commands.h"
 #include "config.h"
+#include "hookproc.h"
 #include "lua_engine.h"
 #include "table.h"
 #include "util.h"
@@ -20,12 +21,14 @@ static void check_lua_value(const experiment *e, const value *v, int line, int c
     char path[4096], msg[1024];
     snprintf(path, sizeof path, "%s%s%s", v->text[4] == '/' ? "" : e->dir,
              v->text[4] == '/' ? "" : "/", v->text + 4);
-    if (access(path, R_OK) == 0 && lua_file_check(path, msg, sizeof msg) < 0)
+    if (access(path, R_OK) == 0 && lua_check_isolated(0, path, msg, sizeof msg) < 0)
         diag_add(d, line, col, "%s", msg);
 }
 
 /* The Lua files an experiment names (workload values, hooks), loaded and
- * checked: runs their top level in the sandbox, so not for `runner plot`. */
+ * checked: runs their top level in the sandbox, each in a child process
+ * with a time limit (README "Guarantees": a file that crashes Lua or hangs
+ * in a C function gets a message and exit 2), so not for `runner plot`. */
 static void experiment_check_lua(const experiment *e, diags *d)
 {
     lua_engine_configure(e->dir, NULL, -1); /* require: beside the experiment */
@@ -43,10 +46,8 @@ static void experiment_check_lua(const experiment *e, diags *d)
         char path[4096], msg[1024];
         snprintf(path, sizeof path, "%s%s%s", e->hooks[0] == '/' ? "" : e->dir,
                  e->hooks[0] == '/' ? "" : "/", e->hooks);
-        lua_hooks *h = lua_hooks_open(path, msg, sizeof msg);
-        if (!h)
+        if (lua_check_isolated(1, path, msg, sizeof msg) < 0)
             diag_add(d, e->hooks_line, e->hooks_col, "%s", msg);
-        lua_hooks_close(h);
     }
 }
 

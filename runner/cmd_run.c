@@ -2,6 +2,7 @@
  * supervised worker, saved as it finishes; then plots and the report. */
 #include "commands.h"
 #include "config.h"
+#include "hookproc.h"
 #include "lua_engine.h"
 #include "meta.h"
 #include "plots.h"
@@ -124,35 +125,12 @@ static void flag_noise(trial_result *r, double rse_target)
     sb_free(&b);
 }
 
-/* A trial's keys for the Lua hooks (values borrowed from the experiment). */
-typedef struct hook_trial {
-    const char **keys, **vals;
-    lua_trial_view v;
-} hook_trial;
-
-static void hook_trial_make(const experiment *e, long long t, hook_trial *h)
+/* after_trial(trial, result), in the hooks process: its columns join the
+ * trial's extras; an error, a crash or a hang there fails the trial. */
+static int hooks_after(hookproc *H, long long t, trial_result *res)
 {
-    h->keys = xcalloc((size_t)e->ncols, sizeof *h->keys);
-    h->vals = xcalloc((size_t)e->ncols, sizeof *h->vals);
-    for (int c = 0; c < e->ncols; c++) {
-        h->keys[c] = e->cols[c].name;
-        h->vals[c] = trial_value(e, t, c).text; /* NULL: no value */
-    }
-    h->v = (lua_trial_view){e->ids[t], e->ncols, h->keys, h->vals};
-}
-
-static void hook_trial_free(hook_trial *h)
-{
-    free(h->keys);
-    free(h->vals);
-}
-
-
-/* after_trial(trial, result): its columns join the trial's extras. */
-static void hooks_after(lua_hooks *H, const hook_trial *ht, trial_result *res)
-{
-    if (!lua_hooks_has(H, "after_trial"))
-        return;
+    if (!hookproc_has(H, "after_trial"))
+        return 0;
     double *x = xmalloc((size_t)(res->nsamples + 1) * sizeof *x);
     for (int i = 0; i < res->nsamples; i++)
         x[i] = res->samples[i].seconds;
@@ -167,16 +145,20 @@ static void hooks_after(lua_hooks *H, const hook_trial *ht, trial_result *res)
                           res->bytes > 0 && s.median > 0 ? res->bytes / s.median / 1e9 : NAN};
     lua_extra xs;
     char err[1024];
-    if (lua_hooks_after(H, &ht->v, &rv, &xs, err, sizeof err) != 0) {
+    int rc = hookproc_after(H, t, &rv, &xs, err, sizeof err);
+    if (rc == HOOKPROC_INTERRUPTED)
+        return rc;
+    if (rc != 0) {
         /* a Lua error fails the trial (SPEC 5); its samples are kept */
         res->status = ST_FAILED;
         free(res->reason);
         res->reason = xstrdup(err);
-        return;
+        return 0;
     }
     for (int i = 0; i < xs.n; i++)
         trial_result_add_extra(res, xs.keys[i], xs.values[i]);
     lua_extra_free(&xs);
+    return 0;
 }
 
 
@@ -188,7 +170,7 @@ typedef struct sink {
     long long *counts;
     reasons *skipped;
     int *any_failed, *write_failed;
-    lua_hooks *H; /* the experiment's hooks, or NULL */
+    hookproc *H; /* the experiment's hooks process, or NULL */
 } sink;
 
 /* skip(trial) and before_trial(trial) decide before a worker is asked:
@@ -197,15 +179,17 @@ static int hooks_before(sink *o, long long t, trial_result *res)
 {
     if (!o->H)
         return 0;
-    hook_trial ht;
-    hook_trial_make(o->e, t, &ht);
     char why[1024];
-    int sk = lua_hooks_skip(o->H, &ht.v, why, sizeof why);
-    if (sk == 0 && lua_hooks_before(o->H, &ht.v, why, sizeof why) != 0)
-        sk = -1;
-    hook_trial_free(&ht);
+    int sk = hookproc_skip(o->H, t, why, sizeof why);
+    if (sk == 0)
+        sk = hookproc_before(o->H, t, why, sizeof why);
     if (sk == 0)
         return 0;
+    if (sk == HOOKPROC_INTERRUPTED) {
+        memset(res, 0, sizeof *res);
+        res->status = ST_INTERRUPTED;
+        return 1;
+    }
     memset(res, 0, sizeof *res);
     res->cold = res->flops = res->bytes = NAN;
     res->status = sk == 1 ? ST_SKIPPED : ST_FAILED;
@@ -217,12 +201,10 @@ static int hooks_before(sink *o, long long t, trial_result *res)
 static void finish_trial(sink *o, long long t, trial_result *res, int ran)
 {
     char err[1024];
-    if (o->H && ran) {
-        hook_trial ht;
-        hook_trial_make(o->e, t, &ht);
-        hooks_after(o->H, &ht, res);
-        hook_trial_free(&ht);
-    }
+    /* after_trial stopped by SIGINT: the trial is not saved, so that
+     * --resume runs it again with its hook */
+    if (o->H && ran && hooks_after(o->H, t, res) == HOOKPROC_INTERRUPTED)
+        return;
     flag_noise(res, o->e->stop.rse);
     if (results_write(o->R, o->e, t, res, err, sizeof err) < 0) {
         progress_clear(o->pr);
@@ -335,12 +317,12 @@ static int run_experiment(const cli *c, experiment *e, int argc, char **argv, in
     char lua_dir[4096];
     lua_project_dir(lua_dir, sizeof lua_dir);
     lua_engine_configure(e->dir, lua_dir, c->allow_unsafe_lua); /* the worker inherits it */
-    lua_hooks *H = NULL;
+    hookproc *H = NULL;
     if (e->hooks) {
         char hp[4096];
         snprintf(hp, sizeof hp, "%s%s%s", e->hooks[0] == '/' ? "" : e->dir,
                  e->hooks[0] == '/' ? "" : "/", e->hooks);
-        H = lua_hooks_open(hp, err, sizeof err);
+        H = hookproc_open(e, hp, &interrupted, err, sizeof err);
         if (!H) {
             fprintf(stderr, "runner: %s\n", err);
             return EXIT_INVALID;
@@ -356,7 +338,7 @@ static int run_experiment(const cli *c, experiment *e, int argc, char **argv, in
     if (opened < 0) {
         fprintf(stderr, "runner: %s\n", err);
         results_free(&R);
-        lua_hooks_close(H);
+        hookproc_close(H);
         return EXIT_INVALID;
     }
     meta *m = meta_collect(e, argc, argv);
@@ -370,12 +352,16 @@ static int run_experiment(const cli *c, experiment *e, int argc, char **argv, in
         fprintf(stderr, "runner: cannot write %s/meta.json\n", R.run_dir);
         meta_free(m);
         results_free(&R);
-        lua_hooks_close(H);
+        hookproc_close(H);
         return EXIT_INVALID;
     }
     if (R.resumed && !c->quiet)
         fprintf(stderr, "runner: resuming %s (%lld trials already done)\n", R.run_dir,
                 R.ndone_here);
+    if (R.damaged)
+        fprintf(stderr, "runner: warning: %s: %lld damaged row%s of trials.csv dropped; "
+                        "their trials run again\n",
+                R.run_dir, R.damaged, R.damaged == 1 ? "" : "s");
 
     long long todo = 0;
     for (long long t = 0; t < e->ntrials; t++)
@@ -454,7 +440,7 @@ static int run_experiment(const cli *c, experiment *e, int argc, char **argv, in
     }
     meta_free(m);
     results_free(&R);
-    lua_hooks_close(H);
+    hookproc_close(H);
     return rc;
 }
 

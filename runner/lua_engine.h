@@ -57,6 +57,11 @@ int lua_project_dir(char *out, size_t len);
  * as trials.csv columns (an extension: the Lua twin of mlp_train's loss). */
 const rn_workload_impl *lua_workload_impl(void);
 
+/* Runs the file's teardown(ctx, p, state) once (later calls, and release,
+ * do nothing); 0, or -1 with the Lua error in err.  The worker calls it
+ * before release() so that a failing teardown fails its own trial. */
+int lua_workload_teardown(void *state, rn_error *err);
+
 /* Operations per run() from the file's flops(p) / bytes(p); NaN when the
  * file has no such function or it fails or returns no number.  `state` is
  * the state prepare() made. */
@@ -120,10 +125,19 @@ void lua_extra_free(lua_extra *x);
 /* Which hooks a file defines (for messages and tests). */
 int lua_hooks_has(const lua_hooks *h, const char *name);
 
+/* The memory cap of each Lua state (README "The sandbox"): bytes Lua may
+ * allocate, tensor buffers aside.  $RUNNER_LUA_MEMORY_MB, else
+ * LUA_MEMORY_DEFAULT_MB; lua_engine_set_memory_limit(n > 0) overrides both
+ * (0: back to them).  States created afterwards get it. */
+#define LUA_MEMORY_DEFAULT_MB 1024
+size_t lua_engine_memory_limit(void);
+void lua_engine_set_memory_limit(size_t bytes);
+
 /* --- for tests and benchmarks ------------------------------------------- */
 
 /* The time limit of hook code, in seconds (default 5). */
 void lua_hooks_set_time_limit(double seconds);
+double lua_hooks_time_limit(void);
 /* Replaces the tensor ops used for a device kind (NULL: back to the
  * backend's own).  Lets a test give "cuda" the CPU ops to check device
  * mixing and :to() without a GPU, or run the CPU API before the CPU
@@ -205,8 +219,10 @@ void lx_limit_stop(lx_limit *lim);
 const char *lx_experiment_dir(void);
 int lx_unsafe(void);
 
-/* A fresh state: sandboxed unless configured unsafe. */
+/* A fresh state: sandboxed unless configured unsafe, under the memory cap,
+ * with coroutine.close guarded.  Close it with lx_close, not lua_close. */
 lua_State *lx_newstate(void);
+void lx_close(lua_State *L);
 /* Pushes the message handler (adds a traceback). */
 void lx_push_msgh(lua_State *L);
 /* The error at the stack top as one line in out, popped. */

@@ -28,6 +28,54 @@ static int ref_function(lua_State *L, int table, const char *name)
     return LUA_NOREF;
 }
 
+/* The checks after the hooks file's top level returned its table (at 1),
+ * inside lua_pcall: a lua_getfield on the user's table may run an __index
+ * metamethod, which may fail or loop (README "The sandbox"). */
+static int hooks_fields(lua_State *L)
+{
+    lua_hooks *h = lua_touserdata(L, 2);
+    if (!lua_istable(L, 1))
+        return luaL_error(L,
+                          "%s: a hooks file must return a table of functions (skip, before_trial, "
+                          "after_trial); it returned %s",
+                          h->path, luaL_typename(L, 1));
+    static const char *const names[] = {"skip", "before_trial", "after_trial"};
+    for (int i = 0; i < 3; i++) {
+        int t = lua_getfield(L, 1, names[i]);
+        lua_pop(L, 1);
+        if (t != LUA_TNIL && t != LUA_TFUNCTION)
+            return luaL_error(L, "%s: '%s' must be a function; it is a %s", h->path, names[i],
+                              lua_typename(L, t));
+    }
+    h->r_skip = ref_function(L, 1, "skip");
+    h->r_before = ref_function(L, 1, "before_trial");
+    h->r_after = ref_function(L, 1, "after_trial");
+    return 0;
+}
+
+/* Runs the loaded chunk (at 1), then hooks_fields on what it returned. */
+static int hooks_load(lua_State *L)
+{
+    lua_hooks *h = lua_touserdata(L, 2);
+    lua_settop(L, 1);
+    lua_call(L, 0, 1);
+    lua_pushcfunction(L, hooks_fields);
+    lua_insert(L, 1);
+    lua_pushlightuserdata(L, h);
+    lua_call(L, 2, 0);
+    return 0;
+}
+
+/* An error raised by our own checks has no Lua position worth showing:
+ * the traceback the message handler added is cut. */
+static void plain_error(lua_hooks *h, char *err)
+{
+    size_t n = strlen(h->path);
+    char *tb = strstr(err, " | stack traceback:");
+    if (tb && !strncmp(err, h->path, n) && err[n] == ':' && err[n + 1] == ' ')
+        *tb = '\0';
+}
+
 lua_hooks *lua_hooks_open(const char *path, char *err, size_t len)
 {
     if (access(path, R_OK) != 0) {
@@ -50,38 +98,21 @@ lua_hooks *lua_hooks_open(const char *path, char *err, size_t len)
     }
     lx_push_msgh(L);
     lua_insert(L, 1);
+    lua_pushcfunction(L, hooks_load);
+    lua_insert(L, 2);
+    lua_pushlightuserdata(L, h);
     lx_limit_start(L, &h->lim, "loading the hooks file");
-    int rc = lua_pcall(L, 0, 1, 1);
+    int rc = lua_pcall(L, 2, 0, 1);
     lx_limit_stop(&h->lim);
     if (rc != LUA_OK) {
         lx_error_text(L, err, len);
+        plain_error(h, err);
         goto fail;
     }
-    if (!lua_istable(L, -1)) {
-        snprintf(err, len,
-                 "%s: a hooks file must return a table of functions (skip, before_trial, "
-                 "after_trial); it returned %s",
-                 path, luaL_typename(L, -1));
-        goto fail;
-    }
-    static const char *const names[] = {"skip", "before_trial", "after_trial"};
-    for (int i = 0; i < 3; i++) {
-        int t = lua_getfield(L, -1, names[i]);
-        lua_pop(L, 1);
-        if (t != LUA_TNIL && t != LUA_TFUNCTION) {
-            snprintf(err, len, "%s: '%s' must be a function; it is a %s", path, names[i],
-                     lua_typename(L, t));
-            goto fail;
-        }
-    }
-    int table = lua_gettop(L);
-    h->r_skip = ref_function(L, table, "skip");
-    h->r_before = ref_function(L, table, "before_trial");
-    h->r_after = ref_function(L, table, "after_trial");
     lua_settop(L, 0);
     return h;
 fail:
-    lua_close(L);
+    lx_close(L);
     free(h);
     return NULL;
 }
@@ -90,7 +121,7 @@ void lua_hooks_close(lua_hooks *h)
 {
     if (!h)
         return;
-    lua_close(h->L);
+    lx_close(h->L);
     free(h);
 }
 
@@ -156,73 +187,109 @@ static void push_result(lua_State *L, const lua_result_view *r)
     set_num(L, "gbps", r->gbps);
 }
 
-/* Calls hook `ref` (what: "skip", ...) with nargs arguments already pushed
- * above the function; 0 with one result on the stack, or -1 with the error. */
-static int call(lua_hooks *h, int nargs, const char *what, char *err, size_t len)
+/* One call of a hook, everything done inside lua_pcall (hook_body): the
+ * arguments are built there (an allocation may fail under the memory cap)
+ * and the result read there (a tostring may allocate too). */
+typedef enum { HK_SKIP, HK_BEFORE, HK_AFTER } hook_kind;
+typedef struct hook_call {
+    lua_hooks *h;
+    hook_kind kind;
+    const lua_trial_view *t;
+    const lua_result_view *r;
+    lua_extra *out;
+    char *msg;
+    size_t len;
+    int rc;
+} hook_call;
+
+static int hook_body(lua_State *L)
 {
-    lua_State *L = h->L;
-    int base = lua_gettop(L) - nargs;
-    lx_push_msgh(L);
-    lua_insert(L, base);
-    lx_limit_start(L, &h->lim, what);
-    int rc = lua_pcall(L, nargs, 1, base);
-    lx_limit_stop(&h->lim);
-    if (rc != LUA_OK) {
-        lx_error_text(L, err, len);
-        lua_settop(L, 0);
-        return -1;
+    hook_call *c = lua_touserdata(L, 1);
+    lua_hooks *h = c->h;
+    int ref = c->kind == HK_SKIP ? h->r_skip : c->kind == HK_BEFORE ? h->r_before : h->r_after;
+    lua_settop(L, 0);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+    push_trial(L, c->t);
+    if (c->kind == HK_AFTER)
+        push_result(L, c->r);
+    lua_call(L, c->kind == HK_AFTER ? 2 : 1, 1);
+    c->rc = 0;
+    if (c->kind == HK_SKIP) {
+        switch (lua_type(L, -1)) {
+        case LUA_TNIL:
+            break;
+        case LUA_TBOOLEAN:
+            if (lua_toboolean(L, -1)) {
+                snprintf(c->msg, c->len, "skipped by the hooks' skip()");
+                c->rc = 1;
+            }
+            break;
+        case LUA_TSTRING:
+        case LUA_TNUMBER: {
+            const char *s = lua_tostring(L, -1);
+            snprintf(c->msg, c->len, "%s", *s ? s : "skipped by the hooks' skip()");
+            c->rc = 1;
+            break;
+        }
+        default:
+            snprintf(c->msg, c->len,
+                     "%s: skip() must return a reason string (skip) or nil (run); it returned a "
+                     "%s",
+                     h->path, luaL_typename(L, -1));
+            c->rc = -1;
+        }
+    } else if (c->kind == HK_AFTER) {
+        int type = lua_type(L, -1);
+        if (type == LUA_TTABLE) {
+            char who[PATH_MAX + 32];
+            snprintf(who, sizeof who, "%s: after_trial()", h->path);
+            c->rc = lx_table_columns(L, -1, who, c->out, c->msg, c->len);
+        } else if (type != LUA_TNIL) {
+            snprintf(c->msg, c->len,
+                     "%s: after_trial() must return a table of extra columns or nil; it returned "
+                     "a %s",
+                     h->path, lua_typename(L, type));
+            c->rc = -1;
+        }
     }
     return 0;
+}
+
+/* Runs hook_body for `c` under the message handler and the time limit. */
+static int call(hook_call *c, const char *what)
+{
+    lua_State *L = c->h->L;
+    lua_settop(L, 0);
+    lx_push_msgh(L);
+    lua_pushcfunction(L, hook_body);
+    lua_pushlightuserdata(L, c);
+    lx_limit_start(L, &c->h->lim, what);
+    int rc = lua_pcall(L, 1, 0, 1);
+    lx_limit_stop(&c->h->lim);
+    if (rc != LUA_OK) {
+        lx_error_text(L, c->msg, c->len);
+        if (c->out)
+            lua_extra_free(c->out);
+        c->rc = -1;
+    }
+    lua_settop(L, 0);
+    return c->rc;
 }
 
 int lua_hooks_skip(lua_hooks *h, const lua_trial_view *t, char *reason, size_t len)
 {
     if (!h || h->r_skip == LUA_NOREF)
         return 0;
-    lua_State *L = h->L;
-    lua_settop(L, 0);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, h->r_skip);
-    push_trial(L, t);
-    if (call(h, 1, "hook skip()", reason, len) != 0)
-        return -1;
-    int rc = 0;
-    switch (lua_type(L, -1)) {
-    case LUA_TNIL:
-        break;
-    case LUA_TBOOLEAN:
-        if (lua_toboolean(L, -1)) {
-            snprintf(reason, len, "skipped by the hooks' skip()");
-            rc = 1;
-        }
-        break;
-    case LUA_TSTRING:
-    case LUA_TNUMBER: {
-        const char *s = lua_tostring(L, -1);
-        snprintf(reason, len, "%s", *s ? s : "skipped by the hooks' skip()");
-        rc = 1;
-        break;
-    }
-    default:
-        snprintf(reason, len,
-                 "%s: skip() must return a reason string (skip) or nil (run); it returned a %s",
-                 h->path, luaL_typename(L, -1));
-        rc = -1;
-    }
-    lua_settop(L, 0);
-    return rc;
+    hook_call c = {h, HK_SKIP, t, NULL, NULL, reason, len, 0};
+    return call(&c, "hook skip()");
 }
 
 int lua_hooks_before(lua_hooks *h, const lua_trial_view *t, char *err, size_t len)
 {
     if (!h || h->r_before == LUA_NOREF)
         return 0;
-    lua_State *L = h->L;
-    lua_settop(L, 0);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, h->r_before);
-    push_trial(L, t);
-    int rc = call(h, 1, "hook before_trial()", err, len);
-    lua_settop(L, 0);
-    return rc;
+    hook_call c = {h, HK_BEFORE, t, NULL, NULL, err, len, 0};
+    return call(&c, "hook before_trial()");
 }
 
 static int good_column(const char *k)
@@ -340,27 +407,8 @@ int lua_hooks_after(lua_hooks *h, const lua_trial_view *t, const lua_result_view
     memset(out, 0, sizeof *out);
     if (!h || h->r_after == LUA_NOREF)
         return 0;
-    lua_State *L = h->L;
-    lua_settop(L, 0);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, h->r_after);
-    push_trial(L, t);
-    push_result(L, r);
-    if (call(h, 2, "hook after_trial()", err, len) != 0)
-        return -1;
-    int type = lua_type(L, -1);
-    int rc = 0;
-    if (type == LUA_TTABLE) {
-        char who[PATH_MAX + 32];
-        snprintf(who, sizeof who, "%s: after_trial()", h->path);
-        rc = lx_table_columns(L, -1, who, out, err, len);
-    } else if (type != LUA_TNIL) {
-        snprintf(err, len,
-                 "%s: after_trial() must return a table of extra columns or nil; it returned a %s",
-                 h->path, lua_typename(L, type));
-        rc = -1;
-    }
-    lua_settop(L, 0);
-    return rc;
+    hook_call c = {h, HK_AFTER, t, r, out, err, len, 0};
+    return call(&c, "hook after_trial()");
 }
 
 void lua_extra_free(lua_extra *x)

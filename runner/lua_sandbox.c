@@ -162,10 +162,30 @@ void lua_hooks_set_time_limit(double seconds)
     hook_limit = seconds > 0 ? seconds : 5.0;
 }
 
+double lua_hooks_time_limit(void)
+{
+    return hook_limit;
+}
+
+/* What every state (and each of its coroutines, which copy the main
+ * thread's extra space) points at: the time limit in force, the memory
+ * cap's accounting, and how deep coroutine.close calls are nested. */
+typedef struct lx_state {
+    lx_limit *lim;
+    size_t used, cap;
+    int close_depth;
+} lx_state;
+
+static lx_state *state_of(lua_State *L)
+{
+    return *(lx_state **)lua_getextraspace(L);
+}
+
 static void count_hook(lua_State *L, lua_Debug *ar)
 {
     (void)ar;
-    lx_limit *lim = *(lx_limit **)lua_getextraspace(L);
+    lx_state *xs = state_of(L);
+    lx_limit *lim = xs ? xs->lim : NULL;
     if (!lim || lim->deadline <= 0 || mono() < lim->deadline) {
         /* a coroutine stopped in an earlier call: back to the usual rate */
         if (lua_gethookcount(L) == 1)
@@ -186,7 +206,7 @@ static void count_hook(lua_State *L, lua_Debug *ar)
 
 void lx_limit_attach(lua_State *L, lx_limit *lim)
 {
-    *(lx_limit **)lua_getextraspace(L) = lim;
+    state_of(L)->lim = lim;
     lim->deadline = 0;
     lua_sethook(L, count_hook, LUA_MASKCOUNT, 1000);
 }
@@ -307,6 +327,42 @@ static int sb_require(lua_State *L)
                       tried[1]);
 }
 
+/* coroutine.close(co) with a depth limit.  Lua 5.4.4 (Debian's) does not
+ * count a coroutine.close made from a __close handler against the C-stack
+ * limit, so 20,000 nested ones overflow the C stack (fixed upstream in
+ * 5.4.5).  Past LX_CLOSE_DEPTH nested calls this raises a Lua error instead
+ * (README "The sandbox"). */
+#define LX_CLOSE_DEPTH 100
+static int guarded_close(lua_State *L)
+{
+    lx_state *xs = state_of(L);
+    if (xs && xs->close_depth >= LX_CLOSE_DEPTH)
+        return luaL_error(L, "coroutine.close nested more than %d deep", LX_CLOSE_DEPTH);
+    int n = lua_gettop(L);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 1);
+    if (xs)
+        xs->close_depth++;
+    int rc = lua_pcall(L, n, LUA_MULTRET, 0);
+    if (xs)
+        xs->close_depth--;
+    if (rc != LUA_OK)
+        return lua_error(L);
+    return lua_gettop(L);
+}
+
+/* Replaces coroutine.close (the global table's and package.loaded's, which
+ * are the same table) with guarded_close. */
+static void guard_coroutine_close(lua_State *L)
+{
+    if (lua_getglobal(L, LUA_COLIBNAME) == LUA_TTABLE) {
+        lua_getfield(L, -1, "close");
+        lua_pushcclosure(L, guarded_close, 1);
+        lua_setfield(L, -2, "close");
+    }
+    lua_pop(L, 1);
+}
+
 static void open_lib(lua_State *L, const char *name, lua_CFunction f)
 {
     luaL_requiref(L, name, f, 1);
@@ -376,15 +432,89 @@ static void open_unsafe(lua_State *L)
     lua_pop(L, 2);
 }
 
+/* --- the memory cap ----------------------------------------------------- */
+
+static size_t mem_cap_set; /* 0: $RUNNER_LUA_MEMORY_MB, else the default */
+
+void lua_engine_set_memory_limit(size_t bytes)
+{
+    mem_cap_set = bytes;
+}
+
+size_t lua_engine_memory_limit(void)
+{
+    if (mem_cap_set)
+        return mem_cap_set;
+    const char *env = getenv("RUNNER_LUA_MEMORY_MB");
+    if (env && *env) {
+        char *end;
+        unsigned long long mb = strtoull(env, &end, 10);
+        if (!*end && mb > 0 && mb < (1ull << 40))
+            return (size_t)mb << 20;
+    }
+    return (size_t)LUA_MEMORY_DEFAULT_MB << 20;
+}
+
+/* Lua's allocator with a cap: past it an allocation fails, which Lua turns
+ * into a "not enough memory" error the pcall around the call catches
+ * (README "The sandbox").  Tensor buffers are not Lua allocations. */
+static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+    lx_state *xs = ud;
+    size_t old = ptr ? osize : 0;
+    if (nsize == 0) {
+        free(ptr);
+        xs->used -= old;
+        return NULL;
+    }
+    if (nsize > old && xs->used - old + nsize > xs->cap)
+        return NULL;
+    void *p = realloc(ptr, nsize);
+    if (p)
+        xs->used = xs->used - old + nsize;
+    return p;
+}
+
+static int panic(lua_State *L)
+{
+    /* only reached by a bug of ours: every call into Lua is protected */
+    const char *m = lua_tostring(L, -1);
+    fprintf(stderr, "runner: unprotected Lua error: %s\n", m ? m : "?");
+    abort();
+}
+
 lua_State *lx_newstate(void)
 {
-    lua_State *L = luaL_newstate();
-    if (!L)
+    lx_state *xs = calloc(1, sizeof *xs);
+    if (!xs)
         return NULL;
-    *(lx_limit **)lua_getextraspace(L) = NULL;
+    xs->cap = lua_engine_memory_limit();
+    lua_State *L = lua_newstate(capped_alloc, xs);
+    if (!L) {
+        free(xs);
+        return NULL;
+    }
+    lua_atpanic(L, panic);
+    *(lx_state **)lua_getextraspace(L) = xs;
     if (cfg.unsafe)
         open_unsafe(L);
     else
         open_sandbox(L);
+    guard_coroutine_close(L);
     return L;
+}
+
+void lx_close(lua_State *L)
+{
+    if (!L)
+        return;
+    void *ud;
+    lua_getallocf(L, &ud);
+    lx_state *xs = ud;
+    /* Finalizers run with Lua's hooks off, so a looping __gc is not
+     * stopped here: it is the process around this state that is killed
+     * (the worker at the trial's timeout, the hooks and validate children
+     * at theirs: README "Guarantees"). */
+    lua_close(L);
+    free(xs);
 }

@@ -153,26 +153,95 @@ static void build_p(lua_State *L, int table, const rn_trial *t, const char *devi
     lua_setfield(L, p, "io");
 }
 
+int lua_workload_teardown(void *st, rn_error *err)
+{
+    lw_state *s = st;
+    if (!s || !s->L || s->r_teardown == LUA_NOREF)
+        return 0;
+    lua_State *L = s->L;
+    lua_settop(L, 0);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, s->r_teardown);
+    s->r_teardown = LUA_NOREF; /* once */
+    lua_rawgeti(L, LUA_REGISTRYINDEX, s->r_ctx);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, s->r_p);
+    lua_rawgeti(L, LUA_REGISTRYINDEX, s->r_state);
+    int rc = pcall(L, 3, 0, err->msg, sizeof err->msg);
+    lua_settop(L, 0);
+    return rc;
+}
+
 static void lw_release(void *st)
 {
     lw_state *s = st;
     if (!s)
         return;
     lua_State *L = s->L;
-    if (L && s->r_teardown != LUA_NOREF) {
-        lua_settop(L, 0);
-        lua_rawgeti(L, LUA_REGISTRYINDEX, s->r_teardown);
-        lua_rawgeti(L, LUA_REGISTRYINDEX, s->r_ctx);
-        lua_rawgeti(L, LUA_REGISTRYINDEX, s->r_p);
-        lua_rawgeti(L, LUA_REGISTRYINDEX, s->r_state);
-        char msg[1024];
-        if (pcall(L, 3, 0, msg, sizeof msg) != 0)
-            fprintf(stderr, "runner: %s: teardown failed: %s\n", s->file, msg);
-    }
+    rn_error ignored; /* the worker calls lua_workload_teardown first and
+                       * reports its error; here only a teardown not yet run */
+    lua_workload_teardown(s, &ignored);
     lt_release_all(&s->eng);
     if (L)
-        lua_close(L); /* the tensors' __gc find them already freed */
+        lx_close(L); /* the tensors' __gc find them already freed */
     free(s);
+}
+
+typedef struct prep_call {
+    lw_state *s;
+    const rn_trial *t;
+    const char *device;
+    char *msg;
+    size_t len;
+    int rc;
+} prep_call;
+
+/* In lua_pcall: the file's chunk (at 1) is run, its table checked, p and
+ * ctx built, setup(ctx, p) called. */
+static int prep_body(lua_State *L)
+{
+    prep_call *pc = lua_touserdata(L, 2);
+    lw_state *s = pc->s;
+    lua_settop(L, 1);
+    lua_call(L, 0, 1);
+    int table = lua_gettop(L);
+    if (check_table(L, table, s->file, pc->msg, pc->len) != 0) {
+        pc->rc = -1;
+        return 0;
+    }
+    s->r_run = ref_function(L, table, "run");
+    s->r_check = ref_function(L, table, "check");
+    s->r_teardown = ref_function(L, table, "teardown");
+    s->r_flops = ref_function(L, table, "flops");
+    s->r_bytes = ref_function(L, table, "bytes");
+    s->r_extras = ref_function(L, table, "extras");
+    int setup = ref_function(L, table, "setup");
+
+    build_p(L, table, pc->t, pc->device);
+    int p = lua_gettop(L);
+    lua_newtable(L); /* ctx */
+    lt_open(L, &s->eng);
+    lua_pushstring(L, pc->device);
+    lua_setfield(L, -2, "device");
+    lua_pushinteger(L, pc->t->threads);
+    lua_setfield(L, -2, "threads");
+    lua_pushvalue(L, p);
+    lua_setfield(L, -2, "params");
+    int ctx = lua_gettop(L);
+    lua_pushvalue(L, ctx);
+    s->r_ctx = luaL_ref(L, LUA_REGISTRYINDEX);
+    lua_pushvalue(L, p);
+    s->r_p = luaL_ref(L, LUA_REGISTRYINDEX);
+
+    if (setup != LUA_NOREF) {
+        lua_rawgeti(L, LUA_REGISTRYINDEX, setup);
+        luaL_unref(L, LUA_REGISTRYINDEX, setup);
+        lua_pushvalue(L, ctx);
+        lua_pushvalue(L, p);
+        lua_call(L, 2, 1);
+        s->r_state = luaL_ref(L, LUA_REGISTRYINDEX); /* nil: LUA_REFNIL */
+    } else {
+        s->r_state = LUA_REFNIL;
+    }
+    return 0;
 }
 
 static int lw_prepare(const rn_trial *t, void **state, rn_error *err)
@@ -232,46 +301,21 @@ static int lw_prepare(const rn_trial *t, void **state, rn_error *err)
         lx_error_text(L, err->msg, sizeof err->msg);
         goto fail;
     }
-    if (pcall(L, 0, 1, err->msg, sizeof err->msg) != 0)
+    /* everything from the file's top level to setup() inside one pcall:
+     * a lua_getfield on the returned table may run the user's __index, and
+     * any allocation may fail under the memory cap (README "The sandbox") */
+    prep_call pc = {s, t, device, err->msg, sizeof err->msg, 0};
+    lx_push_msgh(L);
+    lua_insert(L, 1);
+    lua_pushcfunction(L, prep_body);
+    lua_insert(L, 2);
+    lua_pushlightuserdata(L, &pc);
+    if (lua_pcall(L, 2, 0, 1) != LUA_OK) {
+        lx_error_text(L, err->msg, sizeof err->msg);
         goto fail;
-    int table = lua_gettop(L);
-    if (check_table(L, table, s->file, err->msg, sizeof err->msg) != 0)
-        goto fail;
-    s->r_run = ref_function(L, table, "run");
-    s->r_check = ref_function(L, table, "check");
-    s->r_teardown = ref_function(L, table, "teardown");
-    s->r_flops = ref_function(L, table, "flops");
-    s->r_bytes = ref_function(L, table, "bytes");
-    s->r_extras = ref_function(L, table, "extras");
-    int setup = ref_function(L, table, "setup");
-
-    build_p(L, table, t, device);
-    int p = lua_gettop(L);
-    lua_newtable(L); /* ctx */
-    lt_open(L, e);
-    lua_pushstring(L, device);
-    lua_setfield(L, -2, "device");
-    lua_pushinteger(L, t->threads);
-    lua_setfield(L, -2, "threads");
-    lua_pushvalue(L, p);
-    lua_setfield(L, -2, "params");
-    int ctx = lua_gettop(L);
-    lua_pushvalue(L, ctx);
-    s->r_ctx = luaL_ref(L, LUA_REGISTRYINDEX);
-    lua_pushvalue(L, p);
-    s->r_p = luaL_ref(L, LUA_REGISTRYINDEX);
-
-    if (setup != LUA_NOREF) {
-        lua_rawgeti(L, LUA_REGISTRYINDEX, setup);
-        luaL_unref(L, LUA_REGISTRYINDEX, setup);
-        lua_pushvalue(L, ctx);
-        lua_pushvalue(L, p);
-        if (pcall(L, 2, 1, err->msg, sizeof err->msg) != 0)
-            goto fail;
-        s->r_state = luaL_ref(L, LUA_REGISTRYINDEX); /* nil: LUA_REFNIL */
-    } else {
-        s->r_state = LUA_REFNIL;
     }
+    if (pc.rc != 0)
+        goto fail;
     lua_settop(L, 0);
     if (lt_sync_all(e, err) != 0)
         goto fail;
@@ -427,6 +471,22 @@ int lua_workload_eval(void *state, const char *chunk, char *out, size_t outlen, 
 
 /* --- runner validate ----------------------------------------------------- */
 
+typedef struct check_call {
+    const char *path;
+    char *msg;
+    size_t len;
+    int rc;
+} check_call;
+
+static int check_body(lua_State *L)
+{
+    check_call *cc = lua_touserdata(L, 2);
+    lua_settop(L, 1);
+    lua_call(L, 0, 1);
+    cc->rc = check_table(L, 1, cc->path, cc->msg, cc->len);
+    return 0;
+}
+
 int lua_file_check(const char *path, char *err, size_t len)
 {
     if (access(path, R_OK) != 0) {
@@ -445,15 +505,21 @@ int lua_file_check(const char *path, char *err, size_t len)
         lx_error_text(L, err, len); /* "PATH:LINE: message" */
         goto out;
     }
+    /* the top level and the checks of its table (whose lua_getfield may
+     * run an __index) in one pcall, under the time limit */
+    check_call cc = {path, err, len, 0};
+    lua_pushcfunction(L, check_body);
+    lua_insert(L, 1);
+    lua_pushlightuserdata(L, &cc);
     lx_limit_start(L, &lim, "loading the file");
-    int st = lua_pcall(L, 0, 1, 0);
+    int st = lua_pcall(L, 2, 0, 0);
     lx_limit_stop(&lim);
     if (st != LUA_OK) {
         lx_error_text(L, err, len);
         goto out;
     }
-    rc = check_table(L, lua_gettop(L), path, err, len);
+    rc = cc.rc;
 out:
-    lua_close(L);
+    lx_close(L);
     return rc;
 }

@@ -26,6 +26,7 @@
 #include "plot_gp.h"
 #include "plot_model.h"
 #include "plot_render.h"
+#include "results.h"
 #include "util.h"
 
 #include <errno.h>
@@ -689,14 +690,21 @@ static char *chart_script(const run_model *m, const chart_spec *s, const chart_d
     return text;
 }
 
+/* Through a fresh temporary and rename(): a link planted at `path` is
+ * replaced, never written through (README "Guarantees"). */
 static int write_text(const char *path, const char *text)
 {
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return -1;
-    int ok = fputs(text, f) >= 0;
-    ok &= fclose(f) == 0;
-    return ok ? 0 : -1;
+    return write_file_atomic(path, text, strlen(text));
+}
+
+/* gnuplot opens its outputs by name: anything at them that is not a plain
+ * file (a planted symbolic link) is removed first, so that it writes a
+ * new file rather than through the link. */
+static void clear_output(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        unlink(path);
 }
 
 static int valid_png(const char *path)
@@ -785,6 +793,10 @@ int plots_render_spec(const char *run_dir, const experiment *e, const experiment
         } else if (prog) {
             char gerr[1024];
             char *png = xasprintf("%s/%s.png", dir, stem);
+            char *svg = xasprintf("%s/%s.svg", dir, stem);
+            clear_output(png);
+            clear_output(svg);
+            free(svg);
             if (gp_run(prog, dir, gpname, GP_TIMEOUT, gerr, sizeof gerr) < 0) {
                 fprintf(stderr, "runner: chart '%s' (%s): %s\n", s->name, gp, gerr);
                 nfailed++;

@@ -78,10 +78,26 @@ static int append_record(int fd, off_t *size, const char *p, size_t n)
 
 int write_file_atomic(const char *path, const char *data, size_t len)
 {
-    char *tmp = xasprintf("%s.tmp%d", path, (int)getpid());
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-    if (fd < 0) {
+    /* a fresh temporary beside the file: O_EXCL | O_NOFOLLOW, so a link or
+     * file planted under a guessable name is never written through
+     * (README "Guarantees"); rename() then replaces `path` itself, never
+     * what a link at `path` points to */
+    char *tmp = NULL;
+    int fd = -1;
+    for (int k = 0; fd < 0 && k < 100; k++) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
         free(tmp);
+        tmp = xasprintf("%s.tmp%d.%lx", path, (int)getpid(),
+                        (unsigned long)(ts.tv_nsec ^ ((long)k << 20) ^ ts.tv_sec));
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
+    if (fd < 0) {
+        int saved = errno;
+        free(tmp);
+        errno = saved;
         return -1;
     }
     int rc = write_all_raw(fd, data, len);
@@ -239,6 +255,32 @@ static int trim_torn(const char *path)
     return rc;
 }
 
+/* A trial id as the runner writes it: decimal digits only, nothing else
+ * (README "Results": a damaged row is re-run, never trusted); -1 if not. */
+static long long strict_id(const char *s)
+{
+    if (!*s || strlen(s) > 18)
+        return -1;
+    long long v = 0;
+    for (const char *c = s; *c; c++) {
+        if (*c < '0' || *c > '9')
+            return -1;
+        v = v * 10 + (*c - '0');
+    }
+    return v;
+}
+
+static long long line_id(const char *line)
+{
+    const char *comma = strchr(line, ',');
+    if (!comma || comma == line || comma - line > 18)
+        return -1;
+    char buf[20];
+    memcpy(buf, line, (size_t)(comma - line));
+    buf[comma - line] = '\0';
+    return strict_id(buf);
+}
+
 /* Does samples.csv hold samples of trials with no row (or a torn line)? */
 static int has_orphans(const run_files *R, const char *path)
 {
@@ -254,7 +296,7 @@ static int has_orphans(const run_files *R, const char *path)
             first = 0;
             continue;
         }
-        found = !results_is_done(R, atoll(line)) || line[n - 1] != '\n';
+        found = !results_is_done(R, line_id(line)) || line[n - 1] != '\n';
     }
     free(line);
     fclose(f);
@@ -263,11 +305,81 @@ static int has_orphans(const run_files *R, const char *path)
 
 /* Loads the finished trials of a resumed run; keeps only the samples of
  * those (a crash may have saved samples of a trial whose row never came). */
+/* Is the saved experiment (experiment.yaml of the run) the one given now?
+ * The same text is; otherwise both are expanded and every trial of this
+ * run must have the same keys under the same id (an edited sweep would mix
+ * old and new trials: README "Results").  0, or -1 with what differs. */
+static int same_experiment(const run_files *R, const experiment *e, char *err, size_t len)
+{
+    char *path = xasprintf("%s/experiment.yaml", R->run_dir);
+    diags d = {0};
+    experiment *old = experiment_load(path, &d);
+    int rc = 0;
+    if (!old) {
+        snprintf(err, len, "%s cannot be read back (%s); start a new run", path,
+                 d.n ? d.items[0].msg : "unreadable");
+        rc = -1;
+        goto out;
+    }
+    if (old->text_len == e->text_len && !memcmp(old->text, e->text, e->text_len))
+        goto out;
+    strbuf a = {0}, b = {0};
+    table_header(old, &a);
+    table_header(e, &b);
+    if (strcmp(a.s, b.s)) {
+        snprintf(err, len, "%s: the experiment's keys differ from the saved run's (%s); start a new run",
+                 R->run_dir, path);
+        rc = -1;
+    }
+    /* old->ids ascend: the saved trial of each id by binary search */
+    for (long long t = 0; rc == 0 && t < e->ntrials; t++) {
+        long long id = e->ids[t], lo = 0, hi = old->ntrials - 1, at = -1;
+        while (lo <= hi) {
+            long long mid = lo + (hi - lo) / 2;
+            if (old->ids[mid] == id) {
+                at = mid;
+                break;
+            }
+            if (old->ids[mid] < id)
+                lo = mid + 1;
+            else
+                hi = mid - 1;
+        }
+        a.len = b.len = 0;
+        table_keys(e, t, &b);
+        if (at < 0) {
+            snprintf(err, len,
+                     "%s: trial %lld (%s) is not in the saved experiment %s; the sweep was "
+                     "edited: start a new run",
+                     R->run_dir, id, b.s, path);
+            rc = -1;
+            break;
+        }
+        table_keys(old, at, &a);
+        if (strcmp(a.s, b.s)) {
+            snprintf(err, len,
+                     "%s: trial %lld was %s in the saved experiment and is %s now; the sweep was "
+                     "edited: start a new run",
+                     R->run_dir, id, a.s, b.s);
+            rc = -1;
+        }
+    }
+    sb_free(&a);
+    sb_free(&b);
+out:
+    experiment_free(old);
+    diag_free(&d);
+    free(path);
+    return rc;
+}
+
 static int load_previous(run_files *R, const experiment *e, char *err, size_t len)
 {
     char *tp = xasprintf("%s/trials.csv", R->run_dir);
     char *sp = xasprintf("%s/samples.csv", R->run_dir);
     int rc = -1;
+    if (same_experiment(R, e, err, len) < 0)
+        goto out;
     trim_torn(tp);
     trim_torn(sp);
     csv_table t;
@@ -294,16 +406,52 @@ static int load_previous(run_files *R, const experiment *e, char *err, size_t le
         csv_free(&t);
         goto out;
     }
+    /* rows are parsed strictly: a row with a bad id, an unknown status, the
+     * wrong width, or a second row for a trial is damaged; it is dropped
+     * (trials.csv rewritten without it) and its trial runs again */
+    int status_col = csv_col(&t, "status");
+    int damaged = 0;
+    char *keep = xcalloc((size_t)t.nrows + 1, 1);
     for (int r = 1; r < t.nrows; r++) {
-        long long id = atoll(t.rows[r][0]);
+        long long id = strict_id(t.rows[r][0]);
+        const char *st = t.nfields[r] > status_col ? t.rows[r][status_col] : "";
+        int good_status = !strcmp(st, "ok") || !strcmp(st, "failed") ||
+                          !strcmp(st, "timeout") || !strcmp(st, "skipped");
+        if (id < 0 || t.nfields[r] <= gbps || t.nfields[r] > t.nfields[0] || !good_status ||
+            results_is_done(R, id)) {
+            damaged++;
+            continue;
+        }
+        keep[r] = 1;
         if (id < R->last_id)
             R->out_of_order = 1;
         R->last_id = id;
-        if (!results_is_done(R, id)) {
-            mark_done(R, id);
-            R->ndone_here++;
-        }
+        mark_done(R, id);
+        R->ndone_here++;
     }
+    if (damaged) {
+        strbuf b = {0};
+        for (int r = 0; r < t.nrows; r++) {
+            if (r && !keep[r])
+                continue;
+            for (int i = 0; i < t.nfields[r]; i++) {
+                if (i)
+                    sb_putc(&b, ',');
+                csv_field(&b, t.rows[r][i]);
+            }
+            sb_putc(&b, '\n');
+        }
+        int w = write_file_atomic(tp, b.s, b.len);
+        sb_free(&b);
+        if (w < 0) {
+            snprintf(err, len, "cannot rewrite %s: %s", tp, strerror(errno));
+            free(keep);
+            csv_free(&t);
+            goto out;
+        }
+        R->damaged = damaged;
+    }
+    free(keep);
     csv_free(&t);
     /* rewrite samples.csv without orphans (rare: only after a crash); a
      * streaming look for them first, as the file can be large */
@@ -313,7 +461,7 @@ static int load_previous(run_files *R, const experiment *e, char *err, size_t le
         int orphans = 0;
         sb_puts(&b, "trial,sample,seconds,device_seconds\n");
         for (int r = 1; r < s.nrows; r++) {
-            if (s.nfields[r] < 4 || !results_is_done(R, atoll(s.rows[r][0]))) {
+            if (s.nfields[r] != 4 || !results_is_done(R, strict_id(s.rows[r][0]))) {
                 orphans++;
                 continue;
             }
@@ -387,6 +535,49 @@ static int start_files(run_files *R, const experiment *e, char *err, size_t len)
     return rc;
 }
 
+/* The run's lock: an exclusive fcntl() lock on RUN/.lock, held until
+ * results_free, so that two runners never write one run folder (README
+ * "Results").  A POSIX record lock, not flock(): it belongs to this process
+ * alone, so the worker and hooks processes forked from it do not hold it on
+ * after a SIGKILL of the runner; the kernel drops it when the runner dies.
+ * The holder's pid comes from F_GETLK, and is written in the file too. */
+static int lock_run(run_files *R, char *err, size_t len)
+{
+    char *p = xasprintf("%s/.lock", R->run_dir);
+    int fd = open(p, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        snprintf(err, len, "cannot lock %s: %s", p, strerror(errno));
+        free(p);
+        return -1;
+    }
+    struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0};
+    if (fcntl(fd, F_SETLK, &fl) < 0) {
+        struct flock who = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0};
+        long long pid = 0;
+        if (fcntl(fd, F_GETLK, &who) == 0 && who.l_type != F_UNLCK)
+            pid = who.l_pid;
+        else {
+            char buf[32] = "";
+            ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+            buf[n > 0 ? n : 0] = '\0';
+            pid = atoll(buf);
+        }
+        snprintf(err, len, "%s: run is locked by pid %lld (another runner is writing it)",
+                 R->run_dir, pid);
+        close(fd);
+        free(p);
+        return -1;
+    }
+    char pid[32];
+    int n = snprintf(pid, sizeof pid, "%d\n", (int)getpid());
+    if (ftruncate(fd, 0) < 0 || pwrite(fd, pid, (size_t)n, 0) != n) {
+        /* the lock holds without the pid: only the message loses it */
+    }
+    R->lock_fd = fd;
+    free(p);
+    return 0;
+}
+
 /* latest -> <run-id>, replaced atomically: the run being worked on. */
 static void point_latest(const run_files *R)
 {
@@ -403,7 +594,7 @@ int results_open(run_files *R, const experiment *e, const char *output, int resu
                  size_t len)
 {
     memset(R, 0, sizeof *R);
-    R->trials_fd = R->samples_fd = -1;
+    R->trials_fd = R->samples_fd = R->lock_fd = -1;
     R->max_id = 0;
     for (long long i = 0; i < e->ntrials; i++)
         if (e->ids[i] > R->max_id)
@@ -421,6 +612,8 @@ int results_open(run_files *R, const experiment *e, const char *output, int resu
             R->run_id = id;
             R->run_dir = xasprintf("%s/%s", R->exp_dir, id);
             R->resumed = 1;
+            if (lock_run(R, err, len) < 0)
+                return -1;
             char *tp = xasprintf("%s/trials.csv", R->run_dir);
             int started = access(tp, F_OK) == 0;
             free(tp);
@@ -444,7 +637,7 @@ int results_open(run_files *R, const experiment *e, const char *output, int resu
         }
         const char *slash = strrchr(R->run_dir, '/');
         R->run_id = xstrdup(slash + 1);
-        if (start_files(R, e, err, len) < 0)
+        if (lock_run(R, err, len) < 0 || start_files(R, e, err, len) < 0)
             return -1;
         point_latest(R);
     }
@@ -461,7 +654,7 @@ int results_open(run_files *R, const experiment *e, const char *output, int resu
 int results_open_dir(run_files *R, const experiment *e, const char *dir, char *err, size_t len)
 {
     memset(R, 0, sizeof *R);
-    R->trials_fd = R->samples_fd = -1;
+    R->trials_fd = R->samples_fd = R->lock_fd = -1;
     for (long long i = 0; i < e->ntrials; i++)
         if (e->ids[i] > R->max_id)
             R->max_id = e->ids[i];
@@ -474,6 +667,8 @@ int results_open_dir(run_files *R, const experiment *e, const char *dir, char *e
     const char *slash = strrchr(dir, '/');
     R->run_id = xstrdup(slash ? slash + 1 : dir);
     R->exp_dir = slash ? strndup(dir, (size_t)(slash - dir)) : xstrdup(".");
+    if (lock_run(R, err, len) < 0)
+        return -1;
     char *tp = xasprintf("%s/trials.csv", dir);
     int started = access(tp, F_OK) == 0;
     free(tp);
@@ -744,6 +939,8 @@ void results_free(run_files *R)
     free(R->run_id);
     free(R->run_dir);
     free(R->done);
+    if (R->lock_fd >= 0)
+        close(R->lock_fd); /* the lock goes with it */
     memset(R, 0, sizeof *R);
-    R->trials_fd = R->samples_fd = -1;
+    R->trials_fd = R->samples_fd = R->lock_fd = -1;
 }

@@ -23,6 +23,8 @@ typedef struct run_files {
     int out_of_order;
     char **extra; /* extra columns after gbps, in file order */
     int nextra;
+    int lock_fd;  /* RUN/.lock, locked (fcntl) for the whole run; -1: none */
+    long long damaged; /* rows dropped by --resume as damaged (re-run) */
 } run_files;
 
 /* Creates a new run folder, or with `resume` reopens the newest unfinished

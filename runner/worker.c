@@ -76,6 +76,14 @@ static void send_msg(int fd, int type, int status, const void *payload, unsigned
 
 static rn_device_kind current_device;
 
+/* While a trial's state is alive its verdict is held back: the trial is
+ * done only after release() (the user's teardown, lua_close) returned, so
+ * that a teardown that fails, loops or crashes is charged to its own trial
+ * (README "How a trial is timed"), never to the next one. */
+static int hold_done, held;
+static trial_status held_st;
+static char held_reason[4096];
+
 static void done(int fd, trial_status st, const char *fmt, ...)
 {
     if ((st == ST_FAILED || st == ST_TIMEOUT) &&
@@ -87,6 +95,14 @@ static void done(int fd, trial_status st, const char *fmt, ...)
         va_start(ap, fmt);
         vsnprintf(reason, sizeof reason, fmt, ap);
         va_end(ap);
+    }
+    if (hold_done) {
+        if (!held) {
+            held = 1;
+            held_st = st;
+            snprintf(held_reason, sizeof held_reason, "%s", reason);
+        }
+        return;
     }
     send_msg(fd, MSG_DONE, st, reason, (unsigned)strlen(reason));
     out_flush(fd);
@@ -253,6 +269,8 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
         done(fd, rc == 2 ? ST_SKIPPED : ST_FAILED, "%s", err.msg[0] ? err.msg : "prepare failed");
         return;
     }
+    hold_done = 1;
+    held = 0;
     double counts[2] = {r->lua                  ? lua_workload_flops(state)
                         : desc && desc->flops ? desc->flops(tr)
                                               : NAN,
@@ -450,9 +468,19 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
         impl->extras(state, NULL, send_extra);
     }
     done(fd, ST_OK, NULL);
-out:
+out:;
     stop_free(&st);
+    /* the user's teardown first, so that its error can fail the trial */
+    rn_error terr = {{0}};
+    int torn = r->lua ? lua_workload_teardown(state, &terr) : 0;
     impl->release(state);
+    hold_done = 0;
+    if (torn != 0 && held_st != ST_FAILED && held_st != ST_TIMEOUT)
+        done(fd, ST_FAILED, "teardown failed: %s", terr.msg);
+    else if (torn != 0)
+        done(fd, held_st, "%s; teardown failed too: %s", held_reason, terr.msg);
+    else
+        done(fd, held_st, "%s", held_reason);
 }
 
 void worker_run_trial(const experiment *e, const worker_cmd *cmd, int fd)

@@ -914,3 +914,57 @@ Test(lua, example_hooks)
     cr_expect_eq(x.n, 0);
     lua_hooks_close(h);
 }
+
+/* --- issue 14: nothing a user's file does crashes or hangs the process --- */
+
+static int open_hooks_err(const char *name, char *err, size_t len)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s", fixtures, name);
+    lua_hooks *h = lua_hooks_open(path, err, len);
+    lua_hooks_close(h);
+    return h ? 0 : -1;
+}
+
+Test(lua, metamethods_on_user_tables_are_protected, .timeout = 20)
+{
+    char err[1024];
+    /* these aborted the process with "PANIC: unprotected error" (rc 134) */
+    cr_expect_eq(open_hooks_err("hooks_index_error.lua", err, sizeof err), -1);
+    cr_expect(strstr(err, "hooks_index_error.lua:2: x"), "%s", err);
+    cr_expect_eq(check_file("index_error.lua", err, sizeof err), -1);
+    cr_expect(strstr(err, "index_error.lua:2: x"), "%s", err);
+    rn_trial t = trial("lua:index_error.lua", 1);
+    void *st = NULL;
+    rn_error e = {{0}};
+    cr_expect_eq(lua_workload_impl()->prepare(&t, &st, &e), -1);
+    cr_expect(strstr(e.msg, "index_error.lua:2: x"), "%s", e.msg);
+    /* an __index that loops hung for ever: now the time limit stops it */
+    double t0 = mono();
+    cr_expect_eq(open_hooks_err("hooks_index_loop.lua", err, sizeof err), -1);
+    cr_expect(strstr(err, "stopped: ran more than 1 s"), "%s", err);
+    cr_expect_lt(mono() - t0, 3.0);
+}
+
+Test(lua, deep_coroutine_close_nesting_is_an_error, .timeout = 20)
+{
+    static char err[16384]; /* each level prefixes its position */
+    /* rc 139 (C-stack overflow, Lua 5.4.4) before the guard */
+    cr_expect_eq(check_file("close_nesting.lua", err, sizeof err), -1);
+    cr_expect(strstr(err, "coroutine.close nested more than 100 deep"), "%s", err);
+    void *st = prep("lua:empty.lua", 0);
+    ok(st, "local co = coroutine.create(function() coroutine.yield() end)\n"
+           "coroutine.resume(co); assert(coroutine.close(co) == true)\n"
+           "assert(coroutine.status(co) == 'dead')");
+    release(st);
+}
+
+Test(lua, memory_cap_stops_a_state, .timeout = 30)
+{
+    lua_engine_set_memory_limit((size_t)64 << 20);
+    char err[1024];
+    cr_expect_eq(check_file("memory_hog.lua", err, sizeof err), -1);
+    cr_expect(strstr(err, "not enough memory"), "%s", err);
+    lua_engine_set_memory_limit(0);
+    cr_expect_eq(lua_engine_memory_limit(), (size_t)LUA_MEMORY_DEFAULT_MB << 20);
+}

@@ -3,12 +3,14 @@
 #include "csv.h"
 
 #include <criterion/criterion.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -903,5 +905,332 @@ Test(run, validate_warns_when_timeout_is_under_max_time, .timeout = 30)
     run((char *[]){"validate", b, NULL}, &r);
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_assert(!strstr(r.err, "warning"), "%s", r.err);
+    free(d);
+}
+
+/* --- issue 14: hooks in their own process ------------------------------- */
+
+static double mono_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* A hooks file that errs, crashes its process and hangs in a C function:
+ * before, the crash killed the runner (rc 139) and the hang held the run
+ * for 611 s; now each fails its own trial, the rest run, the report is
+ * written. */
+Test(run, crashing_and_hanging_hooks_fail_only_their_trial, .timeout = 60)
+{
+    char *d = tmpdir();
+    write_text(d, "w.lua", "return {run = function() end}\n");
+    write_text(d, "h.lua",
+               "return {skip = function(t)\n"
+               "  if t.size == 2 then error('plain error') end\n"
+               "  if t.size == 3 then\n"
+               "    local pid = io.open('/proc/self/stat'):read('n')\n"
+               "    os.execute('kill -SEGV ' .. pid)\n"
+               "  end\n"
+               "  if t.size == 5 then string.find(('a'):rep(2000), 'a-a-a-a-a-a-a-a-b') end\n"
+               "end,\n"
+               "after_trial = function(t, r) return {seen = t.size} end}\n");
+    write_text(d, "h.yaml", "name: h\nworkload: lua:w.lua\nhooks: h.lua\nrepeats: 1\nwarmups: 0\n"
+                            "sweep:\n  size: {range: [1, 6]}\n");
+    char exp[4096], out[4096], p[8192];
+    snprintf(exp, sizeof exp, "%s/h.yaml", d);
+    snprintf(out, sizeof out, "%s/out", d);
+    proc_out r;
+    double t0 = mono_now();
+    run((char *[]){"--quiet", "--no-plots", "--allow-unsafe-lua", "--output", out, exp, NULL}, &r);
+    double took = mono_now() - t0;
+    cr_assert_eq(r.status, 1, "exit %d: %s", r.status, r.err);
+    cr_expect_lt(took, 15.0, "took %.1f s", took);
+    latest(out, "h", "trials.csv", p, sizeof p);
+    csv_table t;
+    cr_assert_eq(csv_read(p, &t), 0);
+    cr_assert_eq(t.nrows, 7);
+    int st = csv_col(&t, "status"), rs = csv_col(&t, "reason"), seen = csv_col(&t, "seen");
+    const char *want[] = {"ok", "failed", "failed", "ok", "failed", "ok"};
+    for (int i = 0; i < 6; i++)
+        cr_expect_str_eq(t.rows[i + 1][st], want[i], "trial %d: %s", i, t.rows[i + 1][rs]);
+    cr_expect(strstr(t.rows[2][rs], "h.lua:2: plain error"), "%s", t.rows[2][rs]);
+    cr_expect(strstr(t.rows[3][rs], "hooks process crashed in skip(): signal 11"), "%s",
+              t.rows[3][rs]);
+    cr_expect(strstr(t.rows[5][rs], "h.lua: skip() did not return within 6 s"), "%s",
+              t.rows[5][rs]);
+    /* the restarted hooks process serves the trials after each failure */
+    cr_expect_str_eq(t.rows[4][seen], "4");
+    cr_expect_str_eq(t.rows[6][seen], "6");
+    csv_free(&t);
+    latest(out, "h", "report.md", p, sizeof p);
+    cr_expect_eq(access(p, F_OK), 0, "the report is written");
+    free(d);
+}
+
+/* SIGTERM while a hook hangs in a C function: was ignored (the handler
+ * only set a flag); now the run ends within 1 s. */
+Test(run, sigterm_ends_a_run_stuck_in_a_hook_within_1s, .timeout = 30)
+{
+    char *d = tmpdir();
+    write_text(d, "w.lua", "return {run = function() end}\n");
+    write_text(d, "h.lua", "return {skip = function(t)\n"
+                           "  string.find(('a'):rep(2000), 'a-a-a-a-a-a-a-a-b') end}\n");
+    write_text(d, "h.yaml", "name: h\nworkload: lua:w.lua\nhooks: h.lua\nsweep:\n  size: [1, 2]\n");
+    char exp[4096], out[4096];
+    snprintf(exp, sizeof exp, "%s/h.yaml", d);
+    snprintf(out, sizeof out, "%s/out", d);
+    int o, e;
+    pid_t pid = start((char *[]){"--quiet", "--no-plots", "--output", out, exp, NULL}, &o, &e);
+    usleep(500 * 1000);
+    double t0 = mono_now();
+    kill(pid, SIGTERM);
+    proc_out r;
+    finish(pid, o, e, &r);
+    double took = mono_now() - t0;
+    cr_expect_eq(r.status, 130, "exit %d: %s", r.status, r.err);
+    cr_expect_lt(took, 1.0, "ended %.2f s after SIGTERM", took);
+    free(d);
+}
+
+/* teardown runs inside its trial: a failing one fails that trial, a
+ * looping one times that trial out; before, `done` went out before
+ * teardown, so the error was only printed and the hang was charged to the
+ * next, innocent trial. */
+Test(run, teardown_failures_are_charged_to_their_own_trial, .timeout = 30)
+{
+    char *d = tmpdir();
+    write_text(d, "td.lua", "return {run = function() end,\n"
+                            "  teardown = function(ctx, p)\n"
+                            "    if p.size == 1 then error('cannot let go') end\n"
+                            "    if p.size == 2 then while true do end end\n"
+                            "  end}\n");
+    write_text(d, "td.yaml", "name: td\nworkload: lua:td.lua\ntimeout: 1s\nrepeats: 2\n"
+                             "sweep:\n  size: [1, 2, 3]\n");
+    char exp[4096], out[4096], p[8192];
+    snprintf(exp, sizeof exp, "%s/td.yaml", d);
+    snprintf(out, sizeof out, "%s/out", d);
+    proc_out r;
+    run((char *[]){"--quiet", "--no-plots", "--output", out, exp, NULL}, &r);
+    cr_assert_eq(r.status, 1, "%s", r.err);
+    latest(out, "td", "trials.csv", p, sizeof p);
+    csv_table t;
+    cr_assert_eq(csv_read(p, &t), 0);
+    int st = csv_col(&t, "status"), rs = csv_col(&t, "reason");
+    cr_expect_str_eq(t.rows[1][st], "failed");
+    cr_expect(strstr(t.rows[1][rs], "teardown failed: ") && strstr(t.rows[1][rs], "cannot let go"),
+              "%s", t.rows[1][rs]);
+    cr_expect_str_eq(t.rows[2][st], "timeout", "%s", t.rows[2][rs]);
+    cr_expect_str_eq(t.rows[3][st], "ok", "%s", t.rows[3][rs]);
+    csv_free(&t);
+    free(d);
+}
+
+/* --- issue 14: run folders are transactions ----------------------------- */
+
+static void make_run(const char *d, const char *range, char *exp, char *out, size_t len)
+{
+    char y[512];
+    snprintf(y, sizeof y,
+             "name: tx\nworkload: selftest\nrepeats: 1\nwarmups: 0\n"
+             "sweep:\n  size: {range: %s}\n", range);
+    write_text(d, "tx.yaml", y);
+    snprintf(exp, len, "%s/tx.yaml", d);
+    snprintf(out, len, "%s/out", d);
+}
+
+/* An edited sweep (same columns) was resumed silently, old and new sizes
+ * mixed, exit 0; now --resume refuses with what differs. */
+Test(run, resume_refuses_an_edited_sweep, .timeout = 60)
+{
+    char *d = tmpdir(), exp[4096], out[4096], p[8192];
+    make_run(d, "[0, 19]", exp, out, sizeof exp);
+    proc_out r;
+    run((char *[]){"--quiet", "--no-plots", "--output", out, exp, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    /* mark it unfinished, as a killed run is */
+    latest(out, "tx", "meta.json", p, sizeof p);
+    char *m = read_all(p);
+    char *f = strstr(m, "\"finished\": true");
+    cr_assert_not_null(f, "%s", m);
+    memcpy(f, "\"finished\":false", 16);
+    FILE *fp = fopen(p, "w");
+    fputs(m, fp);
+    fclose(fp);
+    free(m);
+    make_run(d, "[1000, 1019]", exp, out, sizeof exp);
+    run((char *[]){"--quiet", "--no-plots", "--resume", "--output", out, exp, NULL}, &r);
+    cr_expect_eq(r.status, 2, "%s", r.err);
+    cr_expect(strstr(r.err, "trial 0 was 0,") && strstr(r.err, "is 1000,") &&
+                  strstr(r.err, "the sweep was edited"),
+              "%s", r.err);
+    latest(out, "tx", "trials.csv", p, sizeof p);
+    cr_expect_eq(count_lines(p), 21, "nothing was added");
+    free(d);
+}
+
+/* Two runners on one run folder: the second exits 2 naming the first. */
+Test(run, a_locked_run_is_refused, .timeout = 60)
+{
+    char *d = tmpdir(), exp[4096], out[4096], p[8192];
+    make_run(d, "[0, 3]", exp, out, sizeof exp);
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/shard", d);
+    proc_out r;
+    run((char *[]){"--quiet", "--no-plots", "--run-dir", dir, exp, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    snprintf(p, sizeof p, "%s/.lock", dir);
+    int fd = open(p, O_RDWR);
+    cr_assert_geq(fd, 0);
+    struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+    cr_assert_eq(fcntl(fd, F_SETLK, &fl), 0, "the lock is released at the end");
+    run((char *[]){"--quiet", "--no-plots", "--run-dir", dir, exp, NULL}, &r);
+    char want[64];
+    snprintf(want, sizeof want, "run is locked by pid %d", (int)getpid());
+    cr_expect_eq(r.status, 2, "%s", r.err);
+    cr_expect(strstr(r.err, want), "%s", r.err);
+    close(fd);
+    free(d);
+}
+
+/* A garbage line whose leading integer named a trial marked it done; now
+ * the row is dropped and the trial runs again, once. */
+Test(run, a_damaged_row_is_run_again, .timeout = 60)
+{
+    char *d = tmpdir(), exp[4096], out[4096], dir[4096], p[8192];
+    make_run(d, "[0, 5]", exp, out, sizeof exp);
+    snprintf(dir, sizeof dir, "%s/r", d);
+    mkdir(dir, 0777);
+    proc_out r;
+    run((char *[]){"--quiet", "--no-plots", "--run-dir", dir, exp, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    /* keep the header and trials 0-2, then a garbage line for trial 3 */
+    snprintf(p, sizeof p, "%s/trials.csv", dir);
+    char *all = read_all(p);
+    char *cut = all;
+    for (int i = 0; i < 4; i++)
+        cut = strchr(cut, '\n') + 1;
+    *cut = '\0';
+    FILE *f = fopen(p, "w");
+    fprintf(f, "%s3garbage,not,a,row\n", all);
+    fclose(f);
+    free(all);
+    run((char *[]){"--quiet", "--no-plots", "--run-dir", dir, exp, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.err, "1 damaged row of trials.csv dropped"), "%s", r.err);
+    csv_table t;
+    cr_assert_eq(csv_read(p, &t), 0);
+    cr_assert_eq(t.nrows, 7, "one row per trial");
+    for (int i = 1; i < 7; i++) {
+        char id[8];
+        snprintf(id, sizeof id, "%d", i - 1);
+        cr_expect_str_eq(t.rows[i][0], id);
+        cr_expect_str_eq(t.rows[i][csv_col(&t, "status")], "ok");
+    }
+    csv_free(&t);
+    free(d);
+}
+
+/* Shards of two experiments were merged into one (exit 0, mixed trials);
+ * now merge refuses, naming the two. */
+Test(run, merge_refuses_shards_of_different_experiments, .timeout = 60)
+{
+    char *d = tmpdir();
+    write_text(d, "a.yaml", "name: m\nworkload: noop\nrepeats: 1\nsweep:\n  size: {range: [1, 4]}\n");
+    write_text(d, "b.yaml", "name: m\nworkload: noop\nrepeats: 1\nsweep:\n  size: {range: [5, 8]}\n");
+    char a[4096], b[4096], rd[4096];
+    snprintf(a, sizeof a, "%s/a.yaml", d);
+    snprintf(b, sizeof b, "%s/b.yaml", d);
+    snprintf(rd, sizeof rd, "%s/run", d);
+    proc_out r;
+    run((char *[]){"--quiet", "--shard", "1/2", "--run-dir", rd, a, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run((char *[]){"--quiet", "--shard", "2/2", "--run-dir", rd, b, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run((char *[]){"merge", "--quiet", "--no-plots", rd, NULL}, &r);
+    cr_expect_eq(r.status, 2, "%s", r.err);
+    cr_expect(strstr(r.err, "shard-1-of-2 and ") && strstr(r.err, "shard-2-of-2 hold different "
+                                                                   "experiments"),
+              "%s", r.err);
+    free(d);
+}
+
+/* merge is O(n log n): 20,000 trials x 20 samples took 17 s (a scan of
+ * every sample per trial); now well under 2 s. */
+Test(run, merge_of_20000_trials_is_fast, .timeout = 120)
+{
+    char *d = tmpdir();
+    write_text(d, "s.yaml", "name: big\nworkload: noop\nrepeats: 1\nsweep:\n  size: [1]\n");
+    char exp[4096], rd[4096], p[8192];
+    snprintf(exp, sizeof exp, "%s/s.yaml", d);
+    snprintf(rd, sizeof rd, "%s/run", d);
+    proc_out r;
+    run((char *[]){"--quiet", "--shard", "1/1", "--run-dir", rd, exp, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    /* the one trial's row, copied under 20,000 ids, each with 20 samples */
+    snprintf(p, sizeof p, "%s/shard-1-of-1/trials.csv", rd);
+    char *all = read_all(p);
+    char *row = strchr(all, '\n') + 1, *rest = strchr(row, ',');
+    *strchr(rest, '\n') = '\0';
+    row[-1] = '\0';
+    FILE *f = fopen(p, "w");
+    fprintf(f, "%s\n", all);
+    for (int i = 0; i < 20000; i++)
+        fprintf(f, "%d%s\n", i, rest);
+    fclose(f);
+    free(all);
+    snprintf(p, sizeof p, "%s/shard-1-of-1/samples.csv", rd);
+    f = fopen(p, "w");
+    fprintf(f, "trial,sample,seconds,device_seconds\n");
+    for (int i = 0; i < 20000; i++)
+        for (int k = 0; k < 20; k++)
+            fprintf(f, "%d,%d,0.001,\n", i, k);
+    fclose(f);
+    double t0 = mono_now();
+    run((char *[]){"merge", "--quiet", "--no-plots", rd, NULL}, &r);
+    double took = mono_now() - t0;
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_expect_lt(took, 2.0, "merge took %.2f s", took);
+    snprintf(p, sizeof p, "%s/samples.csv", rd);
+    cr_expect_eq(count_lines(p), 400001);
+    fprintf(stderr, "merge of 20,000 trials x 20 samples: %.2f s\n", took);
+    free(d);
+}
+
+/* A link planted in a run folder's plots/ was written through by `runner
+ * plot`; now the script is replaced by rename() and gnuplot's outputs are
+ * cleared first. */
+Test(run, plot_does_not_follow_planted_links, .timeout = 60)
+{
+    char *d = tmpdir();
+    write_text(d, "p.yaml", "name: p\nworkload: noop\nrepeats: 2\nsweep:\n  size: [1, 2, 4]\n");
+    write_text(d, "victim", "untouched\n");
+    char exp[4096], out[4096], rd[8192], p[8192], victim[4096];
+    snprintf(exp, sizeof exp, "%s/p.yaml", d);
+    snprintf(out, sizeof out, "%s/out", d);
+    snprintf(victim, sizeof victim, "%s/victim", d);
+    proc_out r;
+    run((char *[]){"--quiet", "--output", out, exp, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    snprintf(rd, sizeof rd, "%s/p/latest", out);
+    DIR *dir;
+    snprintf(p, sizeof p, "%s/plots", rd);
+    cr_assert_not_null(dir = opendir(p));
+    struct dirent *de;
+    int planted = 0;
+    while ((de = readdir(dir))) {
+        if (de->d_name[0] == '.')
+            continue;
+        char f[8192 + 300];
+        snprintf(f, sizeof f, "%s/plots/%s", rd, de->d_name);
+        unlink(f);
+        cr_assert_eq(symlink(victim, f), 0);
+        planted++;
+    }
+    closedir(dir);
+    run((char *[]){"plot", rd, NULL}, &r);
+    char *v = read_all(victim);
+    cr_expect_str_eq(v, "untouched\n", "%d links planted; %s", planted, r.err);
+    free(v);
     free(d);
 }
