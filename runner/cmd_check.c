@@ -71,7 +71,7 @@ experiment *load_for_cli(const cli *c, const char *path)
     diag_free(&d);
     char err[512];
     if (experiment_filter(e, c->filters, c->nfilters, err, sizeof err) < 0) {
-        fprintf(stderr, "runner: %s\n", err);
+        fprintf(stderr, "runner: %s: %s\n", path, err);
         experiment_free(e);
         return NULL;
     }

@@ -383,6 +383,9 @@ static int run_experiment(const cli *c, experiment *e, int argc, char **argv, in
         fprintf(stderr, "runner: cannot write %s/meta.json\n", R.run_dir);
         write_failed = 1;
     }
+    /* latest is earned: a finished run with an ok trial (README "Results") */
+    if (finished && !write_failed && !results_earn_latest(&R) && !c->quiet && !c->run_dir)
+        fprintf(stderr, "runner: %s/latest not moved: the run has no ok trial\n", R.exp_dir);
     /* a shard is a part: `runner merge` draws and reports the whole */
     if (finished && !c->no_plots && !c->shard_n)
         plots_render_run(R.run_dir, e, c->quiet);

@@ -3,6 +3,7 @@
 #include "csv.h"
 
 #include <criterion/criterion.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -115,9 +116,29 @@ static int count_lines(const char *path)
     return n;
 }
 
+/* The newest run of an experiment (run ids sort by time, "-K" suffixes by
+ * K): not OUTPUT/<name>/latest, which only a finished run with an ok trial
+ * earns (README "Results"); these tests also look at failed and cut runs. */
 static void latest(const char *out, const char *name, const char *file, char *path, size_t len)
 {
-    snprintf(path, len, "%s/%s/latest/%s", out, name, file);
+    char dir[4096], best[256] = "";
+    long best_k = -1;
+    snprintf(dir, sizeof dir, "%s/%s", out, name);
+    DIR *D = opendir(dir);
+    for (struct dirent *de; D && (de = readdir(D));) {
+        if (de->d_name[0] == '.' || !strcmp(de->d_name, "latest") || strlen(de->d_name) < 16)
+            continue;
+        const char *dash = strchr(de->d_name, '-');
+        long k = dash ? atol(dash + 1) : 1;
+        int c = strncmp(de->d_name, best, 16);
+        if (!*best || c > 0 || (c == 0 && k > best_k)) {
+            snprintf(best, sizeof best, "%s", de->d_name);
+            best_k = k;
+        }
+    }
+    if (D)
+        closedir(D);
+    snprintf(path, len, "%s/%s/%s", dir, *best ? best : "latest", file);
 }
 
 Test(run, crashing_hanging_and_failing_trials_are_recorded_and_the_sweep_goes_on, .timeout = 30)
@@ -834,4 +855,52 @@ Test(run, a_gpu_fault_in_a_concurrent_trial_retires_the_worker, .timeout = 30)
               cell(&t, 1, "reason"));
     cr_assert_str_eq(cell(&t, 2, "status"), "ok", "stale error: %s", cell(&t, 2, "reason"));
     csv_free(&t);
+}
+
+/* issue 16: `latest` is earned (README "Results"), an empty --filter is an error */
+Test(run, latest_moves_only_to_a_finished_run_with_an_ok_trial, .timeout = 30)
+{
+    char *d = tmpdir();
+    write_text(d, "l.yaml", "name: earn\nworkload: selftest\nrepeats: 2\n"
+                            "sweep:\n  action: [none, fail]\n");
+    char exp[4096], out[4096], p[4096], first[4096] = "", now[4096] = "";
+    snprintf(exp, sizeof exp, "%s/l.yaml", d);
+    snprintf(out, sizeof out, "%s/out", d);
+    snprintf(p, sizeof p, "%s/earn/latest", out);
+    proc_out r;
+    run((char *[]){"--quiet", "--no-plots", "--output", out, exp, "--filter", "action=none",
+                   NULL},
+        &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(readlink(p, first, sizeof first - 1) > 0);
+    sleep(1); /* a new run id */
+    /* every trial failed: the run is kept, latest stays on the earlier run */
+    run((char *[]){"--no-plots", "--output", out, exp, "--filter", "action=fail", NULL}, &r);
+    cr_assert_eq(r.status, 1, "%s", r.err);
+    cr_assert(strstr(r.err, "latest not moved: the run has no ok trial"), "%s", r.err);
+    cr_assert(readlink(p, now, sizeof now - 1) > 0);
+    cr_assert_str_eq(now, first);
+    /* a filter that matches nothing: exit 2, quoted, nothing run, latest unchanged */
+    run((char *[]){"--quiet", "--no-plots", "--output", out, exp, "--filter", "action=crash*",
+                   "--filter", "seed=3", NULL},
+        &r);
+    cr_assert_eq(r.status, 2, "%s", r.err);
+    cr_assert(strstr(r.err, "--filter 'action=crash*', 'seed=3' matches none"), "%s", r.err);
+    run((char *[]){"--quiet", "--no-plots", "--output", out, exp, "--filter", "action=crash*",
+                   NULL},
+        &r);
+    cr_assert_eq(r.status, 2, "%s", r.err);
+    cr_assert(strstr(r.err, "l.yaml: --filter 'action=crash*' matches none of the 2 trials"), "%s",
+              r.err);
+    memset(now, 0, sizeof now);
+    cr_assert(readlink(p, now, sizeof now - 1) > 0);
+    cr_assert_str_eq(now, first);
+    /* both trials, one ok: latest moves */
+    sleep(1);
+    run((char *[]){"--quiet", "--no-plots", "--output", out, exp, NULL}, &r);
+    cr_assert_eq(r.status, 1, "%s", r.err);
+    memset(now, 0, sizeof now);
+    cr_assert(readlink(p, now, sizeof now - 1) > 0);
+    cr_assert_str_neq(now, first);
+    free(d);
 }
