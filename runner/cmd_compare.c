@@ -315,6 +315,7 @@ typedef struct side {
     int n;              /* samples over those runs */
     double median;      /* median of their per-run medians */
     double spread;      /* max / min - 1 of the per-run medians; NaN with < 2 */
+    double drift;       /* upper / lower quartile - 1 of the block medians of a run, the largest */
 } side;
 
 typedef struct cmp_row {
@@ -411,9 +412,32 @@ static int is_ok(const run_data *D, int pos)
     return pos >= 0 && !strcmp(cell(D, pos, D->status_col), "ok");
 }
 
+static int cmp_double(const void *pa, const void *pb)
+{
+    double a = *(const double *)pa, b = *(const double *)pb;
+    return (a > b) - (a < b);
+}
+
+/* The medians of at most COMPARE_BLOCKS consecutive blocks of a trial's
+ * samples, in the order taken (README "Comparing runs"). */
+static double *block_medians(const run_data *D, int pos, int *n)
+{
+    int ns = D->nsmp[pos], nb = ns < COMPARE_BLOCKS ? ns : COMPARE_BLOCKS;
+    double *x = xmalloc((size_t)(nb + 1) * sizeof *x);
+    double *tmp = xmalloc((size_t)(ns + 1) * sizeof *tmp);
+    for (int b = 0; b < nb; b++) {
+        int a = (int)((long long)b * ns / nb), e = (int)((long long)(b + 1) * ns / nb);
+        memcpy(tmp, D->smp[pos] + a, (size_t)(e - a) * sizeof *tmp);
+        x[b] = stats_median(tmp, e - a);
+    }
+    free(tmp);
+    *n = nb;
+    return x;
+}
+
 static side side_of(const report *R, const cmp_row *c, int lo, int hi)
 {
-    side s = {-1, -1, NULL, 0, 0, NAN, NAN};
+    side s = {-1, -1, NULL, 0, 0, NAN, NAN, 0};
     double *m = xmalloc((size_t)(hi - lo) * sizeof *m);
     for (int r = lo; r < hi; r++) {
         const run_data *D = &R->runs[r];
@@ -436,6 +460,15 @@ static side side_of(const report *R, const cmp_row *c, int lo, int hi)
         if (isfinite(v))
             m[s.nruns++] = v;
         s.n += D->nsmp[pos];
+        /* the drift: upper / lower quartile of the block medians, less 1; the
+         * quartiles, not the extremes: one block with a stall must not hide
+         * every verdict of the trial */
+        int nb;
+        double *b = block_medians(D, pos, &nb);
+        xqsort(b, (size_t)nb, sizeof *b, cmp_double);
+        if (nb >= 4 && b[nb / 4] > 0 && b[nb - 1 - nb / 4] / b[nb / 4] - 1.0 > s.drift)
+            s.drift = b[nb - 1 - nb / 4] / b[nb / 4] - 1.0;
+        free(b);
     }
     if (s.nruns) {
         double lo_v = m[0], hi_v = m[0];
@@ -467,14 +500,11 @@ static double *replicates(const report *R, const cmp_row *c, int lo, int hi, int
             x[(*n)++] = median_of(D, pos);
             continue;
         }
-        int ns = D->nsmp[pos], nb = ns < COMPARE_BLOCKS ? ns : COMPARE_BLOCKS;
-        double *tmp = xmalloc((size_t)(ns + 1) * sizeof *tmp);
-        for (int b = 0; b < nb; b++) {
-            int a = (int)((long long)b * ns / nb), e = (int)((long long)(b + 1) * ns / nb);
-            memcpy(tmp, D->smp[pos] + a, (size_t)(e - a) * sizeof *tmp);
-            x[(*n)++] = stats_median(tmp, e - a);
-        }
-        free(tmp);
+        int nb;
+        double *b = block_medians(D, pos, &nb);
+        memcpy(x + *n, b, (size_t)nb * sizeof *x);
+        *n += nb;
+        free(b);
     }
     return x;
 }
@@ -527,8 +557,8 @@ static void judge(report *R, cmp_row *c)
         c->thr = R->opt->threshold / 100.0;
     else if (isfinite(c->o.spread) || isfinite(c->n.spread))
         c->thr = fmax(isfinite(c->o.spread) ? c->o.spread : 0, isfinite(c->n.spread) ? c->n.spread : 0);
-    else
-        c->thr = R->opt->noise_floor / 100.0;
+    else /* one run a side: the floor, or the drift seen inside a run when larger */
+        c->thr = fmax(R->opt->noise_floor / 100.0, fmax(c->o.drift, c->n.drift));
     R->ntests++;
 }
 
@@ -689,7 +719,7 @@ static void build_grid(const report *R, grid *g, int *shown)
         if (isnan(x->thr))
             snprintf(buf, sizeof buf, "-");
         else
-            snprintf(buf, sizeof buf, "%.3g%%", 100 * x->thr);
+            snprintf(buf, sizeof buf, x->thr >= 1 ? "%.0f%%" : "%.3g%%", 100 * x->thr);
         g->cell[r + 1][np + 3] = xstrdup(buf);
         fmt_num(buf, sizeof buf, "%.3g", x->p);
         g->cell[r + 1][np + 4] = xstrdup(buf);
@@ -1107,8 +1137,9 @@ static int choose_columns(report *R, int *match)
         }
     }
     if (ign.len)
-        sb_printf(&R->notes, "not used to match (--ignore and the defaults %s): %s\n",
-                  "repeats, stop, batch, order", ign.s);
+        sb_printf(&R->notes, "not used to match: %s (repeats, stop, batch and order say how a "
+                             "trial was measured; --ignore KEY adds keys)\n",
+                  ign.s);
     sb_free(&ign);
     if (!*match) /* show every key, so that each trial can be told apart */
         for (int r = 0; r < nr; r++) {
