@@ -61,27 +61,51 @@ static void count_reason(reasons *r, const char *why)
 }
 
 /* A `noise` column for trials worth a second look: a coefficient of
- * variation above 5 %, or outliers beyond Tukey's fences. */
+ * variation above 5 %, outliers beyond Tukey's fences, or a busy machine
+ * (load.h; README "Measurement quality"). */
 static void flag_noise(trial_result *r)
 {
-    if (r->status != ST_OK || r->nsamples < 3)
+    if (r->status != ST_OK)
         return;
-    double *x = xmalloc((size_t)r->nsamples * sizeof *x);
-    for (int i = 0; i < r->nsamples; i++)
-        x[i] = r->samples[i].seconds;
-    stats s;
-    stats_compute(x, r->nsamples, &s);
-    int outliers = stats_outliers(x, r->nsamples);
-    free(x);
-    double cv = s.mean > 0 ? s.stddev / s.mean : 0;
-    char text[96] = "";
-    if (cv > 0.05)
-        snprintf(text, sizeof text, "cv %.1f%%", 100 * cv);
-    if (outliers)
-        snprintf(text + strlen(text), sizeof text - strlen(text), "%s%d outlier%s",
-                 *text ? "; " : "", outliers, outliers == 1 ? "" : "s");
+    char text[192] = "";
+    if (r->nsamples >= 3) {
+        double *x = xmalloc((size_t)r->nsamples * sizeof *x);
+        for (int i = 0; i < r->nsamples; i++)
+            x[i] = r->samples[i].seconds;
+        stats s;
+        stats_compute(x, r->nsamples, &s);
+        int outliers = stats_outliers(x, r->nsamples);
+        free(x);
+        double cv = s.mean > 0 ? s.stddev / s.mean : 0;
+        if (cv > 0.05)
+            snprintf(text, sizeof text, "cv %.1f%%", 100 * cv);
+        if (outliers)
+            snprintf(text + strlen(text), sizeof text - strlen(text), "%s%d outlier%s",
+                     *text ? "; " : "", outliers, outliers == 1 ? "" : "s");
+    }
+    char why[96];
+    if (load_busy(&r->load, why, sizeof why))
+        snprintf(text + strlen(text), sizeof text - strlen(text), "%s%s", *text ? "; " : "", why);
     if (*text)
         trial_result_add_extra(r, "noise", text);
+}
+
+/* The machine's load during a trial that a worker ran (README "Measurement
+ * quality", Load): `load_avg`, `steal`, `other_cpu` columns. */
+static void record_load(trial_result *r)
+{
+    const load_sum *l = &r->load;
+    if (!l->n || l->wall <= 0)
+        return;
+    char v[32];
+    if (l->loadavg >= 0) {
+        snprintf(v, sizeof v, "%.2f", l->loadavg);
+        trial_result_add_extra(r, "load_avg", v);
+    }
+    snprintf(v, sizeof v, "%.3f", l->total > 0 ? l->steal / l->total : 0.0);
+    trial_result_add_extra(r, "steal", v);
+    snprintf(v, sizeof v, "%.2f", l->other / l->wall);
+    trial_result_add_extra(r, "other_cpu", v);
 }
 
 /* A trial's keys for the Lua hooks (values borrowed from the experiment). */
@@ -183,6 +207,7 @@ static void finish_trial(sink *o, long long t, trial_result *res, int ran)
         hooks_after(o->H, &ht, res);
         hook_trial_free(&ht);
     }
+    record_load(res);
     flag_noise(res);
     if (results_write(o->R, o->e, t, res, err, sizeof err) < 0) {
         progress_clear(o->pr);
@@ -261,6 +286,14 @@ static void run_interleaved(const experiment *e, supervisor *S, sink *o)
             }
             if (round == 0)
                 a->cold = r.cold;
+            /* the load over all rounds: sums, the largest load average */
+            a->load.wall += r.load.wall;
+            a->load.other += r.load.other;
+            a->load.steal += r.load.steal;
+            a->load.total += r.load.total;
+            a->load.n += r.load.n;
+            if (r.load.loadavg > a->load.loadavg)
+                a->load.loadavg = r.load.loadavg;
             a->flops = r.flops;
             a->bytes = r.bytes;
             for (int i = 0; i < r.nextra; i++)

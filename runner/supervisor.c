@@ -166,8 +166,23 @@ static void add_samples(trial_result *r, const rn_sample *s, int n)
     r->nsamples += n;
 }
 
+static void sup_run_inner(supervisor *S, long long t, double timeout, int samples, int warmups,
+                          trial_result *out);
+
+/* The trial, with the machine's load over it (load.h; README "Measurement
+ * quality", Load): what the runner and its worker used is left out. */
 void sup_run(supervisor *S, long long t, double timeout, int samples, int warmups,
              trial_result *out)
+{
+    load_snap a, b;
+    load_snap_take(&a, S->pid);
+    sup_run_inner(S, t, timeout, samples, warmups, out);
+    load_snap_take(&b, S->pid ? S->pid : a.worker);
+    load_add(&out->load, &a, &b);
+}
+
+static void sup_run_inner(supervisor *S, long long t, double timeout, int samples, int warmups,
+                          trial_result *out)
 {
     worker_cmd cmd = {t, samples, warmups};
     memset(out, 0, sizeof *out);

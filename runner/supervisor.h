@@ -6,6 +6,7 @@
 
 #include "backend.h"
 #include "config.h"
+#include "load.h"
 #include "proto.h"
 
 #include <signal.h>
@@ -21,6 +22,7 @@ typedef struct trial_result {
     char **extra_keys, **extra_vals; /* extra trials.csv columns */
     int nextra;
     int ran; /* a worker ran it (order: interleaved keeps this across rounds) */
+    load_sum load; /* how busy the machine was while the worker ran it */
 } trial_result;
 
 void trial_result_add_extra(trial_result *r, const char *key, const char *val);

@@ -904,3 +904,37 @@ Test(run, latest_moves_only_to_a_finished_run_with_an_ok_trial, .timeout = 30)
     cr_assert_str_neq(now, first);
     free(d);
 }
+
+/* issue 16: a trial run beside a CPU hog is flagged busy (README
+ * "Measurement quality", Load).  The hog is bounded (alarm) and ended by
+ * its PID. */
+Test(run, a_cpu_hog_beside_a_trial_flags_it_busy, .timeout = 60)
+{
+    char *d = tmpdir();
+    write_text(d, "hog.yaml", "name: hog\nworkload: selftest\nrepeats: 3\nwarmups: 0\n"
+                              "params: {action: sleep, seconds: 0.2}\n");
+    char exp[4096], out[4096], p[4096];
+    snprintf(exp, sizeof exp, "%s/hog.yaml", d);
+    snprintf(out, sizeof out, "%s/out", d);
+    pid_t hog = fork();
+    cr_assert(hog >= 0);
+    if (hog == 0) {
+        alarm(30); /* never outlives the test */
+        for (volatile unsigned long x = 0;; x++)
+            ;
+    }
+    proc_out r;
+    run((char *[]){"--quiet", "--no-plots", "--output", out, exp, NULL}, &r);
+    kill(hog, SIGKILL);
+    waitpid(hog, NULL, 0);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    latest(out, "hog", "trials.csv", p, sizeof p);
+    csv_table t;
+    cr_assert_eq(csv_read(p, &t), 0);
+    int oc = csv_col(&t, "other_cpu"), nc = csv_col(&t, "noise"), lc = csv_col(&t, "load_avg");
+    cr_assert(oc >= 0 && nc >= 0 && lc >= 0 && csv_col(&t, "steal") >= 0);
+    cr_assert(atof(t.rows[1][oc]) >= 0.5, "other_cpu %s", t.rows[1][oc]);
+    cr_assert(strstr(t.rows[1][nc], "busy: other processes used"), "noise '%s'", t.rows[1][nc]);
+    csv_free(&t);
+    free(d);
+}
