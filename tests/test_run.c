@@ -938,3 +938,22 @@ Test(run, a_cpu_hog_beside_a_trial_flags_it_busy, .timeout = 60)
     csv_free(&t);
     free(d);
 }
+
+/* issue 16: threads above the CPUs this process may use is a warning, with
+ * where it is set; the file is still valid */
+Test(run, threads_above_the_cpus_is_a_validation_warning, .timeout = 30)
+{
+    char *d = tmpdir();
+    write_text(d, "th.yaml", "workload: noop\nsweep:\n  threads: [1, 4096]\n");
+    char exp[4096];
+    snprintf(exp, sizeof exp, "%s/th.yaml", d);
+    proc_out r;
+    run((char *[]){"validate", exp, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.err, "th.yaml:3:16: warning: threads 4096 is more than the"), "%s", r.err);
+    write_text(d, "th.yaml", "workload: noop\nthreads: 1\n");
+    run((char *[]){"validate", exp, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(!strstr(r.err, "warning"), "%s", r.err);
+    free(d);
+}
