@@ -936,6 +936,10 @@ Test(run, a_cpu_hog_beside_a_trial_flags_it_busy, .timeout = 60)
     cr_assert(atof(t.rows[1][oc]) >= 0.5, "other_cpu %s", t.rows[1][oc]);
     cr_assert(strstr(t.rows[1][nc], "busy: other processes used"), "noise '%s'", t.rows[1][nc]);
     csv_free(&t);
+    latest(out, "hog", "report.md", p, sizeof p);
+    char *rep = read_all(p);
+    cr_assert(rep && strstr(rep, "Trials run on a busy machine"), "%s", rep ? rep : "no report");
+    free(rep);
     free(d);
 }
 
