@@ -5,6 +5,7 @@
 #define RUNNER_SUPERVISOR_H
 
 #include "backend.h"
+#include "affinity.h"
 #include "config.h"
 #include "load.h"
 #include "proto.h"
@@ -34,6 +35,10 @@ typedef struct supervisor {
     volatile sig_atomic_t *interrupted;
     char *rbuf; /* what the worker sent and is not read yet */
     size_t rpos, rlen;
+    /* the worker's CPUs (affinity.h): a trial that wants others gets a new worker */
+    char aff_key[320];
+    cpu_set_t aff_set;
+    int aff_threads, aff_pin;
 } supervisor;
 
 void sup_init(supervisor *S, const experiment *e, volatile sig_atomic_t *interrupted);

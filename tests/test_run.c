@@ -4,6 +4,7 @@
 
 #include <criterion/criterion.h>
 #include <dirent.h>
+#include <sched.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -959,5 +960,52 @@ Test(run, threads_above_the_cpus_is_a_validation_warning, .timeout = 30)
     run((char *[]){"validate", exp, NULL}, &r);
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_assert(!strstr(r.err, "warning"), "%s", r.err);
+    free(d);
+}
+
+/* issue 16: the `affinity` run key pins the worker (README "Measurement
+ * quality", Pinning); the CPUs are the `cpus` column and meta.json lists the
+ * values */
+Test(run, affinity_pins_the_worker_and_is_recorded, .timeout = 30)
+{
+    char *d = tmpdir();
+    write_text(d, "aff.yaml", "name: aff\nworkload: noop\nrepeats: 2\nthreads: 1\n"
+                              "sweep:\n  affinity: [none, compact, 1000]\n");
+    char exp[4096], out[4096], p[4096];
+    snprintf(exp, sizeof exp, "%s/aff.yaml", d);
+    snprintf(out, sizeof out, "%s/out", d);
+    proc_out r;
+    run((char *[]){"--quiet", "--no-plots", "--output", out, exp, NULL}, &r);
+    cr_assert_eq(r.status, 1, "%s", r.err);
+    cpu_set_t allowed;
+    cr_assert_eq(sched_getaffinity(0, sizeof allowed, &allowed), 0);
+    int first = 0;
+    while (!CPU_ISSET(first, &allowed))
+        first++;
+    char want[16];
+    snprintf(want, sizeof want, "%d", first);
+    latest(out, "aff", "trials.csv", p, sizeof p);
+    csv_table t;
+    cr_assert_eq(csv_read(p, &t), 0);
+    int cc = csv_col(&t, "cpus"), sc = csv_col(&t, "status"), rc = csv_col(&t, "reason");
+    cr_assert(cc >= 0 && csv_col(&t, "affinity") >= 0);
+    cr_assert_str_eq(t.rows[1][sc], "ok");
+    cr_assert_str_eq(t.rows[1][cc], "");
+    cr_assert_str_eq(t.rows[2][sc], "ok");
+    cr_assert_str_eq(t.rows[2][cc], want);
+    cr_assert_str_eq(t.rows[3][sc], "failed");
+    cr_assert(strstr(t.rows[3][rc], "affinity 1000 names CPUs this process may not use"), "%s",
+              t.rows[3][rc]);
+    csv_free(&t);
+    latest(out, "aff", "meta.json", p, sizeof p);
+    char *m = read_all(p);
+    cr_assert(m && strstr(m, "\"cpus_allowed\"") && strstr(m, "\"compact\""), "%s", m);
+    free(m);
+    /* a malformed value is a file:line:col error */
+    write_text(d, "aff.yaml", "workload: noop\naffinity: fast\n");
+    run((char *[]){"validate", exp, NULL}, &r);
+    cr_assert_eq(r.status, 2);
+    cr_assert(strstr(r.err, "aff.yaml:2:11: error: 'affinity' must be none, compact or a CPU list"),
+              "%s", r.err);
     free(d);
 }
