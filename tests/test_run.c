@@ -1009,3 +1009,29 @@ Test(run, affinity_pins_the_worker_and_is_recorded, .timeout = 30)
               "%s", r.err);
     free(d);
 }
+
+/* issue 16: the concurrent speedup comes with a bootstrap interval around it */
+Test(run, concurrent_speedup_has_a_confidence_interval, .timeout = 30)
+{
+    char *d = tmpdir();
+    write_text(d, "cc.yaml", "name: cc\nworkload: concurrent\nrepeats: 5\nwarmups: 1\n"
+                             "params:\n  mode: sequential\n  members:\n"
+                             "    - {workload: sumsq, device: cpu, size: 200}\n"
+                             "    - {workload: sumsq, device: cpu, size: 200}\n");
+    char exp[4096], out[4096], p[4096];
+    snprintf(exp, sizeof exp, "%s/cc.yaml", d);
+    snprintf(out, sizeof out, "%s/out", d);
+    proc_out r;
+    run((char *[]){"--quiet", "--no-plots", "--output", out, exp, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    latest(out, "cc", "trials.csv", p, sizeof p);
+    csv_table t;
+    cr_assert_eq(csv_read(p, &t), 0);
+    int s = csv_col(&t, "speedup"), lo = csv_col(&t, "speedup_ci95_low"),
+        hi = csv_col(&t, "speedup_ci95_high");
+    cr_assert(s >= 0 && lo >= 0 && hi >= 0);
+    double sv = atof(t.rows[1][s]), lv = atof(t.rows[1][lo]), hv = atof(t.rows[1][hi]);
+    cr_assert(lv > 0 && lv <= hv, "%g %g %g", lv, sv, hv);
+    csv_free(&t);
+    free(d);
+}
