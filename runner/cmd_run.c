@@ -104,8 +104,10 @@ static void record_load(trial_result *r)
     }
     snprintf(v, sizeof v, "%.3f", l->total > 0 ? l->steal / l->total : 0.0);
     trial_result_add_extra(r, "steal", v);
-    snprintf(v, sizeof v, "%.2f", l->other / l->wall);
-    trial_result_add_extra(r, "other_cpu", v);
+    if (l->wall >= LOAD_MIN_WALL) { /* else too few clock ticks to tell */
+        snprintf(v, sizeof v, "%.2f", l->other / l->wall);
+        trial_result_add_extra(r, "other_cpu", v);
+    }
 }
 
 /* A trial's keys for the Lua hooks (values borrowed from the experiment). */

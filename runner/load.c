@@ -95,7 +95,7 @@ void load_add(load_sum *sum, const load_snap *a, const load_snap *b)
 
 int load_busy(const load_sum *s, char *why, size_t len)
 {
-    if (!s->n || s->wall <= 0)
+    if (!s->n || s->wall < LOAD_MIN_WALL)
         return 0;
     double cores = s->other / s->wall, steal = s->total > 0 ? s->steal / s->total : 0;
     if (cores >= LOAD_BUSY_CORES) {

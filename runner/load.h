@@ -12,6 +12,9 @@
  * on a busy machine. */
 #define LOAD_BUSY_CORES 0.5
 #define LOAD_BUSY_STEAL 0.05
+/* /proc/stat counts in clock ticks (10 ms): below this much wall time in
+ * all, the CPU time of other processes is too coarse to say anything */
+#define LOAD_MIN_WALL 0.2
 
 typedef struct load_snap {
     double t;                        /* CLOCK_MONOTONIC seconds */
@@ -33,8 +36,8 @@ typedef struct load_sum {
 void load_snap_take(load_snap *s, pid_t worker);
 /* Adds the interval a..b to *sum (nothing when /proc could not be read). */
 void load_add(load_sum *sum, const load_snap *a, const load_snap *b);
-/* 1 when the interval counts as busy; *why then says how ("other processes
- * used 1.20 cores"). */
+/* 1 when the interval counts as busy (at least LOAD_MIN_WALL seconds in
+ * all); *why then says how ("other processes used 1.20 cores"). */
 int load_busy(const load_sum *s, char *why, size_t len);
 
 #endif
