@@ -53,7 +53,7 @@ else
 OUTBIN := bin/runner
 endif
 
-.PHONY: gpu-acceptance gpu-bundle deps-test install-packages studies all run test test-gpu test-valgrind fuzz-smoke fuzz/fuzz_config install clean deps plots
+.PHONY: aa gpu-acceptance gpu-bundle deps-test install-packages studies all run test test-gpu test-valgrind fuzz-smoke fuzz/fuzz_config install clean deps plots
 all: $(OUTBIN) cuda
 
 # --- dependencies -----------------------------------------------------------
@@ -129,6 +129,11 @@ $(BUILD)/tests/fake-%.so: tests/fake/fake_backend.c runner/backend.h
 	@$(CC) -std=c11 -Wall -Wextra -Werror -fPIC -shared -Irunner -DFAKE_VARIANT=$* $< -o $@
 
 TEST_ENV := RUNNER_BIN=$(abspath $(BIN)) RUNNER_ROOT=$(CURDIR) RUNNER_FAKES=$(abspath $(BUILD)/tests)
+# the A/A calibration of `runner compare` (README "Comparing runs"): timing,
+# so not part of `make test`; run it on a quiet machine
+aa: $(OUTBIN)
+	RUNNER=$(abspath $(OUTBIN)) sh bench/aa.sh
+
 test: deps-test $(OUTBIN) $(BUILD)/tests/runner-tests $(FAKES)
 	$(TEST_ENV) $(BUILD)/tests/runner-tests --jobs 2
 	@# timing-sensitive tests need the machine to themselves

@@ -6,6 +6,7 @@
 #include "lua_engine.h"
 #include "table.h"
 #include "util.h"
+#include "trial.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +53,41 @@ static void experiment_check_lua(const experiment *e, diags *d)
 }
 
 /* Loads and filters one file; prints its errors.  NULL on error. */
+/* A warning, not an error (issue 16): `threads` above the CPUs this process
+ * may use makes the trial's threads share cores, and its times measure the
+ * sharing (README "Measurement quality", Load). */
+static void warn_threads(const experiment *e, const char *path)
+{
+    int col = experiment_column(e, "threads"), cpus = host_cpus();
+    long long most = 0;
+    for (long long t = 0; col >= 0 && t < e->ntrials; t++) {
+        value v = trial_value(e, t, col);
+        if (v.kind == VAL_INT && v.i > most)
+            most = v.i;
+    }
+    if (most > cpus) {
+        /* where: the element of a sweep axis that sets it, else the key */
+        int line = e->cols[col].line, cc = e->cols[col].col;
+        for (int a = 0; a < e->naxes; a++)
+            for (int i = 0; i < e->axes[a].nelems; i++)
+                for (int j = 0; j < e->axes[a].elems[i].nkv; j++) {
+                    const axis_kv *kv = &e->axes[a].elems[i].kv[j];
+                    if (kv->column == col && kv->v.kind == VAL_INT && kv->v.i == most &&
+                        e->axes[a].elems[i].line > 0) {
+                        line = e->axes[a].elems[i].line;
+                        cc = e->axes[a].elems[i].col;
+                    }
+                }
+        if (line > 0)
+            fprintf(stderr, "%s:%d:%d: ", path, line, cc);
+        else
+            fprintf(stderr, "%s: ", path);
+        fprintf(stderr, "warning: threads %lld is more than the %d CPU%s this process may use: "
+                        "the threads will share cores\n",
+                most, cpus, cpus == 1 ? "" : "s");
+    }
+}
+
 experiment *load_for_cli(const cli *c, const char *path)
 {
     lua_engine_configure(NULL, NULL, c->allow_unsafe_lua); /* before any Lua runs */
@@ -73,12 +109,13 @@ experiment *load_for_cli(const cli *c, const char *path)
     diag_free(&d);
     char err[512];
     if (experiment_filter(e, c->filters, c->nfilters, err, sizeof err) < 0) {
-        fprintf(stderr, "runner: %s\n", err);
+        fprintf(stderr, "runner: %s: %s\n", path, err);
         experiment_free(e);
         return NULL;
     }
     if (c->shard_n > 0)
         experiment_shard(e, c->shard_k, c->shard_n);
+    warn_threads(e, path);
     return e;
 }
 

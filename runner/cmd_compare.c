@@ -1,31 +1,49 @@
-/* cmd_compare.c - `runner compare OLD_RUN NEW_RUN [--threshold PCT]
- * [--format text|md|csv|json]`: is the new run faster or slower than the old?
+/* cmd_compare.c - `runner compare OLD NEW` or `runner compare OLD1 OLD2 ...
+ * -- NEW1 NEW2 ...` [--threshold PCT] [--noise-floor PCT] [--ignore KEY]
+ * [--format text|md|csv|json]: is the new code faster or slower than the old?
+ * README "Measurement quality", "Comparing runs", says what this does; the
+ * design in short:
  *
- * Trials are matched by their parameters: the trial key columns of
- * trials.csv (every column between `trial` and `status`), compared by name, so
- * runs whose files order the columns differently still match.  A key that
- * only one run has must hold one value in all of that run's rows (a column
- * added with a default, say); it is then left out of the matching and named
- * in the header.  If it varies, the runs' trials cannot be told apart by the
- * shared keys and none is matched.  Should one run hold two trials with the
- * same parameters, they are paired with the other run's in trial order.
+ * Matching.  Trials are matched by the trial key columns of trials.csv (every
+ * column between `trial` and `status`) that every run has, compared by name,
+ * less the ignored keys: `repeats`, `stop`, `batch` and `order` (they say how
+ * a trial was measured, not what it ran: an auto run and a 15-repeat run of
+ * the same trials match) and each --ignore KEY.  A key that only some runs
+ * have must hold one value in all of their rows (a column added with a
+ * default); it is then left out of the matching and named in the header.  If
+ * it varies, no trial can be matched.  Two trials of one run with the same
+ * parameters are paired with the other runs' in trial order.
  *
- * For each pair whose status is `ok` in both runs: the medians of trials.csv
- * (computed from samples.csv where the cell is empty), ratio = new / old, and
- * the two-sided Mann-Whitney U test of the two runs' samples.csv `seconds`
- * (mannwhitney.h: exact distribution for n1, n2 <= 10 without ties, else the
- * normal approximation with tie and continuity corrections).  Verdict:
- * `slower` when p < 0.05 and ratio > 1 + PCT/100, `faster` when p < 0.05 and
- * ratio < 1 - PCT/100, else `same` (PCT: --threshold, default 5).  Pairs not
- * `ok` in both are listed with their statuses (`failed in NEW`), trials of one
- * run only as `only in OLD` / `only in NEW`.
+ * Replication at the right level (issue 16: samples of one run are not
+ * independent replicates; the machine moves 10-30 % between runs while the
+ * samples of one run agree within 1 %).  The U test (mannwhitney.h) compares
+ * replicates: the per-run medians when both sides have at least
+ * COMPARE_MIN_RUNS ok runs (the exact test can reach p < 0.05 only from 4
+ * against 4), else block medians: each run's samples, in the order taken, cut
+ * into at most COMPARE_BLOCKS consecutive blocks (under `order: interleaved`
+ * a block is a few consecutive rounds), pooled over the side's runs.  Block
+ * medians see the drift inside a run, not the run-to-run noise, so the
+ * effect must also exceed the noise threshold: the run-to-run spread measured
+ * (max / min - 1 of the per-run medians of a side with two or more ok runs,
+ * the larger of the two sides), or with one run per side the noise floor
+ * (--noise-floor, default COMPARE_NOISE_FLOOR %, calibrated with bench/aa.sh);
+ * --threshold PCT fixes it instead.  p-values are corrected for testing many
+ * trials at once with Benjamini-Hochberg (q-values; with every trial
+ * unchanged, as in an A/A run, this bounds the chance of any false verdict
+ * by alpha).  Verdict: `slower` when q < 0.05 and new/old > 1 + t, `faster`
+ * when q < 0.05 and new/old < 1 / (1 + t), else `same`.
  *
- * Exit status: 1 when some pair is `slower`, else 0; 2 for a bad option or a
- * run folder that cannot be read (the message names the path).  A run folder
- * may also be an experiment folder (OUTPUT/<name>): its `latest` run is used.
- * The runs may come from different machines; the text and markdown headers
- * show the host of each from meta.json when it is there. */
-#include "commands.h"
+ * The median of a side is the median of its ok runs' medians (trials.csv,
+ * or computed from samples.csv where the cell is empty).  A side whose trial
+ * is ok in no run is listed with its status (`failed in NEW`); trials of one
+ * side only as `only in OLD` / `only in NEW`.
+ *
+ * Exit status: 2 for a bad option, a run folder that cannot be read (the
+ * message names the path), or when no trial of OLD matched one of NEW (a
+ * regression gate must not pass on an empty comparison); else 1 when some
+ * pair is `slower`, else 0.  A run folder may also be an experiment folder
+ * (OUTPUT/<name>): its `latest` run is used.  Library code: it prints only
+ * to the streams it is given. */
 #include "commands.h"
 #include "csv.h"
 #include "mannwhitney.h"
@@ -42,6 +60,11 @@
 #include <unistd.h>
 
 #define COMPARE_ALPHA 0.05
+#define COMPARE_BLOCKS 10
+#define COMPARE_MIN_RUNS 4
+
+/* keys that say how a trial was measured, not what it ran */
+static const char *const default_ignored[] = {"repeats", "stop", "batch", "order", NULL};
 
 
 /* ---- one run --------------------------------------------------------------- */
@@ -286,45 +309,67 @@ static int run_load(run_data *R, const char *arg, FILE *err)
 /* ---- matching -------------------------------------------------------------- */
 
 typedef struct side {
-    int pos; /* trial position in its run, -1: absent */
-    const char *status;
-    double median;
-    int n;
+    int run, pos;       /* the first run of the side that has the trial, its position; -1 */
+    const char *status; /* "ok" when ok in some run, else the first run's status */
+    int nruns;          /* runs where it is ok */
+    int n;              /* samples over those runs */
+    double median;      /* median of their per-run medians */
+    double spread;      /* max / min - 1 of the per-run medians; NaN with < 2 */
+    double drift;       /* upper / lower quartile - 1 of the block medians of a run, the largest */
 } side;
 
 typedef struct cmp_row {
+    int *pos; /* position in each run, -1: absent */
+    int order;
     side o, n;
-    double ratio, u, p;
-    int exact;
+    double ratio, u, p, q, thr;
+    int exact, per_run, nrep_o, nrep_n;
     char verdict[96];
     int kind; /* 0 same, 1 faster, 2 slower, 3 not compared, 4 only OLD, 5 only NEW */
 } cmp_row;
 
 typedef struct column {
     const char *name;
-    int oc, nc; /* column in OLD / NEW trials.csv, -1 when absent */
+    int *col; /* column in each run's trials.csv, -1 when absent */
 } column;
 
-typedef struct tup {
-    char *s;
-    int pos;
-} tup;
+typedef struct report {
+    run_data *runs;
+    int nold, nruns; /* runs 0 .. nold-1 are OLD, the rest NEW */
+    column *cols;    /* parameter columns shown */
+    int ncols;
+    cmp_row *rows;
+    int nrows, ntests;
+    strbuf notes; /* lines for the text and markdown headers */
+    const compare_opts *opt;
+} report;
 
-static int cmp_tup(const void *pa, const void *pb)
+typedef struct item {
+    char *s; /* shared-key tuple, then '\1' and the occurrence number */
+    int run, pos;
+} item;
+
+static int cmp_item(const void *pa, const void *pb)
 {
-    const tup *a = pa, *b = pb;
+    const item *a = pa, *b = pb;
     int c = strcmp(a->s, b->s);
-    return c ? c : (a->pos > b->pos) - (a->pos < b->pos);
+    if (c)
+        return c;
+    if (a->run != b->run)
+        return (a->run > b->run) - (a->run < b->run);
+    return (a->pos > b->pos) - (a->pos < b->pos);
 }
 
 /* The shared-key values of a trial, each length-prefixed: unambiguous. */
-static char *tuple(const run_data *R, int pos, const column *cols, int ncols, int old)
+static char *tuple(const report *R, int run, int pos, int nshared)
 {
     strbuf b = {0};
-    for (int i = 0; i < ncols; i++) {
-        const char *v = cell(R, pos, old ? cols[i].oc : cols[i].nc);
+    for (int i = 0; i < nshared; i++) {
+        const char *v = cell(&R->runs[run], pos, R->cols[i].col[run]);
         sb_printf(&b, "%zu:%s", strlen(v), v);
     }
+    if (!b.s)
+        sb_puts(&b, "");
     return sb_take(&b);
 }
 
@@ -362,23 +407,116 @@ static double median_of(const run_data *R, int pos)
     return v;
 }
 
-static side side_of(const run_data *R, int pos)
+static int is_ok(const run_data *D, int pos)
 {
-    side s = {pos, NULL, NAN, 0};
-    if (pos >= 0) {
-        s.status = cell(R, pos, R->status_col);
-        s.median = median_of(R, pos);
-        s.n = R->nsmp[pos];
+    return pos >= 0 && !strcmp(cell(D, pos, D->status_col), "ok");
+}
+
+static int cmp_double(const void *pa, const void *pb)
+{
+    double a = *(const double *)pa, b = *(const double *)pb;
+    return (a > b) - (a < b);
+}
+
+/* The medians of at most COMPARE_BLOCKS consecutive blocks of a trial's
+ * samples, in the order taken (README "Comparing runs"). */
+static double *block_medians(const run_data *D, int pos, int *n)
+{
+    int ns = D->nsmp[pos], nb = ns < COMPARE_BLOCKS ? ns : COMPARE_BLOCKS;
+    double *x = xmalloc((size_t)(nb + 1) * sizeof *x);
+    double *tmp = xmalloc((size_t)(ns + 1) * sizeof *tmp);
+    for (int b = 0; b < nb; b++) {
+        int a = (int)((long long)b * ns / nb), e = (int)((long long)(b + 1) * ns / nb);
+        memcpy(tmp, D->smp[pos] + a, (size_t)(e - a) * sizeof *tmp);
+        x[b] = stats_median(tmp, e - a);
     }
+    free(tmp);
+    *n = nb;
+    return x;
+}
+
+static side side_of(const report *R, const cmp_row *c, int lo, int hi)
+{
+    side s = {-1, -1, NULL, 0, 0, NAN, NAN, 0};
+    double *m = xmalloc((size_t)(hi - lo) * sizeof *m);
+    for (int r = lo; r < hi; r++) {
+        const run_data *D = &R->runs[r];
+        int pos = c->pos[r];
+        if (pos < 0)
+            continue;
+        if (s.run < 0) {
+            s.run = r;
+            s.pos = pos;
+            s.status = cell(D, pos, D->status_col);
+        }
+        if (!is_ok(D, pos))
+            continue;
+        if (strcmp(s.status, "ok")) {
+            s.run = r;
+            s.pos = pos;
+            s.status = "ok";
+        }
+        double v = median_of(D, pos);
+        if (isfinite(v))
+            m[s.nruns++] = v;
+        s.n += D->nsmp[pos];
+        /* the drift: upper / lower quartile of the block medians, less 1; the
+         * quartiles, not the extremes: one block with a stall must not hide
+         * every verdict of the trial */
+        int nb;
+        double *b = block_medians(D, pos, &nb);
+        xqsort(b, (size_t)nb, sizeof *b, cmp_double);
+        if (nb >= 4 && b[nb / 4] > 0 && b[nb - 1 - nb / 4] / b[nb / 4] - 1.0 > s.drift)
+            s.drift = b[nb - 1 - nb / 4] / b[nb / 4] - 1.0;
+        free(b);
+    }
+    if (s.nruns) {
+        double lo_v = m[0], hi_v = m[0];
+        for (int i = 1; i < s.nruns; i++) {
+            lo_v = fmin(lo_v, m[i]);
+            hi_v = fmax(hi_v, m[i]);
+        }
+        if (s.nruns >= 2 && lo_v > 0)
+            s.spread = hi_v / lo_v - 1.0;
+        s.median = stats_median(m, s.nruns);
+    }
+    free(m);
     return s;
 }
 
-static void judge(cmp_row *c, const run_data *O, const run_data *N, double threshold)
+/* The replicates of one side (README "Comparing runs"): per-run medians, or
+ * the block medians of every ok run. */
+static double *replicates(const report *R, const cmp_row *c, int lo, int hi, int per_run, int *n)
 {
-    c->ratio = c->u = c->p = NAN;
-    if (c->o.pos < 0 || c->n.pos < 0) {
-        c->kind = c->o.pos < 0 ? 5 : 4;
-        snprintf(c->verdict, sizeof c->verdict, "only in %s", c->o.pos < 0 ? "NEW" : "OLD");
+    int cap = (hi - lo) * COMPARE_BLOCKS + 1;
+    double *x = xmalloc((size_t)cap * sizeof *x);
+    *n = 0;
+    for (int r = lo; r < hi; r++) {
+        const run_data *D = &R->runs[r];
+        int pos = c->pos[r];
+        if (!is_ok(D, pos))
+            continue;
+        if (per_run) {
+            x[(*n)++] = median_of(D, pos);
+            continue;
+        }
+        int nb;
+        double *b = block_medians(D, pos, &nb);
+        memcpy(x + *n, b, (size_t)nb * sizeof *x);
+        *n += nb;
+        free(b);
+    }
+    return x;
+}
+
+static void judge(report *R, cmp_row *c)
+{
+    c->ratio = c->u = c->p = c->q = c->thr = NAN;
+    c->o = side_of(R, c, 0, R->nold);
+    c->n = side_of(R, c, R->nold, R->nruns);
+    if (c->o.run < 0 || c->n.run < 0) {
+        c->kind = c->o.run < 0 ? 5 : 4;
+        snprintf(c->verdict, sizeof c->verdict, "only in %s", c->o.run < 0 ? "NEW" : "OLD");
         return;
     }
     int ook = !strcmp(c->o.status, "ok"), nok = !strcmp(c->n.status, "ok");
@@ -398,48 +536,86 @@ static void judge(cmp_row *c, const run_data *O, const run_data *N, double thres
     double a = c->o.median, b = c->n.median;
     if (isfinite(a) && isfinite(b))
         c->ratio = a > 0 ? b / a : b > 0 ? INFINITY : 1.0;
+    c->per_run = c->o.nruns >= COMPARE_MIN_RUNS && c->n.nruns >= COMPARE_MIN_RUNS;
+    double *x = replicates(R, c, 0, R->nold, c->per_run, &c->nrep_o);
+    double *y = replicates(R, c, R->nold, R->nruns, c->per_run, &c->nrep_n);
     mw_result mw;
-    if (mann_whitney(O->smp[c->o.pos], O->nsmp[c->o.pos], N->smp[c->n.pos], N->nsmp[c->n.pos],
-                     MW_AUTO, &mw) == 0) {
+    if (mann_whitney(x, c->nrep_o, y, c->nrep_n, MW_AUTO, &mw) == 0) {
         c->u = mw.u;
         c->p = mw.p;
         c->exact = mw.exact;
     }
+    free(x);
+    free(y);
     if (isnan(c->p) || isnan(c->ratio)) {
         c->kind = 3;
         snprintf(c->verdict, sizeof c->verdict, "no samples");
         return;
     }
-    double t = threshold / 100.0;
-    if (c->p < COMPARE_ALPHA && c->ratio > 1.0 + t)
-        c->kind = 2;
-    else if (c->p < COMPARE_ALPHA && c->ratio < 1.0 - t)
-        c->kind = 1;
-    else
-        c->kind = 0;
-    snprintf(c->verdict, sizeof c->verdict, "%s",
-             c->kind == 2 ? "slower" : c->kind == 1 ? "faster" : "same");
+    /* the effect a verdict needs: fixed, measured run-to-run, or the floor */
+    if (isfinite(R->opt->threshold))
+        c->thr = R->opt->threshold / 100.0;
+    else if (isfinite(c->o.spread) || isfinite(c->n.spread))
+        c->thr = fmax(isfinite(c->o.spread) ? c->o.spread : 0, isfinite(c->n.spread) ? c->n.spread : 0);
+    else /* one run a side: the floor, or the drift seen inside a run when larger */
+        c->thr = fmax(R->opt->noise_floor / 100.0, fmax(c->o.drift, c->n.drift));
+    R->ntests++;
+}
+
+typedef struct pq {
+    double p;
+    int row;
+} pq;
+
+static int cmp_pq(const void *pa, const void *pb)
+{
+    const pq *a = pa, *b = pb;
+    if (a->p != b->p)
+        return (a->p > b->p) - (a->p < b->p);
+    return (a->row > b->row) - (a->row < b->row);
+}
+
+/* Benjamini-Hochberg: q_(i) = min over j >= i of p_(j) m / j, at most 1,
+ * over the m trials tested; then each verdict. */
+static void correct_and_decide(report *R)
+{
+    pq *v = xmalloc(((size_t)R->ntests + 1) * sizeof *v);
+    int m = 0;
+    for (int r = 0; r < R->nrows; r++)
+        if (!isnan(R->rows[r].thr))
+            v[m++] = (pq){R->rows[r].p, r};
+    xqsort(v, (size_t)m, sizeof *v, cmp_pq);
+    double run_min = 1.0;
+    for (int i = m - 1; i >= 0; i--) {
+        double q = v[i].p * m / (i + 1);
+        if (q < run_min)
+            run_min = q;
+        R->rows[v[i].row].q = run_min;
+    }
+    free(v);
+    for (int r = 0; r < R->nrows; r++) {
+        cmp_row *c = &R->rows[r];
+        if (isnan(c->thr))
+            continue;
+        if (c->q < COMPARE_ALPHA && c->ratio > 1.0 + c->thr)
+            c->kind = 2;
+        else if (c->q < COMPARE_ALPHA && c->ratio < 1.0 / (1.0 + c->thr))
+            c->kind = 1;
+        else
+            c->kind = 0;
+        snprintf(c->verdict, sizeof c->verdict, "%s",
+                 c->kind == 2 ? "slower" : c->kind == 1 ? "faster" : "same");
+    }
 }
 
 /* ---- output ---------------------------------------------------------------- */
 
-typedef struct report {
-    const run_data *O, *N;
-    column *cols; /* parameter columns shown */
-    int ncols;
-    cmp_row *rows;
-    int nrows;
-    strbuf notes; /* lines for the text and markdown headers */
-    double threshold;
-} report;
-
 static const char *param(const report *R, const cmp_row *c, int i)
 {
     const column *k = &R->cols[i];
-    if (c->o.pos >= 0 && k->oc >= 0)
-        return cell(R->O, c->o.pos, k->oc);
-    if (c->n.pos >= 0 && k->nc >= 0)
-        return cell(R->N, c->n.pos, k->nc);
+    for (int r = 0; r < R->nruns; r++)
+        if (c->pos[r] >= 0 && k->col[r] >= 0)
+            return cell(&R->runs[r], c->pos[r], k->col[r]);
     return "";
 }
 
@@ -475,7 +651,7 @@ static void fmt_num(char *out, size_t n, const char *fmt, double v)
 
 static void median_cell(char *out, size_t n, const side *s)
 {
-    if (s->pos < 0)
+    if (s->run < 0)
         snprintf(out, n, "-");
     else if (strcmp(s->status, "ok"))
         snprintf(out, n, "%.30s", *s->status ? s->status : "?");
@@ -501,12 +677,14 @@ typedef struct grid {
 
 static void build_grid(const report *R, grid *g, int *shown)
 {
-    static const char *const tail[] = {"old median", "new median", "ratio", "p-value", "verdict"};
+    static const char *const tail[] = {"old median", "new median", "ratio", "noise",
+                                       "p-value",    "q-value",    "verdict"};
+    enum { NTAIL = 7 };
     int np = 0;
     for (int i = 0; i < R->ncols; i++)
         if (shown[i])
             np++;
-    g->ncols = np + 5;
+    g->ncols = np + NTAIL;
     g->nrows = R->nrows + 1;
     g->cell = xcalloc((size_t)g->nrows, sizeof *g->cell);
     g->right = xcalloc((size_t)g->ncols, sizeof *g->right);
@@ -526,9 +704,9 @@ static void build_grid(const report *R, grid *g, int *shown)
         }
         g->right[c++] = numeric;
     }
-    for (int j = 0; j < 5; j++) {
+    for (int j = 0; j < NTAIL; j++) {
         g->cell[0][np + j] = xstrdup(tail[j]);
-        g->right[np + j] = j < 4;
+        g->right[np + j] = j < NTAIL - 1;
     }
     for (int r = 0; r < R->nrows; r++) {
         const cmp_row *x = &R->rows[r];
@@ -539,9 +717,16 @@ static void build_grid(const report *R, grid *g, int *shown)
         g->cell[r + 1][np + 1] = xstrdup(buf);
         fmt_num(buf, sizeof buf, "%.3f", x->ratio);
         g->cell[r + 1][np + 2] = xstrdup(buf);
-        fmt_num(buf, sizeof buf, "%.3g", x->p);
+        if (isnan(x->thr))
+            snprintf(buf, sizeof buf, "-");
+        else
+            snprintf(buf, sizeof buf, x->thr >= 1 ? "%.0f%%" : "%.3g%%", 100 * x->thr);
         g->cell[r + 1][np + 3] = xstrdup(buf);
-        g->cell[r + 1][np + 4] = xstrdup(x->verdict);
+        fmt_num(buf, sizeof buf, "%.3g", x->p);
+        g->cell[r + 1][np + 4] = xstrdup(buf);
+        fmt_num(buf, sizeof buf, "%.3g", x->q);
+        g->cell[r + 1][np + 5] = xstrdup(buf);
+        g->cell[r + 1][np + 6] = xstrdup(x->verdict);
     }
 }
 
@@ -600,19 +785,41 @@ static void run_line(strbuf *b, const char *tag, const run_data *D, int md)
     sb_putc(b, '\n');
 }
 
+/* How the verdicts were reached, in one line (README "Comparing runs"). */
+static void method_line(const report *R, strbuf *h)
+{
+    int per_run = 0, blocks = 0;
+    for (int r = 0; r < R->nrows; r++)
+        if (!isnan(R->rows[r].thr))
+            *(R->rows[r].per_run ? &per_run : &blocks) += 1;
+    sb_printf(h, "Mann-Whitney U two-sided over %s, Benjamini-Hochberg q over %d trials; "
+                 "faster/slower: q < %.2g and new/old beyond the noise (",
+              per_run && blocks ? "per-run or block medians"
+              : per_run        ? "per-run medians"
+                               : "block medians of each run",
+              R->ntests, COMPARE_ALPHA);
+    if (isfinite(R->opt->threshold))
+        sb_printf(h, "fixed by --threshold: %g %%)\n", R->opt->threshold);
+    else if (R->nold > 1 || R->nruns - R->nold > 1)
+        sb_printf(h, "measured: the spread of the per-run medians; %g %% where one run per side)\n",
+                  R->opt->noise_floor);
+    else
+        sb_printf(h, "one run per side: the noise floor, %g %%)\n", R->opt->noise_floor);
+}
+
 static void put_text(const report *R, FILE *out)
 {
     int *shown = xcalloc((size_t)R->ncols + 1, sizeof *shown);
     strbuf common = {0}, h = {0};
     split_constant(R, shown, &common, " ", 0);
-    run_line(&h, "OLD", R->O, 0);
-    run_line(&h, "NEW", R->N, 0);
+    for (int r = 0; r < R->nruns; r++)
+        run_line(&h, r < R->nold ? "OLD" : "NEW", &R->runs[r], 0);
     if (common.len && R->nrows)
         sb_printf(&h, "every trial: %s\n", common.s);
     if (R->notes.len)
         sb_puts(&h, R->notes.s);
-    sb_printf(&h, "Mann-Whitney U two-sided; faster/slower: p < %.2g and new/old beyond 1 +/- %g%%\n\n",
-              COMPARE_ALPHA, R->threshold);
+    method_line(R, &h);
+    sb_putc(&h, '\n');
     fputs(h.s, out);
     grid g;
     build_grid(R, &g, shown);
@@ -664,8 +871,8 @@ static void put_md(const report *R, FILE *out)
     int *shown = xcalloc((size_t)R->ncols + 1, sizeof *shown);
     strbuf common = {0}, h = {0};
     split_constant(R, shown, &common, ", ", 1);
-    run_line(&h, "OLD", R->O, 1);
-    run_line(&h, "NEW", R->N, 1);
+    for (int r = 0; r < R->nruns; r++)
+        run_line(&h, r < R->nold ? "OLD" : "NEW", &R->runs[r], 1);
     if (common.len && R->nrows)
         sb_printf(&h, "- every trial: %s\n", common.s);
     if (R->notes.len) {
@@ -676,8 +883,9 @@ static void put_md(const report *R, FILE *out)
             p += l + (p[l] == '\n');
         }
     }
-    sb_printf(&h, "- Mann-Whitney U two-sided; faster/slower: p < %.2g and new/old beyond 1 +/- %g %%\n\n",
-              COMPARE_ALPHA, R->threshold);
+    sb_puts(&h, "- ");
+    method_line(R, &h);
+    sb_putc(&h, '\n');
     fputs(h.s, out);
     grid g;
     build_grid(R, &g, shown);
@@ -724,34 +932,44 @@ static void put_csv(const report *R, FILE *out)
         csv_field(&b, R->cols[i].name);
         sb_putc(&b, ',');
     }
-    sb_puts(&b, "old_trial,new_trial,old_status,new_status,old_samples,new_samples,old_median,"
-                "new_median,ratio,u,p_value,method,verdict\n");
+    sb_puts(&b, "old_trial,new_trial,old_status,new_status,old_runs,new_runs,old_samples,"
+                "new_samples,old_median,new_median,ratio,noise,replicates,u,p_value,q_value,"
+                "method,verdict\n");
     for (int r = 0; r < R->nrows; r++) {
         const cmp_row *c = &R->rows[r];
         for (int i = 0; i < R->ncols; i++) {
             csv_field(&b, param(R, c, i));
             sb_putc(&b, ',');
         }
-        if (c->o.pos >= 0)
-            sb_printf(&b, "%lld", R->O->id[c->o.pos]);
+        if (c->o.run >= 0)
+            sb_printf(&b, "%lld", R->runs[c->o.run].id[c->o.pos]);
         sb_putc(&b, ',');
-        if (c->n.pos >= 0)
-            sb_printf(&b, "%lld", R->N->id[c->n.pos]);
+        if (c->n.run >= 0)
+            sb_printf(&b, "%lld", R->runs[c->n.run].id[c->n.pos]);
         sb_putc(&b, ',');
-        csv_field(&b, c->o.pos >= 0 ? c->o.status : "");
+        csv_field(&b, c->o.run >= 0 ? c->o.status : "");
         sb_putc(&b, ',');
-        csv_field(&b, c->n.pos >= 0 ? c->n.status : "");
+        csv_field(&b, c->n.run >= 0 ? c->n.status : "");
         sb_putc(&b, ',');
-        if (c->o.pos >= 0)
+        if (c->o.run >= 0)
+            sb_printf(&b, "%d", c->o.nruns);
+        sb_putc(&b, ',');
+        if (c->n.run >= 0)
+            sb_printf(&b, "%d", c->n.nruns);
+        sb_putc(&b, ',');
+        if (c->o.run >= 0)
             sb_printf(&b, "%d", c->o.n);
         sb_putc(&b, ',');
-        if (c->n.pos >= 0)
+        if (c->n.run >= 0)
             sb_printf(&b, "%d", c->n.n);
         csv_num(&b, c->o.median);
         csv_num(&b, c->n.median);
         csv_num(&b, c->ratio);
+        csv_num(&b, c->thr);
+        sb_puts(&b, isnan(c->p) ? "," : c->per_run ? ",runs" : ",blocks");
         csv_num(&b, c->u);
         csv_num(&b, c->p);
+        csv_num(&b, c->q);
         sb_puts(&b, isnan(c->p) ? "," : c->exact ? ",exact" : ",normal");
         sb_putc(&b, ',');
         csv_field(&b, c->verdict);
@@ -783,12 +1001,13 @@ static json_object *jparam(const char *v)
     return json_object_new_string(v);
 }
 
-static json_object *jside(const run_data *D, const side *s)
+static json_object *jside(const report *R, const side *s)
 {
-    if (s->pos < 0)
+    if (s->run < 0)
         return NULL;
     json_object *o = json_object_new_object();
-    json_object_object_add(o, "trial", json_object_new_int64(D->id[s->pos]));
+    json_object_object_add(o, "trial", json_object_new_int64(R->runs[s->run].id[s->pos]));
+    json_object_object_add(o, "runs", json_object_new_int(s->nruns));
     json_object_object_add(o, "status", json_object_new_string(s->status));
     json_object_object_add(o, "samples", json_object_new_int(s->n));
     json_object_object_add(o, "median", jnum(s->median));
@@ -804,11 +1023,16 @@ static void put_json(const report *R, FILE *out)
         for (int i = 0; i < R->ncols; i++)
             json_object_object_add(p, R->cols[i].name, jparam(param(R, c, i)));
         json_object_object_add(o, "params", p);
-        json_object_object_add(o, "old", jside(R->O, &c->o));
-        json_object_object_add(o, "new", jside(R->N, &c->n));
+        json_object_object_add(o, "old", jside(R, &c->o));
+        json_object_object_add(o, "new", jside(R, &c->n));
         json_object_object_add(o, "ratio", jnum(c->ratio));
         json_object_object_add(o, "u", jnum(c->u));
+        json_object_object_add(o, "noise", jnum(c->thr));
+        json_object_object_add(o, "replicates",
+                               isnan(c->p) ? NULL
+                                           : json_object_new_string(c->per_run ? "runs" : "blocks"));
         json_object_object_add(o, "p_value", jnum(c->p));
+        json_object_object_add(o, "q_value", jnum(c->q));
         json_object_object_add(o, "method",
                                isnan(c->p) ? NULL
                                            : json_object_new_string(c->exact ? "exact" : "normal"));
@@ -823,109 +1047,226 @@ static void put_json(const report *R, FILE *out)
 
 /* ---- the command ------------------------------------------------------------ */
 
-int compare_runs(const char *old_dir, const char *new_dir, double threshold, const char *format,
-                 FILE *out, FILE *err)
+/* ---- the command ------------------------------------------------------------ */
+
+static int is_ignored(const compare_opts *o, const char *key)
 {
-    if (!format)
-        format = "text";
+    for (int i = 0; default_ignored[i]; i++)
+        if (!strcmp(default_ignored[i], key))
+            return 1;
+    for (int i = 0; i < o->nignore; i++)
+        if (!strcmp(o->ignore[i], key))
+            return 1;
+    return 0;
+}
+
+/* Chooses the columns: the keys of every run, not ignored, in the first
+ * run's order; returns how many are shared, 0 in *match when a key of some
+ * runs only varies. */
+static int choose_columns(report *R, int *match)
+{
+    int nr = R->nruns;
+    int cap = 1;
+    for (int r = 0; r < nr; r++)
+        cap += R->runs[r].nkeys;
+    R->cols = xcalloc((size_t)cap, sizeof *R->cols);
+    for (int k = 0; k < R->runs[0].nkeys; k++) {
+        const char *name = key_name(&R->runs[0], k);
+        if (is_ignored(R->opt, name))
+            continue;
+        int *col = xmalloc((size_t)nr * sizeof *col), all = 1;
+        for (int r = 0; r < nr; r++)
+            if ((col[r] = key_col(&R->runs[r], name)) < 0)
+                all = 0;
+        if (all)
+            R->cols[R->ncols++] = (column){name, col};
+        else
+            free(col);
+    }
+    int nshared = R->ncols;
+    *match = 1;
+    strbuf ign = {0};
+    for (int r = 0; r < nr; r++) {
+        const run_data *A = &R->runs[r];
+        for (int k = 0; k < A->nkeys; k++) {
+            const char *name = key_name(A, k);
+            int first = 1, in_all = 1, sides = 0;
+            for (int s = 0; s < nr; s++) {
+                int c = key_col(&R->runs[s], name);
+                if (c >= 0 && s < r)
+                    first = 0; /* named once, by the first run that has it */
+                if (c < 0)
+                    in_all = 0;
+                else
+                    sides |= s < R->nold ? 1 : 2;
+            }
+            if (!first)
+                continue;
+            if (is_ignored(R->opt, name)) {
+                sb_printf(&ign, "%s%s", ign.len ? ", " : "", name);
+                continue;
+            }
+            if (in_all)
+                continue;
+            /* a key some runs lack: each run that has it must hold one value */
+            const char *v = NULL;
+            int constant = 1, any = 0;
+            for (int s = 0; s < nr && constant; s++) {
+                int c = key_col(&R->runs[s], name);
+                const char *w;
+                if (c < 0)
+                    continue;
+                if (!constant_col(&R->runs[s], c, &w))
+                    constant = 0;
+                else if (R->runs[s].nrows && v && strcmp(v, w))
+                    constant = 0;
+                else if (R->runs[s].nrows) {
+                    v = w;
+                    any = 1;
+                }
+            }
+            const char *where = sides == 1 ? "only in OLD" : sides == 2 ? "only in NEW"
+                                                                        : "not in every run";
+            if (constant) {
+                sb_printf(&R->notes, "key '%s' %s (%s%s%s): not used to match\n", name, where,
+                          any ? "'" : "no trials", any ? v : "", any ? "' in every trial" : "");
+            } else {
+                sb_printf(&R->notes, "key '%s' %s varies: the runs' trials cannot be matched\n",
+                          name, where);
+                *match = 0;
+            }
+        }
+    }
+    if (ign.len)
+        sb_printf(&R->notes, "not used to match: %s (repeats, stop, batch and order say how a "
+                             "trial was measured; --ignore KEY adds keys)\n",
+                  ign.s);
+    sb_free(&ign);
+    if (!*match) /* show every key, so that each trial can be told apart */
+        for (int r = 0; r < nr; r++) {
+            const run_data *A = &R->runs[r];
+            for (int k = 0; k < A->nkeys; k++) {
+                const char *name = key_name(A, k);
+                int seen = 0;
+                for (int i = 0; i < R->ncols && !seen; i++)
+                    seen = !strcmp(R->cols[i].name, name);
+                if (seen || is_ignored(R->opt, name))
+                    continue;
+                int *col = xmalloc((size_t)nr * sizeof *col);
+                for (int s = 0; s < nr; s++)
+                    col[s] = key_col(&R->runs[s], name);
+                R->cols[R->ncols++] = (column){name, col};
+            }
+        }
+    return nshared;
+}
+
+/* Groups the trials of every run by shared-key tuple and occurrence: one
+ * row each, in the order they first appear (OLD's first run first). */
+static void match_rows(report *R, int nshared, int match)
+{
+    int nr = R->nruns, total = 0;
+    for (int r = 0; r < nr; r++)
+        total += R->runs[r].nrows;
+    item *it = xmalloc(((size_t)total + 1) * sizeof *it);
+    int n = 0;
+    for (int r = 0; r < nr; r++) {
+        /* the occurrence number: how many earlier trials of this run share the tuple */
+        int m = R->runs[r].nrows;
+        item *own = xmalloc(((size_t)m + 1) * sizeof *own);
+        for (int i = 0; i < m; i++)
+            own[i] = (item){match ? tuple(R, r, i, nshared) : xasprintf("%d/%d", r, i), r, i};
+        xqsort(own, (size_t)m, sizeof *own, cmp_item);
+        int occ = 0;
+        for (int i = 0; i < m; i++) {
+            occ = i && !strcmp(own[i].s, own[i - 1].s) ? occ + 1 : 0;
+            it[n++] = (item){xasprintf("%s\001%d", own[i].s, occ), r, own[i].pos};
+        }
+        for (int i = 0; i < m; i++)
+            free(own[i].s);
+        free(own);
+    }
+    xqsort(it, (size_t)n, sizeof *it, cmp_item);
+    R->rows = xcalloc((size_t)n + 1, sizeof *R->rows);
+    for (int i = 0; i < n;) {
+        int j = i;
+        cmp_row *c = &R->rows[R->nrows++];
+        c->pos = xmalloc((size_t)nr * sizeof *c->pos);
+        for (int r = 0; r < nr; r++)
+            c->pos[r] = -1;
+        c->order = -1;
+        for (; j < n && !strcmp(it[j].s, it[i].s); j++) {
+            if (c->pos[it[j].run] < 0)
+                c->pos[it[j].run] = it[j].pos;
+            int ord = it[j].run * (total + 1) + it[j].pos;
+            if (c->order < 0 || ord < c->order)
+                c->order = ord;
+        }
+        i = j;
+    }
+    for (int i = 0; i < n; i++)
+        free(it[i].s);
+    free(it);
+}
+
+static int cmp_row_order(const void *pa, const void *pb)
+{
+    const cmp_row *a = pa, *b = pb;
+    return (a->order > b->order) - (a->order < b->order);
+}
+
+int compare_runs(const char *const *old_dirs, int nold, const char *const *new_dirs, int nnew,
+                 const compare_opts *opt, FILE *out, FILE *err)
+{
+    const char *format = opt->format ? opt->format : "text";
     if (strcmp(format, "text") && strcmp(format, "md") && strcmp(format, "csv") &&
         strcmp(format, "json")) {
         fprintf(err, "runner: compare: unknown format '%s' (text, md, csv or json)\n", format);
         return EXIT_INVALID;
     }
-    if (!(threshold >= 0) || !isfinite(threshold)) {
+    if (!isnan(opt->threshold) && (!(opt->threshold >= 0) || !isfinite(opt->threshold))) {
         fprintf(err, "runner: compare: the threshold must be a percentage >= 0\n");
         return EXIT_INVALID;
     }
-    run_data O, N;
-    if (run_load(&O, old_dir, err) < 0) {
-        run_free(&O);
+    if (!(opt->noise_floor >= 0) || !isfinite(opt->noise_floor)) {
+        fprintf(err, "runner: compare: the noise floor must be a percentage >= 0\n");
         return EXIT_INVALID;
     }
-    if (run_load(&N, new_dir, err) < 0) {
-        run_free(&O);
-        run_free(&N);
+    if (nold < 1 || nnew < 1) {
+        fprintf(err, "runner: compare: needs at least one OLD and one NEW run\n");
         return EXIT_INVALID;
     }
+    report R = {.nold = nold, .nruns = nold + nnew, .opt = opt};
+    R.runs = xcalloc((size_t)R.nruns, sizeof *R.runs);
+    int rc = EXIT_OK;
+    for (int r = 0; r < R.nruns && rc == EXIT_OK; r++)
+        if (run_load(&R.runs[r], r < nold ? old_dirs[r] : new_dirs[r - nold], err) < 0)
+            rc = EXIT_INVALID;
+    /* an --ignore KEY no run has is most likely a typo */
+    for (int i = 0; i < opt->nignore && rc == EXIT_OK; i++) {
+        int found = 0;
+        for (int r = 0; r < R.nruns && !found; r++)
+            found = key_col(&R.runs[r], opt->ignore[i]) >= 0;
+        if (!found) {
+            fprintf(err, "runner: compare: --ignore %s: no run has a key '%s'\n", opt->ignore[i],
+                    opt->ignore[i]);
+            rc = EXIT_INVALID;
+        }
+    }
+    if (rc != EXIT_OK) {
+        for (int r = 0; r < R.nruns; r++)
+            run_free(&R.runs[r]);
+        free(R.runs);
+        return rc;
+    }
 
-    report R = {.O = &O, .N = &N, .threshold = threshold};
-    R.cols = xcalloc((size_t)(O.nkeys + N.nkeys) + 1, sizeof *R.cols);
-    /* shared keys in OLD's order; keys of one run only must be constant */
-    int match = 1;
-    for (int k = 0; k < O.nkeys; k++) {
-        int nc = key_col(&N, key_name(&O, k));
-        if (nc >= 0)
-            R.cols[R.ncols++] = (column){key_name(&O, k), 1 + k, nc};
-    }
-    int nshared = R.ncols;
-    for (int sd = 0; sd < 2; sd++) {
-        const run_data *A = sd ? &N : &O, *B = sd ? &O : &N;
-        for (int k = 0; k < A->nkeys; k++) {
-            if (key_col(B, key_name(A, k)) >= 0)
-                continue;
-            const char *v;
-            if (constant_col(A, 1 + k, &v)) {
-                sb_printf(&R.notes, "key '%s' only in %s (%s%s%s): not used to match\n",
-                          key_name(A, k), sd ? "NEW" : "OLD", A->nrows ? "'" : "no trials",
-                          A->nrows ? v : "", A->nrows ? "' in every trial" : "");
-            } else {
-                sb_printf(&R.notes, "key '%s' only in %s varies: the runs' trials cannot be matched\n",
-                          key_name(A, k), sd ? "NEW" : "OLD");
-                match = 0;
-            }
-        }
-    }
-    if (!match) /* show every key, so that each trial can be told apart */
-        for (int sd = 0; sd < 2; sd++) {
-            const run_data *A = sd ? &N : &O, *B = sd ? &O : &N;
-            for (int k = 0; k < A->nkeys; k++)
-                if (key_col(B, key_name(A, k)) < 0)
-                    R.cols[R.ncols++] = (column){key_name(A, k), sd ? -1 : 1 + k, sd ? 1 + k : -1};
-        }
-
-    /* pair OLD's trials with NEW's through the sorted shared-key tuples */
-    R.rows = xcalloc((size_t)(O.nrows + N.nrows) + 1, sizeof *R.rows);
-    tup *nt = xmalloc(((size_t)N.nrows + 1) * sizeof *nt);
-    for (int i = 0; i < N.nrows; i++)
-        nt[i] = (tup){tuple(&N, i, R.cols, nshared, 0), i};
-    xqsort(nt, (size_t)N.nrows, sizeof *nt, cmp_tup);
-    unsigned char *used = xcalloc((size_t)N.nrows + 1, 1);
-    for (int i = 0; i < O.nrows; i++) {
-        int np = -1;
-        if (match && N.nrows) {
-            char *s = tuple(&O, i, R.cols, nshared, 1);
-            int lo = 0, hi = N.nrows; /* first tuple >= s */
-            while (lo < hi) {
-                int mid = lo + (hi - lo) / 2;
-                if (strcmp(nt[mid].s, s) < 0)
-                    lo = mid + 1;
-                else
-                    hi = mid;
-            }
-            for (; lo < N.nrows && !strcmp(nt[lo].s, s); lo++)
-                if (!used[nt[lo].pos]) {
-                    np = nt[lo].pos;
-                    used[np] = 1;
-                    break;
-                }
-            free(s);
-        }
-        cmp_row *c = &R.rows[R.nrows++];
-        c->o = side_of(&O, i);
-        c->n = side_of(&N, np);
-        judge(c, &O, &N, threshold);
-    }
-    for (int i = 0; i < N.nrows; i++)
-        if (!used[i]) {
-            cmp_row *c = &R.rows[R.nrows++];
-            c->o = side_of(&O, -1);
-            c->n = side_of(&N, i);
-            judge(c, &O, &N, threshold);
-        }
-    for (int i = 0; i < N.nrows; i++)
-        free(nt[i].s);
-    free(nt);
-    free(used);
+    int match;
+    int nshared = choose_columns(&R, &match);
+    match_rows(&R, nshared, match);
+    xqsort(R.rows, (size_t)R.nrows, sizeof *R.rows, cmp_row_order);
+    for (int r = 0; r < R.nrows; r++)
+        judge(&R, &R.rows[r]);
+    correct_and_decide(&R);
 
     if (!strcmp(format, "text"))
         put_text(&R, out);
@@ -937,25 +1278,47 @@ int compare_runs(const char *old_dir, const char *new_dir, double threshold, con
         put_json(&R, out);
     fflush(out);
 
-    int rc = EXIT_OK;
-    for (int r = 0; r < R.nrows; r++)
+    int matched = 0;
+    for (int r = 0; r < R.nrows; r++) {
+        if (R.rows[r].kind < 4)
+            matched++;
         if (R.rows[r].kind == 2)
             rc = EXIT_TRIALS_FAILED;
+    }
+    if (!matched) {
+        fprintf(err, "runner: compare: no trial of OLD matched one of NEW (%d and %d trials); "
+                     "see the header for keys that differ, or --ignore KEY\n",
+                R.runs[0].nrows, R.runs[nold].nrows);
+        rc = EXIT_INVALID;
+    }
+    for (int r = 0; r < R.nrows; r++)
+        free(R.rows[r].pos);
     free(R.rows);
+    for (int i = 0; i < R.ncols; i++)
+        free(R.cols[i].col);
     free(R.cols);
     sb_free(&R.notes);
-    run_free(&O);
-    run_free(&N);
+    for (int r = 0; r < R.nruns; r++)
+        run_free(&R.runs[r]);
+    free(R.runs);
     return rc;
 }
 
 static void compare_usage(FILE *f)
 {
-    fputs("usage: runner compare OLD_RUN NEW_RUN [--threshold PCT] [--format text|md|csv|json]\n"
-          "  matches the trials of two runs by their parameters and tests each pair's\n"
-          "  samples (Mann-Whitney U, two-sided); a pair is faster or slower when\n"
-          "  p < 0.05 and new/old median differs from 1 by more than PCT % (default 5).\n"
-          "  exit status: 1 when some trial is slower, 0 otherwise, 2 on bad input\n",
+    fputs("usage: runner compare OLD_RUN NEW_RUN [options]\n"
+          "       runner compare OLD_RUN... -- NEW_RUN... [options]\n"
+          "  matches the trials of the runs by their parameters (not repeats, stop,\n"
+          "  batch, order) and tests each pair (Mann-Whitney U over per-run medians\n"
+          "  with 4+ runs a side, else over block medians; Benjamini-Hochberg q).\n"
+          "  A trial is faster or slower when q < 0.05 and new/old is beyond the\n"
+          "  run-to-run noise: measured with 2+ runs a side, else the noise floor.\n"
+          "  --threshold PCT    fixed effect threshold instead of the measured noise\n"
+          "  --noise-floor PCT  noise assumed with one run per side (default 10)\n"
+          "  --ignore KEY       leave KEY out of the matching (repeatable)\n"
+          "  --format text|md|csv|json\n"
+          "  exit status: 1 when some trial is slower, 0 otherwise, 2 on bad input\n"
+          "  or when no trial matched\n",
           f);
 }
 
@@ -978,62 +1341,96 @@ static int opt_arg(int nargs, char **args, int *i, const char *name, const char 
     return 1;
 }
 
+static int parse_pct(const char *opt, const char *v, double *out)
+{
+    char *end;
+    if (!v || !*v) {
+        fprintf(stderr, "runner: compare: %s needs a percentage\n", opt);
+        return -1;
+    }
+    errno = 0;
+    double x = strtod(v, &end);
+    if (*end == '%')
+        end++;
+    if (end == v || *end || errno || !isfinite(x) || x < 0) {
+        fprintf(stderr, "runner: compare: %s takes a percentage >= 0, not '%s'\n", opt, v);
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
 int cmd_compare_main(int nargs, char **args)
 {
-    static const char *const opts[] = {"--threshold", "--format", "--help", NULL};
-    const char *dirs[2] = {NULL, NULL};
-    const char *format = "text", *v;
-    double threshold = 5.0;
-    int ndirs = 0, only_args = 0;
-    for (int i = 0; i < nargs; i++) {
+    static const char *const opts[] = {"--threshold", "--noise-floor", "--ignore", "--format",
+                                       "--help", NULL};
+    const char **dirs = xcalloc((size_t)nargs + 1, sizeof *dirs);
+    const char **ign = xcalloc((size_t)nargs + 1, sizeof *ign);
+    compare_opts o = {.threshold = NAN, .noise_floor = COMPARE_NOISE_FLOOR, .format = "text",
+                      .ignore = ign};
+    const char *v;
+    int ndirs = 0, split = -1, rc = -1;
+    for (int i = 0; i < nargs && rc < 0; i++) {
         const char *a = args[i];
-        if (only_args || a[0] != '-' || !strcmp(a, "-")) {
-            if (ndirs == 2) {
-                fprintf(stderr, "runner: compare takes two run folders, OLD_RUN and NEW_RUN; "
-                                "'%s' is one too many\n", a);
-                return EXIT_INVALID;
-            }
+        if (a[0] != '-' || !strcmp(a, "-")) {
             dirs[ndirs++] = a;
         } else if (!strcmp(a, "--")) {
-            only_args = 1;
+            if (split >= 0) {
+                fprintf(stderr, "runner: compare: '--' given twice\n");
+                rc = EXIT_INVALID;
+            }
+            split = ndirs;
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             compare_usage(stdout);
-            return EXIT_OK;
+            rc = EXIT_OK;
         } else if (opt_arg(nargs, args, &i, "--threshold", &v)) {
-            char *end;
+            if (parse_pct("--threshold", v, &o.threshold) < 0)
+                rc = EXIT_INVALID;
+        } else if (opt_arg(nargs, args, &i, "--noise-floor", &v)) {
+            if (parse_pct("--noise-floor", v, &o.noise_floor) < 0)
+                rc = EXIT_INVALID;
+        } else if (opt_arg(nargs, args, &i, "--ignore", &v)) {
             if (!v || !*v) {
-                fprintf(stderr, "runner: compare: --threshold needs a percentage\n");
-                return EXIT_INVALID;
-            }
-            errno = 0;
-            threshold = strtod(v, &end);
-            if (*end == '%')
-                end++;
-            if (end == v || *end || errno || !isfinite(threshold) || threshold < 0) {
-                fprintf(stderr, "runner: compare: --threshold takes a percentage >= 0, not '%s'\n",
-                        v);
-                return EXIT_INVALID;
-            }
+                fprintf(stderr, "runner: compare: --ignore needs a key\n");
+                rc = EXIT_INVALID;
+            } else
+                ign[o.nignore++] = v;
         } else if (opt_arg(nargs, args, &i, "--format", &v)) {
             if (!v || (strcmp(v, "text") && strcmp(v, "md") && strcmp(v, "csv") &&
                        strcmp(v, "json"))) {
                 fprintf(stderr, "runner: compare: --format takes text, md, csv or json%s%s%s\n",
                         v ? ", not '" : "", v ? v : "", v ? "'" : "");
-                return EXIT_INVALID;
-            }
-            format = v;
+                rc = EXIT_INVALID;
+            } else
+                o.format = v;
         } else {
             char name[64];
             snprintf(name, sizeof name, "%.*s", (int)strcspn(a, "="), a);
             const char *s = closest_word(name, opts);
             fprintf(stderr, "runner: compare: unknown option '%s'%s%s%s\n", name,
                     s ? "; did you mean '" : "", s ? s : "", s ? "'?" : "");
-            return EXIT_INVALID;
+            rc = EXIT_INVALID;
         }
     }
-    if (ndirs != 2) {
-        compare_usage(stderr);
-        return EXIT_INVALID;
+    if (rc < 0) {
+        if (split < 0 && ndirs != 2) {
+            if (ndirs > 2)
+                fprintf(stderr, "runner: compare takes two run folders, OLD_RUN and NEW_RUN "
+                                "('%s' is one too many), or OLD_RUN... -- NEW_RUN...\n",
+                        dirs[2]);
+            else
+                compare_usage(stderr);
+            rc = EXIT_INVALID;
+        } else if (split >= 0 && (split == 0 || split == ndirs)) {
+            fprintf(stderr, "runner: compare: %s of '--' names no run\n",
+                    split == 0 ? "the OLD side" : "the NEW side");
+            rc = EXIT_INVALID;
+        } else {
+            int k = split < 0 ? 1 : split;
+            rc = compare_runs(dirs, k, dirs + k, ndirs - k, &o, stdout, stderr);
+        }
     }
-    return compare_runs(dirs[0], dirs[1], threshold, format, stdout, stderr);
+    free(dirs);
+    free(ign);
+    return rc;
 }

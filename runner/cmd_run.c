@@ -76,10 +76,11 @@ static const char *extra_of(const trial_result *r, const char *key)
  * robust one, 1.4826 MAD / median, when either is above 5 %), outliers
  * beyond Tukey's fences, stalls (samples over 10x the median), two modes
  * ("bimodal ..."), a stop rule that gave up ("gave up ..."), a warmup that
- * never reached steady state ("unsteady warmup"). */
+ * never reached steady state ("unsteady warmup"), a busy machine ("busy:
+ * ...", load.h). */
 static void flag_noise(trial_result *r, double rse_target)
 {
-    if (r->status != ST_OK || r->nsamples < 3)
+    if (r->status != ST_OK)
         return;
     double *x = xmalloc((size_t)r->nsamples * sizeof *x);
     for (int i = 0; i < r->nsamples; i++)
@@ -120,9 +121,32 @@ static void flag_noise(trial_result *r, double rse_target)
     const char *warm = extra_of(r, "warmup_unsteady");
     if (warm)
         sb_printf(&b, "%sunsteady warmup (last/fastest %s)", b.len ? "; " : "", warm);
+    char busy[96];
+    if (load_busy(&r->load, busy, sizeof busy))
+        sb_printf(&b, "%s%s", b.len ? "; " : "", busy);
     if (b.len)
         trial_result_add_extra(r, "noise", b.s);
     sb_free(&b);
+}
+
+/* The machine's load during a trial that a worker ran (README "Measurement
+ * quality", Load): `load_avg`, `steal`, `other_cpu` columns. */
+static void record_load(trial_result *r)
+{
+    const load_sum *l = &r->load;
+    if (!l->n || l->wall <= 0)
+        return;
+    char v[32];
+    if (l->loadavg >= 0) {
+        snprintf(v, sizeof v, "%.2f", l->loadavg);
+        trial_result_add_extra(r, "load_avg", v);
+    }
+    snprintf(v, sizeof v, "%.3f", l->total > 0 ? l->steal / l->total : 0.0);
+    trial_result_add_extra(r, "steal", v);
+    if (l->wall >= LOAD_MIN_WALL) { /* else too few clock ticks to tell */
+        snprintf(v, sizeof v, "%.2f", l->other / l->wall);
+        trial_result_add_extra(r, "other_cpu", v);
+    }
 }
 
 /* after_trial(trial, result), in the hooks process: its columns join the
@@ -205,6 +229,7 @@ static void finish_trial(sink *o, long long t, trial_result *res, int ran)
      * --resume runs it again with its hook */
     if (o->H && ran && hooks_after(o->H, t, res) == HOOKPROC_INTERRUPTED)
         return;
+    record_load(res);
     flag_noise(res, o->e->stop.rse);
     if (results_write(o->R, o->e, t, res, err, sizeof err) < 0) {
         progress_clear(o->pr);
@@ -286,6 +311,14 @@ static void run_interleaved(const experiment *e, supervisor *S, sink *o)
             }
             if (round == 0)
                 a->cold = r.cold;
+            /* the load over all rounds: sums, the largest load average */
+            a->load.wall += r.load.wall;
+            a->load.other += r.load.other;
+            a->load.steal += r.load.steal;
+            a->load.total += r.load.total;
+            a->load.n += r.load.n;
+            if (r.load.loadavg > a->load.loadavg)
+                a->load.loadavg = r.load.loadavg;
             a->flops = r.flops;
             a->bytes = r.bytes;
             for (int i = 0; i < r.nextra; i++)
@@ -412,6 +445,9 @@ static int run_experiment(const cli *c, experiment *e, int argc, char **argv, in
         fprintf(stderr, "runner: cannot write %s/meta.json\n", R.run_dir);
         write_failed = 1;
     }
+    /* latest is earned: a finished run with an ok trial (README "Results") */
+    if (finished && !write_failed && !results_earn_latest(&R) && !c->quiet && !c->run_dir)
+        fprintf(stderr, "runner: %s/latest not moved: the run has no ok trial\n", R.exp_dir);
     /* a shard is a part: `runner merge` draws and reports the whole */
     if (finished && !c->no_plots && !c->shard_n)
         plots_render_run(R.run_dir, e, c->quiet);

@@ -16,12 +16,23 @@ int cmd_run(const cli *c);
 int cmd_plot(const cli *c);
 int cmd_report(const cli *c);
 int cmd_merge(const cli *c);
-/* runner compare OLD_RUN NEW_RUN [--threshold PCT] [--format text|md|csv|json] */
+/* runner compare OLD_RUN NEW_RUN | OLD... -- NEW... [--threshold PCT] [--noise-floor PCT]
+ * [--ignore KEY] [--format text|md|csv|json] */
 int cmd_compare_main(int nargs, char **args);
 /* runner submit FILE.yaml [...] | --resume RUN_DIR, runner status RUN_DIR (cmd_submit.c) */
 int cmd_submit_main(int nargs, char **args);
 int cmd_status_main(int nargs, char **args);
-int compare_runs(const char *old_dir, const char *new_dir, double threshold, const char *format,
-                 FILE *out, FILE *err);
+/* The noise assumed when each side has one run (README "Comparing runs";
+ * calibrated with bench/aa.sh). */
+#define COMPARE_NOISE_FLOOR 10.0
+typedef struct compare_opts {
+    double threshold;          /* fixed effect threshold, %; NaN: derived */
+    double noise_floor;        /* %, used with one run per side */
+    const char *format;        /* text, md, csv, json */
+    const char *const *ignore; /* keys left out of the matching */
+    int nignore;
+} compare_opts;
+int compare_runs(const char *const *old_dirs, int nold, const char *const *new_dirs, int nnew,
+                 const compare_opts *opt, FILE *out, FILE *err);
 
 #endif

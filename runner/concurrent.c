@@ -1,8 +1,11 @@
 /* concurrent.c - see concurrent.h.
  *
- * prepare() resolves and prepares every member, then runs each alone four
- * times (untimed; the first absorbs its cold start, the median of the other
- * three is the member's sequential baseline).  Each call then runs them per `mode`: `threads` and
+ * prepare() resolves and prepares every member, then runs each alone with
+ * the trial's own warmups and repeats (10 with `repeats: auto`): the median
+ * of the timed ones is the member's sequential baseline.  Issue 16: one
+ * untimed solo run per member gave speedups of 1.31, 1.01 and 1.91 on three
+ * reruns; the solo times now have as many samples as the calls, and the
+ * speedup gets a bootstrap 95 % CI (speedup_ci95_low/high).  Each call then runs them per `mode`: `threads` and
  * `streams` start one host thread per member (CUDA members use their own
  * non-blocking streams, so members on one GPU overlap as streams do);
  * `sequential` runs them in turn.  Extra columns: each member's median time
@@ -17,11 +20,14 @@
 #include "workloads.h"
 
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAX_MEMBERS 16
+#define CONC_AUTO_REPEATS 10 /* solo runs per member with `repeats: auto` */
+#define CONC_BOOT 2000       /* bootstrap resamples of the speedup */
 
 typedef struct member {
     rn_trial t;
@@ -31,6 +37,8 @@ typedef struct member {
     void *state;
     double *times;
     double alone;
+    double *alone_t; /* the timed solo runs */
+    int nalone;
     int ntimes, cap;
     rn_error err;
     int rc;
@@ -116,6 +124,14 @@ static int parse_member(member *m, char *spec, const rn_trial *outer, rn_error *
     return 0;
 }
 
+static int g_repeats = 5, g_warmups = 1;
+
+void concurrent_set_counts(int repeats, int warmups)
+{
+    g_repeats = repeats > 0 ? repeats : CONC_AUTO_REPEATS;
+    g_warmups = warmups >= 0 ? warmups : 1;
+}
+
 static double run_member(member *m)
 {
     rn_sample s;
@@ -181,6 +197,7 @@ static void release(void *state)
         if (m->impl && m->state)
             m->impl->release(m->state);
         free(m->times);
+        free(m->alone_t);
     }
     free(c->calls);
     free(c->text);
@@ -249,15 +266,24 @@ static int prepare(const rn_trial *t, void **state, rn_error *err)
             break;
         }
     }
-    /* each member alone: one run for its cold start, then the median of three */
+    /* each member alone, with the trial's warmups and repeats */
     for (int i = 0; i < c->n && !rc; i++) {
         member *m = &c->m[i];
-        double x[3];
-        run_member(m);
-        for (int k = 0; k < 3; k++)
-            x[k] = run_member(m);
-        m->alone = stats_median(x, 3);
-        rc = failed(c, err);
+        for (int k = 0; k < g_warmups && !rc; k++) {
+            run_member(m);
+            rc = failed(c, err);
+        }
+        m->alone_t = xmalloc((size_t)g_repeats * sizeof *m->alone_t);
+        for (int k = 0; k < g_repeats && !rc; k++) {
+            m->alone_t[m->nalone++] = run_member(m);
+            rc = failed(c, err);
+        }
+        if (!rc) {
+            double *x = xmalloc((size_t)m->nalone * sizeof *x);
+            memcpy(x, m->alone_t, (size_t)m->nalone * sizeof *x);
+            m->alone = stats_median(x, m->nalone);
+            free(x);
+        }
     }
     for (int i = 0; !rc && !c->sequential && i < c->n; i++) {
         c->args[i] = (member_arg){c, &c->m[i]};
@@ -313,6 +339,59 @@ static int check(void *state, rn_error *err)
     return 0;
 }
 
+static int cmp_double(const void *pa, const void *pb)
+{
+    double a = *(const double *)pa, b = *(const double *)pb;
+    return (a > b) - (a < b);
+}
+
+/* xorshift64*: a fixed seed, so the same times give the same interval */
+static uint64_t boot_next(uint64_t *x)
+{
+    *x ^= *x >> 12;
+    *x ^= *x << 25;
+    *x ^= *x >> 27;
+    return *x * 2685821657736338717ULL;
+}
+
+static double resampled_median(const double *v, int n, double *tmp, uint64_t *rng)
+{
+    for (int i = 0; i < n; i++)
+        tmp[i] = v[boot_next(rng) % (uint64_t)n];
+    return stats_median(tmp, n);
+}
+
+/* Percentile bootstrap of sum(median(alone)) / median(call): each member's
+ * solo times and the call times resampled with replacement, CONC_BOOT times. */
+static int speedup_ci(const conc *c, double *lo, double *hi)
+{
+    int most = c->ncalls;
+    for (int i = 0; i < c->n; i++) {
+        if (c->m[i].nalone < 2)
+            return -1;
+        if (c->m[i].nalone > most)
+            most = c->m[i].nalone;
+    }
+    if (c->ncalls < 2)
+        return -1;
+    double *tmp = xmalloc((size_t)most * sizeof *tmp), *r = xmalloc(CONC_BOOT * sizeof *r);
+    uint64_t rng = 0x9E3779B97F4A7C15ULL;
+    for (int b = 0; b < CONC_BOOT; b++) {
+        double seq = 0;
+        for (int i = 0; i < c->n; i++)
+            seq += resampled_median(c->m[i].alone_t, c->m[i].nalone, tmp, &rng);
+        double call = resampled_median(c->calls, c->ncalls, tmp, &rng);
+        r[b] = call > 0 ? seq / call : 0;
+    }
+    xqsort(r, CONC_BOOT, sizeof *r, cmp_double);
+    double *s = r;
+    *lo = s[(int)(0.025 * (CONC_BOOT - 1))];
+    *hi = s[(int)(0.975 * (CONC_BOOT - 1) + 0.5)];
+    free(tmp);
+    free(r);
+    return 0;
+}
+
 static void extras(void *state, void *ctx, void (*cb)(void *, const char *, const char *))
 {
     conc *c = state;
@@ -338,6 +417,13 @@ static void extras(void *state, void *ctx, void (*cb)(void *, const char *, cons
     double call = stats_median(c->calls, c->ncalls);
     snprintf(v, sizeof v, "%.4g", call > 0 ? seq / call : 0.0);
     cb(ctx, "speedup", v);
+    double lo, hi;
+    if (speedup_ci(c, &lo, &hi) == 0) {
+        snprintf(v, sizeof v, "%.4g", lo);
+        cb(ctx, "speedup_ci95_low", v);
+        snprintf(v, sizeof v, "%.4g", hi);
+        cb(ctx, "speedup_ci95_high", v);
+    }
 }
 
 const rn_workload_impl core_concurrent = {

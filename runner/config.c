@@ -33,11 +33,12 @@ static const char *const top_names[] = {"name",    "description", "workload", "d
                                         "params",  "sweep",       "exclude",  "repeats",
                                         "warmups", "timeout",     "seed",     "hooks",
                                         "plots",   "cold_cache", "batch",    "stop",
-                                        "order",   NULL};
+                                        "order",   "affinity", NULL};
 
 const char *const runkey_names[] = {"workload", "device",  "threads", "io",
                                     "dtype",    "size",    "repeats", "warmups",
-                                    "timeout",  "seed",    "cold_cache", "batch", NULL};
+                                    "timeout",  "seed",    "cold_cache", "batch",
+                                    "affinity", NULL};
 
 int runkey_index(const char *name)
 {
@@ -511,6 +512,7 @@ static const struct top_key {
     {"repeats", h_runkey, 0},    {"warmups", h_runkey, 0},
     {"timeout", h_runkey, 0},    {"seed", h_runkey, 0},
     {"cold_cache", h_runkey, 0}, {"batch", h_runkey, 0},
+    {"affinity", h_runkey, 0},
     {"stop", h_stop, 0},         {"order", h_order, 0},
     {"params", h_params, 0},     {"hooks", h_hooks, 0},
     {"sweep", NULL, 1},          {"exclude", NULL, 1},

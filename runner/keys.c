@@ -1,6 +1,8 @@
 /* keys.c - scalar conversion and the run-key table. */
 #include "keys.h"
 
+#include "affinity.h"
+
 #include "util.h"
 
 #include <ctype.h>
@@ -232,6 +234,19 @@ static int check_batch(value *v, int line, int col, diags *d)
     return want_int(v, 1, 1 << 30, "batch", line, col, d);
 }
 
+static int check_affinity(value *v, int line, int col, diags *d)
+{
+    /* a single CPU reads as an integer */
+    if (v->kind == VAL_INT && v->i >= 0)
+        return 0;
+    if (v->kind != VAL_STR || !affinity_syntax_ok(v->text)) {
+        diag_add(d, line, col,
+                 "'affinity' must be none, compact or a CPU list such as 0,2-3, not '%s'", v->text);
+        return -1;
+    }
+    return 0;
+}
+
 static int check_warmups(value *v, int line, int col, diags *d)
 {
     return want_int(v, 0, 1000000, "warmups", line, col, d);
@@ -320,6 +335,8 @@ const runkey runkeys[] = {
     [RK_COLD_CACHE] = {"cold_cache", check_bool, "false",
                        "flush the caches (CPU LLC, GPU L2) before each sample"},
     [RK_BATCH] = {"batch", check_batch, "auto", "calls per timed sample (auto: tiny calls batched)"},
+    [RK_AFFINITY] = {"affinity", check_affinity, "none",
+                     "CPUs of the worker: none, compact, or a list (0,2-3)"},
 };
 const int nrunkeys = (int)(sizeof runkeys / sizeof runkeys[0]);
 

@@ -25,7 +25,7 @@ typedef struct runkey {
 extern const runkey runkeys[];
 extern const int nrunkeys;
 enum { RK_WORKLOAD, RK_DEVICE, RK_THREADS, RK_IO, RK_DTYPE, RK_SIZE, RK_REPEATS, RK_WARMUPS,
-       RK_TIMEOUT, RK_SEED, RK_COLD_CACHE, RK_BATCH };
+       RK_TIMEOUT, RK_SEED, RK_COLD_CACHE, RK_BATCH, RK_AFFINITY };
 
 /* Checks a workload parameter against its spec (type, bounds, choices). */
 int param_check(const param_spec *p, value *v, int line, int col, diags *d);

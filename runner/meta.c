@@ -1,5 +1,7 @@
 /* meta.c - see meta.h. */
 #include "meta.h"
+
+#include "affinity.h"
 #include "proto.h"
 
 #include "backends.h"
@@ -158,6 +160,20 @@ meta *meta_collect(const experiment *e, int argc, char **argv)
     add_str(r, "version", RUNNER_VERSION);
     add_str(r, "git_revision", RUNNER_GIT_REV);
     json_object_object_add(m->root, "runner", r);
+    /* the `affinity` values of the run's trials, each once (README
+     * "Measurement quality", Pinning; each trial's CPUs: its `cpus` column) */
+    json_object *aff = json_object_new_array();
+    int ac = experiment_column(e, "affinity");
+    for (long long t = 0; ac >= 0 && t < e->ntrials; t++) {
+        value v = trial_value(e, t, ac);
+        const char *txt = v.kind != VAL_NONE && v.text ? v.text : "none";
+        int seen = 0;
+        for (size_t i = 0; i < json_object_array_length(aff) && !seen; i++)
+            seen = !strcmp(json_object_get_string(json_object_array_get_idx(aff, i)), txt);
+        if (!seen && json_object_array_length(aff) < 64)
+            json_object_array_add(aff, json_object_new_string(txt));
+    }
+    json_object_object_add(m->root, "affinity", aff);
 
     json_object *x = json_object_new_object();
     char sha[65];
@@ -196,6 +212,22 @@ meta *meta_collect(const experiment *e, int argc, char **argv)
     free(model);
     free(cpuinfo);
     json_object_object_add(h, "cores", json_object_new_int(host_cpus()));
+    {
+        /* the CPUs `affinity` chooses from, and the load when the run began
+         * (README "Measurement quality", Load and Pinning) */
+        cpu_set_t set;
+        char buf[256];
+        if (sched_getaffinity(0, sizeof set, &set) == 0) {
+            affinity_format(&set, buf, sizeof buf);
+            add_str(h, "cpus_allowed", buf);
+        }
+        char *la = read_file("/proc/loadavg", NULL);
+        if (la) {
+            la[strcspn(la, "\n")] = '\0';
+            add_str(h, "loadavg_at_start", la);
+            free(la);
+        }
+    }
     json_object_object_add(h, "online_cpus", json_object_new_int((int)sysconf(_SC_NPROCESSORS_ONLN)));
     char *mi = read_file("/proc/meminfo", NULL);
     char *mt = field_of(mi, "MemTotal", ':');

@@ -564,6 +564,23 @@ static void noisy(strbuf *b, const run_model *m)
         sb_printf(
             b, "\nNo noisy trial: every ok trial's coefficient of variation is at most %.0f %%.\n",
             NOISY_CV * 100);
+    /* trials run on a busy machine (README "Measurement quality", Load) */
+    int nc = pm_col(m, "noise"), busy = 0;
+    for (int r = 1; nc >= 0 && r <= m->nrows; r++) {
+        const char *v = pm_cell(m, r, nc), *w = strstr(v, "busy: ");
+        if (!pm_ok(m, r) || !w)
+            continue;
+        if (!busy++)
+            sb_puts(b, "\nTrials run on a busy machine (other processes or the hypervisor took "
+                       "CPU time during the trial; their times may be inflated):\n\n");
+        char *desc = describe(m, r);
+        sb_printf(b, "- trial %s (", pm_cell(m, r, 0));
+        md(b, desc);
+        sb_puts(b, "): ");
+        md(b, w + 6);
+        sb_puts(b, "\n");
+        free(desc);
+    }
 }
 
 /* Warnings about the throttle check (README "Measurement quality"): trials

@@ -578,7 +578,9 @@ static int lock_run(run_files *R, char *err, size_t len)
     return 0;
 }
 
-/* latest -> <run-id>, replaced atomically: the run being worked on. */
+/* latest -> <run-id>, replaced atomically.  Only a run that finished with an
+ * ok trial earns it (README "Results"; issue 16: an empty --filter run or a
+ * crashed run must not become what `compare` and `plot` take as latest). */
 static void point_latest(const run_files *R)
 {
     char *tmp = xasprintf("%s/.latest.%d", R->exp_dir, (int)getpid());
@@ -620,7 +622,6 @@ int results_open(run_files *R, const experiment *e, const char *output, int resu
             /* a run killed while its folder was being made has no files yet */
             if (started ? load_previous(R, e, err, len) < 0 : start_files(R, e, err, len) < 0)
                 return -1;
-            point_latest(R);
         }
     }
     if (!R->run_dir) {
@@ -639,8 +640,8 @@ int results_open(run_files *R, const experiment *e, const char *output, int resu
         R->run_id = xstrdup(slash + 1);
         if (lock_run(R, err, len) < 0 || start_files(R, e, err, len) < 0)
             return -1;
-        point_latest(R);
     }
+    R->may_be_latest = 1;
     R->trials_fd = open_append(R->run_dir, "trials.csv");
     R->samples_fd = open_append(R->run_dir, "samples.csv");
     R->trials_size = R->samples_size = -1; /* learnt at the first append */
@@ -873,6 +874,25 @@ static int cmp_rows(const void *a, const void *b)
 {
     long long x = *(const long long *)a, y = *(const long long *)b; /* the id leads */
     return (x > y) - (x < y);
+}
+
+int results_earn_latest(const run_files *R)
+{
+    if (!R->may_be_latest)
+        return 0;
+    char *tp = xasprintf("%s/trials.csv", R->run_dir);
+    csv_table t;
+    int ok = 0;
+    if (csv_read(tp, &t) == 0) {
+        int sc = csv_col(&t, "status");
+        for (int r = 1; sc >= 0 && r < t.nrows && !ok; r++)
+            ok = sc < t.nfields[r] && !strcmp(t.rows[r][sc], "ok");
+        csv_free(&t);
+    }
+    free(tp);
+    if (ok)
+        point_latest(R);
+    return ok;
 }
 
 int results_close(run_files *R, int finished, char *err, size_t len)

@@ -25,6 +25,7 @@ typedef struct run_files {
     int nextra;
     int lock_fd;  /* RUN/.lock, locked (fcntl) for the whole run; -1: none */
     long long damaged; /* rows dropped by --resume as damaged (re-run) */
+    int may_be_latest; /* opened by results_open: OUTPUT/<name>/latest may point here */
 } run_files;
 
 /* Creates a new run folder, or with `resume` reopens the newest unfinished
@@ -40,6 +41,9 @@ int results_write(run_files *R, const experiment *e, long long t, const trial_re
                   char *err, size_t len);
 /* Rewrites trials.csv in trial order (atomically) and closes the files. */
 int results_close(run_files *R, int finished, char *err, size_t len);
+/* Points OUTPUT/<name>/latest at the run when it holds an ok trial (after
+ * results_close of a finished run; not for --run-dir); 1 when it did. */
+int results_earn_latest(const run_files *R);
 void results_free(run_files *R);
 
 /* Writes `data` to `path` through a temporary file and rename(). */

@@ -1,5 +1,6 @@
 /* supervisor.c - see supervisor.h. */
 #include "supervisor.h"
+#include "trial.h"
 
 #include "util.h"
 #include "worker.h"
@@ -52,6 +53,9 @@ static int spawn(supervisor *S)
             _exit(0);
         close(cmd[1]);
         close(res[0]);
+        /* before any thread of the worker exists: they all inherit it */
+        if (S->aff_pin)
+            affinity_apply(&S->aff_set, S->aff_threads, 1);
         worker_main(S->e, cmd[0], res[1]);
         _exit(0);
     }
@@ -166,12 +170,52 @@ static void add_samples(trial_result *r, const rn_sample *s, int n)
     r->nsamples += n;
 }
 
+static void sup_run_inner(supervisor *S, long long t, double timeout, int samples, int warmups,
+                          trial_result *out);
+
+/* The trial, with the machine's load over it (load.h; README "Measurement
+ * quality", Load): what the runner and its worker used is left out. */
 void sup_run(supervisor *S, long long t, double timeout, int samples, int warmups,
              trial_result *out)
+{
+    load_snap a, b;
+    load_snap_take(&a, S->pid);
+    sup_run_inner(S, t, timeout, samples, warmups, out);
+    load_snap_take(&b, S->pid ? S->pid : a.worker);
+    load_add(&out->load, &a, &b);
+}
+
+static void sup_run_inner(supervisor *S, long long t, double timeout, int samples, int warmups,
+                          trial_result *out)
 {
     worker_cmd cmd = {t, samples, warmups};
     memset(out, 0, sizeof *out);
     out->cold = out->flops = out->bytes = NAN;
+    /* the trial's CPUs (README "Measurement quality", Pinning): a worker is
+     * pinned for its whole life, so a trial with other CPUs gets a new one */
+    int ac = experiment_column(S->e, "affinity"), tc = experiment_column(S->e, "threads");
+    value av = ac >= 0 ? trial_value(S->e, t, ac) : (value){0};
+    value tv = tc >= 0 ? trial_value(S->e, t, tc) : (value){0};
+    const char *spec = av.kind != VAL_NONE && av.text ? av.text : "none";
+    int threads = tv.kind == VAL_INT ? (int)tv.i : host_cpus();
+    cpu_set_t set;
+    char why[300], key[320];
+    int pin = affinity_resolve(spec, threads, &set, why, sizeof why);
+    if (pin < 0) {
+        out->status = ST_FAILED;
+        out->reason = xstrdup(why);
+        return;
+    }
+    affinity_format(&set, why, sizeof why);
+    snprintf(key, sizeof key, "%d:%d:%s", pin, pin ? threads : 0, why);
+    if (S->pid && strcmp(key, S->aff_key))
+        sup_stop(S);
+    snprintf(S->aff_key, sizeof S->aff_key, "%s", key);
+    S->aff_set = set;
+    S->aff_threads = threads;
+    S->aff_pin = pin;
+    if (pin)
+        trial_result_add_extra(out, "cpus", why);
     if (!S->pid && spawn(S) < 0) {
         out->status = ST_FAILED;
         out->reason = xasprintf("cannot start a worker process: %s", strerror(errno));

@@ -5,7 +5,9 @@
 #define RUNNER_SUPERVISOR_H
 
 #include "backend.h"
+#include "affinity.h"
 #include "config.h"
+#include "load.h"
 #include "proto.h"
 
 #include <signal.h>
@@ -21,6 +23,7 @@ typedef struct trial_result {
     char **extra_keys, **extra_vals; /* extra trials.csv columns */
     int nextra;
     int ran; /* a worker ran it (order: interleaved keeps this across rounds) */
+    load_sum load; /* how busy the machine was while the worker ran it */
 } trial_result;
 
 void trial_result_add_extra(trial_result *r, const char *key, const char *val);
@@ -32,6 +35,10 @@ typedef struct supervisor {
     volatile sig_atomic_t *interrupted;
     char *rbuf; /* what the worker sent and is not read yet */
     size_t rpos, rlen;
+    /* the worker's CPUs (affinity.h): a trial that wants others gets a new worker */
+    char aff_key[320];
+    cpu_set_t aff_set;
+    int aff_threads, aff_pin;
 } supervisor;
 
 void sup_init(supervisor *S, const experiment *e, volatile sig_atomic_t *interrupted);

@@ -640,9 +640,19 @@ int experiment_filter(experiment *e, char **filters, int nfilters, char *err, si
             kept++;
         }
     }
+    long long before = e->ntrials;
     e->ntrials = kept;
     free(cols);
     free(globs);
+    if (kept == 0 && before > 0) {
+        /* issue 16: an empty run must not pass for a result; quote the filters */
+        strbuf b = {0};
+        for (int i = 0; i < nfilters; i++)
+            sb_printf(&b, "%s'%s'", i ? ", " : "", filters[i]);
+        snprintf(err, errlen, "--filter %s matches none of the %lld trials", b.s, before);
+        sb_free(&b);
+        return -1;
+    }
     return 0;
 fail:
     free(cols);

@@ -509,6 +509,7 @@ void worker_run_trial(const experiment *e, const worker_cmd *cmd, int fd)
     }
     if (desc && !strcmp(desc->name, "concurrent")) {
         /* members name their own devices: the core drives their backends */
+        concurrent_set_counts(r.repeats, r.warmups);
         run_loop(&r, &core_concurrent, NULL, desc, &e->stop, fd);
         goto out;
     }

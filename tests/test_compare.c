@@ -164,8 +164,10 @@ static result compare(const char *old_name, const char *new_name, double thr, co
     size_t on, en;
     FILE *out = open_memstream(&r.out, &on), *err = open_memstream(&r.err, &en);
     cr_assert(out && err);
-    r.rc = compare_runs(old_name[0] == '/' ? old_name : fixture(old_name),
-                        new_name[0] == '/' ? new_name : fixture(new_name), thr, fmt, out, err);
+    const char *o[1] = {old_name[0] == '/' ? old_name : fixture(old_name)};
+    const char *n[1] = {new_name[0] == '/' ? new_name : fixture(new_name)};
+    compare_opts opt = {.threshold = thr, .noise_floor = COMPARE_NOISE_FLOOR, .format = fmt};
+    r.rc = compare_runs(o, 1, n, 1, &opt, out, err);
     fclose(out);
     fclose(err);
     return r;
@@ -359,9 +361,10 @@ Test(compare, unmatched_trials_are_listed)
     cr_assert_str_eq(csv_get(&t, i, "verdict"), "skipped in both");
     csv_free(&t);
     result_free(&r);
-    /* a key of one run only that varies: nothing can be matched */
+    /* a key of one run only that varies: nothing can be matched, exit 2 */
     r = compare("base", "varying", 5, "csv");
-    cr_assert_eq(r.rc, 0);
+    cr_assert_eq(r.rc, 2);
+    cr_assert(strstr(r.err, "no trial of OLD matched"), "%s", r.err);
     parse_csv(r.out, &t);
     cr_assert_eq(t.nrows, 1 + 4 + 2);
     cr_assert(csv_col(&t, "threads") >= 0);
@@ -547,4 +550,229 @@ Test(compare, experiment_folder_means_its_latest_run_and_reruns_keep_last_sample
     unlink(p);
     rmdir(q);
     rmdir(d);
+}
+
+/* ---- several runs per side, --ignore, the correction ------------------------ */
+
+/* Writes a run folder DIR/NAME: trials.csv with the key columns `keys` and
+ * one row per trial (`vals[i]`, status ok), samples.csv with n samples each:
+ * base[i] * scale * (1 + 0.001 j) for sample j. */
+static char *make_run(const char *dir, const char *name, const char *keys, int ntr,
+                      const char *const *vals, const double *base, double scale, int n)
+{
+    char *d;
+    cr_assert(asprintf(&d, "%s/%s", dir, name) > 0);
+    cr_assert_eq(mkdir(d, 0755), 0);
+    char p[4096];
+    snprintf(p, sizeof p, "%s/trials.csv", d);
+    FILE *f = fopen(p, "w");
+    fprintf(f, "trial,%s,status,reason,samples,median\n", keys);
+    for (int i = 0; i < ntr; i++)
+        fprintf(f, "%d,%s,ok,,%d,\n", i, vals[i], n);
+    fclose(f);
+    snprintf(p, sizeof p, "%s/samples.csv", d);
+    f = fopen(p, "w");
+    fputs("trial,sample,seconds,device_seconds\n", f);
+    for (int i = 0; i < ntr; i++)
+        for (int j = 0; j < n; j++)
+            fprintf(f, "%d,%d,%.9g,\n", i, j, base[i] * scale * (1 + 0.001 * j));
+    fclose(f);
+    return d;
+}
+
+static void rm_run(char *d)
+{
+    char p[4096];
+    snprintf(p, sizeof p, "%s/trials.csv", d);
+    unlink(p);
+    snprintf(p, sizeof p, "%s/samples.csv", d);
+    unlink(p);
+    rmdir(d);
+    free(d);
+}
+
+static result compare_many(const char *const *o, int no, const char *const *n, int nn, double thr,
+                           const char *const *ign, int nign)
+{
+    result r = {0};
+    size_t on, en;
+    FILE *out = open_memstream(&r.out, &on), *err = open_memstream(&r.err, &en);
+    compare_opts opt = {.threshold = thr, .noise_floor = COMPARE_NOISE_FLOOR, .format = "csv",
+                        .ignore = ign, .nignore = nign};
+    r.rc = compare_runs(o, no, n, nn, &opt, out, err);
+    fclose(out);
+    fclose(err);
+    return r;
+}
+
+Test(compare, repeats_are_not_a_matching_key_and_ignore_drops_others)
+{
+    char tmpl[] = "/tmp/runner-compare-XXXXXX";
+    char *d = mkdtemp(tmpl);
+    const char *va[] = {"cpu,64,auto", "cpu,128,auto"}, *vb[] = {"cpu,64,15", "cpu,128,15"};
+    const char *vc[] = {"cpu,64,15,1", "cpu,128,15,2"};
+    double base[] = {1e-3, 8e-3};
+    char *a = make_run(d, "a", "device,size,repeats", 2, va, base, 1.0, 20);
+    char *b = make_run(d, "b", "device,size,repeats", 2, vb, base, 1.0, 15);
+    char *c = make_run(d, "c", "device,size,repeats,threads", 2, vc, base, 1.0, 15);
+    const char *o[] = {a}, *n[] = {b}, *n2[] = {c};
+    /* an auto run against a 15-repeat run: both trials match */
+    result r = compare_many(o, 1, n, 1, NAN, NULL, 0);
+    cr_assert_eq(r.rc, 0, "%s%s", r.out, r.err);
+    csv_table t;
+    parse_csv(r.out, &t);
+    cr_assert_eq(t.nrows, 1 + 2, "%s", r.out);
+    cr_assert_eq(csv_col(&t, "repeats"), -1);
+    for (int i = 1; i < t.nrows; i++)
+        cr_assert_str_eq(csv_get(&t, i, "verdict"), "same");
+    csv_free(&t);
+    result_free(&r);
+    /* threads, only in NEW, varies: nothing matches (exit 2) unless ignored */
+    r = compare_many(o, 1, n2, 1, NAN, NULL, 0);
+    cr_assert_eq(r.rc, 2, "%s%s", r.out, r.err);
+    cr_assert(strstr(r.err, "no trial of OLD matched"), "%s", r.err);
+    result_free(&r);
+    const char *ign[] = {"threads"};
+    r = compare_many(o, 1, n2, 1, NAN, ign, 1);
+    cr_assert_eq(r.rc, 0, "%s%s", r.out, r.err);
+    parse_csv(r.out, &t);
+    cr_assert_eq(t.nrows, 1 + 2, "%s", r.out);
+    cr_assert_eq(csv_col(&t, "threads"), -1);
+    csv_free(&t);
+    result_free(&r);
+    /* an --ignore KEY no run has is a typo: exit 2, named */
+    const char *bad[] = {"thread"};
+    r = compare_many(o, 1, n2, 1, NAN, bad, 1);
+    cr_assert_eq(r.rc, 2);
+    cr_assert(strstr(r.err, "'thread'"), "%s", r.err);
+    result_free(&r);
+    rm_run(a);
+    rm_run(b);
+    rm_run(c);
+    rmdir(d);
+}
+
+Test(compare, several_runs_per_side_use_per_run_medians_and_their_spread)
+{
+    char tmpl[] = "/tmp/runner-compare-XXXXXX";
+    char *d = mkdtemp(tmpl);
+    const char *v[] = {"cpu,64", "cpu,128"};
+    double base[] = {1e-3, 8e-3};
+    /* OLD: 5 runs whose medians move by up to 8.5 % (the machine's run-to-run
+     * noise); NEW: trial 64 25 % slower in every run, trial 128 6 % */
+    double so[] = {1.00, 1.08, 1.03, 0.995, 1.05};
+    char *o[5], *n[5];
+    for (int i = 0; i < 5; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "old%d", i);
+        o[i] = make_run(d, name, "device,size", 2, v, base, so[i], 20);
+        double nb[] = {1.25e-3 * so[i], 8e-3 * (so[i] + 0.06)};
+        snprintf(name, sizeof name, "new%d", i);
+        n[i] = make_run(d, name, "device,size", 2, v, nb, 1.0, 20);
+    }
+    const char *oo[] = {o[0], o[1], o[2], o[3], o[4]}, *nn[] = {n[0], n[1], n[2], n[3], n[4]};
+    result r = compare_many(oo, 5, nn, 5, NAN, NULL, 0);
+    cr_assert_eq(r.rc, 1, "%s%s", r.out, r.err);
+    csv_table t;
+    parse_csv(r.out, &t);
+    cr_assert_eq(t.nrows, 1 + 2, "%s", r.out);
+    int i = csv_find(&t, "size", "64", NULL, NULL);
+    cr_assert_str_eq(csv_get(&t, i, "old_runs"), "5");
+    cr_assert_str_eq(csv_get(&t, i, "replicates"), "runs");
+    cr_assert_str_eq(csv_get(&t, i, "method"), "exact");
+    cr_assert_float_eq(atof(csv_get(&t, i, "p_value")), 2.0 / 252, 1e-9);
+    cr_assert_str_eq(csv_get(&t, i, "verdict"), "slower");
+    /* the noise is the measured spread of the per-run medians: 1.08 / 0.995 - 1 */
+    cr_assert_float_eq(atof(csv_get(&t, i, "noise")), 1.08 / 0.995 - 1, 1e-6);
+    i = csv_find(&t, "size", "128", NULL, NULL);
+    cr_assert_str_eq(csv_get(&t, i, "verdict"), "same", "%s", r.out);
+    csv_free(&t);
+    result_free(&r);
+    /* two runs a side: block medians pooled, the effect gated by the spread;
+     * the 6 % shift of trial 128 is significant but within the 8 % noise */
+    r = compare_many(oo, 2, nn, 2, NAN, NULL, 0);
+    cr_assert_eq(r.rc, 1, "%s%s", r.out, r.err);
+    parse_csv(r.out, &t);
+    i = csv_find(&t, "size", "128", NULL, NULL);
+    cr_assert_str_eq(csv_get(&t, i, "replicates"), "blocks");
+    cr_assert_str_eq(csv_get(&t, i, "new_runs"), "2");
+    cr_assert(atof(csv_get(&t, i, "q_value")) < 0.05, "%s", r.out);
+    cr_assert_str_eq(csv_get(&t, i, "verdict"), "same", "%s", r.out);
+    csv_free(&t);
+    result_free(&r);
+    /* one run per side: the same 6 % shift is within the 10 % noise floor */
+    r = compare_many(oo, 1, nn, 1, NAN, NULL, 0);
+    parse_csv(r.out, &t);
+    i = csv_find(&t, "size", "128", NULL, NULL);
+    cr_assert_float_eq(atof(csv_get(&t, i, "noise")), COMPARE_NOISE_FLOOR / 100, 1e-9);
+    cr_assert_str_eq(csv_get(&t, i, "verdict"), "same", "%s", r.out);
+    csv_free(&t);
+    result_free(&r);
+    for (int k = 0; k < 5; k++) {
+        rm_run(o[k]);
+        rm_run(n[k]);
+    }
+    rmdir(d);
+}
+
+Test(compare, benjamini_hochberg_over_many_trials)
+{
+    char tmpl[] = "/tmp/runner-compare-XXXXXX";
+    char *d = mkdtemp(tmpl);
+    enum { N = 20 };
+    char *vals[N];
+    double base[N], nb[N];
+    for (int i = 0; i < N; i++) {
+        cr_assert(asprintf(&vals[i], "cpu,%d", 64 + i) > 0);
+        base[i] = nb[i] = 1e-3;
+    }
+    nb[0] = 1.2e-3; /* trial 0 20 % slower: 5 against 5, exact p = 2/252 */
+    char *a = make_run(d, "a", "device,size", N, (const char *const *)vals, base, 1.0, 5);
+    char *b = make_run(d, "b", "device,size", N, (const char *const *)vals, nb, 1.0, 5);
+    const char *o[] = {a}, *n[] = {b};
+    /* alone it is slower; among 20 trials q = 20 * 2/252 > 0.05: same */
+    char *a1 = make_run(d, "a1", "device,size", 1, (const char *const *)vals, base, 1.0, 5);
+    char *b1 = make_run(d, "b1", "device,size", 1, (const char *const *)vals, nb, 1.0, 5);
+    const char *o1[] = {a1}, *n1[] = {b1};
+    result r = compare_many(o1, 1, n1, 1, 5, NULL, 0);
+    cr_assert_eq(r.rc, 1, "%s%s", r.out, r.err);
+    result_free(&r);
+    r = compare_many(o, 1, n, 1, 5, NULL, 0);
+    cr_assert_eq(r.rc, 0, "%s%s", r.out, r.err);
+    csv_table t;
+    parse_csv(r.out, &t);
+    int i = csv_find(&t, "size", "64", NULL, NULL);
+    cr_assert_float_eq(atof(csv_get(&t, i, "p_value")), 2.0 / 252, 1e-9);
+    cr_assert_float_eq(atof(csv_get(&t, i, "q_value")), 20 * 2.0 / 252, 1e-9);
+    cr_assert_str_eq(csv_get(&t, i, "verdict"), "same");
+    csv_free(&t);
+    result_free(&r);
+    rm_run(a);
+    rm_run(b);
+    rm_run(a1);
+    rm_run(b1);
+    for (int k = 0; k < N; k++)
+        free(vals[k]);
+    rmdir(d);
+}
+
+Test(compare, command_line_takes_runs_on_both_sides_of_the_separator, .init = quiet)
+{
+    char *base = fixture("base"), *slower = fixture("slower"), *within = fixture("within");
+    char *a1[] = {base, within, "--", slower, slower, "--threshold", "5"};
+    cr_assert_eq(cmd_compare_main(7, a1), 1);
+    char *a2[] = {base, "--", slower, "--ignore", "cold_cache"};
+    cr_assert_eq(cmd_compare_main(5, a2), 1);
+    char *a4[] = {base, "--", within, "--ignore", "cold_cache"};
+    cr_assert_eq(cmd_compare_main(5, a4), 2); /* no run has it: a typo */
+    char *a3[] = {base, fixture("varying")};
+    cr_assert_eq(cmd_compare_main(2, a3), 2); /* nothing matched */
+    char *b1[] = {"--", base};
+    cr_assert_eq(cmd_compare_main(2, b1), 2);
+    char *b2[] = {base, "--"};
+    cr_assert_eq(cmd_compare_main(2, b2), 2);
+    char *b3[] = {base, within, "--ignore"};
+    cr_assert_eq(cmd_compare_main(3, b3), 2);
+    char *b4[] = {base, within, "--noise-floor", "-3"};
+    cr_assert_eq(cmd_compare_main(4, b4), 2);
 }

@@ -4,6 +4,7 @@
 
 #include <criterion/criterion.h>
 #include <dirent.h>
+#include <sched.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -117,9 +118,29 @@ static int count_lines(const char *path)
     return n;
 }
 
+/* The newest run of an experiment (run ids sort by time, "-K" suffixes by
+ * K): not OUTPUT/<name>/latest, which only a finished run with an ok trial
+ * earns (README "Results"); these tests also look at failed and cut runs. */
 static void latest(const char *out, const char *name, const char *file, char *path, size_t len)
 {
-    snprintf(path, len, "%s/%s/latest/%s", out, name, file);
+    char dir[4096], best[256] = "";
+    long best_k = -1;
+    snprintf(dir, sizeof dir, "%s/%s", out, name);
+    DIR *D = opendir(dir);
+    for (struct dirent *de; D && (de = readdir(D));) {
+        if (de->d_name[0] == '.' || !strcmp(de->d_name, "latest") || strlen(de->d_name) < 16)
+            continue;
+        const char *dash = strchr(de->d_name, '-');
+        long k = dash ? atol(dash + 1) : 1;
+        int c = strncmp(de->d_name, best, 16);
+        if (!*best || c > 0 || (c == 0 && k > best_k)) {
+            snprintf(best, sizeof best, "%s", de->d_name);
+            best_k = k;
+        }
+    }
+    if (D)
+        closedir(D);
+    snprintf(path, len, "%s/%s/%s", dir, *best ? best : "latest", file);
 }
 
 Test(run, crashing_hanging_and_failing_trials_are_recorded_and_the_sweep_goes_on, .timeout = 30)
@@ -1232,5 +1253,183 @@ Test(run, plot_does_not_follow_planted_links, .timeout = 60)
     char *v = read_all(victim);
     cr_expect_str_eq(v, "untouched\n", "%d links planted; %s", planted, r.err);
     free(v);
+    free(d);
+}
+
+/* issue 16: `latest` is earned (README "Results"), an empty --filter is an error */
+Test(run, latest_moves_only_to_a_finished_run_with_an_ok_trial, .timeout = 30)
+{
+    char *d = tmpdir();
+    write_text(d, "l.yaml", "name: earn\nworkload: selftest\nrepeats: 2\n"
+                            "sweep:\n  action: [none, fail]\n");
+    char exp[4096], out[4096], p[4096], first[4096] = "", now[4096] = "";
+    snprintf(exp, sizeof exp, "%s/l.yaml", d);
+    snprintf(out, sizeof out, "%s/out", d);
+    snprintf(p, sizeof p, "%s/earn/latest", out);
+    proc_out r;
+    run((char *[]){"--quiet", "--no-plots", "--output", out, exp, "--filter", "action=none",
+                   NULL},
+        &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(readlink(p, first, sizeof first - 1) > 0);
+    sleep(1); /* a new run id */
+    /* every trial failed: the run is kept, latest stays on the earlier run */
+    run((char *[]){"--no-plots", "--output", out, exp, "--filter", "action=fail", NULL}, &r);
+    cr_assert_eq(r.status, 1, "%s", r.err);
+    cr_assert(strstr(r.err, "latest not moved: the run has no ok trial"), "%s", r.err);
+    cr_assert(readlink(p, now, sizeof now - 1) > 0);
+    cr_assert_str_eq(now, first);
+    /* a filter that matches nothing: exit 2, quoted, nothing run, latest unchanged */
+    run((char *[]){"--quiet", "--no-plots", "--output", out, exp, "--filter", "action=crash*",
+                   "--filter", "seed=3", NULL},
+        &r);
+    cr_assert_eq(r.status, 2, "%s", r.err);
+    cr_assert(strstr(r.err, "--filter 'action=crash*', 'seed=3' matches none"), "%s", r.err);
+    run((char *[]){"--quiet", "--no-plots", "--output", out, exp, "--filter", "action=crash*",
+                   NULL},
+        &r);
+    cr_assert_eq(r.status, 2, "%s", r.err);
+    cr_assert(strstr(r.err, "l.yaml: --filter 'action=crash*' matches none of the 2 trials"), "%s",
+              r.err);
+    memset(now, 0, sizeof now);
+    cr_assert(readlink(p, now, sizeof now - 1) > 0);
+    cr_assert_str_eq(now, first);
+    /* both trials, one ok: latest moves */
+    sleep(1);
+    run((char *[]){"--quiet", "--no-plots", "--output", out, exp, NULL}, &r);
+    cr_assert_eq(r.status, 1, "%s", r.err);
+    memset(now, 0, sizeof now);
+    cr_assert(readlink(p, now, sizeof now - 1) > 0);
+    cr_assert_str_neq(now, first);
+    free(d);
+}
+
+/* issue 16: a trial run beside a CPU hog is flagged busy (README
+ * "Measurement quality", Load).  The hog is bounded (alarm) and ended by
+ * its PID. */
+Test(run, a_cpu_hog_beside_a_trial_flags_it_busy, .timeout = 60)
+{
+    char *d = tmpdir();
+    write_text(d, "hog.yaml", "name: hog\nworkload: selftest\nrepeats: 3\nwarmups: 0\n"
+                              "params: {action: sleep, seconds: 0.2}\n");
+    char exp[4096], out[4096], p[4096];
+    snprintf(exp, sizeof exp, "%s/hog.yaml", d);
+    snprintf(out, sizeof out, "%s/out", d);
+    pid_t hog = fork();
+    cr_assert(hog >= 0);
+    if (hog == 0) {
+        alarm(30); /* never outlives the test */
+        for (volatile unsigned long x = 0;; x++)
+            ;
+    }
+    proc_out r;
+    run((char *[]){"--quiet", "--no-plots", "--output", out, exp, NULL}, &r);
+    kill(hog, SIGKILL);
+    waitpid(hog, NULL, 0);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    latest(out, "hog", "trials.csv", p, sizeof p);
+    csv_table t;
+    cr_assert_eq(csv_read(p, &t), 0);
+    int oc = csv_col(&t, "other_cpu"), nc = csv_col(&t, "noise"), lc = csv_col(&t, "load_avg");
+    cr_assert(oc >= 0 && nc >= 0 && lc >= 0 && csv_col(&t, "steal") >= 0);
+    cr_assert(atof(t.rows[1][oc]) >= 0.5, "other_cpu %s", t.rows[1][oc]);
+    cr_assert(strstr(t.rows[1][nc], "busy: other processes used"), "noise '%s'", t.rows[1][nc]);
+    csv_free(&t);
+    latest(out, "hog", "report.md", p, sizeof p);
+    char *rep = read_all(p);
+    cr_assert(rep && strstr(rep, "Trials run on a busy machine"), "%s", rep ? rep : "no report");
+    free(rep);
+    free(d);
+}
+
+/* issue 16: threads above the CPUs this process may use is a warning, with
+ * where it is set; the file is still valid */
+Test(run, threads_above_the_cpus_is_a_validation_warning, .timeout = 30)
+{
+    char *d = tmpdir();
+    write_text(d, "th.yaml", "workload: noop\nsweep:\n  threads: [1, 4096]\n");
+    char exp[4096];
+    snprintf(exp, sizeof exp, "%s/th.yaml", d);
+    proc_out r;
+    run((char *[]){"validate", exp, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.err, "th.yaml:3:16: warning: threads 4096 is more than the"), "%s", r.err);
+    write_text(d, "th.yaml", "workload: noop\nthreads: 1\n");
+    run((char *[]){"validate", exp, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(!strstr(r.err, "warning"), "%s", r.err);
+    free(d);
+}
+
+/* issue 16: the `affinity` run key pins the worker (README "Measurement
+ * quality", Pinning); the CPUs are the `cpus` column and meta.json lists the
+ * values */
+Test(run, affinity_pins_the_worker_and_is_recorded, .timeout = 30)
+{
+    char *d = tmpdir();
+    write_text(d, "aff.yaml", "name: aff\nworkload: noop\nrepeats: 2\nthreads: 1\n"
+                              "sweep:\n  affinity: [none, compact, 1000]\n");
+    char exp[4096], out[4096], p[4096];
+    snprintf(exp, sizeof exp, "%s/aff.yaml", d);
+    snprintf(out, sizeof out, "%s/out", d);
+    proc_out r;
+    run((char *[]){"--quiet", "--no-plots", "--output", out, exp, NULL}, &r);
+    cr_assert_eq(r.status, 1, "%s", r.err);
+    cpu_set_t allowed;
+    cr_assert_eq(sched_getaffinity(0, sizeof allowed, &allowed), 0);
+    int first = 0;
+    while (!CPU_ISSET(first, &allowed))
+        first++;
+    char want[16];
+    snprintf(want, sizeof want, "%d", first);
+    latest(out, "aff", "trials.csv", p, sizeof p);
+    csv_table t;
+    cr_assert_eq(csv_read(p, &t), 0);
+    int cc = csv_col(&t, "cpus"), sc = csv_col(&t, "status"), rc = csv_col(&t, "reason");
+    cr_assert(cc >= 0 && csv_col(&t, "affinity") >= 0);
+    cr_assert_str_eq(t.rows[1][sc], "ok");
+    cr_assert_str_eq(t.rows[1][cc], "");
+    cr_assert_str_eq(t.rows[2][sc], "ok");
+    cr_assert_str_eq(t.rows[2][cc], want);
+    cr_assert_str_eq(t.rows[3][sc], "failed");
+    cr_assert(strstr(t.rows[3][rc], "affinity 1000 names CPUs this process may not use"), "%s",
+              t.rows[3][rc]);
+    csv_free(&t);
+    latest(out, "aff", "meta.json", p, sizeof p);
+    char *m = read_all(p);
+    cr_assert(m && strstr(m, "\"cpus_allowed\"") && strstr(m, "\"compact\""), "%s", m);
+    free(m);
+    /* a malformed value is a file:line:col error */
+    write_text(d, "aff.yaml", "workload: noop\naffinity: fast\n");
+    run((char *[]){"validate", exp, NULL}, &r);
+    cr_assert_eq(r.status, 2);
+    cr_assert(strstr(r.err, "aff.yaml:2:11: error: 'affinity' must be none, compact or a CPU list"),
+              "%s", r.err);
+    free(d);
+}
+
+/* issue 16: the concurrent speedup comes with a bootstrap interval around it */
+Test(run, concurrent_speedup_has_a_confidence_interval, .timeout = 30)
+{
+    char *d = tmpdir();
+    write_text(d, "cc.yaml", "name: cc\nworkload: concurrent\nrepeats: 5\nwarmups: 1\n"
+                             "params:\n  mode: sequential\n  members:\n"
+                             "    - {workload: sumsq, device: cpu, size: 200}\n"
+                             "    - {workload: sumsq, device: cpu, size: 200}\n");
+    char exp[4096], out[4096], p[4096];
+    snprintf(exp, sizeof exp, "%s/cc.yaml", d);
+    snprintf(out, sizeof out, "%s/out", d);
+    proc_out r;
+    run((char *[]){"--quiet", "--no-plots", "--output", out, exp, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    latest(out, "cc", "trials.csv", p, sizeof p);
+    csv_table t;
+    cr_assert_eq(csv_read(p, &t), 0);
+    int s = csv_col(&t, "speedup"), lo = csv_col(&t, "speedup_ci95_low"),
+        hi = csv_col(&t, "speedup_ci95_high");
+    cr_assert(s >= 0 && lo >= 0 && hi >= 0);
+    double sv = atof(t.rows[1][s]), lv = atof(t.rows[1][lo]), hv = atof(t.rows[1][hi]);
+    cr_assert(lv > 0 && lv <= hv, "%g %g %g", lv, sv, hv);
+    csv_free(&t);
     free(d);
 }
