@@ -54,7 +54,8 @@ typedef struct rn_trial {
 } rn_trial;
 
 /* One timed call.  The harness fills `seconds` (host clock around run(),
- * which must return only once the device is idle).  A backend fills the
+ * which must return only once the device is idle; the core's `concurrent`
+ * alone sets it, to its together call).  A backend fills the
  * rest where it measures them, and leaves NAN where it does not. */
 typedef struct rn_sample {
     double seconds;

@@ -1,16 +1,21 @@
 /* concurrent.c - see concurrent.h.
  *
- * prepare() resolves and prepares every member, then runs each alone with
- * the trial's own warmups and repeats (10 with `repeats: auto`): the median
- * of the timed ones is the member's sequential baseline.  Issue 16: one
- * untimed solo run per member gave speedups of 1.31, 1.01 and 1.91 on three
- * reruns; the solo times now have as many samples as the calls, and the
- * speedup gets a bootstrap 95 % CI (speedup_ci95_low/high).  Each call then runs them per `mode`: `threads` and
- * `streams` start one host thread per member (CUDA members use their own
- * non-blocking streams, so members on one GPU overlap as streams do);
- * `sequential` runs them in turn.  Extra columns: each member's median time
- * during the timed calls, the sequential sum, and the speedup (sequential
- * sum / median time of a call: the documents' 1.54x analysis). */
+ * prepare() resolves and prepares every member.  Each call of run() is one
+ * round: every member alone, one after the other, and the members together
+ * (per `mode`), in an order that rotates from round to round (round k starts
+ * at slot k mod (members + 1), the together call being the last slot), so
+ * the solo baselines are interleaved with the calls they are compared to.
+ * Issue 16: solo runs taken once in prepare, before the calls, gave speedups
+ * of 1.31, 1.01 and 1.91 on three reruns as the machine drifted.  The sample
+ * the harness records is the together call alone (run() sets s->seconds);
+ * the rounds of the timed calls (concurrent_timed_begin() drops those of
+ * warmups and batch probes) give per-round speedups, sum of that round's solo
+ * times / that round's call, whose median is `speedup`, with a bootstrap 95 %
+ * CI over rounds (speedup_ci95_low/high).  `threads` and `streams` start one
+ * host thread per member (CUDA members use their own non-blocking streams,
+ * so members on one GPU overlap as streams do); `sequential` runs them in
+ * turn.  Extra columns: each member's median time during the timed calls and
+ * alone, the sums, and the speedup. */
 #include "concurrent.h"
 
 #include "backends.h"
@@ -19,6 +24,7 @@
 #include "util.h"
 #include "workloads.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -26,7 +32,6 @@
 #include <string.h>
 
 #define MAX_MEMBERS 16
-#define CONC_AUTO_REPEATS 10 /* solo runs per member with `repeats: auto` */
 #define CONC_BOOT 2000       /* bootstrap resamples of the speedup */
 
 typedef struct member {
@@ -36,9 +41,8 @@ typedef struct member {
     const rn_workload_impl *impl;
     void *state;
     double *times;
-    double alone;
-    double *alone_t; /* the timed solo runs */
-    int nalone;
+    double *alone_t; /* the solo runs, one a round */
+    int nalone, acap;
     int ntimes, cap;
     rn_error err;
     int rc;
@@ -66,6 +70,7 @@ struct conc {
     char *text; /* the members' spec, cut in place: the trials point into it */
     double *calls;
     int ncalls, ccap;
+    long round; /* rounds run, warmups included: rotates the order */
     member m[MAX_MEMBERS];
 };
 
@@ -124,12 +129,12 @@ static int parse_member(member *m, char *spec, const rn_trial *outer, rn_error *
     return 0;
 }
 
-static int g_repeats = 5, g_warmups = 1;
-
-void concurrent_set_counts(int repeats, int warmups)
+void concurrent_timed_begin(void *state)
 {
-    g_repeats = repeats > 0 ? repeats : CONC_AUTO_REPEATS;
-    g_warmups = warmups >= 0 ? warmups : 1;
+    conc *c = state;
+    c->ncalls = 0;
+    for (int i = 0; i < c->n; i++)
+        c->m[i].ntimes = c->m[i].nalone = 0;
 }
 
 static double run_member(member *m)
@@ -266,25 +271,6 @@ static int prepare(const rn_trial *t, void **state, rn_error *err)
             break;
         }
     }
-    /* each member alone, with the trial's warmups and repeats */
-    for (int i = 0; i < c->n && !rc; i++) {
-        member *m = &c->m[i];
-        for (int k = 0; k < g_warmups && !rc; k++) {
-            run_member(m);
-            rc = failed(c, err);
-        }
-        m->alone_t = xmalloc((size_t)g_repeats * sizeof *m->alone_t);
-        for (int k = 0; k < g_repeats && !rc; k++) {
-            m->alone_t[m->nalone++] = run_member(m);
-            rc = failed(c, err);
-        }
-        if (!rc) {
-            double *x = xmalloc((size_t)m->nalone * sizeof *x);
-            memcpy(x, m->alone_t, (size_t)m->nalone * sizeof *x);
-            m->alone = stats_median(x, m->nalone);
-            free(x);
-        }
-    }
     for (int i = 0; !rc && !c->sequential && i < c->n; i++) {
         c->args[i] = (member_arg){c, &c->m[i]};
         if (pthread_create(&c->th[i], NULL, member_thread, &c->args[i]) != 0) {
@@ -302,16 +288,14 @@ static int prepare(const rn_trial *t, void **state, rn_error *err)
     return 0;
 }
 
-static int run(void *state, rn_sample *s, rn_error *err)
+/* the members together: the time of the call */
+static double together(conc *c)
 {
-    (void)s;
-    conc *c = state;
     double t0 = now_seconds();
     if (c->sequential) {
         for (int i = 0; i < c->n; i++)
             push(&c->m[i].times, &c->m[i].ntimes, &c->m[i].cap, run_member(&c->m[i]));
-        push(&c->calls, &c->ncalls, &c->ccap, now_seconds() - t0);
-        return failed(c, err);
+        return now_seconds() - t0;
     }
     pthread_mutex_lock(&c->mu);
     c->pending = c->nthreads;
@@ -320,8 +304,30 @@ static int run(void *state, rn_sample *s, rn_error *err)
     while (c->pending > 0)
         pthread_cond_wait(&c->done, &c->mu);
     pthread_mutex_unlock(&c->mu);
-    push(&c->calls, &c->ncalls, &c->ccap, now_seconds() - t0);
-    return failed(c, err);
+    return now_seconds() - t0;
+}
+
+/* One round: each member alone and the members together, the order rotated
+ * each round; the sample is the together call only. */
+static int run(void *state, rn_sample *s, rn_error *err)
+{
+    conc *c = state;
+    int slots = c->n + 1, first = (int)(c->round++ % slots);
+    for (int k = 0; k < slots; k++) {
+        int j = (first + k) % slots;
+        if (j == c->n) {
+            double call = together(c);
+            push(&c->calls, &c->ncalls, &c->ccap, call);
+            /* a batch of calls: the harness divides the sum by the batch */
+            s->seconds = (isnan(s->seconds) ? 0 : s->seconds) + call;
+        } else {
+            member *m = &c->m[j];
+            push(&m->alone_t, &m->nalone, &m->acap, run_member(m));
+        }
+        if (failed(c, err))
+            return 1;
+    }
+    return 0;
 }
 
 static int check(void *state, rn_error *err)
@@ -354,42 +360,54 @@ static uint64_t boot_next(uint64_t *x)
     return *x * 2685821657736338717ULL;
 }
 
-static double resampled_median(const double *v, int n, double *tmp, uint64_t *rng)
+/* round k's speedup: the sum of its solo times / its call; 0 when the
+ * rounds are not whole (a failed call) */
+static int round_ratios(const conc *c, double *r)
 {
-    for (int i = 0; i < n; i++)
-        tmp[i] = v[boot_next(rng) % (uint64_t)n];
-    return stats_median(tmp, n);
-}
-
-/* Percentile bootstrap of sum(median(alone)) / median(call): each member's
- * solo times and the call times resampled with replacement, CONC_BOOT times. */
-static int speedup_ci(const conc *c, double *lo, double *hi)
-{
-    int most = c->ncalls;
-    for (int i = 0; i < c->n; i++) {
-        if (c->m[i].nalone < 2)
-            return -1;
-        if (c->m[i].nalone > most)
-            most = c->m[i].nalone;
-    }
-    if (c->ncalls < 2)
-        return -1;
-    double *tmp = xmalloc((size_t)most * sizeof *tmp), *r = xmalloc(CONC_BOOT * sizeof *r);
-    uint64_t rng = 0x9E3779B97F4A7C15ULL;
-    for (int b = 0; b < CONC_BOOT; b++) {
+    int n = c->ncalls;
+    for (int i = 0; i < c->n; i++)
+        if (c->m[i].nalone < n)
+            n = c->m[i].nalone;
+    for (int k = 0; k < n; k++) {
         double seq = 0;
         for (int i = 0; i < c->n; i++)
-            seq += resampled_median(c->m[i].alone_t, c->m[i].nalone, tmp, &rng);
-        double call = resampled_median(c->calls, c->ncalls, tmp, &rng);
-        r[b] = call > 0 ? seq / call : 0;
+            seq += c->m[i].alone_t[k];
+        r[k] = c->calls[k] > 0 ? seq / c->calls[k] : 0;
+    }
+    return n;
+}
+
+/* Percentile bootstrap of the median per-round speedup: the rounds
+ * resampled with replacement (a round keeps its solo times and its call
+ * together), CONC_BOOT times, fixed seed. */
+static int speedup_ci(const double *ratio, int n, double *lo, double *hi)
+{
+    if (n < 2)
+        return -1;
+    double *tmp = xmalloc((size_t)n * sizeof *tmp), *r = xmalloc(CONC_BOOT * sizeof *r);
+    uint64_t rng = 0x9E3779B97F4A7C15ULL;
+    for (int b = 0; b < CONC_BOOT; b++) {
+        for (int i = 0; i < n; i++)
+            tmp[i] = ratio[boot_next(&rng) % (uint64_t)n];
+        r[b] = stats_median(tmp, n);
     }
     xqsort(r, CONC_BOOT, sizeof *r, cmp_double);
-    double *s = r;
-    *lo = s[(int)(0.025 * (CONC_BOOT - 1))];
-    *hi = s[(int)(0.975 * (CONC_BOOT - 1) + 0.5)];
+    *lo = r[(int)(0.025 * (CONC_BOOT - 1))];
+    *hi = r[(int)(0.975 * (CONC_BOOT - 1) + 0.5)];
     free(tmp);
     free(r);
     return 0;
+}
+
+static double median_of(const double *v, int n)
+{
+    if (n <= 0)
+        return 0;
+    double *x = xmalloc((size_t)n * sizeof *x);
+    memcpy(x, v, (size_t)n * sizeof *x);
+    double m = stats_median(x, n);
+    free(x);
+    return m;
 }
 
 static void extras(void *state, void *ctx, void (*cb)(void *, const char *, const char *))
@@ -399,8 +417,8 @@ static void extras(void *state, void *ctx, void (*cb)(void *, const char *, cons
     char k[48], v[48];
     for (int i = 0; i < c->n; i++) {
         member *m = &c->m[i];
-        double alone = m->alone;
-        double during = stats_median(m->times, m->ntimes);
+        double alone = median_of(m->alone_t, m->nalone);
+        double during = median_of(m->times, m->ntimes);
         seq += alone;
         sum += during;
         snprintf(k, sizeof k, "member%d_seconds", i + 1);
@@ -414,16 +432,18 @@ static void extras(void *state, void *ctx, void (*cb)(void *, const char *, cons
     cb(ctx, "members_sum_seconds", v);
     snprintf(v, sizeof v, "%.9g", seq);
     cb(ctx, "sequential_seconds", v);
-    double call = stats_median(c->calls, c->ncalls);
-    snprintf(v, sizeof v, "%.4g", call > 0 ? seq / call : 0.0);
+    double *ratio = xmalloc((size_t)(c->ncalls > 0 ? c->ncalls : 1) * sizeof *ratio);
+    int n = round_ratios(c, ratio);
+    snprintf(v, sizeof v, "%.4g", median_of(ratio, n));
     cb(ctx, "speedup", v);
     double lo, hi;
-    if (speedup_ci(c, &lo, &hi) == 0) {
+    if (speedup_ci(ratio, n, &lo, &hi) == 0) {
         snprintf(v, sizeof v, "%.4g", lo);
         cb(ctx, "speedup_ci95_low", v);
         snprintf(v, sizeof v, "%.4g", hi);
         cb(ctx, "speedup_ci95_high", v);
     }
+    free(ratio);
 }
 
 const rn_workload_impl core_concurrent = {

@@ -8,9 +8,9 @@
 
 extern const rn_workload_impl core_concurrent;
 
-/* The trial's repeats (0: auto) and warmups, set by the worker before
- * prepare: the members' solo baselines are taken with the same counts
- * (README "concurrent"). */
-void concurrent_set_counts(int repeats, int warmups);
+/* Called by the worker just before the timed calls: the rounds run so far
+ * (warmups, batch probes) are dropped from the solo and call times that the
+ * speedup is computed from (README "concurrent"). */
+void concurrent_timed_begin(void *state);
 
 #endif

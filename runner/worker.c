@@ -363,6 +363,8 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
     char throttle_why[256] = "", check_off[300] = "";
     const char *stop = NULL;
     double measured = 0, start = now_seconds();
+    if (impl == &core_concurrent)
+        concurrent_timed_begin(state);
     for (int n = 1; !stop; n++) {
         if (tr->cold_cache && b->flush_caches(tr, &err) != 0) {
             flush_samples(fd, &buf);
@@ -414,7 +416,10 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
                 in_a_row = 0;
             }
         }
-        s.seconds = wall / batch;
+        /* concurrent times its own region (the together call of a round,
+         * not its solo runs), summed over the batch */
+        s.seconds = impl == &core_concurrent && isfinite(s.seconds) ? s.seconds / batch
+                                                                    : wall / batch;
         buf.s[buf.n++] = s;
         double now = (double)z.tv_sec + (double)z.tv_nsec * 1e-9;
         if (buf.n == 256 || now - buf.last_flush > 0.1)
@@ -509,7 +514,6 @@ void worker_run_trial(const experiment *e, const worker_cmd *cmd, int fd)
     }
     if (desc && !strcmp(desc->name, "concurrent")) {
         /* members name their own devices: the core drives their backends */
-        concurrent_set_counts(r.repeats, r.warmups);
         run_loop(&r, &core_concurrent, NULL, desc, &e->stop, fd);
         goto out;
     }
