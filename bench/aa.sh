@@ -1,18 +1,20 @@
 #!/bin/sh
 # bench/aa.sh - A/A calibration of `runner compare` (README "Comparing
 # runs"; issue 16).  Runs bench/aa.yaml (14 trials) N times unchanged
-# (default 5), compares every pair of runs (N (N - 1) / 2 pairs: A/A, any
-# verdict other than `same` is a false positive), then every pair again with
+# (default 5), compares every pair of runs (N (N - 1) / 2 pairs: A/A, a
+# `slower` or `faster` verdict is a false positive), then every pair again with
 # the NEW run's samples scaled by 1.10 and by 1.25 (an injected slowdown that
 # should be found).  Prints, per case, the pairs with any flagged trial, the
-# trials flagged, and the rates.
+# trials flagged, and the rates; trials that compare calls `busy` (run on a
+# busy machine: no verdict) are counted apart and are in neither rate
+# (AA_COMPARE_ARGS=--busy-ok judges them too).
 #
 #   sh bench/aa.sh [N]          (from anywhere; RUNNER=path overrides bin/runner;
 #                                AA_COMPARE_ARGS adds options, e.g. --noise-floor 5;
 #                                AA_KEEP=DIR keeps the runs there)
 #
 # Exit status 0 when at most 1 pair in 10 has a false positive and 1.25x is
-# detected in every trial of every pair, 1 otherwise.  On a shared machine
+# detected in every judged (not `busy`) trial of every pair, 1 otherwise.  On a shared machine
 # the figures move from one invocation to the next: say what else ran.
 set -eu
 cd "$(dirname "$0")/.."
@@ -49,18 +51,19 @@ while [ "$i" -le "$N" ]; do
     i=$((i + 1))
 done
 
-# compare OLD NEW: prints "flagged compared" (trials not `same` among those compared)
+# compare OLD NEW: prints "flagged compared busy" (trials slower or faster
+# among those judged, and those `busy`)
 cmp() {
     # shellcheck disable=SC2086 # ARGS holds several options
     "$RUNNER" compare "$1" "$2" --format csv $ARGS >"$tmp/cmp.csv" 2>"$tmp/cmp.err" || true
     awk -F, 'NR == 1 { for (c = 1; c <= NF; c++) if ($c == "verdict") v = c; next }
-        $v == "same" { n++ } $v == "slower" || $v == "faster" { n++; k++ }
-        END { printf "%d %d\n", k + 0, n + 0 }' "$tmp/cmp.csv"
+        $v == "same" { n++ } $v == "slower" || $v == "faster" { n++; k++ } $v == "busy" { b++ }
+        END { printf "%d %d %d\n", k + 0, n + 0, b + 0 }' "$tmp/cmp.csv"
 }
 
 pairs=0
 for case in aa 1.10 1.25; do
-    eval "pf_$(echo $case | tr . _)=0; tf_$(echo $case | tr . _)=0; tn_$(echo $case | tr . _)=0"
+    eval "pf_$(echo $case | tr . _)=0; tf_$(echo $case | tr . _)=0; tn_$(echo $case | tr . _)=0; tb_$(echo $case | tr . _)=0"
 done
 i=1
 while [ "$i" -le "$N" ]; do
@@ -72,7 +75,7 @@ while [ "$i" -le "$N" ]; do
             [ "$case" = aa ] || new="$tmp/run$j-x$case"
             set -- $(cmp "$tmp/run$i" "$new")
             v=$(echo $case | tr . _)
-            eval "tf_$v=\$((tf_$v + $1)); tn_$v=\$((tn_$v + $2))"
+            eval "tf_$v=\$((tf_$v + $1)); tn_$v=\$((tn_$v + $2)); tb_$v=\$((tb_$v + $3))"
             [ "$1" -gt 0 ] && eval "pf_$v=\$((pf_$v + 1))"
             [ "$case" = aa ] && [ "$1" -gt 0 ] &&
                 echo "bench/aa.sh: A/A run$i vs run$j: $1 of $2 trials flagged" >&2
@@ -84,8 +87,8 @@ done
 
 rate() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f %%", b ? 100 * a / b : 0 }'; }
 echo "A/A calibration: $N runs of bench/aa.yaml, $pairs pairs${ARGS:+, compare $ARGS}"
-printf '%-22s %-28s %-30s\n' case "pairs with a flagged trial" "trials flagged"
-printf '%-22s %-28s %-30s\n' "A/A (false positive)" "$pf_aa of $pairs" "$tf_aa of $tn_aa ($(rate "$tf_aa" "$tn_aa"))"
-printf '%-22s %-28s %-30s\n' "x1.10 (detection)" "$pf_1_10 of $pairs" "$tf_1_10 of $tn_1_10 ($(rate "$tf_1_10" "$tn_1_10"))"
-printf '%-22s %-28s %-30s\n' "x1.25 (detection)" "$pf_1_25 of $pairs" "$tf_1_25 of $tn_1_25 ($(rate "$tf_1_25" "$tn_1_25"))"
+printf '%-22s %-28s %-30s %s\n' case "pairs with a flagged trial" "trials flagged" "busy (no verdict)"
+printf '%-22s %-28s %-30s %s\n' "A/A (false positive)" "$pf_aa of $pairs" "$tf_aa of $tn_aa ($(rate "$tf_aa" "$tn_aa"))" "$tb_aa"
+printf '%-22s %-28s %-30s %s\n' "x1.10 (detection)" "$pf_1_10 of $pairs" "$tf_1_10 of $tn_1_10 ($(rate "$tf_1_10" "$tn_1_10"))" "$tb_1_10"
+printf '%-22s %-28s %-30s %s\n' "x1.25 (detection)" "$pf_1_25 of $pairs" "$tf_1_25 of $tn_1_25 ($(rate "$tf_1_25" "$tn_1_25"))" "$tb_1_25"
 [ $((pf_aa * 10)) -le "$pairs" ] && [ "$tf_1_25" -eq "$tn_1_25" ]

@@ -31,7 +31,11 @@
  * trials at once with Benjamini-Hochberg (q-values; with every trial
  * unchanged, as in an A/A run, this bounds the chance of any false verdict
  * by alpha).  Verdict: `slower` when q < 0.05 and new/old > 1 + t, `faster`
- * when q < 0.05 and new/old < 1 / (1 + t), else `same`.
+ * when q < 0.05 and new/old < 1 / (1 + t), else `same`; but `busy` (no
+ * verdict: inconclusive) when an ok run of either side ran the trial on a
+ * busy machine (its trials.csv `noise` cell says "busy: ...", README
+ * "Measurement quality", Load), whatever the test says; --busy-ok judges
+ * them like the others.
  *
  * The median of a side is the median of its ok runs' medians (trials.csv,
  * or computed from samples.csv where the cell is empty).  A side whose trial
@@ -74,7 +78,7 @@ typedef struct run_data {
     char *dir;       /* the run folder used (arg, or arg/latest) */
     csv_table t;
     int nkeys;      /* key columns: 1 .. nkeys of the header */
-    int status_col, median_col;
+    int status_col, median_col, noise_col;
     int nrows;      /* trials, one row per trial id (the last one wins) */
     int *row;       /* row index in t, by trial order */
     long long *id;
@@ -215,6 +219,7 @@ static int run_load(run_data *R, const char *arg, FILE *err)
     }
     R->nkeys = R->status_col - 1;
     R->median_col = csv_col(&R->t, "median");
+    R->noise_col = csv_col(&R->t, "noise");
 
     /* one row per trial id, the last one written wins, in trial order */
     int n = R->t.nrows - 1;
@@ -316,6 +321,7 @@ typedef struct side {
     double median;      /* median of their per-run medians */
     double spread;      /* max / min - 1 of the per-run medians; NaN with < 2 */
     double drift;       /* upper / lower quartile - 1 of the block medians of a run, the largest */
+    int busy;           /* ok runs whose `noise` says the machine was busy */
 } side;
 
 typedef struct cmp_row {
@@ -325,7 +331,7 @@ typedef struct cmp_row {
     double ratio, u, p, q, thr;
     int exact, per_run, nrep_o, nrep_n;
     char verdict[96];
-    int kind; /* 0 same, 1 faster, 2 slower, 3 not compared, 4 only OLD, 5 only NEW */
+    int kind; /* 0 same, 1 faster, 2 slower, 3 not compared, 4 only OLD, 5 only NEW, 6 busy */
 } cmp_row;
 
 typedef struct column {
@@ -437,7 +443,7 @@ static double *block_medians(const run_data *D, int pos, int *n)
 
 static side side_of(const report *R, const cmp_row *c, int lo, int hi)
 {
-    side s = {-1, -1, NULL, 0, 0, NAN, NAN, 0};
+    side s = {-1, -1, NULL, 0, 0, NAN, NAN, 0, 0};
     double *m = xmalloc((size_t)(hi - lo) * sizeof *m);
     for (int r = lo; r < hi; r++) {
         const run_data *D = &R->runs[r];
@@ -459,6 +465,9 @@ static side side_of(const report *R, const cmp_row *c, int lo, int hi)
         double v = median_of(D, pos);
         if (isfinite(v))
             m[s.nruns++] = v;
+        /* run on a busy machine (README "Measurement quality", Load) */
+        if (strstr(cell(D, pos, D->noise_col), "busy: "))
+            s.busy++;
         s.n += D->nsmp[pos];
         /* the drift: upper / lower quartile of the block medians, less 1; the
          * quartiles, not the extremes: one block with a stall must not hide
@@ -603,8 +612,15 @@ static void correct_and_decide(report *R)
             c->kind = 1;
         else
             c->kind = 0;
+        /* a machine busy with other work in either side's runs: no verdict,
+         * whatever the test says (the p- and q-values are still shown) */
+        if ((c->o.busy || c->n.busy) && !R->opt->busy_ok)
+            c->kind = 6;
         snprintf(c->verdict, sizeof c->verdict, "%s",
-                 c->kind == 2 ? "slower" : c->kind == 1 ? "faster" : "same");
+                 c->kind == 2   ? "slower"
+                 : c->kind == 1 ? "faster"
+                 : c->kind == 6 ? "busy"
+                                : "same");
     }
 }
 
@@ -761,11 +777,13 @@ static void split_constant(const report *R, int *shown, strbuf *common, const ch
 
 static void summary(const report *R, strbuf *b)
 {
-    int n[6] = {0};
+    int n[7] = {0};
     for (int r = 0; r < R->nrows; r++)
         n[R->rows[r].kind]++;
     sb_printf(b, "%d slower, %d faster, %d same, %d not compared, %d only in OLD, %d only in NEW",
               n[2], n[1], n[0], n[3], n[4], n[5]);
+    if (n[6])
+        sb_printf(b, ", %d busy (run on a busy machine: inconclusive)", n[6]);
 }
 
 static void run_line(strbuf *b, const char *tag, const run_data *D, int md)
@@ -1280,7 +1298,7 @@ int compare_runs(const char *const *old_dirs, int nold, const char *const *new_d
 
     int matched = 0;
     for (int r = 0; r < R.nrows; r++) {
-        if (R.rows[r].kind < 4)
+        if (R.rows[r].kind < 4 || R.rows[r].kind == 6)
             matched++;
         if (R.rows[r].kind == 2)
             rc = EXIT_TRIALS_FAILED;
@@ -1313,6 +1331,9 @@ static void compare_usage(FILE *f)
           "  with 4+ runs a side, else over block medians; Benjamini-Hochberg q).\n"
           "  A trial is faster or slower when q < 0.05 and new/old is beyond the\n"
           "  run-to-run noise: measured with 2+ runs a side, else the noise floor.\n"
+          "  A trial run on a busy machine (its noise cell says busy) in any run\n"
+          "  of either side is `busy`: inconclusive, never faster or slower.\n"
+          "  --busy-ok          judge trials run on a busy machine like the others\n"
           "  --threshold PCT    fixed effect threshold instead of the measured noise\n"
           "  --noise-floor PCT  noise assumed with one run per side (default 10)\n"
           "  --ignore KEY       leave KEY out of the matching (repeatable)\n"
@@ -1363,7 +1384,7 @@ static int parse_pct(const char *opt, const char *v, double *out)
 int cmd_compare_main(int nargs, char **args)
 {
     static const char *const opts[] = {"--threshold", "--noise-floor", "--ignore", "--format",
-                                       "--help", NULL};
+                                       "--busy-ok", "--help", NULL};
     const char **dirs = xcalloc((size_t)nargs + 1, sizeof *dirs);
     const char **ign = xcalloc((size_t)nargs + 1, sizeof *ign);
     compare_opts o = {.threshold = NAN, .noise_floor = COMPARE_NOISE_FLOOR, .format = "text",
@@ -1380,6 +1401,8 @@ int cmd_compare_main(int nargs, char **args)
                 rc = EXIT_INVALID;
             }
             split = ndirs;
+        } else if (!strcmp(a, "--busy-ok")) {
+            o.busy_ok = 1;
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             compare_usage(stdout);
             rc = EXIT_OK;

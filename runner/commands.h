@@ -31,6 +31,7 @@ typedef struct compare_opts {
     const char *format;        /* text, md, csv, json */
     const char *const *ignore; /* keys left out of the matching */
     int nignore;
+    int busy_ok; /* --busy-ok: judge trials run on a busy machine too */
 } compare_opts;
 int compare_runs(const char *const *old_dirs, int nold, const char *const *new_dirs, int nnew,
                  const compare_opts *opt, FILE *out, FILE *err);

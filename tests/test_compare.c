@@ -591,6 +591,22 @@ static void rm_run(char *d)
     free(d);
 }
 
+/* Rewrites a make_run run's trials.csv with a `noise` column, `busy` set on
+ * the trials whose bit is set in `mask`. */
+static void set_noise(const char *d, const char *keys, int ntr, const char *const *vals, int n,
+                      unsigned mask)
+{
+    char p[4096];
+    snprintf(p, sizeof p, "%s/trials.csv", d);
+    FILE *f = fopen(p, "w");
+    cr_assert(f);
+    fprintf(f, "trial,%s,status,reason,samples,median,load_avg,noise\n", keys);
+    for (int i = 0; i < ntr; i++)
+        fprintf(f, "%d,%s,ok,,%d,,%s,%s\n", i, vals[i], n, mask >> i & 1 ? "3.9" : "0.1",
+                mask >> i & 1 ? "cv 1.0%; busy: other processes used 1.37 cores" : "");
+    fclose(f);
+}
+
 static result compare_many(const char *const *o, int no, const char *const *n, int nn, double thr,
                            const char *const *ign, int nign)
 {
@@ -775,4 +791,61 @@ Test(compare, command_line_takes_runs_on_both_sides_of_the_separator, .init = qu
     cr_assert_eq(cmd_compare_main(3, b3), 2);
     char *b4[] = {base, within, "--noise-floor", "-3"};
     cr_assert_eq(cmd_compare_main(4, b4), 2);
+}
+
+/* issue 16: a trial run on a busy machine in either run gets no verdict */
+Test(compare, a_trial_run_on_a_busy_machine_is_busy_not_slower)
+{
+    char tmpl[] = "/tmp/runner-compare-XXXXXX";
+    char *d = mkdtemp(tmpl);
+    const char *v[] = {"cpu,64", "cpu,128", "cpu,256"};
+    double base[] = {1e-3, 1e-3, 1e-3}, nb[] = {1.5e-3, 1.5e-3, 0.5e-3};
+    char *a = make_run(d, "a", "device,size", 3, v, base, 1.0, 20);
+    char *b = make_run(d, "b", "device,size", 3, v, nb, 1.0, 20);
+    set_noise(a, "device,size", 3, v, 20, 0);
+    set_noise(b, "device,size", 3, v, 20, 0);
+    const char *o[] = {a}, *n[] = {b};
+    result r = compare_many(o, 1, n, 1, NAN, NULL, 0);
+    cr_assert_eq(r.rc, 1, "quiet: 64 and 128 slower; %s%s", r.out, r.err);
+    result_free(&r);
+    /* 64 busy in NEW, 256 (faster) busy in OLD: neither has a verdict */
+    set_noise(a, "device,size", 3, v, 20, 4);
+    set_noise(b, "device,size", 3, v, 20, 1);
+    r = compare_many(o, 1, n, 1, NAN, NULL, 0);
+    cr_assert_eq(r.rc, 1, "128 is still slower: %s%s", r.out, r.err);
+    csv_table t;
+    parse_csv(r.out, &t);
+    cr_assert_str_eq(csv_get(&t, csv_find(&t, "size", "64", NULL, NULL), "verdict"), "busy");
+    cr_assert_str_eq(csv_get(&t, csv_find(&t, "size", "128", NULL, NULL), "verdict"), "slower");
+    cr_assert_str_eq(csv_get(&t, csv_find(&t, "size", "256", NULL, NULL), "verdict"), "busy");
+    /* the test is still reported */
+    cr_assert(atof(csv_get(&t, csv_find(&t, "size", "64", NULL, NULL), "q_value")) < 0.05);
+    csv_free(&t);
+    result_free(&r);
+    /* every slower trial busy: exit 0, and the summary counts them */
+    set_noise(b, "device,size", 3, v, 20, 3);
+    result rt = {0};
+    size_t on, en;
+    FILE *out = open_memstream(&rt.out, &on), *err = open_memstream(&rt.err, &en);
+    compare_opts opt = {.threshold = NAN, .noise_floor = COMPARE_NOISE_FLOOR, .format = "text"};
+    rt.rc = compare_runs(o, 1, n, 1, &opt, out, err);
+    fclose(out);
+    fclose(err);
+    cr_assert_eq(rt.rc, 0, "%s%s", rt.out, rt.err);
+    cr_assert(has_line(rt.out, "0 slower, 0 faster, 0 same", "3 busy"), "%s", rt.out);
+    cr_assert(has_line(rt.out, "  64  ", "busy"), "%s", rt.out);
+    result_free(&rt);
+    /* --busy-ok: judged like the others */
+    opt.busy_ok = 1;
+    out = open_memstream(&rt.out, &on);
+    err = open_memstream(&rt.err, &en);
+    rt.rc = compare_runs(o, 1, n, 1, &opt, out, err);
+    fclose(out);
+    fclose(err);
+    cr_assert_eq(rt.rc, 1, "%s%s", rt.out, rt.err);
+    cr_assert(has_line(rt.out, "2 slower, 1 faster, 0 same", NULL), "%s", rt.out);
+    result_free(&rt);
+    rm_run(a);
+    rm_run(b);
+    rmdir(d);
 }
