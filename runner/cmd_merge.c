@@ -1,7 +1,11 @@
 /* cmd_merge.c - `runner merge RUN_DIR`: joins the shards of a run
  * (RUN_DIR/shard-K-of-N/, written by `runner --shard K/N --run-dir RUN_DIR`)
  * into RUN_DIR/trials.csv and samples.csv in dry-run order, with a meta.json
- * that sums them up; then draws the plots and writes the report. */
+ * that sums them up; then draws the plots and writes the report.  A run
+ * made by `runner submit` (RUN_DIR/merge.sbatch exists) earns its
+ * experiment folder's `latest` (RUN_DIR/../latest) when the merge is
+ * complete (every shard there and finished) and has an ok trial, as a local
+ * run does (README "Results"); submit itself never moves it. */
 #include "commands.h"
 #include "csv.h"
 #include "plots.h"
@@ -14,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct shard {
     int k, n;
@@ -230,6 +235,48 @@ static int write_meta(const char *dir, shard *s, int ns, int n, int complete)
     return rc;
 }
 
+/* RUN_DIR/../latest -> RUN_DIR's name, replaced atomically, when RUN_DIR
+ * was made by submit and its merged trials.csv has an ok trial: 1 if moved,
+ * 0 if not, -1 when RUN_DIR was not made by submit. */
+static int earn_latest(const char *dir)
+{
+    char *ms = xasprintf("%s/merge.sbatch", dir);
+    int from_submit = access(ms, F_OK) == 0;
+    free(ms);
+    if (!from_submit)
+        return -1;
+    char *abs = realpath(dir, NULL);
+    if (!abs)
+        return 0;
+    char *tp = xasprintf("%s/trials.csv", abs);
+    csv_table t;
+    int ok = 0;
+    if (csv_read(tp, &t) == 0) {
+        int sc = csv_col(&t, "status");
+        for (int r = 1; sc >= 0 && r < t.nrows && !ok; r++)
+            ok = sc < t.nfields[r] && !strcmp(t.rows[r][sc], "ok");
+        csv_free(&t);
+    }
+    free(tp);
+    char *slash = strrchr(abs, '/');
+    if (ok && slash && slash != abs) {
+        *slash = '\0';
+        char *tmp = xasprintf("%s/.latest.%d", abs, (int)getpid());
+        char *lnk = xasprintf("%s/latest", abs);
+        unlink(tmp);
+        if (symlink(slash + 1, tmp) < 0 || rename(tmp, lnk) < 0) {
+            unlink(tmp);
+            ok = 0;
+        }
+        free(tmp);
+        free(lnk);
+    } else {
+        ok = 0;
+    }
+    free(abs);
+    return ok;
+}
+
 int cmd_merge(const cli *c)
 {
     const char *dir = c->files[0];
@@ -338,6 +385,8 @@ int cmd_merge(const cli *c)
         report_write(dir, c->quiet);
         if (missing || unfinished)
             rc = EXIT_TRIALS_FAILED;
+        else if (earn_latest(dir) == 0 && !c->quiet)
+            fprintf(stderr, "runner: merge: latest not moved: %s has no ok trial\n", dir);
     }
     for (int i = 0; i < ns; i++) {
         csv_free(&s[i].trials);

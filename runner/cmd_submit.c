@@ -766,19 +766,8 @@ static void run_id_now(char *out, size_t n)
     strftime(out, n, "%Y%m%dT%H%M%SZ", &tm);
 }
 
-/* OUTPUT/<name>/latest -> <run-id>, replaced atomically. */
-static void point_latest(const char *exp_dir, const char *run_id)
-{
-    char *tmp = xasprintf("%s/.latest.%d", exp_dir, (int)getpid());
-    char *lnk = path_in(exp_dir, "latest");
-    unlink(tmp);
-    if (symlink(run_id, tmp) == 0 && rename(tmp, lnk) < 0)
-        unlink(tmp);
-    free(tmp);
-    free(lnk);
-}
-
-/* Makes OUTPUT/<name>/<run-id>/ (absolute, checked for job scripts). */
+/* Makes OUTPUT/<name>/<run-id>/ (absolute, checked for job scripts).
+ * `latest` is not moved here: it is earned by the merge (cmd_merge.c). */
 static char *make_run_dir(const char *output, const char *name, char **run_id)
 {
     char *exp_dir = xasprintf("%s/%s", output, name);
@@ -810,7 +799,6 @@ static char *make_run_dir(const char *output, const char *name, char **run_id)
         dir = xasprintf("%s/%s-%d", abs, id, k);
     }
     *run_id = xstrdup(strrchr(dir, '/') + 1);
-    point_latest(abs, *run_id);
     free(abs);
     return dir;
 }

@@ -9,6 +9,7 @@
 #include "util.h"
 
 #include <criterion/criterion.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -499,15 +500,23 @@ static int submit(int n, ...)
     return cmd_submit_main(n, args);
 }
 
+/* The run folder submit made: the one folder in OUTPUT/subtest other than
+ * `latest` (submit does not move latest: the merge earns it). */
 static char *latest(const fixture *f)
 {
-    char *l = xasprintf("%s/subtest/latest", f->out);
-    char buf[256];
-    ssize_t n = readlink(l, buf, sizeof buf - 1);
-    cr_assert(n > 0, "no %s", l);
-    buf[n] = '\0';
-    char *r = xasprintf("%s/subtest/%s", f->out, buf);
-    free(l);
+    char *e = xasprintf("%s/subtest", f->out);
+    DIR *d = opendir(e);
+    cr_assert(d, "no %s", e);
+    char *r = NULL;
+    struct dirent *de;
+    while ((de = readdir(d)))
+        if (de->d_name[0] != '.' && strcmp(de->d_name, "latest")) {
+            cr_assert_null(r, "two runs in %s", e);
+            r = xasprintf("%s/%s", e, de->d_name);
+        }
+    closedir(d);
+    cr_assert(r, "no run in %s", e);
+    free(e);
     return r;
 }
 
@@ -749,7 +758,16 @@ Test(submit_cmd, a_file_without_name_runs_from_where_it_is, .timeout = 30)
     char *exp = xasprintf("%s/noname.yaml", f.dir);
     put(exp, "workload: noop\nsweep:\n  seed: [1, 2]\n", 0);
     cr_assert_eq(submit(3, exp, "--output", f.out), 0);
-    char *p = xasprintf("%s/noname/latest/job.sbatch", f.out);
+    char *p = xasprintf("%s/noname", f.out);
+    DIR *dd = opendir(p);
+    cr_assert(dd);
+    struct dirent *de;
+    while ((de = readdir(dd)) && de->d_name[0] == '.')
+        ;
+    cr_assert(de && strcmp(de->d_name, "latest"), "one run, no latest");
+    free(p);
+    p = xasprintf("%s/noname/%s/job.sbatch", f.out, de->d_name);
+    closedir(dd);
     char *job = slurp(p);
     strbuf want = {0};
     sh_quote(&want, exp);
@@ -761,5 +779,78 @@ Test(submit_cmd, a_file_without_name_runs_from_where_it_is, .timeout = 30)
     free(job);
     free(p);
     free(exp);
+    fixture_free(&f);
+}
+
+/* issue 16: latest is earned: submit leaves it alone; the merge of a
+ * finished run with an ok trial moves it, an incomplete or all-failed one
+ * does not */
+static void shard_exp(const char *run, int k, int n)
+{
+    char *p = xasprintf("%s/shard-%d-of-%d/experiment.yaml", run, k, n);
+    put(p, "name: subtest\nworkload: selftest\n", 0);
+    free(p);
+}
+
+static int merge_quiet(const char *run)
+{
+    char *files[] = {(char *)run, NULL};
+    cli c = {.cmd = CMD_MERGE, .files = files, .nfiles = 1, .quiet = 1, .no_plots = 1};
+    return cmd_merge(&c);
+}
+
+Test(submit_cmd, latest_moves_at_the_merge_of_a_finished_run_with_an_ok_trial, .timeout = 30)
+{
+    fixture f;
+    fixture_make(&f);
+    cr_assert_eq(submit(5, f.exp, "--shards", "2", "--output", f.out), 0);
+    char *run = latest(&f);
+    char *lnk = xasprintf("%s/subtest/latest", f.out);
+    struct stat st;
+    cr_assert(lstat(lnk, &st) < 0, "submit moved latest");
+    /* one shard unfinished: merged, incomplete, latest not moved */
+    shard_state(run, 1, 2, 5, 1);
+    shard_state(run, 2, 2, 3, 0);
+    shard_exp(run, 1, 2);
+    shard_exp(run, 2, 2);
+    cr_assert_neq(merge_quiet(run), 0);
+    cr_assert(lstat(lnk, &st) < 0, "an incomplete merge moved latest");
+    /* both finished: latest -> the run */
+    shard_state(run, 2, 2, 5, 1);
+    cr_assert_eq(merge_quiet(run), 0);
+    char buf[256];
+    ssize_t n = readlink(lnk, buf, sizeof buf - 1);
+    cr_assert(n > 0, "the merge did not move latest");
+    buf[n] = '\0';
+    cr_assert_str_eq(buf, strrchr(run, '/') + 1);
+    free(run);
+    free(lnk);
+    fixture_free(&f);
+}
+
+Test(submit_cmd, a_merge_with_no_ok_trial_leaves_latest, .timeout = 30)
+{
+    fixture f;
+    fixture_make(&f);
+    cr_assert_eq(submit(5, f.exp, "--shards", "2", "--output", f.out), 0);
+    char *run = latest(&f);
+    for (int k = 1; k <= 2; k++) {
+        char *p = xasprintf("%s/shard-%d-of-2", run, k);
+        mkdir(p, 0755);
+        free(p);
+        p = xasprintf("%s/shard-%d-of-2/trials.csv", run, k);
+        put(p, k == 1 ? "trial,seed,status\n0,1,failed\n" : "trial,seed,status\n1,2,skipped\n", 0);
+        free(p);
+        p = xasprintf("%s/shard-%d-of-2/meta.json", run, k);
+        put(p, "{\"finished\": true}\n", 0);
+        free(p);
+        shard_exp(run, k, 2);
+    }
+    cr_assert_eq(merge_quiet(run), 0);
+    char *lnk = xasprintf("%s/subtest/latest", f.out);
+    struct stat st;
+    cr_assert(lstat(lnk, &st) < 0, "a run with no ok trial became latest");
+    free(run);
+    free(lnk);
     fixture_free(&f);
 }

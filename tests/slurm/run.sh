@@ -187,7 +187,8 @@ wait_jobs() {
 # trial number and key columns (all before `status`) of a trials.csv
 keys() { awk -F, 'NR==1{for(i=1;i<=NF;i++) if($i=="status") s=i-1} {o=$1; for(i=2;i<=s;i++) o=o","$i; print o}' "$1"; }
 jobs_of() { awk -v k="$2" '$1==k{id=$2} END{print id}' "$1/slurm-jobs.txt"; }
-run_of() { echo "$1/$(readlink "$1/latest")"; }
+# the newest run folder (submit does not move latest: the merge earns it)
+run_of() { r=; for d in "$1"/[0-9]*/; do r=${d%/}; done; echo "$r"; }
 rows() { [ -f "$1" ] && echo $(( $(wc -l <"$1") - 1 )) || echo 0; }
 show_logs() {
   tail -n 5 "$base/log/slurmctld.log" "$base/log/slurmd.log" 2>/dev/null
