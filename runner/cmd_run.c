@@ -77,7 +77,7 @@ static const char *extra_of(const trial_result *r, const char *key)
  * beyond Tukey's fences, stalls (samples over 10x the median), two modes
  * ("bimodal ..."), a stop rule that gave up ("gave up ..."), a warmup that
  * never reached steady state ("unsteady warmup"), a busy machine ("busy:
- * ...", load.h). */
+ * ...", load.h), a throttled CPU ("throttled: ...", load.h). */
 static void flag_noise(trial_result *r, double rse_target)
 {
     if (r->status != ST_OK)
@@ -124,13 +124,16 @@ static void flag_noise(trial_result *r, double rse_target)
     char busy[96];
     if (load_busy(&r->load, busy, sizeof busy))
         sb_printf(&b, "%s%s", b.len ? "; " : "", busy);
+    char thr[128];
+    if (load_throttled(&r->load, thr, sizeof thr))
+        sb_printf(&b, "%s%s", b.len ? "; " : "", thr);
     if (b.len)
         trial_result_add_extra(r, "noise", b.s);
     sb_free(&b);
 }
 
 /* The machine's load during a trial that a worker ran (README "Measurement
- * quality", Load): `load_avg`, `steal`, `other_cpu` columns. */
+ * quality", Load): `load_avg`, `steal`, `other_cpu`, `cpu_mhz`, `cpu_max_mhz` columns. */
 static void record_load(trial_result *r)
 {
     const load_sum *l = &r->load;
@@ -146,6 +149,14 @@ static void record_load(trial_result *r)
     if (l->wall >= LOAD_MIN_WALL) { /* else too few clock ticks to tell */
         snprintf(v, sizeof v, "%.2f", l->other / l->wall);
         trial_result_add_extra(r, "other_cpu", v);
+    }
+    if (l->mhz > 0) {
+        snprintf(v, sizeof v, "%.0f", l->mhz);
+        trial_result_add_extra(r, "cpu_mhz", v);
+    }
+    if (l->max_mhz > 0) {
+        snprintf(v, sizeof v, "%.0f", l->max_mhz);
+        trial_result_add_extra(r, "cpu_max_mhz", v);
     }
 }
 
@@ -319,6 +330,7 @@ static void run_interleaved(const experiment *e, supervisor *S, sink *o)
             a->load.n += r.load.n;
             if (r.load.loadavg > a->load.loadavg)
                 a->load.loadavg = r.load.loadavg;
+            load_add_mhz(&a->load, r.load.mhz, r.load.max_mhz);
             a->flops = r.flops;
             a->bytes = r.bytes;
             for (int i = 0; i < r.nextra; i++)

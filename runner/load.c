@@ -5,7 +5,9 @@
 
 #include "util.h"
 
+#include <dirent.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -90,7 +92,79 @@ void load_add(load_sum *sum, const load_snap *a, const load_snap *b)
     double l = loadavg1();
     if (l > sum->loadavg)
         sum->loadavg = l;
+    double cur, max;
+    if (load_cpu_mhz("/sys/devices/system/cpu", "/proc/cpuinfo", &cur, &max))
+        load_add_mhz(sum, cur, max);
     sum->n++;
+}
+
+void load_add_mhz(load_sum *sum, double cur, double max)
+{
+    if (cur > 0 && (sum->mhz <= 0 || cur < sum->mhz))
+        sum->mhz = cur;
+    if (max > sum->max_mhz)
+        sum->max_mhz = max;
+}
+
+static double read_num(const char *dir, const char *name)
+{
+    char p[512];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    FILE *f = fopen(p, "r");
+    double v = -1;
+    if (f) {
+        if (fscanf(f, "%lf", &v) != 1)
+            v = -1;
+        fclose(f);
+    }
+    return v;
+}
+
+int load_cpu_mhz(const char *sysdir, const char *cpuinfo, double *cur, double *max)
+{
+    *cur = *max = 0;
+    DIR *d = opendir(sysdir);
+    if (d) {
+        struct dirent *de;
+        while ((de = readdir(d))) {
+            int k;
+            char tail;
+            if (sscanf(de->d_name, "cpu%d%c", &k, &tail) != 1)
+                continue;
+            char p[400];
+            snprintf(p, sizeof p, "%s/%s/cpufreq", sysdir, de->d_name);
+            double c = read_num(p, "scaling_cur_freq"), m = read_num(p, "cpuinfo_max_freq");
+            if (c > 0 && c / 1000 > *cur)
+                *cur = c / 1000;
+            if (m > 0 && m / 1000 > *max)
+                *max = m / 1000;
+        }
+        closedir(d);
+    }
+    if (*cur > 0)
+        return 1;
+    *max = 0; /* a maximum without a current value says nothing */
+    FILE *f = fopen(cpuinfo, "r");
+    if (!f)
+        return 0;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        double v;
+        if (!strncmp(line, "cpu MHz", 7) && sscanf(strchr(line, ':') ? strchr(line, ':') + 1 : "",
+                                                   "%lf", &v) == 1 && v > *cur)
+            *cur = v;
+    }
+    fclose(f);
+    return *cur > 0;
+}
+
+int load_throttled(const load_sum *s, char *why, size_t len)
+{
+    if (!(s->mhz > 0 && s->max_mhz > 0 && s->mhz < LOAD_THROTTLE_FRAC * s->max_mhz))
+        return 0;
+    snprintf(why, len, "throttled: fastest CPU at %.0f MHz, %.0f%% of its %.0f MHz maximum",
+             s->mhz, 100 * s->mhz / s->max_mhz, s->max_mhz);
+    return 1;
 }
 
 int load_busy(const load_sum *s, char *why, size_t len)

@@ -15,6 +15,9 @@
 /* /proc/stat counts in clock ticks (10 ms): below this much wall time in
  * all, the CPU time of other processes is too coarse to say anything */
 #define LOAD_MIN_WALL 0.2
+/* The fastest CPU at a trial's end ran below this share of the highest
+ * maximum frequency that cpufreq gives: the trial is flagged throttled */
+#define LOAD_THROTTLE_FRAC 0.8
 
 typedef struct load_snap {
     double t;                        /* CLOCK_MONOTONIC seconds */
@@ -30,6 +33,8 @@ typedef struct load_sum {
     double wall, other;   /* seconds; CPU seconds of other processes */
     double steal, total;  /* jiffies */
     double loadavg;       /* the largest 1-minute load average seen at an end */
+    double mhz;           /* the fastest CPU's MHz at an end, the lowest over ends; 0: unknown */
+    double max_mhz;       /* cpufreq's cpuinfo_max_freq, the highest over CPUs; 0: unknown */
     int n;                /* intervals added */
 } load_sum;
 
@@ -39,5 +44,17 @@ void load_add(load_sum *sum, const load_snap *a, const load_snap *b);
 /* 1 when the interval counts as busy (at least LOAD_MIN_WALL seconds in
  * all); *why then says how ("other processes used 1.20 cores"). */
 int load_busy(const load_sum *s, char *why, size_t len);
+/* The current frequency of the fastest CPU, in MHz, into *cur, and the
+ * highest maximum into *max (0 when not known): from SYSDIR/cpuN/cpufreq/
+ * scaling_cur_freq and cpuinfo_max_freq (kHz) where the kernel has cpufreq,
+ * else from the "cpu MHz" lines of CPUINFO (no maximum).  0 when neither
+ * gives a value.  SYSDIR and CPUINFO are /sys/devices/system/cpu and
+ * /proc/cpuinfo but for tests. */
+int load_cpu_mhz(const char *sysdir, const char *cpuinfo, double *cur, double *max);
+/* Adds one frequency reading to *sum (the lowest current, the highest max). */
+void load_add_mhz(load_sum *sum, double cur, double max);
+/* 1 when the trial ran with its fastest CPU below LOAD_THROTTLE_FRAC of the
+ * maximum (only where the maximum is known); *why says how. */
+int load_throttled(const load_sum *s, char *why, size_t len);
 
 #endif

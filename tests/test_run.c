@@ -1,6 +1,7 @@
 /* test_run.c - the runner as a user runs it: exit codes, crashing and
  * hanging trials, SIGINT, SIGKILL and --resume, skipped CUDA trials. */
 #include "csv.h"
+#include "load.h"
 
 #include <criterion/criterion.h>
 #include <dirent.h>
@@ -1439,6 +1440,88 @@ Test(run, concurrent_speedup_has_a_confidence_interval, .timeout = 30)
     cr_assert_eq(atoi(t.rows[1][n]), 5);
     double mv = atof(t.rows[1][med]), su = atof(t.rows[1][sum]);
     cr_assert(mv > 0 && mv < 1.5 * su, "median %g vs members' sum %g", mv, su);
+    csv_free(&t);
+    free(d);
+}
+
+/* issue 16: the CPU frequency per trial, from cpufreq or /proc/cpuinfo; a
+ * fastest CPU well below cpufreq's maximum is flagged throttled */
+Test(load, cpu_frequency_from_cpufreq_or_cpuinfo)
+{
+    char *d = tmpdir();
+    char p[4096];
+    /* cpufreq: two CPUs, the fastest at 1.2 of 3.0 GHz (kHz in sysfs) */
+    for (int k = 0; k < 2; k++) {
+        snprintf(p, sizeof p, "%s/sys/cpu%d/cpufreq", d, k);
+        char cmd[4200];
+        snprintf(cmd, sizeof cmd, "mkdir -p '%s'", p);
+        cr_assert_eq(system(cmd), 0);
+        snprintf(p, sizeof p, "sys/cpu%d/cpufreq/scaling_cur_freq", k);
+        write_text(d, p, k ? "1200000\n" : "1000000\n");
+        snprintf(p, sizeof p, "sys/cpu%d/cpufreq/cpuinfo_max_freq", k);
+        write_text(d, p, "3000000\n");
+    }
+    write_text(d, "cpuinfo", "processor\t: 0\ncpu MHz\t\t: 2596.122\n\nprocessor\t: 1\n"
+                             "cpu MHz\t\t: 2400.5\n");
+    char sys[4096], ci[4096], none[4096];
+    snprintf(sys, sizeof sys, "%s/sys", d);
+    snprintf(ci, sizeof ci, "%s/cpuinfo", d);
+    snprintf(none, sizeof none, "%s/none", d);
+    double cur, max;
+    cr_assert_eq(load_cpu_mhz(sys, ci, &cur, &max), 1);
+    cr_assert_float_eq(cur, 1200, 1e-9);
+    cr_assert_float_eq(max, 3000, 1e-9);
+    load_sum s = {0};
+    load_add_mhz(&s, cur, max);
+    load_add_mhz(&s, 2900, max); /* the lowest over rounds is kept */
+    char why[128];
+    cr_assert_eq(load_throttled(&s, why, sizeof why), 1);
+    cr_assert_str_eq(why, "throttled: fastest CPU at 1200 MHz, 40% of its 3000 MHz maximum");
+    load_sum q = {0};
+    load_add_mhz(&q, 2900, 3000);
+    cr_assert_eq(load_throttled(&q, why, sizeof why), 0);
+    /* no cpufreq: /proc/cpuinfo's fastest, no maximum, never throttled */
+    cr_assert_eq(load_cpu_mhz(none, ci, &cur, &max), 1);
+    cr_assert_float_eq(cur, 2596.122, 1e-9);
+    cr_assert_float_eq(max, 0, 1e-9);
+    load_sum c = {0};
+    load_add_mhz(&c, cur, max);
+    cr_assert_eq(load_throttled(&c, why, sizeof why), 0);
+    /* neither */
+    cr_assert_eq(load_cpu_mhz(none, none, &cur, &max), 0);
+    cr_assert_float_eq(cur, 0, 1e-9);
+    snprintf(p, sizeof p, "rm -rf '%s'", d);
+    cr_assert_eq(system(p), 0);
+    free(d);
+}
+
+/* ... and the run writes cpu_mhz where this machine tells it (a machine
+ * without cpufreq or a cpu MHz line has no such column), cpu_max_mhz only
+ * with cpufreq */
+Test(run, trials_record_the_cpu_frequency_where_the_kernel_has_it, .timeout = 30)
+{
+    double cur, max;
+    int known = load_cpu_mhz("/sys/devices/system/cpu", "/proc/cpuinfo", &cur, &max);
+    char *d = tmpdir();
+    write_text(d, "f.yaml", "name: f\nworkload: noop\nrepeats: 3\nwarmups: 0\n");
+    char exp[4096], out[4096], p[4096];
+    snprintf(exp, sizeof exp, "%s/f.yaml", d);
+    snprintf(out, sizeof out, "%s/out", d);
+    proc_out r;
+    run((char *[]){"--quiet", "--no-plots", "--output", out, exp, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    latest(out, "f", "trials.csv", p, sizeof p);
+    csv_table t;
+    cr_assert_eq(csv_read(p, &t), 0);
+    int mc = csv_col(&t, "cpu_mhz"), xc = csv_col(&t, "cpu_max_mhz");
+    cr_log_info("cpu frequency: %s (%.0f MHz, max %.0f)", known ? "known" : "not exposed", cur, max);
+    if (!known) {
+        cr_assert(mc < 0, "no frequency here, yet a cpu_mhz column");
+    } else {
+        cr_assert(mc >= 0, "the kernel gives %.0f MHz, yet no cpu_mhz column", cur);
+        cr_assert_gt(atof(t.rows[1][mc]), 0);
+        cr_assert_eq(xc >= 0, max > 0);
+    }
     csv_free(&t);
     free(d);
 }
