@@ -496,6 +496,8 @@ Test(timing, concurrent_cpu_members_speed_up, .timeout = 120)
     snprintf(exp, sizeof exp, "%s/c.yaml", d);
     snprintf(out, sizeof out, "%s/out", d);
     double best = 0;
+    int quiet = 0; /* attempts not flagged busy */
+    char busy[256] = "";
     for (int attempt = 0; attempt < 3 && best <= 1.3; attempt++) { /* shared machines are noisy */
         proc_out r;
         run((char *[]){"--quiet", "--no-plots", "--output", out, exp, NULL}, &r);
@@ -510,9 +512,23 @@ Test(timing, concurrent_cpu_members_speed_up, .timeout = 120)
         double s = atof(t.rows[1][csv_col(&t, "speedup")]);
         if (s > best)
             best = s;
+        int nc = csv_col(&t, "noise");
+        const char *w = nc >= 0 ? strstr(t.rows[1][nc], "busy: ") : NULL;
+        if (w)
+            snprintf(busy, sizeof busy, "%.200s", w);
+        else
+            quiet++;
         csv_free(&t);
     }
     cr_log_info("concurrent: best speedup %.2f", best);
+    /* two cores for two members only when nobody else uses them: with every
+     * attempt flagged busy (README "Measurement quality", Load) the speedup
+     * says nothing about the runner */
+    if (best <= 1.3 && !quiet) {
+        free(d);
+        cr_skip_test("every attempt ran on a busy machine (%s): speedup %.2f not judged", busy,
+                     best);
+    }
     cr_assert_gt(best, 1.3, "two equal members on two cores: speedup %.2f", best);
     free(d);
 }
