@@ -235,6 +235,7 @@ wait "$local1"
 check "merged trials.csv has the local run's trial numbers and keys" \
   diff <(keys "$run1/trials.csv") <(keys "$base/local/quick/latest/trials.csv")
 check "merged meta.json is finished" grep -q '"finished": true' "$run1/meta.json"
+check "latest is earned: the merge moved it to the run" [ "$(readlink "$out/quick/latest")" = "$(basename "$run1")" ]
 check "each shard's Slurm log is in the run folder" [ "$(ls "$run1"/slurm-"$a1"_*.out 2>/dev/null | wc -l)" -eq 4 -a -f "$run1/slurm-merge-$m1.out" ]
 "$BIN" status "$run1" >"$base/log/status1.out" 2>&1
 rc=$?
