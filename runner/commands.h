@@ -17,7 +17,7 @@ int cmd_plot(const cli *c);
 int cmd_report(const cli *c);
 int cmd_merge(const cli *c);
 /* runner compare OLD_RUN NEW_RUN | OLD... -- NEW... [--threshold PCT] [--noise-floor PCT]
- * [--ignore KEY] [--format text|md|csv|json] */
+ * [--ignore KEY] [--busy-ok] [--format text|md|csv|json] */
 int cmd_compare_main(int nargs, char **args);
 /* runner submit FILE.yaml [...] | --resume RUN_DIR, runner status RUN_DIR (cmd_submit.c) */
 int cmd_submit_main(int nargs, char **args);

@@ -9,7 +9,7 @@ int main(int argc, char **argv)
 {
     cli_argc = argc;
     cli_argv = argv;
-    /* compare parses its own options (--threshold, --noise-floor, --ignore, --format) */
+    /* compare parses its own options (--threshold, --noise-floor, --ignore, --busy-ok, --format) */
     if (argc > 1 && !strcmp(argv[1], "compare"))
         return cmd_compare_main(argc - 2, argv + 2);
     /* submit and status (Slurm) parse their own options too */
