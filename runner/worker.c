@@ -236,12 +236,11 @@ static int choose_batch(const rn_workload_impl *impl, void *state, rn_error *err
 
 /* Warmup to steady state (README "How a trial is timed"): after the
  * `warmups` calls, untimed rounds (whole batches, at least sample_target()
- * long) are run until one's time per call is within WARM_TOL of the round
- * before and of the fastest so far, for at most WARM_TIME seconds
- * of warming in all.  A worker whose thread count changes (an OpenMP or
- * OpenBLAS pool to start or resize) warms at least SETTLE_TIME first. */
-#define WARM_TOL 0.10
-#define WARM_TIME 0.2
+ * long) are run until one's time per call is within `warmup_tolerance`
+ * (default 0.10) of the round before and of the fastest so far, for at most
+ * `warmup_time` (default 0.2 s; 0: no rounds) of warming in all.  A worker
+ * whose thread count changes (an OpenMP or OpenBLAS pool to start or
+ * resize) warms at least SETTLE_TIME first. */
 #define SETTLE_TIME 0.05
 static int last_threads = -1;
 
@@ -309,7 +308,7 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
     }
     if (probed) /* warmups: 0: the batch probe's first call paid them */
         cold_facts_once(b, tr, &cold_told);
-    /* steady state (see WARM_TOL): `warmups: 0` asks for cold samples */
+    /* steady state (see SETTLE_TIME): `warmups: 0` asks for cold samples */
     double warm_ratio = NAN;
     int steady = 1;
     if (r->warmups > 0) {
@@ -318,7 +317,7 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
         steady = 0;
         for (int round = 0;; round++) {
             double el = now_seconds() - warm_start;
-            if (el >= settle && (steady || el >= WARM_TIME))
+            if (el >= settle && (steady || el >= r->warmup_time))
                 break;
             /* a round is whole batches lasting at least the sample target,
              * so that the clock does not decide steadiness (batch: 1) */
@@ -339,7 +338,8 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
             }
             if (round > 0) {
                 warm_ratio = per / best;
-                steady = fabs(per / prev - 1) <= WARM_TOL && per <= (1 + WARM_TOL) * best;
+                double tol = r->warmup_tolerance;
+                steady = fabs(per / prev - 1) <= tol && per <= (1 + tol) * best;
             }
             prev = per;
             if (per < best)
