@@ -1,6 +1,7 @@
 /* worker.c - see worker.h.  The timed loop is here: warmups (the first kept
  * as `cold`, the backend's cold_facts right after it), the batch grown to
- * the target sample time, warm rounds to steady state, then `repeats`
+ * the target sample time, warm rounds to steady state, one discarded batch
+ * through the timed loop, then `repeats`
  * samples (or the median's stop rule), each the host clock around one
  * batch of run() calls, each of which returns only
  * once its device is idle; a sample the backend's sample_check calls
