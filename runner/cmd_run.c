@@ -273,6 +273,30 @@ static double trial_timeout(const experiment *e, long long t)
     return value_is_num(&v) ? v.f : 0;
 }
 
+/* One round's extra into the trial's (order: interleaved): warmup_calls and
+ * warmup_time are summed over the rounds, warmup_unsteady keeps the largest
+ * ratio of the rounds whose warmup gave up (README "How a trial is timed");
+ * any other extra is the last round's. */
+static void add_round_extra(trial_result *a, const char *key, const char *val)
+{
+    int sum = !strcmp(key, "warmup_calls") || !strcmp(key, "warmup_time");
+    int most = !strcmp(key, "warmup_unsteady");
+    const char *had = (sum || most) ? extra_of(a, key) : NULL;
+    if (!had) {
+        trial_result_add_extra(a, key, val);
+        return;
+    }
+    double x = strtod(had, NULL), y = strtod(val, NULL);
+    char t[64];
+    if (!strcmp(key, "warmup_calls"))
+        snprintf(t, sizeof t, "%.0f", x + y);
+    else if (sum)
+        snprintf(t, sizeof t, "%.6g", x + y);
+    else
+        snprintf(t, sizeof t, "%.3g", y > x ? y : x);
+    trial_result_add_extra(a, key, t);
+}
+
 /* order: interleaved.  Samples are taken round-robin across the trials (one
  * sample of each trial per round), so that slow drift of a shared machine
  * spreads over all of them evenly.  Each round prepares the trial afresh
@@ -334,7 +358,7 @@ static void run_interleaved(const experiment *e, supervisor *S, sink *o)
             a->flops = r.flops;
             a->bytes = r.bytes;
             for (int i = 0; i < r.nextra; i++)
-                trial_result_add_extra(a, r.extra_keys[i], r.extra_vals[i]);
+                add_round_extra(a, r.extra_keys[i], r.extra_vals[i]);
             a->status = r.status;
             free(a->reason);
             a->reason = r.reason ? xstrdup(r.reason) : NULL;

@@ -33,7 +33,8 @@ static const char *const top_names[] = {"name",    "description", "workload", "d
                                         "params",  "sweep",       "exclude",  "repeats",
                                         "warmups", "timeout",     "seed",     "hooks",
                                         "plots",   "cold_cache", "batch",    "stop",
-                                        "order",   "affinity", NULL};
+                                        "order",   "affinity", "warmup_time",
+                                        "warmup_tolerance", NULL};
 
 const char *const runkey_names[] = {"workload", "device",  "threads", "io",
                                     "dtype",    "size",    "repeats", "warmups",
@@ -485,6 +486,40 @@ static void h_stop(loader *L, const yaml_node_t *k, const yaml_node_t *v)
                  s->min_samples, s->max_samples);
 }
 
+/* warmup_time: a duration (README "How a trial is timed") */
+static void h_warmup_time(loader *L, const yaml_node_t *k, const yaml_node_t *v)
+{
+    (void)k;
+    value x;
+    if (scalar_value(v, &x, "'warmup_time'", L->d) < 0)
+        return;
+    double f = value_is_num(&x) ? x.f : x.kind == VAL_STR ? parse_duration(x.text) : -1;
+    if (!(f >= 0) || f > 3600)
+        diag_add(L->d, yml_line(v), yml_col(v),
+                 "'warmup_time' must be a duration such as 0.2s or 500ms (0 to 1h), not '%s'",
+                 x.text);
+    else
+        L->e->warmup_time = f;
+    value_free(&x);
+}
+
+/* warmup_tolerance: a fraction (README "How a trial is timed") */
+static void h_warmup_tolerance(loader *L, const yaml_node_t *k, const yaml_node_t *v)
+{
+    (void)k;
+    value x;
+    if (scalar_value(v, &x, "'warmup_tolerance'", L->d) < 0)
+        return;
+    if (!value_is_num(&x) || !(x.f > 0) || x.f > 1)
+        diag_add(L->d, yml_line(v), yml_col(v),
+                 "'warmup_tolerance' is a fraction such as 0.1 (10 %%), above 0 and at most 1, "
+                 "not '%s'",
+                 x.text);
+    else
+        L->e->warmup_tolerance = x.f;
+    value_free(&x);
+}
+
 /* order: sequential (each trial's samples together) or interleaved */
 static void h_order(loader *L, const yaml_node_t *k, const yaml_node_t *v)
 {
@@ -514,6 +549,7 @@ static const struct top_key {
     {"cold_cache", h_runkey, 0}, {"batch", h_runkey, 0},
     {"affinity", h_runkey, 0},
     {"stop", h_stop, 0},         {"order", h_order, 0},
+    {"warmup_time", h_warmup_time, 0}, {"warmup_tolerance", h_warmup_tolerance, 0},
     {"params", h_params, 0},     {"hooks", h_hooks, 0},
     {"sweep", NULL, 1},          {"exclude", NULL, 1},
     {"plots", NULL, 1},
@@ -722,6 +758,8 @@ experiment *experiment_parse(const char *path, const char *text, size_t len, dia
     /* nvbench-like defaults for repeats: auto */
     e->stop = (stop_rule){.rse = 0.005, .min_samples = 10, .max_samples = 1000000,
                           .min_time = 0.5, .max_time = 15};
+    e->warmup_time = 0.2;
+    e->warmup_tolerance = 0.10;
 
     loader L = {.d = d, .e = e};
     text = e->text; /* the caller's bytes need not end in a NUL; ours do */

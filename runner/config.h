@@ -102,6 +102,9 @@ typedef struct experiment {
     long long ntrials;
     stop_rule stop;
     int interleaved; /* order: interleaved */
+    /* warmup to steady state (README "How a trial is timed"): the time a
+     * trial warms at most (seconds), and how close two rounds must be */
+    double warmup_time, warmup_tolerance;
     value *defaults;   /* [registry workload][column] default values */
     int ndefault_rows;
 } experiment;

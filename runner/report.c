@@ -513,7 +513,8 @@ static const char *noise_advice(const char *noise, double samples)
         return "stalls: something else ran (a busy machine, interrupts, swapping); a quieter "
                "machine would help, more samples would not";
     if (strstr(noise, "unsteady warmup"))
-        return "it had not reached steady state after its warmups; more warmups would help";
+        return "it had not reached steady state after its warmup_time; a longer warmup_time "
+               "would help";
     if (strstr(noise, "gave up"))
         return samples >= 1000 ? "the spread did not shrink with more samples: a busy machine "
                                  "or drift; a quieter machine would help"

@@ -66,6 +66,8 @@ void trial_resolve(const experiment *e, long long t, resolved_trial *r)
     r->warmups = v.kind == VAL_INT ? (int)v.i : 1;
     v = get(e, t, "timeout");
     r->timeout = value_is_num(&v) ? v.f : 0;
+    r->warmup_time = e->warmup_time;
+    r->warmup_tolerance = e->warmup_tolerance;
 
     r->params = xcalloc((size_t)e->ncols + 1, sizeof *r->params);
     for (int c = 0; c < e->ncols; c++) {

@@ -12,6 +12,7 @@ typedef struct resolved_trial {
     int batch;            /* calls per sample; 0 = auto */
     double timeout; /* seconds; 0 = none */
     int lua;        /* workload is lua:PATH */
+    double warmup_time, warmup_tolerance; /* the experiment's (config.h) */
 } resolved_trial;
 
 void trial_resolve(const experiment *e, long long t, resolved_trial *out);

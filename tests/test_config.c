@@ -814,3 +814,39 @@ Test(config_fuzz, input_without_terminating_nul)
         free(buf);
     }
 }
+
+/* warmup_time and warmup_tolerance (README "How a trial is timed"). */
+Test(config_warmup, defaults_and_values)
+{
+    experiment *e = parse_ok("workload: noop\n");
+    cr_assert_float_eq(e->warmup_time, 0.2, 1e-12);
+    cr_assert_float_eq(e->warmup_tolerance, 0.10, 1e-12);
+    experiment_free(e);
+    e = parse_ok("workload: noop\nwarmup_time: 500ms\nwarmup_tolerance: 0.05\n");
+    cr_assert_float_eq(e->warmup_time, 0.5, 1e-12);
+    cr_assert_float_eq(e->warmup_tolerance, 0.05, 1e-12);
+    experiment_free(e);
+    e = parse_ok("workload: noop\nwarmup_time: 2\n");
+    cr_assert_float_eq(e->warmup_time, 2, 1e-12);
+    experiment_free(e);
+    e = parse_ok("workload: noop\nwarmup_time: 0\n");
+    cr_assert_float_eq(e->warmup_time, 0, 1e-12);
+    experiment_free(e);
+}
+
+Test(config_warmup, bad_values_point_at_the_value)
+{
+    char *m = parse_err("workload: noop\nwarmup_time: soon\n");
+    expect_diag(m, "2:14: 'warmup_time' must be a duration such as 0.2s or 500ms (0 to 1h), not 'soon'");
+    free(m);
+    m = parse_err("workload: noop\nwarmup_time: -1s\nwarmup_tolerance: 0\n");
+    expect_diag(m, "2:14: 'warmup_time' must be a duration");
+    expect_diag(m, "3:19: 'warmup_tolerance' is a fraction such as 0.1 (10 %), above 0 and at most 1, not '0'");
+    free(m);
+    m = parse_err("workload: noop\nwarmup_tolerance: [1]\n");
+    expect_diag(m, "2:19:");
+    free(m);
+    m = parse_err("workload: noop\nwarmup_tolerence: 0.1\n");
+    expect_diag(m, "2:1: unknown key 'warmup_tolerence'");
+    free(m);
+}

@@ -4,6 +4,8 @@
 #include "load.h"
 
 #include <criterion/criterion.h>
+#include <ctype.h>
+#include <math.h>
 #include <dirent.h>
 #include <sched.h>
 #include <errno.h>
@@ -923,6 +925,186 @@ Test(run, intervals_hold_the_median_and_no_duration_is_negative, .timeout = 60)
     for (const char *p = fake_report; (p = strstr(p, " -")); p++)
         cr_assert(!(p[2] >= '0' && p[2] <= '9'), "a negative number in report.md: %.40s", p);
     csv_free(&t);
+}
+
+/* Durations printed with a unit ("12.5 us", "1 µs"): none negative, and each
+ * in the unit rule of README "Reading the numbers" (ns below 1 us, us below
+ * 1 ms, ms below 1 s, s above).  Returns the number checked. */
+static int scan_units(const char *text, const char *where)
+{
+    int n = 0;
+    for (const char *p = text; *p; p++) {
+        int neg = *p == '-' && p[1] >= '0' && p[1] <= '9';
+        if (!(neg || (*p >= '0' && *p <= '9')))
+            continue;
+        if (p > text && (isalnum((unsigned char)p[-1]) || p[-1] == '.' || p[-1] == '_' ||
+                         p[-1] == '-' || p[-1] == '#'))
+            continue;
+        char *end;
+        double v = strtod(p, &end);
+        const char *u = end[0] == ' ' ? end + 1 : end;
+        int len = !strncmp(u, "ns", 2) || !strncmp(u, "us", 2) || !strncmp(u, "ms", 2) ? 2
+                  : !strncmp(u, "\xc2\xb5s", 3)                                       ? 3
+                  : u[0] == 's'                                                       ? 1
+                                                                                      : 0;
+        if (len && !isalnum((unsigned char)u[len])) {
+            n++;
+            cr_assert(v >= 0, "%s: a negative duration: %.40s", where, p);
+            if (u[0] != 's')
+                cr_assert(v < 1000, "%s: %.20s is not in the unit rule", where, p);
+            if (u[0] != 'n')
+                cr_assert(v == 0 || v >= 1, "%s: %.20s is not in the unit rule", where, p);
+        }
+        p = end > p ? end - 1 : p;
+    }
+    return n;
+}
+
+/* Issue 15, "done when": a whole reference study (experiments/affine.yaml:
+ * Lua and built-in workloads, two charts) has no negative or mis-united
+ * duration in trials.csv, samples.csv, report.md or its charts, and every
+ * ok trial's interval holds its median. */
+Test(run, a_full_study_has_no_negative_or_misunited_duration, .timeout = 120)
+{
+    char *d = tmpdir();
+    char exp[4096], out[4096], p[8192], dir[8192];
+    snprintf(exp, sizeof exp, "%s/experiments/affine.yaml", getenv("RUNNER_ROOT"));
+    snprintf(out, sizeof out, "%s/out", d);
+    proc_out r;
+    run((char *[]){"--quiet", "--output", out, exp, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    latest(out, "affine", "trials.csv", p, sizeof p);
+    csv_table t;
+    cr_assert_eq(csv_read(p, &t), 0);
+    static const char *const dur[] = {"cold", "min", "median", "mean", "stddev", "max",
+                                      "median_ci_low", "median_ci_high", "warmup_time"};
+    int ok = 0;
+    for (int i = 1; i < t.nrows; i++) {
+        if (strcmp(cell(&t, i, "status"), "ok"))
+            continue;
+        ok++;
+        for (size_t k = 0; k < sizeof dur / sizeof dur[0]; k++)
+            cr_assert(cell(&t, i, dur[k])[0] != '-', "row %d: %s = %s", i, dur[k],
+                      cell(&t, i, dur[k]));
+        double lo = atof(cell(&t, i, "median_ci_low")), hi = atof(cell(&t, i, "median_ci_high"));
+        double m = atof(cell(&t, i, "median"));
+        cr_assert(lo <= m && m <= hi, "row %d: %g not in [%g, %g]", i, m, lo, hi);
+    }
+    cr_assert_gt(ok, 5);
+    csv_free(&t);
+    latest(out, "affine", "samples.csv", p, sizeof p);
+    cr_assert_eq(csv_read(p, &t), 0);
+    int sc = csv_col(&t, "seconds");
+    for (int i = 1; i < t.nrows; i++)
+        cr_assert(t.rows[i][sc][0] != '-', "samples.csv row %d: %s", i, t.rows[i][sc]);
+    csv_free(&t);
+    latest(out, "affine", "report.md", p, sizeof p);
+    char *rep = read_all(p);
+    cr_assert(rep);
+    int n = scan_units(rep, "report.md");
+    free(rep);
+    snprintf(dir, sizeof dir, "%.*s/plots", (int)(strrchr(p, '/') - p), p);
+    DIR *D = opendir(dir);
+    cr_assert(D, "no %s", dir);
+    int charts = 0;
+    for (struct dirent *de; (de = readdir(D));) {
+        size_t l = strlen(de->d_name);
+        if (l < 4 || (strcmp(de->d_name + l - 4, ".svg") && strcmp(de->d_name + l - 3, ".gp")))
+            continue;
+        snprintf(p, sizeof p, "%s/%s", dir, de->d_name);
+        char *txt = read_all(p);
+        cr_assert(txt);
+        charts += scan_units(txt, de->d_name) > 0;
+        free(txt);
+    }
+    closedir(D);
+    cr_assert_gt(n, 10, "report.md: %d durations", n);
+    cr_assert_geq(charts, 2, "charts with duration ticks: %d", charts);
+    free(d);
+}
+
+/* A config with warmup_time: 0 runs only the counted warmups and the
+ * discarded first batch (after the worker's first trial, which settles its
+ * thread pool); in interleaved order
+ * warmup_calls is the sum over the rounds (README "How a trial is timed"). */
+Test(run, interleaved_warmup_extras_are_summed_over_rounds, .timeout = 60)
+{
+    char *d = tmpdir();
+    const char *body = "workload: noop\nthreads: 1\nbatch: 1\nrepeats: 3\nwarmups: 2\n"
+                       "warmup_time: 0\nsweep:\n  seed: [1, 2]\n";
+    char seq[4096], il[4096];
+    snprintf(seq, sizeof seq, "name: plain\n%s", body);
+    snprintf(il, sizeof il, "name: mixed\norder: interleaved\n%s", body);
+    write_text(d, "plain.yaml", seq);
+    write_text(d, "mixed.yaml", il);
+    char e1[4096], e2[4096], out[4096], p[8192];
+    snprintf(e1, sizeof e1, "%s/plain.yaml", d);
+    snprintf(e2, sizeof e2, "%s/mixed.yaml", d);
+    snprintf(out, sizeof out, "%s/out", d);
+    proc_out r;
+    run((char *[]){"--quiet", "--no-plots", "--output", out, e1, e2, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    csv_table a, b;
+    latest(out, "plain", "trials.csv", p, sizeof p);
+    cr_assert_eq(csv_read(p, &a), 0);
+    latest(out, "mixed", "trials.csv", p, sizeof p);
+    cr_assert_eq(csv_read(p, &b), 0);
+    /* 2 warmups and the discarded first pass of the timed loop */
+    cr_assert_str_eq(cell(&a, 2, "warmup_calls"), "3");
+    cr_assert_str_eq(cell(&b, 2, "warmup_calls"), "9", "3 rounds of 3");
+    cr_assert_geq(atol(cell(&b, 1, "warmup_calls")), 9);
+    cr_assert_geq(atof(cell(&b, 2, "warmup_time")), 0);
+    csv_free(&a);
+    csv_free(&b);
+    free(d);
+}
+
+/* Issue 15: interleaved rounds are warmed as a sequential trial is, so the
+ * medians of a steady workload (axpb n=1e6, batch 1) agree within 10 %.  A
+ * shared 2-core machine drifts: the best of three attempts counts. */
+Test(timing, interleaved_and_sequential_medians_agree, .timeout = 180)
+{
+    if (!getenv("RUNNER_TIMING_TESTS"))
+        cr_skip_test("timing test: run alone by make test (RUNNER_TIMING_TESTS=1)");
+    char *d = tmpdir();
+    const char *body = "workload: axpb\nsize: 1000000\nthreads: 1\nbatch: 1\nrepeats: 15\n"
+                       "sweep:\n  seed: [1, 2]\n";
+    char seq[4096], il[4096];
+    snprintf(seq, sizeof seq, "name: plain\n%s", body);
+    snprintf(il, sizeof il, "name: mixed\norder: interleaved\n%s", body);
+    write_text(d, "plain.yaml", seq);
+    write_text(d, "mixed.yaml", il);
+    char e1[4096], e2[4096], out[4096], p[8192];
+    snprintf(e1, sizeof e1, "%s/plain.yaml", d);
+    snprintf(e2, sizeof e2, "%s/mixed.yaml", d);
+    snprintf(out, sizeof out, "%s/out", d);
+    double best = INFINITY;
+    for (int attempt = 0; attempt < 3 && best > 0.10; attempt++) {
+        proc_out r;
+        run((char *[]){"--quiet", "--no-plots", "--output", out, e1, e2, NULL}, &r);
+        cr_assert_eq(r.status, 0, "%s", r.err);
+        csv_table a, b;
+        latest(out, "plain", "trials.csv", p, sizeof p);
+        cr_assert_eq(csv_read(p, &a), 0);
+        latest(out, "mixed", "trials.csv", p, sizeof p);
+        cr_assert_eq(csv_read(p, &b), 0);
+        double off = 0;
+        for (int i = 1; i <= 2; i++) {
+            double ms = atof(cell(&a, i, "median")), mi = atof(cell(&b, i, "median"));
+            cr_assert(ms > 0 && mi > 0, "row %d: %g %g", i, ms, mi);
+            double x = fabs(mi / ms - 1);
+            if (x > off)
+                off = x;
+            cr_log_info("axpb 1e6 seed %d: sequential %.1f us, interleaved %.1f us", i, ms * 1e6,
+                        mi * 1e6);
+        }
+        if (off < best)
+            best = off;
+        csv_free(&a);
+        csv_free(&b);
+    }
+    cr_assert_leq(best, 0.10, "interleaved vs sequential medians differ by %.1f %%", 100 * best);
+    free(d);
 }
 
 /* `validate` warns when repeats: auto could be cut by a shorter timeout. */

@@ -2,19 +2,19 @@
 # Edit it, then re-draw in this folder with:  gnuplot bar.gp
 # (writes bar.png and bar.svg).  The data is inline below.
 $s0 << EOD
--0.2 0.012454322 0.012392421 0.012702239
+-0.2 0.008778062 0.00868309 0.009040614
 EOD
 $s1 << EOD
-0.2 0.008745277 0.00862626 0.009102977
+0.2 0.013921223 0.007345836 0.014698573
 EOD
 
 set encoding utf8
 set terminal pngcairo size 1000,650 enhanced font 'DejaVu Sans,11' linewidth 1.2
 set output 'bar.png'
 
-set title 'concurrent: median time by pair' noenhanced font ',14'
+set title 'concurrent: median wall time by pair' noenhanced font ',14'
 set xlabel 'pair' noenhanced
-set ylabel 'median time (ms)' noenhanced
+set ylabel 'median wall time (ms)' noenhanced
 set border 3 lc rgb '#555555'
 set tics nomirror out
 set xtics scale 0

@@ -2,19 +2,19 @@
 # Edit it, then re-draw in this folder with:  gnuplot throughput.gp
 # (writes throughput.png and throughput.svg).  The data is inline below.
 $s0 << EOD
-1 0.115107914
-2 0.5325013
-4 5.38239159
-8 20.189772
-16 86.0899836
-32 106.38961
-64 114.799212
-128 133.292147
-256 171.352572
-512 185.473905
-1024 184.279326
-2048 194.493249
-4096 200.484604
+1 0.033879239
+2 0.269686595
+4 2.00735114
+8 12.0398659
+16 50.9735064
+32 93.0248403
+64 114.962833
+128 130.875686
+256 189.772484
+512 216.918241
+1024 230.109558
+2048 241.722227
+4096 249.362511
 EOD
 
 set encoding utf8
@@ -33,7 +33,7 @@ set bars small
 set pointsize 1.1
 # one curve per series: the rate computed from each trial's median time
 set logscale y 10
-set yrange [1e-1:1e3]
+set yrange [1e-2:1e3]
 set format y '%g'
 set ytics 10
 set mytics 10

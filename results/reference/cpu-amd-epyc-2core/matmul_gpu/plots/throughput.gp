@@ -2,19 +2,19 @@
 # Edit it, then re-draw in this folder with:  gnuplot throughput.gp
 # (writes throughput.png and throughput.svg).  The data is inline below.
 $s0 << EOD
-1 0.115107914
-2 0.852622814
-4 5.34725849
-8 25.8626677
-16 84.426409
-32 106.432806
-64 109.294976
-128 130.148757
-256 172.376332
-512 180.650023
-1024 187.976457
-2048 198.534549
-4096 206.207449
+1 0.0342887758
+2 0.271393076
+4 2.05913218
+8 12.1859427
+16 51.8840178
+32 93.3561254
+64 115.980091
+128 132.534016
+256 187.06095
+512 218.784501
+1024 236.14203
+2048 244.262297
+4096 241.812305
 EOD
 
 set encoding utf8
@@ -33,7 +33,7 @@ set bars small
 set pointsize 1.1
 # one curve per series: the rate computed from each trial's median time
 set logscale y 10
-set yrange [1e-1:1e3]
+set yrange [1e-2:1e3]
 set format y '%g'
 set ytics 10
 set mytics 10
