@@ -244,6 +244,11 @@ Test(lua, operators_and_broadcast)
            "same((-a):abs(), {1, 2, 4})\n"
            "local s = a:sum(); assert(#s == 1 and s:item() == 7)\n"
            "same(ctx:tensor{{1, 2}, {3, 4}} * 2, {2, 4, 6, 8})\n");
+    /* an empty tensor broadcast with a single number stays empty (issue 14:
+     * zeros(0) + ones(1) read an element that does not exist) */
+    ok(st, "local z, o = ctx:zeros(0), ctx:ones(1)\n"
+           "assert(#(z + o) == 0 and #(o + z) == 0 and #(z * 3) == 0 and #(3 - z) == 0)\n"
+           "assert(#(z + z) == 0 and #(z:sum()) == 1)\n");
     /* large: the threaded kernels */
     ok(st, "local x = ctx:rand(100000)\n"
            "local X = x:totable()\n"

@@ -443,6 +443,104 @@ Test(run, full_disk_gives_a_clear_error_and_no_torn_file, .timeout = 60)
     free(d);
 }
 
+/* A trial whose row could not be written is not counted ok (issue 14): the
+ * summary's ok count is the number of ok rows the file holds.  The file size
+ * limit (ulimit -f, SIGXFSZ ignored) stands in for a full disk without root. */
+Test(run, a_trial_whose_row_failed_to_write_is_not_counted, .timeout = 60)
+{
+    char *d = tmpdir();
+    write_text(d, "fz.yaml", "workload: selftest\nrepeats: 20\nsweep:\n  size: {range: [1, 400]}\n");
+    char cmd[8192];
+    snprintf(cmd, sizeof cmd,
+             "cd %s && trap '' XFSZ && ulimit -f 24 && exec %s --quiet --no-plots --output out "
+             "fz.yaml >out.txt 2>err.txt",
+             d, runner_bin());
+    if (system(cmd) < 0)
+        cr_log_warn("system failed");
+    char p[8192], errp[4096];
+    snprintf(errp, sizeof errp, "%s/err.txt", d);
+    FILE *f = fopen(errp, "r");
+    cr_assert_not_null(f);
+    char err[65536];
+    size_t n = fread(err, 1, sizeof err - 1, f);
+    err[n] = '\0';
+    fclose(f);
+    char out[4096];
+    snprintf(out, sizeof out, "%s/out", d);
+    latest(out, "fz", "trials.csv", p, sizeof p);
+    csv_table t;
+    cr_assert_eq(csv_read(p, &t), 0, "%s", p);
+    int sc = csv_col(&t, "status"), ok_rows = 0;
+    for (int r = 1; r < t.nrows; r++)
+        ok_rows += sc < t.nfields[r] && !strcmp(t.rows[r][sc], "ok");
+    int rows = t.nrows - 1, torn = t.torn;
+    csv_free(&t);
+    cr_assert(strstr(err, "File too large"), "%s", err);
+    cr_assert_eq(torn, 0);
+    cr_assert(rows > 0 && rows < 400, "%d rows", rows);
+    const char *sum = strstr(err, "fz: ");
+    cr_assert_not_null(sum, "%s", err);
+    long long ok = -1;
+    cr_assert_eq(sscanf(sum, "fz: %lld ok", &ok), 1, "%s", sum);
+    cr_assert_eq(ok, ok_rows, "the summary counts %lld ok, trials.csv holds %d: %s", ok, ok_rows,
+                 err);
+    free(d);
+}
+
+static char *read_all(const char *path);
+
+/* Issue 14: terminal escape sequences in a Lua error reach neither stderr nor
+ * the CSV raw, and a label with a newline, a comma and a quote is quoted per
+ * RFC 4180: the reader gives back the very label, one row per trial, and
+ * --resume of the finished run trusts every row. */
+Test(run, escapes_are_sanitized_and_odd_labels_round_trip, .timeout = 60)
+{
+    char *d = tmpdir();
+    write_text(d, "esc.lua",
+               "return {run = function(ctx, p, s)\n"
+               "  if p.size == 1 then error('\\27[31mred\\27]0;owned\\7\\nnext\\r\\194\\155x') end\n"
+               "end}\n");
+    write_text(d, "e.yaml",
+               "workload: lua:esc.lua\nrepeats: 1\nsweep:\n"
+               "  target:\n"
+               "    - {label: \"two\\nlines, \\\"quoted\\\"\", threads: 1}\n"
+               "    - {label: \"tab\\there\\r\", threads: 1}\n"
+               "  size: [1, 2]\n");
+    char exp[4096], out[4096], p[8192];
+    snprintf(exp, sizeof exp, "%s/e.yaml", d);
+    snprintf(out, sizeof out, "%s/out", d);
+    proc_out r;
+    run((char *[]){"--quiet", "--no-plots", "--output", out, exp, NULL}, &r);
+    cr_assert_eq(r.status, 1, "%s", r.err);
+    for (const char *q = r.err; *q; q++)
+        cr_assert(*q == '\n' || ((unsigned char)*q >= 0x20 && *q != 0x7f),
+                  "a control character 0x%02x on stderr: %s", (unsigned char)*q, r.err);
+    cr_assert(strstr(r.err, "?[31mred?]0;owned?") && strstr(r.err, "??x"), "%s", r.err);
+    latest(out, "e", "trials.csv", p, sizeof p);
+    char *raw = read_all(p);
+    cr_assert_not_null(raw);
+    for (const char *q = raw; *q; q++)
+        cr_assert(*q != 0x1b && *q != 0x07, "an escape in trials.csv: %s", raw);
+    free(raw);
+    csv_table t;
+    cr_assert_eq(csv_read(p, &t), 0);
+    cr_assert_eq(t.nrows, 5, "%d rows", t.nrows);
+    int tc = csv_col(&t, "target"), sc = csv_col(&t, "status"), rc = csv_col(&t, "reason");
+    cr_assert(tc >= 0 && sc >= 0 && rc >= 0);
+    for (int i = 1; i < t.nrows; i++)
+        cr_assert_eq(t.nfields[i], t.nfields[0], "row %d has %d fields", i, t.nfields[i]);
+    cr_assert_str_eq(t.rows[1][tc], "two\nlines, \"quoted\"");
+    cr_assert_str_eq(t.rows[3][tc], "tab\there\r");
+    cr_assert_str_eq(t.rows[1][sc], "failed");
+    cr_assert(strstr(t.rows[1][rc], "?[31mred?]0;owned?") && strstr(t.rows[1][rc], "??x"), "%s", t.rows[1][rc]);
+    cr_assert_str_eq(t.rows[2][sc], "ok");
+    csv_free(&t);
+    /* the reader and the writer agree: --resume finds every row whole */
+    run((char *[]){"--quiet", "--no-plots", "--resume", "--output", out, exp, NULL}, &r);
+    cr_assert(!strstr(r.err, "damaged"), "%s", r.err);
+    free(d);
+}
+
 /* A column reported by a workload (or a hook) that appears in mid-run widens
  * trials.csv: earlier rows get an empty cell. */
 Test(run, extra_columns_appear_in_trials_csv, .timeout = 30)
