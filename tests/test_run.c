@@ -788,6 +788,57 @@ Test(run, a_lua_loop_is_stopped_at_the_timeout, .timeout = 30)
     free(d);
 }
 
+/* Is process `pid` running (a zombie left to a PID 1 that does not reap is
+ * not)? */
+static int running(long pid)
+{
+    char p[64], buf[512];
+    snprintf(p, sizeof p, "/proc/%ld/stat", pid);
+    FILE *f = fopen(p, "r");
+    if (!f)
+        return 0;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    const char *rp = strrchr(buf, ')');
+    return rp && rp[1] == ' ' && rp[2] != 'Z' && rp[2] != 'X';
+}
+
+/* Issue 14: with --allow-unsafe-lua, what a workload starts is killed with its
+ * worker at the timeout (the worker's process group), not left running. */
+Test(run, unsafe_lua_children_die_with_a_timed_out_worker, .timeout = 30)
+{
+    char *d = tmpdir();
+    char lua[8192];
+    snprintf(lua, sizeof lua,
+             "return {run = function(ctx, p, s)\n"
+             "  os.execute('sleep 60 & echo $! > %s/child.pid; wait')\n"
+             "end}\n",
+             d);
+    write_text(d, "bg.lua", lua);
+    write_text(d, "b.yaml", "workload: lua:bg.lua\ntimeout: 1s\nrepeats: 1\nsweep:\n  size: [1]\n");
+    char exp[4096], out[4096], pidp[4096];
+    snprintf(exp, sizeof exp, "%s/b.yaml", d);
+    snprintf(out, sizeof out, "%s/out", d);
+    snprintf(pidp, sizeof pidp, "%s/child.pid", d);
+    proc_out r;
+    run((char *[]){"--quiet", "--no-plots", "--allow-unsafe-lua", "--output", out, exp, NULL}, &r);
+    cr_assert_eq(r.status, 1, "%s", r.err);
+    cr_assert(strstr(r.err, "timeout"), "%s", r.err);
+    char *pid_text = read_all(pidp);
+    cr_assert_not_null(pid_text, "the workload did not start its child: %s", r.err);
+    long pid = atol(pid_text);
+    free(pid_text);
+    cr_assert(pid > 1);
+    int alive = 1;
+    for (int i = 0; i < 200 && (alive = running(pid)); i++)
+        usleep(10000);
+    if (alive)
+        kill((pid_t)pid, SIGKILL);
+    cr_assert(!alive, "the workload's child %ld outlived the timed-out worker", pid);
+    free(d);
+}
+
 /* --- the worker's side of the backend hooks, with the fake GPU ---------- */
 
 /* Runs `yaml` (as f.yaml) with the fake backend (variant 1, one device) and
