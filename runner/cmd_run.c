@@ -245,6 +245,11 @@ static void finish_trial(sink *o, long long t, trial_result *res, int ran)
         return;
     }
     o->counts[res->status]++;
+    for (int i = 0; i < res->nextra; i++)
+        if (!strcmp(res->extra_keys[i], "lua_warning")) {
+            progress_clear(o->pr);
+            fprintf(stderr, "runner: warning: trial %lld: %s\n", o->e->ids[t], res->extra_vals[i]);
+        }
     if (res->status == ST_FAILED || res->status == ST_TIMEOUT) {
         strbuf desc = {0};
         table_describe(o->e, t, &desc);
