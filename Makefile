@@ -53,7 +53,7 @@ else
 OUTBIN := bin/runner
 endif
 
-.PHONY: aa gpu-acceptance gpu-bundle deps-test install-packages studies all run test test-gpu test-valgrind fuzz-smoke fuzz/fuzz_config install clean deps plots
+.PHONY: aa gpu-acceptance gpu-bundle deps-test install-packages studies all run test test-gpu test-valgrind fuzz-smoke fuzz/fuzz_config fuzz/fuzz_lua fuzz/fuzz_resume install clean deps plots
 all: $(OUTBIN) cuda
 
 # --- dependencies -----------------------------------------------------------
@@ -180,19 +180,29 @@ test-valgrind: deps-test $(OUTBIN) $(BUILD)/tests/runner-tests $(FAKES)
 # --- fuzzing (clang + libFuzzer from libclang-rt-14-dev) ----------------------
 FUZZ_CC    ?= clang
 FUZZ_SRCS  := $(filter-out runner/main.c, $(wildcard runner/*.c))
-fuzz/fuzz_config: tests/fuzz/fuzz_config.c $(FUZZ_SRCS) $(wildcard runner/*.h)
+# fuzz_config: config loading, expansion, --filter, the CSV reader;
+# fuzz_lua: the Lua loader (workload and hooks files);
+# fuzz_resume: what --resume reads (trials.csv, trials.more.csv)
+FUZZERS    := fuzz_config fuzz_lua fuzz_resume
+$(FUZZERS:%=fuzz/%): fuzz/%: tests/fuzz/%.c $(FUZZ_SRCS) $(wildcard runner/*.h)
 	@mkdir -p build/fuzz
 	$(FUZZ_CC) -g -O1 -std=c11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -Wno-pass-failed \
 	  -Irunner -Ibackends \
 	  $(PKG_CFLAGS) -DRUNNER_VERSION='"fuzz"' -DRUNNER_GIT_REV='"fuzz"' \
-	  tests/fuzz/fuzz_config.c $(FUZZ_SRCS) $(wildcard backends/cpu/*.c) -o build/fuzz/fuzz_config \
+	  tests/fuzz/$*.c $(FUZZ_SRCS) $(wildcard backends/cpu/*.c) -o build/fuzz/$* \
 	  $(LDLIBS) -fopenmp
 
 FUZZ_SECONDS ?= 60
-fuzz-smoke: deps-test fuzz/fuzz_config
-	@mkdir -p build/fuzz/corpus
+# each fuzzer for FUZZ_SECONDS; the seeds: tests/fuzz/corpus (YAML and CSV),
+# tests/lua and tests/bad (Lua files), tests/fuzz/corpus-resume
+fuzz-smoke: deps-test $(FUZZERS:%=fuzz/%)
+	@mkdir -p build/fuzz/corpus build/fuzz/corpus-lua build/fuzz/corpus-resume
 	ASAN_OPTIONS=detect_leaks=1 build/fuzz/fuzz_config -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
 	  -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 build/fuzz/corpus tests/fuzz/corpus
+	ASAN_OPTIONS=detect_leaks=1 build/fuzz/fuzz_lua -max_total_time=$(FUZZ_SECONDS) -max_len=16384 \
+	  -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 build/fuzz/corpus-lua tests/lua
+	ASAN_OPTIONS=detect_leaks=1 build/fuzz/fuzz_resume -max_total_time=$(FUZZ_SECONDS) -max_len=16384 \
+	  -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 build/fuzz/corpus-resume tests/fuzz/corpus-resume
 
 # --- running ----------------------------------------------------------------
 run: deps all

@@ -242,15 +242,29 @@ static void finish_trial(sink *o, long long t, trial_result *res, int ran)
         return;
     record_load(res);
     flag_noise(res, o->e->stop.rse);
+    /* what user code wrote reaches stderr and the CSV without control
+     * characters (issue 14: escape sequences from a Lua error) */
+    sanitize_text(res->reason);
+    for (int i = 0; i < res->nextra; i++)
+        sanitize_text(res->extra_vals[i]), sanitize_text(res->extra_keys[i]);
     if (results_write(o->R, o->e, t, res, err, sizeof err) < 0) {
         progress_clear(o->pr);
         fprintf(stderr, "runner: %s\n", err);
         *o->write_failed = 1;
+        /* not saved, so not done: it is neither counted nor reported as its
+         * status (--resume runs it again) */
+        return;
     }
     o->counts[res->status]++;
+    for (int i = 0; i < res->nextra; i++)
+        if (!strcmp(res->extra_keys[i], "lua_warning")) {
+            progress_clear(o->pr);
+            fprintf(stderr, "runner: warning: trial %lld: %s\n", o->e->ids[t], res->extra_vals[i]);
+        }
     if (res->status == ST_FAILED || res->status == ST_TIMEOUT) {
         strbuf desc = {0};
         table_describe(o->e, t, &desc);
+        sanitize_text(desc.s); /* a label may hold a newline or an escape */
         *o->any_failed = 1;
         progress_clear(o->pr);
         fprintf(stderr, "runner: trial %lld (%s) %s: %s\n", o->e->ids[t], desc.s,
@@ -393,7 +407,7 @@ static int run_experiment(const cli *c, experiment *e, int argc, char **argv, in
                  e->hooks[0] == '/' ? "" : "/", e->hooks);
         H = hookproc_open(e, hp, &interrupted, err, sizeof err);
         if (!H) {
-            fprintf(stderr, "runner: %s\n", err);
+            fprintf(stderr, "runner: %s\n", sanitize_text(err));
             return EXIT_INVALID;
         }
     }

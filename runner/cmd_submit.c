@@ -271,14 +271,15 @@ static int run_shards(const char *run_dir)
     free(p);
     int n = text ? slurm_script_shards(text) : 0;
     free(text);
-    if (n > 0)
-        return n;
+    if (n != 0)
+        return n; /* -1: more shards than runner submit writes */
     DIR *d = opendir(run_dir);
     struct dirent *de;
     while (d && (de = readdir(d))) {
         int k, nn;
         char tail;
-        if (sscanf(de->d_name, "shard-%d-of-%d%c", &k, &nn, &tail) == 2 && nn > 0) {
+        if (sscanf(de->d_name, "shard-%d-of-%d%c", &k, &nn, &tail) == 2 && nn > 0 &&
+            nn <= SLURM_MAX_SHARDS) {
             n = nn;
             break;
         }
@@ -658,7 +659,7 @@ static int submit_parse(int nargs, char **args, submit_args *s)
         }
         char err[512];
         if (!strcmp(name, "--shards")) {
-            if (parse_int(v, 1, 100000, &s->shards) < 0) {
+            if (parse_int(v, 1, SLURM_MAX_SHARDS, &s->shards) < 0) {
                 fprintf(stderr, "runner: submit: --shards takes a whole number from 1 to 100000, not '%s'\n", v);
                 return -1;
             }
@@ -916,7 +917,14 @@ static int submit_resume(submit_args *s)
     job_log_read(run_dir, &L);
     slurm_view v = {0};
     int *todo = NULL, ntodo = 0;
-    if (n <= 0) {
+    if (n < 0) {
+        fprintf(stderr,
+                "runner: submit --resume: %s asks for more than %d shards, more than runner "
+                "submit writes: the file was edited\n",
+                jp, SLURM_MAX_SHARDS);
+        goto out;
+    }
+    if (n == 0) {
         fprintf(stderr, "runner: submit --resume: %s has no job.sbatch of runner submit\n", jp);
         goto out;
     }
@@ -1057,7 +1065,15 @@ int cmd_status_main(int nargs, char **args)
     if (!run_dir)
         return EXIT_INVALID;
     int n = run_shards(run_dir);
-    if (n <= 0) {
+    if (n < 0) {
+        fprintf(stderr,
+                "runner: status: %s/job.sbatch asks for more than %d shards, more than runner "
+                "submit writes: the file was edited\n",
+                run_dir, SLURM_MAX_SHARDS);
+        free(run_dir);
+        return EXIT_INVALID;
+    }
+    if (n == 0) {
         fprintf(stderr,
                 "runner: status: %s has neither a job.sbatch of runner submit nor shard-K-of-N "
                 "folders\n",

@@ -23,6 +23,7 @@ void diag_add(diags *d, int line, int col, const char *fmt, ...)
     va_start(ap, fmt);
     sb_vprintf(&b, fmt, ap);
     va_end(ap);
+    sanitize_text(b.s); /* a Lua error's escape sequences never reach the terminal */
     /* one node reached through several aliases reports once */
     for (int i = 0; i < d->n; i++)
         if (d->items[i].line == line && d->items[i].col == col && !strcmp(d->items[i].msg, b.s)) {

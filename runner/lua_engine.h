@@ -67,6 +67,10 @@ int lua_workload_teardown(void *state, rn_error *err);
  * the state prepare() made. */
 double lua_workload_flops(void *state);
 double lua_workload_bytes(void *state);
+/* What failed in extras(), flops() or bytes() of this state so far (their
+ * errors, joined by "; "), or NULL: the caller reports it (the worker puts it
+ * in the trial's lua_warning column); this module never prints. */
+const char *lua_workload_diagnostic(void *state);
 
 /* `runner validate`: loads PATH as text, runs it in the sandbox and checks
  * that it returns a table with a `run` function (and that setup, check,

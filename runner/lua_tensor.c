@@ -347,7 +347,12 @@ static int binop(lua_State *L, rn_binary_op op, const char *verb)
                                  "one of them a single number)",
                               verb, shape_text(sa, sizeof sa, a), shape_text(sb, sizeof sb, b));
         }
-        like = (b->n > a->n) ? b : a;
+        /* broadcasting over an empty tensor gives an empty one: a single
+         * number never stands in for elements that do not exist */
+        if (a->n == 0 || b->n == 0)
+            like = a->n == 0 ? a : b;
+        else
+            like = (b->n > a->n) ? b : a;
     } else {
         int num = a ? 2 : 1;
         if (lua_type(L, num) != LUA_TNUMBER)

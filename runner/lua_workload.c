@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdarg.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -19,7 +20,26 @@ typedef struct lw_state {
     lt_engine eng;
     int r_run, r_check, r_teardown, r_flops, r_bytes, r_extras, r_ctx, r_p, r_state;
     char file[PATH_MAX];
+    char diag[1024]; /* failures of extras(), flops(), bytes(): for the caller */
 } lw_state;
+
+/* Notes a failure for lua_workload_diagnostic(): a library module never
+ * prints (only the CLI does). */
+static void note(lw_state *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void note(lw_state *s, const char *fmt, ...)
+{
+    size_t used = strlen(s->diag);
+    if (used + 3 >= sizeof s->diag)
+        return;
+    if (used) {
+        memcpy(s->diag + used, "; ", 3);
+        used += 2;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->diag + used, sizeof s->diag - used, fmt, ap);
+    va_end(ap);
+}
 
 #define ERR(...) snprintf(err->msg, sizeof err->msg, __VA_ARGS__)
 
@@ -378,19 +398,19 @@ static void lw_extras(void *st, void *cbctx, void (*cb)(void *ctx, const char *k
     char msg[1024];
     lua_extra x;
     if (pcall(L, 3, 1, msg, sizeof msg) != 0) {
-        fprintf(stderr, "runner: %s\n", msg);
+        note(s, "%s", msg);
     } else if (lua_istable(L, -1)) {
         char who[PATH_MAX + 32];
         snprintf(who, sizeof who, "%s: extras()", s->file);
         if (lx_table_columns(L, -1, who, &x, msg, sizeof msg) != 0) {
-            fprintf(stderr, "runner: %s\n", msg);
+            note(s, "%s", msg);
         } else {
             for (int i = 0; i < x.n; i++)
                 cb(cbctx, x.keys[i], x.values[i]);
             lua_extra_free(&x);
         }
     } else if (!lua_isnil(L, -1)) {
-        fprintf(stderr, "runner: %s: extras() must return a table of columns or nil\n", s->file);
+        note(s, "%s: extras() must return a table of columns or nil", s->file);
     }
     lua_settop(L, 0);
 }
@@ -420,7 +440,7 @@ static double count(void *st, int ref)
     lua_rawgeti(L, LUA_REGISTRYINDEX, s->r_p);
     char msg[1024];
     if (pcall(L, 1, 1, msg, sizeof msg) != 0) {
-        fprintf(stderr, "runner: %s\n", msg);
+        note(s, "%s", msg);
         return NAN;
     }
     int isnum;
@@ -437,6 +457,12 @@ double lua_workload_flops(void *state)
 double lua_workload_bytes(void *state)
 {
     return state ? count(state, ((lw_state *)state)->r_bytes) : NAN;
+}
+
+const char *lua_workload_diagnostic(void *state)
+{
+    lw_state *s = state;
+    return s && s->diag[0] ? s->diag : NULL;
 }
 
 long lua_workload_live_tensors(void *state)

@@ -313,6 +313,17 @@ static int same_experiment(const run_files *R, const experiment *e, char *err, s
 {
     char *path = xasprintf("%s/experiment.yaml", R->run_dir);
     diags d = {0};
+    /* the same text is the same experiment: compared before loading the
+     * copy, whose relative hooks: and lua: paths do not resolve from the
+     * run folder */
+    size_t saved_len = 0;
+    char *saved = read_file(path, &saved_len);
+    int same_text = saved && saved_len == e->text_len && !memcmp(saved, e->text, e->text_len);
+    free(saved);
+    if (same_text) {
+        free(path);
+        return 0;
+    }
     experiment *old = experiment_load(path, &d);
     int rc = 0;
     if (!old) {
@@ -373,6 +384,131 @@ out:
     return rc;
 }
 
+/* Cells of columns trials.csv's header did not have when their trial was
+ * saved wait in trials.more.csv (trial,column,value); this folds them into
+ * trials.csv with one rewrite (the header widened, earlier rows padded) and
+ * removes the file.  Lines of trials with no row (a crash between the two
+ * appends) are dropped.  Run at results_close and, after a crash, by
+ * --resume before it reads trials.csv. */
+typedef struct keyed_row {
+    long long id;
+    int row;
+} keyed_row;
+
+typedef struct more_cell {
+    int row, col, seq;
+    const char *v;
+} more_cell;
+
+static int cmp_keyed(const void *a, const void *b)
+{
+    const keyed_row *x = a, *y = b;
+    return (x->id > y->id) - (x->id < y->id);
+}
+
+static int cmp_cell(const void *a, const void *b)
+{
+    const more_cell *x = a, *y = b;
+    if (x->row != y->row)
+        return x->row < y->row ? -1 : 1;
+    if (x->col != y->col)
+        return x->col < y->col ? -1 : 1;
+    return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+static int fold_more(const char *dir, char *err, size_t len)
+{
+    char *mp = xasprintf("%s/trials.more.csv", dir);
+    struct stat st;
+    if (lstat(mp, &st) < 0) {
+        free(mp);
+        return 0;
+    }
+    char *tp = xasprintf("%s/trials.csv", dir);
+    csv_table t, m;
+    int rc = -1;
+    if (csv_read(tp, &t) < 0) {
+        snprintf(err, len, "cannot read %s: %s", tp, strerror(errno));
+        free(tp);
+        free(mp);
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode) || csv_read(mp, &m) < 0) {
+        snprintf(err, len, "cannot read %s: %s", mp, S_ISREG(st.st_mode) ? strerror(errno) : "not a file");
+        csv_free(&t);
+        free(tp);
+        free(mp);
+        return -1;
+    }
+    int width = t.nrows ? t.nfields[0] : 0;
+    int nrows = t.nrows > 0 ? t.nrows - 1 : 0;
+    keyed_row *ids = xmalloc(((size_t)nrows + 1) * sizeof *ids);
+    for (int r = 1; r < t.nrows; r++)
+        ids[r - 1] = (keyed_row){strict_id(t.rows[r][0]), r};
+    xqsort(ids, (size_t)nrows, sizeof *ids, cmp_keyed);
+    const char **names = NULL;
+    int nnames = 0, capnames = 0;
+    more_cell *cells = xmalloc(((size_t)m.nrows + 1) * sizeof *cells);
+    int ncells = 0;
+    for (int l = 1; l < m.nrows; l++) {
+        if (m.nfields[l] != 3)
+            continue;
+        keyed_row key = {strict_id(m.rows[l][0]), 0};
+        keyed_row *hit = key.id < 0 || !nrows ? NULL
+                                              : bsearch(&key, ids, (size_t)nrows, sizeof *ids, cmp_keyed);
+        if (!hit)
+            continue;
+        const char *name = m.rows[l][1];
+        int col = csv_col(&t, name);
+        for (int k = 0; col < 0 && k < nnames; k++)
+            if (!strcmp(names[k], name))
+                col = width + k;
+        if (col < 0) {
+            if (nnames == capnames) {
+                capnames = capnames ? capnames * 2 : 8;
+                names = xrealloc(names, (size_t)capnames * sizeof *names);
+            }
+            names[nnames] = name;
+            col = width + nnames++;
+        }
+        cells[ncells++] = (more_cell){hit->row, col, l, m.rows[l][2]};
+    }
+    xqsort(cells, (size_t)ncells, sizeof *cells, cmp_cell);
+    strbuf b = {0};
+    int c = 0;
+    for (int r = 0; r < t.nrows; r++) {
+        for (int i = 0; i < width + nnames; i++) {
+            if (i)
+                sb_putc(&b, ',');
+            const char *v = r == 0 ? (i < width ? t.rows[0][i] : names[i - width])
+                                   : (i < width && i < t.nfields[r] ? t.rows[r][i] : NULL);
+            /* the last line for a cell wins */
+            while (r > 0 && c < ncells && (cells[c].row < r || (cells[c].row == r && cells[c].col <= i))) {
+                if (cells[c].row == r && cells[c].col == i)
+                    v = cells[c].v;
+                c++;
+            }
+            csv_field(&b, v);
+        }
+        sb_putc(&b, '\n');
+    }
+    if (write_file_atomic(tp, b.s, b.len) < 0)
+        snprintf(err, len, "cannot rewrite %s: %s", tp, strerror(errno));
+    else if (unlink(mp) < 0)
+        snprintf(err, len, "cannot remove %s: %s", mp, strerror(errno));
+    else
+        rc = 0;
+    sb_free(&b);
+    free(cells);
+    free(names);
+    free(ids);
+    csv_free(&m);
+    csv_free(&t);
+    free(tp);
+    free(mp);
+    return rc;
+}
+
 static int load_previous(run_files *R, const experiment *e, char *err, size_t len)
 {
     char *tp = xasprintf("%s/trials.csv", R->run_dir);
@@ -381,6 +517,9 @@ static int load_previous(run_files *R, const experiment *e, char *err, size_t le
     if (same_experiment(R, e, err, len) < 0)
         goto out;
     trim_torn(tp);
+    /* a run killed before results_close left cells of new columns aside */
+    if (fold_more(R->run_dir, err, len) < 0)
+        goto out;
     trim_torn(sp);
     csv_table t;
     if (csv_read(tp, &t) < 0) {
@@ -399,6 +538,7 @@ static int load_previous(run_files *R, const experiment *e, char *err, size_t le
     int same = gbps >= 0 && have.s && !strcmp(have.s, hdr);
     for (int i = gbps + 1; same && i < t.nfields[0]; i++)
         add_extra(R, t.rows[0][i]);
+    R->nhdr = R->nextra;
     sb_free(&have);
     free(hdr);
     if (!same) {
@@ -532,6 +672,7 @@ static int start_files(run_files *R, const experiment *e, char *err, size_t len)
     if (rc == 0)
         rc = write_new(R->run_dir, "trials.csv", hdr, err, len);
     free(hdr);
+    R->nhdr = R->nextra;
     return rc;
 }
 
@@ -596,7 +737,7 @@ int results_open(run_files *R, const experiment *e, const char *output, int resu
                  size_t len)
 {
     memset(R, 0, sizeof *R);
-    R->trials_fd = R->samples_fd = R->lock_fd = -1;
+    R->trials_fd = R->samples_fd = R->lock_fd = R->more_fd = -1;
     R->max_id = 0;
     for (long long i = 0; i < e->ntrials; i++)
         if (e->ids[i] > R->max_id)
@@ -655,7 +796,7 @@ int results_open(run_files *R, const experiment *e, const char *output, int resu
 int results_open_dir(run_files *R, const experiment *e, const char *dir, char *err, size_t len)
 {
     memset(R, 0, sizeof *R);
-    R->trials_fd = R->samples_fd = R->lock_fd = -1;
+    R->trials_fd = R->samples_fd = R->lock_fd = R->more_fd = -1;
     for (long long i = 0; i < e->ntrials; i++)
         if (e->ids[i] > R->max_id)
             R->max_id = e->ids[i];
@@ -701,51 +842,6 @@ static double phase_median(const trial_result *r, size_t off, double *tmp)
     return stats_median(tmp, k);
 }
 
-/* A trial brought a column the file does not have yet: rewrite trials.csv
- * with the wider header (earlier rows get empty cells), atomically. */
-static int widen_trials(run_files *R, const experiment *e, char *err, size_t len)
-{
-    char *tp = xasprintf("%s/trials.csv", R->run_dir);
-    csv_table t;
-    int rc = -1;
-    if (csv_read(tp, &t) < 0) {
-        snprintf(err, len, "cannot read %s: %s", tp, strerror(errno));
-        free(tp);
-        return -1;
-    }
-    char *hdr = trials_header(e, R);
-    strbuf b = {0};
-    sb_puts(&b, hdr);
-    free(hdr);
-    /* every row padded to the new header's width */
-    int width = t.nrows ? t.nfields[0] : 0;
-    int wide = width;
-    for (int i = 0; i < R->nextra; i++)
-        if (csv_col(&t, R->extra[i]) < 0)
-            wide++;
-    for (int r = 1; r < t.nrows; r++) {
-        for (int i = 0; i < wide; i++) {
-            if (i)
-                sb_putc(&b, ',');
-            if (i < t.nfields[r] && i < width)
-                csv_field(&b, t.rows[r][i]);
-        }
-        sb_putc(&b, '\n');
-    }
-    csv_free(&t);
-    if (write_file_atomic(tp, b.s, b.len) == 0) {
-        close(R->trials_fd);
-        R->trials_fd = open(tp, O_WRONLY | O_APPEND | O_CLOEXEC);
-        R->trials_size = -1;
-        rc = R->trials_fd < 0 ? -1 : 0;
-    }
-    if (rc < 0)
-        snprintf(err, len, "cannot rewrite %s: %s", tp, strerror(errno));
-    sb_free(&b);
-    free(tp);
-    return rc;
-}
-
 /* Device-time statistics (README "Results"): the same statistics as the
  * wall-time columns, over samples.csv's device_seconds, for a trial whose
  * backend measured them (CUDA events).  They are columns after gbps that
@@ -782,22 +878,49 @@ int results_write(run_files *R, const experiment *e, long long t, const trial_re
     if (id < R->last_id)
         R->out_of_order = 1;
     R->last_id = id;
-    int grew = 0;
     double dev[NDEVICE_COLS];
     int has_dev = device_stats(r, dev);
     for (int j = 0; has_dev && j < NDEVICE_COLS; j++)
-        if (extra_index(R, device_cols[j]) < 0) {
-            add_extra(R, device_cols[j]);
-            grew = 1;
-        }
+        add_extra(R, device_cols[j]);
     for (int j = 0; j < r->nextra; j++)
-        if (extra_index(R, r->extra_keys[j]) < 0) {
-            add_extra(R, r->extra_keys[j]);
-            grew = 1;
-        }
-    if (grew && widen_trials(R, e, err, len) < 0)
-        return -1;
+        add_extra(R, r->extra_keys[j]);
     strbuf b = {0};
+    /* cells of columns the header does not have yet: trials.more.csv,
+     * before the row (the row commits the trial) */
+    for (int i = R->nhdr; i < R->nextra; i++) {
+        const char *v = NULL;
+        char nb[64];
+        for (int j = 0; has_dev && j < NDEVICE_COLS && !v; j++)
+            if (!strcmp(R->extra[i], device_cols[j]) && isfinite(dev[j])) {
+                snprintf(nb, sizeof nb, "%.9g", dev[j]);
+                v = nb;
+            }
+        for (int j = 0; j < r->nextra && !v; j++)
+            if (!strcmp(r->extra_keys[j], R->extra[i]))
+                v = r->extra_vals[j];
+        if (!v)
+            continue;
+        sb_printf(&b, "%lld,", id);
+        csv_field(&b, R->extra[i]);
+        sb_putc(&b, ',');
+        csv_field(&b, v);
+        sb_putc(&b, '\n');
+    }
+    if (b.len) {
+        if (R->more_fd < 0) {
+            char *mp = xasprintf("%s/trials.more.csv", R->run_dir);
+            R->more_fd = open(mp, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
+            free(mp);
+            R->more_size = -1;
+            struct stat ms;
+            if (R->more_fd >= 0 && fstat(R->more_fd, &ms) == 0 && ms.st_size == 0 &&
+                append_record(R->more_fd, &R->more_size, "trial,column,value\n", 19) < 0)
+                goto fail;
+        }
+        if (R->more_fd < 0 || append_record(R->more_fd, &R->more_size, b.s, b.len) < 0)
+            goto fail;
+        b.len = 0;
+    }
     for (int i = 0; i < r->nsamples; i++) {
         sb_printf(&b, "%lld,%d,%.9g,", id, i, r->samples[i].seconds);
         if (isfinite(r->samples[i].device_seconds))
@@ -844,7 +967,7 @@ int results_write(run_files *R, const experiment *e, long long t, const trial_re
     num(&b, d2h);
     num(&b, r->status == ST_OK && s.median > 0 ? r->flops / s.median / 1e9 : NAN);
     num(&b, r->status == ST_OK && s.median > 0 ? r->bytes / s.median / 1e9 : NAN);
-    for (int i = 0; i < R->nextra; i++) {
+    for (int i = 0; i < R->nhdr; i++) {
         int dc = -1;
         for (int j = 0; has_dev && j < NDEVICE_COLS && dc < 0; j++)
             if (!strcmp(R->extra[i], device_cols[j]))
@@ -902,15 +1025,23 @@ int results_close(run_files *R, int finished, char *err, size_t len)
         rc = -1;
     if (R->samples_fd >= 0 && fsync(R->samples_fd) < 0 && errno != EINVAL)
         rc = -1;
+    if (R->more_fd >= 0 && fsync(R->more_fd) < 0 && errno != EINVAL)
+        rc = -1;
     if (R->trials_fd >= 0)
         close(R->trials_fd);
     if (R->samples_fd >= 0)
         close(R->samples_fd);
-    R->trials_fd = R->samples_fd = -1;
+    if (R->more_fd >= 0)
+        close(R->more_fd);
+    R->trials_fd = R->samples_fd = R->more_fd = -1;
     if (rc < 0) {
         snprintf(err, len, "cannot save results in %s: %s", R->run_dir, strerror(errno));
         return -1;
     }
+    /* new columns: one rewrite for the whole run */
+    if (fold_more(R->run_dir, err, len) < 0)
+        return -1;
+    R->nhdr = R->nextra;
     if (!finished || !R->out_of_order)
         return 0;
     /* a resumed run appended out of order: put the rows in trial order */
@@ -959,8 +1090,10 @@ void results_free(run_files *R)
     free(R->run_id);
     free(R->run_dir);
     free(R->done);
+    if (R->more_fd >= 0)
+        close(R->more_fd);
     if (R->lock_fd >= 0)
         close(R->lock_fd); /* the lock goes with it */
     memset(R, 0, sizeof *R);
-    R->trials_fd = R->samples_fd = R->lock_fd = -1;
+    R->trials_fd = R->samples_fd = R->lock_fd = R->more_fd = -1;
 }

@@ -23,6 +23,11 @@ typedef struct run_files {
     int out_of_order;
     char **extra; /* extra columns after gbps, in file order */
     int nextra;
+    int nhdr;     /* how many of them trials.csv's header holds: cells of the
+                   * others go to trials.more.csv until results_close folds
+                   * them in (one rewrite per run, not one per new column) */
+    int more_fd;  /* trials.more.csv (trial,column,value), opened when needed */
+    off_t more_size;
     int lock_fd;  /* RUN/.lock, locked (fcntl) for the whole run; -1: none */
     long long damaged; /* rows dropped by --resume as damaged (re-run) */
     int may_be_latest; /* opened by results_open: OUTPUT/<name>/latest may point here */

@@ -232,10 +232,10 @@ int slurm_script_shards(const char *script)
     const char *p = strstr(script, "+ 1))/");
     long n;
     if (p && digits(p + 6, &n) && n > 0)
-        return (int)n;
+        return n > SLURM_MAX_SHARDS ? -1 : (int)n;
     p = strstr(script, "--array=0-");
     if (p && digits(p + 10, &n))
-        return (int)n + 1;
+        return n + 1 > SLURM_MAX_SHARDS ? -1 : (int)n + 1;
     return 0;
 }
 

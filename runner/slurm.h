@@ -50,7 +50,12 @@ char *slurm_job_script(const char *name, const char *run_dir, const char *runner
 char *slurm_merge_script(const char *name, const char *run_dir, const char *runner,
                          const slurm_opts *o);
 
-/* The shard count job.sbatch runs (its --shard .../N), or 0. */
+/* The most shards `runner submit --shards N` writes; a job.sbatch that asks
+ * for more was edited, and is refused rather than walked (issue 14). */
+#define SLURM_MAX_SHARDS 100000
+
+/* The shard count job.sbatch runs (its --shard .../N), 0 if it names none,
+ * -1 if it names more than SLURM_MAX_SHARDS. */
 int slurm_script_shards(const char *script);
 
 /* sbatch --parsable prints "JOBID" or "JOBID;CLUSTER": the id (digits) is

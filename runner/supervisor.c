@@ -51,6 +51,9 @@ static int spawn(supervisor *S)
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (getppid() != parent)
             _exit(0);
+        /* its own process group: what it starts (os.execute under
+         * --allow-unsafe-lua) is killed with it (kill_group) */
+        setpgid(0, 0);
         close(cmd[1]);
         close(res[0]);
         /* before any thread of the worker exists: they all inherit it */
@@ -59,6 +62,7 @@ static int spawn(supervisor *S)
         worker_main(S->e, cmd[0], res[1]);
         _exit(0);
     }
+    setpgid(pid, pid); /* as the child does: no race with a kill(-pid) */
     close(cmd[0]);
     close(res[1]);
     S->pid = pid;
@@ -67,11 +71,25 @@ static int spawn(supervisor *S)
     return 0;
 }
 
+/* Kills what is left of the worker's process group (children of user code
+ * under --allow-unsafe-lua); the worker is not reaped yet, so the group id
+ * cannot have been reused. */
+static void kill_group(pid_t pid)
+{
+    if (pid > 0)
+        kill(-pid, SIGKILL);
+}
+
 /* Reaps the worker; returns a description of how it ended. */
 static char *reap(supervisor *S, int killed_by_us)
 {
     int st = 0;
     char *why;
+    siginfo_t si;
+    /* wait for it to end, without reaping, then end its group */
+    while (waitid(P_PID, (id_t)S->pid, &si, WEXITED | WNOWAIT) < 0 && errno == EINTR)
+        ;
+    kill_group(S->pid);
     while (waitpid(S->pid, &st, 0) < 0 && errno == EINTR)
         ;
     if (WIFSIGNALED(st)) {
@@ -105,13 +123,19 @@ void sup_stop(supervisor *S)
     S->cmd_fd = -1;
     int st;
     for (int i = 0; i < 100; i++) {
-        if (waitpid(S->pid, &st, WNOHANG) == S->pid) {
+        siginfo_t si;
+        si.si_pid = 0;
+        if (waitid(P_PID, (id_t)S->pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid) {
+            kill_group(S->pid);
+            while (waitpid(S->pid, &st, 0) < 0 && errno == EINTR)
+                ;
             close(S->res_fd);
             S->pid = 0;
             return;
         }
         usleep(1000);
     }
+    kill_group(S->pid);
     kill(S->pid, SIGKILL);
     while (waitpid(S->pid, &st, 0) < 0 && errno == EINTR)
         ;
@@ -238,6 +262,7 @@ static void sup_run_inner(supervisor *S, long long t, double timeout, int sample
         if (rc == RD_OK && h.len)
             rc = read_by(S, payload, h.len, deadline);
         if (rc == RD_TIMEOUT || rc == RD_INTR) {
+            kill_group(S->pid);
             kill(S->pid, SIGKILL);
             free(reap(S, 1));
             char d[32];

@@ -267,3 +267,20 @@ const char *closest_word(const char *word, const char *const *cands)
         return best;
     return NULL;
 }
+
+char *sanitize_text(char *s)
+{
+    if (!s)
+        return s;
+    for (unsigned char *p = (unsigned char *)s; *p; p++) {
+        if (*p == '\n' || *p == '\r' || *p == '\t')
+            *p = ' ';
+        else if (*p < 0x20 || *p == 0x7f)
+            *p = '?';
+        else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
+            p[0] = p[1] = '?';
+            p++;
+        }
+    }
+    return s;
+}

@@ -47,6 +47,13 @@ void xqsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const vo
 /* [A-Za-z0-9._-]+, not "." or "..": safe as a folder or file name. */
 int valid_file_stem(const char *s);
 
+/* Makes text from user code (Lua errors, hook reasons, extra columns) safe
+ * to print on a terminal and to store in one CSV line, in place: tabs, CR
+ * and LF become spaces; other control characters (C0, DEL, and C1 written
+ * in UTF-8 as C2 80..9F) become '?', so no escape sequence survives.
+ * Returns s. */
+char *sanitize_text(char *s);
+
 /* Seconds on CLOCK_MONOTONIC. */
 double now_seconds(void);
 

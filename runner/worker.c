@@ -485,6 +485,11 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
         extra_fd = fd;
         impl->extras(state, NULL, send_extra);
     }
+    if (r->lua && lua_workload_diagnostic(state)) {
+        char w[900]; /* one message: send_extra drops what does not fit */
+        snprintf(w, sizeof w, "%s", lua_workload_diagnostic(state));
+        send_extra(NULL, "lua_warning", w);
+    }
     done(fd, ST_OK, NULL);
 out:;
     stop_free(&st);

@@ -6,6 +6,7 @@
  * example workloads in lua/.  Fixtures: tests/lua/. */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -244,6 +245,11 @@ Test(lua, operators_and_broadcast)
            "same((-a):abs(), {1, 2, 4})\n"
            "local s = a:sum(); assert(#s == 1 and s:item() == 7)\n"
            "same(ctx:tensor{{1, 2}, {3, 4}} * 2, {2, 4, 6, 8})\n");
+    /* an empty tensor broadcast with a single number stays empty (issue 14:
+     * zeros(0) + ones(1) read an element that does not exist) */
+    ok(st, "local z, o = ctx:zeros(0), ctx:ones(1)\n"
+           "assert(#(z + o) == 0 and #(o + z) == 0 and #(z * 3) == 0 and #(3 - z) == 0)\n"
+           "assert(#(z + z) == 0 and #(z:sum()) == 1)\n");
     /* large: the threaded kernels */
     ok(st, "local x = ctx:rand(100000)\n"
            "local X = x:totable()\n"
@@ -528,6 +534,54 @@ Test(lua, full_life_setup_run_check_flops_teardown)
     cr_expect(isnan(lua_workload_flops(st)));
     cr_expect_eq(lua_workload_impl()->check(st, &err), 0, "no check(): passes");
     release(st);
+}
+
+/* Issue 14: failures of flops(), bytes() and extras() are returned to the
+ * caller (lua_workload_diagnostic), never printed by the library. */
+Test(lua, failing_counts_and_extras_are_diagnostics_not_prints)
+{
+    char dir[] = "/tmp/runner-lwdiag-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char path[256], wl[300], errp[256];
+    snprintf(path, sizeof path, "%s/bad_counts.lua", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs("return {run = function() end,\n"
+          "  flops = function(p) error('no flops here') end,\n"
+          "  bytes = function(p) error('no bytes either') end,\n"
+          "  extras = function() return 42 end}\n",
+          f);
+    fclose(f);
+    snprintf(wl, sizeof wl, "lua:%s", path);
+    void *st = prep(wl, 0);
+    cr_expect_null(lua_workload_diagnostic(st));
+    /* stderr into a file while the library works */
+    snprintf(errp, sizeof errp, "%s/stderr", dir);
+    fflush(stderr);
+    int saved = dup(2), fd = open(errp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    cr_assert(saved >= 0 && fd >= 0);
+    dup2(fd, 2);
+    close(fd);
+    double fl = lua_workload_flops(st), by = lua_workload_bytes(st);
+    columns cols = {0};
+    lua_workload_impl()->extras(st, &cols, add_column);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    struct stat sb;
+    cr_assert_eq(stat(errp, &sb), 0);
+    cr_expect_eq(sb.st_size, 0, "the library printed %lld bytes", (long long)sb.st_size);
+    cr_expect(isnan(fl) && isnan(by));
+    cr_expect_eq(cols.n, 0);
+    const char *d = lua_workload_diagnostic(st);
+    cr_assert_not_null(d);
+    cr_expect(strstr(d, "no flops here"), "%s", d);
+    cr_expect(strstr(d, "no bytes either"), "%s", d);
+    cr_expect(strstr(d, "extras() must return a table of columns or nil"), "%s", d);
+    release(st);
+    unlink(errp);
+    unlink(path);
+    rmdir(dir);
 }
 
 static void expect_error_fields(const char *msg, const char *where)

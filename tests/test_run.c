@@ -446,6 +446,221 @@ Test(run, full_disk_gives_a_clear_error_and_no_torn_file, .timeout = 60)
     free(d);
 }
 
+/* A trial whose row could not be written is not counted ok (issue 14): the
+ * summary's ok count is the number of ok rows the file holds.  The file size
+ * limit (ulimit -f, SIGXFSZ ignored) stands in for a full disk without root. */
+Test(run, a_trial_whose_row_failed_to_write_is_not_counted, .timeout = 60)
+{
+    char *d = tmpdir();
+    write_text(d, "fz.yaml", "workload: selftest\nrepeats: 20\nsweep:\n  size: {range: [1, 400]}\n");
+    char cmd[8192];
+    snprintf(cmd, sizeof cmd,
+             "cd %s && trap '' XFSZ && ulimit -f 24 && exec %s --quiet --no-plots --output out "
+             "fz.yaml >out.txt 2>err.txt",
+             d, runner_bin());
+    if (system(cmd) < 0)
+        cr_log_warn("system failed");
+    char p[8192], errp[4096];
+    snprintf(errp, sizeof errp, "%s/err.txt", d);
+    FILE *f = fopen(errp, "r");
+    cr_assert_not_null(f);
+    char err[65536];
+    size_t n = fread(err, 1, sizeof err - 1, f);
+    err[n] = '\0';
+    fclose(f);
+    char out[4096];
+    snprintf(out, sizeof out, "%s/out", d);
+    latest(out, "fz", "trials.csv", p, sizeof p);
+    csv_table t;
+    cr_assert_eq(csv_read(p, &t), 0, "%s", p);
+    int sc = csv_col(&t, "status"), ok_rows = 0;
+    for (int r = 1; r < t.nrows; r++)
+        ok_rows += sc < t.nfields[r] && !strcmp(t.rows[r][sc], "ok");
+    int rows = t.nrows - 1, torn = t.torn;
+    csv_free(&t);
+    cr_assert(strstr(err, "File too large"), "%s", err);
+    cr_assert_eq(torn, 0);
+    cr_assert(rows > 0 && rows < 400, "%d rows", rows);
+    const char *sum = strstr(err, "fz: ");
+    cr_assert_not_null(sum, "%s", err);
+    long long ok = -1;
+    cr_assert_eq(sscanf(sum, "fz: %lld ok", &ok), 1, "%s", sum);
+    cr_assert_eq(ok, ok_rows, "the summary counts %lld ok, trials.csv holds %d: %s", ok, ok_rows,
+                 err);
+    free(d);
+}
+
+static char *read_all(const char *path);
+
+/* Issue 14: terminal escape sequences in a Lua error reach neither stderr nor
+ * the CSV raw, and a label with a newline, a comma and a quote is quoted per
+ * RFC 4180: the reader gives back the very label, one row per trial, and
+ * --resume of the finished run trusts every row. */
+Test(run, escapes_are_sanitized_and_odd_labels_round_trip, .timeout = 60)
+{
+    char *d = tmpdir();
+    write_text(d, "esc.lua",
+               "return {run = function(ctx, p, s)\n"
+               "  if p.size == 1 then error('\\27[31mred\\27]0;owned\\7\\nnext\\r\\194\\155x') end\n"
+               "end}\n");
+    write_text(d, "e.yaml",
+               "workload: lua:esc.lua\nrepeats: 1\nsweep:\n"
+               "  target:\n"
+               "    - {label: \"two\\nlines, \\\"quoted\\\"\", threads: 1}\n"
+               "    - {label: \"tab\\there\\r\", threads: 1}\n"
+               "  size: [1, 2]\n");
+    char exp[4096], out[4096], p[8192];
+    snprintf(exp, sizeof exp, "%s/e.yaml", d);
+    snprintf(out, sizeof out, "%s/out", d);
+    proc_out r;
+    run((char *[]){"--quiet", "--no-plots", "--output", out, exp, NULL}, &r);
+    cr_assert_eq(r.status, 1, "%s", r.err);
+    for (const char *q = r.err; *q; q++)
+        cr_assert(*q == '\n' || ((unsigned char)*q >= 0x20 && *q != 0x7f),
+                  "a control character 0x%02x on stderr: %s", (unsigned char)*q, r.err);
+    cr_assert(strstr(r.err, "?[31mred?]0;owned?") && strstr(r.err, "??x"), "%s", r.err);
+    latest(out, "e", "trials.csv", p, sizeof p);
+    char *raw = read_all(p);
+    cr_assert_not_null(raw);
+    for (const char *q = raw; *q; q++)
+        cr_assert(*q != 0x1b && *q != 0x07, "an escape in trials.csv: %s", raw);
+    free(raw);
+    csv_table t;
+    cr_assert_eq(csv_read(p, &t), 0);
+    cr_assert_eq(t.nrows, 5, "%d rows", t.nrows);
+    int tc = csv_col(&t, "target"), sc = csv_col(&t, "status"), rc = csv_col(&t, "reason");
+    cr_assert(tc >= 0 && sc >= 0 && rc >= 0);
+    for (int i = 1; i < t.nrows; i++)
+        cr_assert_eq(t.nfields[i], t.nfields[0], "row %d has %d fields", i, t.nfields[i]);
+    cr_assert_str_eq(t.rows[1][tc], "two\nlines, \"quoted\"");
+    cr_assert_str_eq(t.rows[3][tc], "tab\there\r");
+    cr_assert_str_eq(t.rows[1][sc], "failed");
+    cr_assert(strstr(t.rows[1][rc], "?[31mred?]0;owned?") && strstr(t.rows[1][rc], "??x"), "%s", t.rows[1][rc]);
+    cr_assert_str_eq(t.rows[2][sc], "ok");
+    csv_free(&t);
+    /* the reader and the writer agree: --resume finds every row whole */
+    run((char *[]){"--quiet", "--no-plots", "--resume", "--output", out, exp, NULL}, &r);
+    cr_assert(!strstr(r.err, "damaged"), "%s", r.err);
+    free(d);
+}
+
+/* Issue 14: exclude is indexed by axis element: 20,000 entries on a 1M sweep
+ * validate in about a second here (the scan of every entry for every trial
+ * took more than a minute), and the count is right. */
+Test(run, exclude_of_20000_entries_on_a_1m_sweep_is_fast, .timeout = 60)
+{
+    char *d = tmpdir();
+    char p[4096];
+    snprintf(p, sizeof p, "%s/x.yaml", d);
+    FILE *f = fopen(p, "w");
+    cr_assert_not_null(f);
+    fputs("workload: selftest\nrepeats: 1\nsweep:\n  size: {range: [1, 1000]}\n"
+          "  seed: {range: [1, 1000]}\nexclude:\n",
+          f);
+    static unsigned char seen[1000][1000];
+    memset(seen, 0, sizeof seen);
+    unsigned x = 12345;
+    int distinct = 0;
+    for (int i = 0; i < 20000; i++) {
+        x = x * 1103515245u + 12345u;
+        int a = (int)((x >> 8) % 1000);
+        x = x * 1103515245u + 12345u;
+        int b = (int)((x >> 8) % 1000);
+        distinct += !seen[a][b];
+        seen[a][b] = 1;
+        fprintf(f, "  - {size: %d, seed: %d}\n", a + 1, b + 1);
+    }
+    /* entries the index cannot file by element: a bound, and a list */
+    fputs("  - {size: {min: 999}}\n  - {seed: [1000, 999], size: [5]}\n", f);
+    fclose(f);
+    for (int b = 0; b < 1000; b++)
+        distinct += (!seen[998][b]) + (!seen[999][b]);
+    distinct += (!seen[4][999]) + (!seen[4][998]); /* size 5, seed 1000 or 999 */
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    proc_out r;
+    run((char *[]){"validate", p, NULL}, &r);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    char want[256];
+    snprintf(want, sizeof want, ": %d trials", 1000000 - distinct);
+    cr_assert(strstr(r.out, want), "want%s, got %s", want, r.out);
+    cr_assert_lt(s, 20.0, "validate took %.1f s", s);
+    cr_log_info("exclude: 20,002 entries on 1M trials validated in %.2f s", s);
+    free(d);
+}
+
+/* Issue 14: a hook that brings a new column with every trial no longer
+ * rewrites trials.csv each time (2,000 trials took 54 s): the cells wait in
+ * trials.more.csv and are folded in once.  A run killed with them aside is
+ * folded by --resume: no cell is lost. */
+Test(run, a_new_column_per_trial_costs_one_rewrite, .timeout = 120)
+{
+    char *d = tmpdir();
+    write_text(d, "h.lua",
+               "return {after_trial = function(trial, r)\n"
+               "  return {['c' .. trial.size] = trial.size, same = 'x'}\nend}\n");
+    write_text(d, "h.yaml", "name: h\nworkload: selftest\nhooks: h.lua\nrepeats: 1\nwarmups: 0\n"
+                            "sweep:\n  size: {range: [1, 2000]}\n");
+    char exp[4096], out[4096], p[8192];
+    snprintf(exp, sizeof exp, "%s/h.yaml", d);
+    snprintf(out, sizeof out, "%s/out", d);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    proc_out r;
+    run((char *[]){"--quiet", "--no-plots", "--output", out, exp, NULL}, &r);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_log_info("2,000 trials with a new column each: %.2f s", secs);
+    latest(out, "h", "trials.csv", p, sizeof p);
+    csv_table t;
+    cr_assert_eq(csv_read(p, &t), 0);
+    cr_assert_eq(t.nrows, 2001);
+    for (int i = 1; i < t.nrows; i++)
+        cr_assert_eq(t.nfields[i], t.nfields[0], "row %d", i);
+    int c7 = csv_col(&t, "c7"), c2000 = csv_col(&t, "c2000"), same = csv_col(&t, "same");
+    cr_assert(c7 > 0 && c2000 > 0 && same > 0);
+    cr_assert_str_eq(t.rows[7][c7], "7");
+    cr_assert_str_eq(t.rows[8][c7], "");
+    cr_assert_str_eq(t.rows[2000][c2000], "2000");
+    cr_assert_str_eq(t.rows[1234][same], "x");
+    csv_free(&t);
+    char more[8192];
+    latest(out, "h", "trials.more.csv", more, sizeof more);
+    cr_assert_neq(access(more, F_OK), 0, "trials.more.csv is left after the run");
+    cr_assert_lt(secs, 30.0, "took %.1f s", secs);
+
+    /* killed with cells aside: --resume folds them in */
+    write_text(d, "k.yaml", "name: k\nworkload: selftest\nhooks: h.lua\nrepeats: 1\nwarmups: 0\n"
+                            "sweep:\n  size: {range: [1, 400]}\n  action: [sleep]\n  seconds: [0.01]\n");
+    snprintf(exp, sizeof exp, "%s/k.yaml", d);
+    int o, e;
+    pid_t pid = start((char *[]){"--quiet", "--no-plots", "--output", out, exp, NULL}, &o, &e);
+    usleep(1500000);
+    kill(pid, SIGKILL);
+    finish(pid, o, e, &r);
+    latest(out, "k", "trials.more.csv", more, sizeof more);
+    int aside = access(more, F_OK) == 0;
+    run((char *[]){"--quiet", "--no-plots", "--resume", "--output", out, exp, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    latest(out, "k", "trials.csv", p, sizeof p);
+    cr_assert_eq(csv_read(p, &t), 0);
+    cr_assert_eq(t.nrows, 401, "%d rows", t.nrows);
+    for (int i = 1; i < t.nrows; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "c%d", i);
+        int c = csv_col(&t, name);
+        cr_assert(c > 0, "no column %s", name);
+        cr_assert_str_eq(t.rows[i][c], name + 1, "trial %d lost its cell", i);
+    }
+    csv_free(&t);
+    cr_assert_neq(access(more, F_OK), 0);
+    cr_log_info("killed with cells aside: %s", aside ? "yes" : "no (the run was not far enough)");
+    free(d);
+}
+
 /* A column reported by a workload (or a hook) that appears in mid-run widens
  * trials.csv: earlier rows get an empty cell. */
 Test(run, extra_columns_appear_in_trials_csv, .timeout = 30)
@@ -706,6 +921,57 @@ Test(run, a_lua_loop_is_stopped_at_the_timeout, .timeout = 30)
     cr_assert_str_eq(t.rows[1][csv_col(&t, "status")], "timeout");
     cr_assert_str_eq(t.rows[2][csv_col(&t, "status")], "ok");
     csv_free(&t);
+    free(d);
+}
+
+/* Is process `pid` running (a zombie left to a PID 1 that does not reap is
+ * not)? */
+static int running(long pid)
+{
+    char p[64], buf[512];
+    snprintf(p, sizeof p, "/proc/%ld/stat", pid);
+    FILE *f = fopen(p, "r");
+    if (!f)
+        return 0;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    const char *rp = strrchr(buf, ')');
+    return rp && rp[1] == ' ' && rp[2] != 'Z' && rp[2] != 'X';
+}
+
+/* Issue 14: with --allow-unsafe-lua, what a workload starts is killed with its
+ * worker at the timeout (the worker's process group), not left running. */
+Test(run, unsafe_lua_children_die_with_a_timed_out_worker, .timeout = 30)
+{
+    char *d = tmpdir();
+    char lua[8192];
+    snprintf(lua, sizeof lua,
+             "return {run = function(ctx, p, s)\n"
+             "  os.execute('sleep 60 & echo $! > %s/child.pid; wait')\n"
+             "end}\n",
+             d);
+    write_text(d, "bg.lua", lua);
+    write_text(d, "b.yaml", "workload: lua:bg.lua\ntimeout: 1s\nrepeats: 1\nsweep:\n  size: [1]\n");
+    char exp[4096], out[4096], pidp[4096];
+    snprintf(exp, sizeof exp, "%s/b.yaml", d);
+    snprintf(out, sizeof out, "%s/out", d);
+    snprintf(pidp, sizeof pidp, "%s/child.pid", d);
+    proc_out r;
+    run((char *[]){"--quiet", "--no-plots", "--allow-unsafe-lua", "--output", out, exp, NULL}, &r);
+    cr_assert_eq(r.status, 1, "%s", r.err);
+    cr_assert(strstr(r.err, "timeout"), "%s", r.err);
+    char *pid_text = read_all(pidp);
+    cr_assert_not_null(pid_text, "the workload did not start its child: %s", r.err);
+    long pid = atol(pid_text);
+    free(pid_text);
+    cr_assert(pid > 1);
+    int alive = 1;
+    for (int i = 0; i < 200 && (alive = running(pid)); i++)
+        usleep(10000);
+    if (alive)
+        kill((pid_t)pid, SIGKILL);
+    cr_assert(!alive, "the workload's child %ld outlived the timed-out worker", pid);
     free(d);
 }
 

@@ -751,6 +751,37 @@ Test(submit_cmd, status_counts_trials_and_asks_squeue, .timeout = 30)
     fixture_free(&f);
 }
 
+/* Issue 14: a job.sbatch edited to ask for 10^8 shards is refused at once
+ * (it walked every shard for minutes), and so are such shard folders. */
+Test(submit_cmd, status_of_a_tampered_job_sbatch_is_bounded, .timeout = 20)
+{
+    fixture f;
+    fixture_make(&f);
+    char *run = xasprintf("%s/tampered", f.dir);
+    mkdir(run, 0755);
+    char *job = xasprintf("%s/job.sbatch", run);
+    put(job, "#!/bin/sh\n#SBATCH --array=0-99999999\n", 0);
+    cr_assert_eq(slurm_script_shards("#SBATCH --array=0-99999999\n"), -1);
+    cr_assert_eq(slurm_script_shards("x=$((SLURM_ARRAY_TASK_ID + 1))/100000000\n"), -1);
+    cr_assert_eq(slurm_script_shards("#SBATCH --array=0-99999\n"), 100000);
+    double t0 = now_seconds();
+    int rc;
+    char *out = status_of(run, &rc);
+    cr_assert_eq(rc, 2, "%s", out);
+    free(out);
+    cr_assert_eq(submit(2, "--resume", run), 2);
+    cr_assert_lt(now_seconds() - t0, 5.0);
+    /* folders that name too many shards are no count either */
+    unlink(job);
+    char *sd = xasprintf("%s/shard-1-of-99999999", run);
+    mkdir(sd, 0755);
+    cr_assert_eq(cmd_status_main(1, (char *[]){run, NULL}), 2);
+    free(sd);
+    free(job);
+    free(run);
+    fixture_free(&f);
+}
+
 Test(submit_cmd, a_file_without_name_runs_from_where_it_is, .timeout = 30)
 {
     fixture f;

@@ -320,7 +320,7 @@ static int t_binary(int dev, rn_binary_op op, float *dst, const float *a, size_t
     }
     int shape = na == nb ? 0 : na == 1 ? 1 : 2;
     binary_kernel f = kernels[op][shape];
-    size_t n = na > nb ? na : nb;
+    size_t n = (na == 0 || nb == 0) ? 0 : na > nb ? na : nb; /* empty stays empty */
     if (n < PAR_MIN) {
         f(dst, a, b, n);
         return 0;

@@ -117,7 +117,7 @@ static int t_binary(int dev, rn_binary_op op, float *dst, const float *a, size_t
 {
     if (use(dev, err))
         return 1;
-    size_t n = na > nb ? na : nb;
+    size_t n = (na == 0 || nb == 0) ? 0 : na > nb ? na : nb; /* empty stays empty */
     if (n == 0)
         return 0;
     k_binary<<<grid_for(n), 256>>>(dst, a, na, b, nb, (int)op, n);
