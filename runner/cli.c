@@ -18,6 +18,7 @@ void cli_usage(FILE *out)
           "       runner --dry-run FILE.yaml                  print the trials as CSV\n"
           "       runner plot RUN_DIR ... [--config FILE]     re-draw plots from results\n"
           "       runner report RUN_DIR                       write RUN_DIR/report.md\n"
+          "       runner export RUN_DIR --format json|csv      print the trials with their samples\n"
           "       runner list workloads | devices\n"
           "       runner merge RUN_DIR                        join the shards of a run\n"
           "       runner submit FILE.yaml [--shards N] [--partition P] [--time T] [--gpus-per-shard G]\n"
@@ -43,7 +44,7 @@ void cli_usage(FILE *out)
 static const char *const options[] = {"--output", "--filter",   "--resume", "--no-plots",
                                       "--shard",  "--run-dir",
                                       "--quiet",  "--dry-run",  "--allow-unsafe-lua",
-                                      "--config", "--help",     "--version", NULL};
+                                      "--config", "--format",   "--help",     "--version", NULL};
 
 static int opt_value(int argc, char **argv, int *i, const char *name, const char **out)
 {
@@ -94,6 +95,9 @@ int cli_parse(int argc, char **argv, cli *c)
                 } else if (!strcmp(a, "merge")) {
                     c->cmd = CMD_MERGE;
                     continue;
+                } else if (!strcmp(a, "export")) {
+                    c->cmd = CMD_EXPORT;
+                    continue;
                 } else if (!strcmp(a, "help")) {
                     c->cmd = CMD_HELP;
                     continue;
@@ -139,6 +143,14 @@ int cli_parse(int argc, char **argv, cli *c)
             if (opt_value(argc, argv, &i, "--config", &v) < 0)
                 return -1;
             c->config = v;
+        } else if (is_opt(a, "--format")) {
+            if (opt_value(argc, argv, &i, "--format", &v) < 0)
+                return -1;
+            if (strcmp(v, "json") && strcmp(v, "csv")) {
+                fprintf(stderr, "runner: --format takes json or csv, not '%s'\n", v);
+                return -1;
+            }
+            c->format = v;
         } else if (!strcmp(a, "--resume")) {
             c->resume = 1;
         } else if (!strcmp(a, "--no-plots")) {
@@ -176,6 +188,17 @@ int cli_parse(int argc, char **argv, cli *c)
     if (c->config && c->cmd != CMD_PLOT) {
         fprintf(stderr, "runner: --config goes with 'runner plot'\n");
         return -1;
+    }
+    if (c->format && c->cmd != CMD_EXPORT) {
+        fprintf(stderr, "runner: --format goes with 'runner export'\n");
+        return -1;
+    }
+    if (c->cmd == CMD_EXPORT) {
+        if (c->nfiles != 1 || !c->format) {
+            fprintf(stderr, "runner: usage: runner export RUN_DIR --format json|csv\n");
+            return -1;
+        }
+        return 0;
     }
     if (c->cmd == CMD_LIST) {
         if (c->nfiles != 1 || (strcmp(c->files[0], "workloads") && strcmp(c->files[0], "devices"))) {

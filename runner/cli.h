@@ -12,6 +12,7 @@ typedef enum {
     CMD_REPORT,
     CMD_LIST,
     CMD_MERGE,
+    CMD_EXPORT,
     CMD_HELP,
     CMD_VERSION,
 } command;
@@ -27,6 +28,7 @@ typedef struct cli {
     const char *config; /* plot --config FILE */
     int shard_k, shard_n; /* --shard K/N (0: none) */
     const char *run_dir;  /* --run-dir DIR */
+    const char *format;   /* export --format json|csv */
 } cli;
 
 /* The command line as given (set by main), for meta.json. */

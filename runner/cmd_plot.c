@@ -40,7 +40,7 @@ static int cmp_str(const void *a, const void *b)
 }
 
 /* The run folders `arg` stands for; -1 (with a message) when none. */
-static int resolve(const char *arg, char ***runs, int *nruns)
+int resolve_runs(const char *arg, char ***runs, int *nruns)
 {
     struct stat st;
     if (stat(arg, &st) < 0) {
@@ -97,7 +97,7 @@ static int resolve(const char *arg, char ***runs, int *nruns)
     return 0;
 }
 
-static void free_runs(char **runs, int n)
+void free_runs(char **runs, int n)
 {
     for (int i = 0; i < n; i++)
         free(runs[i]);
@@ -121,7 +121,7 @@ int cmd_plot(const cli *c)
     char **runs = NULL;
     int nruns = 0, bad = 0;
     for (int i = 0; i < c->nfiles; i++)
-        bad |= resolve(c->files[i], &runs, &nruns) < 0;
+        bad |= resolve_runs(c->files[i], &runs, &nruns) < 0;
     experiment *spec = NULL;
     if (!bad && c->config) {
         diags d = {0};
@@ -166,7 +166,7 @@ int cmd_report(const cli *c)
     char **runs = NULL;
     int nruns = 0, bad = 0;
     for (int i = 0; i < c->nfiles; i++)
-        bad |= resolve(c->files[i], &runs, &nruns) < 0;
+        bad |= resolve_runs(c->files[i], &runs, &nruns) < 0;
     if (bad) {
         free_runs(runs, nruns);
         return EXIT_INVALID;

@@ -51,6 +51,9 @@ int main(int argc, char **argv)
     case CMD_MERGE:
         rc = cmd_merge(&c);
         break;
+    case CMD_EXPORT:
+        rc = cmd_export(&c);
+        break;
     }
     cli_free(&c);
     return rc;

@@ -1,0 +1,223 @@
+/* test_export.c - `runner export RUN_DIR --format json|csv` (README
+ * "Results"): a run's trials with their samples, the experiment folder
+ * standing for its latest run, and a missing run. */
+#include "csv.h"
+
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+typedef struct proc_out {
+    int status; /* exit code, or 128 + signal */
+    char err[65536];
+    char out[65536];
+} proc_out;
+
+static const char *runner_bin(void)
+{
+    const char *b = getenv("RUNNER_BIN");
+    cr_assert(b, "RUNNER_BIN is not set (run through make test)");
+    return b;
+}
+
+static char *tmpdir(void)
+{
+    char tmpl[] = "/tmp/runner-test-XXXXXX";
+    char *d = mkdtemp(tmpl);
+    cr_assert_not_null(d);
+    return strdup(d);
+}
+
+static void write_text(const char *dir, const char *name, const char *text)
+{
+    char p[4096];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    FILE *f = fopen(p, "w");
+    cr_assert_not_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void drain(int fd, char *buf, size_t cap, size_t *len)
+{
+    ssize_t n;
+    while (*len + 1 < cap && (n = read(fd, buf + *len, cap - 1 - *len)) > 0)
+        *len += (size_t)n;
+    buf[*len] = '\0';
+}
+
+/* Runs the runner with args (NULL-terminated) to the end. */
+static void run(char *const args[], proc_out *r)
+{
+    const char *bin = runner_bin(); /* assert here, not in the child */
+    int o[2], e[2];
+    cr_assert_eq(pipe(o), 0);
+    cr_assert_eq(pipe(e), 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        dup2(o[1], 1);
+        dup2(e[1], 2);
+        close(o[0]);
+        close(e[0]);
+        char *argv[32];
+        int n = 0;
+        argv[n++] = (char *)bin;
+        for (int i = 0; args[i] && n < 31; i++)
+            argv[n++] = args[i];
+        argv[n] = NULL;
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    close(o[1]);
+    close(e[1]);
+    size_t ol = 0, el = 0;
+    drain(e[0], r->err, sizeof r->err, &el);
+    drain(o[0], r->out, sizeof r->out, &ol);
+    close(o[0]);
+    close(e[0]);
+    int st;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* EXP/<run-id>/ with three trials (one with device times, one skipped with
+ * no sample, a label with a comma) and EXP/latest -> <run-id>. */
+static char *make_run(void)
+{
+    char *exp = tmpdir();
+    char run_dir[4096];
+    snprintf(run_dir, sizeof run_dir, "%s/20260101T000000Z", exp);
+    cr_assert_eq(mkdir(run_dir, 0755), 0);
+    write_text(run_dir, "trials.csv",
+               "trial,target,size,status,reason,samples,median\n"
+               "0,\"CPU, serial\",10,ok,,2,1.5e-05\n"
+               "1,GPU,10,ok,,2,0.25\n"
+               "2,GPU,100,skipped,no CUDA device,0,\n");
+    write_text(run_dir, "samples.csv",
+               "trial,sample,seconds,device_seconds\n"
+               "0,0,1.4e-05,\n"
+               "1,0,0.25,0.24\n"
+               "0,1,1.6e-05,\n"
+               "1,1,0.26,0.25\n");
+    write_text(run_dir, "meta.json", "{\"host\": {\"hostname\": \"box\"}, \"finished\": true}\n");
+    char link[4096];
+    snprintf(link, sizeof link, "%s/latest", exp);
+    cr_assert_eq(symlink("20260101T000000Z", link), 0);
+    return exp;
+}
+
+Test(export, json_has_meta_trials_and_samples, .timeout = 30)
+{
+    char *exp = make_run();
+    proc_out r;
+    /* the experiment folder stands for its latest run */
+    run((char *[]){"export", exp, "--format", "json", NULL}, &r);
+    cr_assert_eq(r.status, 0, "stderr: %s", r.err);
+    json_object *root = json_tokener_parse(r.out);
+    cr_assert_not_null(root, "not JSON: %s", r.out);
+    json_object *meta, *trials, *v;
+    cr_assert(json_object_object_get_ex(root, "meta", &meta));
+    cr_assert(json_object_object_get_ex(meta, "finished", &v));
+    cr_assert(json_object_get_boolean(v));
+    cr_assert(json_object_object_get_ex(root, "trials", &trials));
+    cr_assert_eq(json_object_array_length(trials), 3);
+
+    json_object *t0 = json_object_array_get_idx(trials, 0);
+    cr_assert(json_object_object_get_ex(t0, "trial", &v));
+    cr_assert(json_object_is_type(v, json_type_int));
+    cr_assert(json_object_object_get_ex(t0, "target", &v));
+    cr_assert_str_eq(json_object_get_string(v), "CPU, serial");
+    cr_assert(json_object_object_get_ex(t0, "median", &v));
+    cr_assert(json_object_is_type(v, json_type_double));
+    cr_assert_float_eq(json_object_get_double(v), 1.5e-05, 1e-12);
+    /* numbers keep their text */
+    cr_assert(strstr(r.out, "1.5e-05"), "%s", r.out);
+    cr_assert(json_object_object_get_ex(t0, "reason", &v));
+    cr_assert_null(v);
+    json_object *s;
+    cr_assert(json_object_object_get_ex(t0, "samples", &s));
+    cr_assert_eq(json_object_array_length(s), 2);
+    json_object *s1 = json_object_array_get_idx(s, 1);
+    cr_assert(json_object_object_get_ex(s1, "sample", &v));
+    cr_assert_eq(json_object_get_int(v), 1);
+    cr_assert(json_object_object_get_ex(s1, "seconds", &v));
+    cr_assert_float_eq(json_object_get_double(v), 1.6e-05, 1e-12);
+    cr_assert_not(json_object_object_get_ex(s1, "device_seconds", &v));
+
+    json_object *t1 = json_object_array_get_idx(trials, 1);
+    cr_assert(json_object_object_get_ex(t1, "samples", &s));
+    cr_assert_eq(json_object_array_length(s), 2);
+    cr_assert(json_object_object_get_ex(json_object_array_get_idx(s, 0), "device_seconds", &v));
+    cr_assert_float_eq(json_object_get_double(v), 0.24, 1e-12);
+
+    json_object *t2 = json_object_array_get_idx(trials, 2);
+    cr_assert(json_object_object_get_ex(t2, "reason", &v));
+    cr_assert_str_eq(json_object_get_string(v), "no CUDA device");
+    cr_assert(json_object_object_get_ex(t2, "samples", &s));
+    cr_assert_eq(json_object_array_length(s), 0);
+    json_object_put(root);
+    free(exp);
+}
+
+Test(export, csv_is_one_row_per_sample, .timeout = 30)
+{
+    char *exp = make_run();
+    char dir[4096], path[4096];
+    snprintf(dir, sizeof dir, "%s/20260101T000000Z", exp);
+    proc_out r;
+    run((char *[]){"export", "--format=csv", dir, NULL}, &r);
+    cr_assert_eq(r.status, 0, "stderr: %s", r.err);
+    snprintf(path, sizeof path, "%s/export.csv", exp);
+    write_text(exp, "export.csv", r.out);
+    csv_table t;
+    cr_assert_eq(csv_read(path, &t), 0);
+    cr_assert_eq(t.nrows, 6, "%s", r.out); /* header, 2 + 2 samples, 1 skipped trial */
+    cr_assert_eq(t.nfields[0], 10);
+    cr_assert_str_eq(t.rows[0][7], "sample");
+    cr_assert_str_eq(t.rows[0][8], "seconds");
+    cr_assert_str_eq(t.rows[0][9], "device_seconds");
+    for (int i = 1; i < t.nrows; i++)
+        cr_assert_eq(t.nfields[i], 10, "row %d", i);
+    cr_assert_str_eq(t.rows[1][1], "CPU, serial");
+    cr_assert_str_eq(t.rows[1][8], "1.4e-05");
+    cr_assert_str_eq(t.rows[2][7], "1");
+    cr_assert_str_eq(t.rows[2][8], "1.6e-05");
+    cr_assert_str_eq(t.rows[3][0], "1");
+    cr_assert_str_eq(t.rows[3][9], "0.24");
+    cr_assert_str_eq(t.rows[5][3], "skipped");
+    cr_assert_str_eq(t.rows[5][7], "");
+    cr_assert_str_eq(t.rows[5][8], "");
+    csv_free(&t);
+    free(exp);
+}
+
+Test(export, a_missing_run_is_exit_2, .timeout = 30)
+{
+    char *d = tmpdir();
+    char missing[4096];
+    snprintf(missing, sizeof missing, "%s/no-such-run", d);
+    proc_out r;
+    run((char *[]){"export", missing, "--format", "json", NULL}, &r);
+    cr_assert_eq(r.status, 2);
+    cr_assert(strstr(r.err, "no-such-run") && strstr(r.err, "No such file"), "%s", r.err);
+    cr_assert_str_eq(r.out, "");
+    /* a folder with no run in it */
+    run((char *[]){"export", d, "--format", "csv", NULL}, &r);
+    cr_assert_eq(r.status, 2);
+    cr_assert(strstr(r.err, "no trials.csv"), "%s", r.err);
+    /* no --format, or a wrong one */
+    run((char *[]){"export", d, NULL}, &r);
+    cr_assert_eq(r.status, 2);
+    cr_assert(strstr(r.err, "--format json|csv"), "%s", r.err);
+    run((char *[]){"export", d, "--format", "xml", NULL}, &r);
+    cr_assert_eq(r.status, 2);
+    cr_assert(strstr(r.err, "json or csv"), "%s", r.err);
+    free(d);
+}
