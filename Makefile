@@ -5,6 +5,7 @@
 #   make test-gpu   GPU tests (prints a skip line without a device)
 #   make gpu-acceptance OUT=DIR   the one-call GPU acceptance run (skip lines without a GPU)
 #   make install PREFIX=/usr/local    make clean
+#   make check-man, make check-completion   the man page renders; bash completion works
 # SAN=1 builds with AddressSanitizer + UBSan into build-san/.
 
 PREFIX   ?= /usr/local
@@ -53,7 +54,7 @@ else
 OUTBIN := bin/runner
 endif
 
-.PHONY: aa gpu-acceptance gpu-bundle deps-test install-packages studies all run test test-gpu test-valgrind fuzz-smoke fuzz/fuzz_config fuzz/fuzz_lua fuzz/fuzz_resume install clean deps plots
+.PHONY: check-man check-completion aa gpu-acceptance gpu-bundle deps-test install-packages studies all run test test-gpu test-valgrind fuzz-smoke fuzz/fuzz_config fuzz/fuzz_lua fuzz/fuzz_resume install clean deps plots
 all: $(OUTBIN) cuda
 
 # --- dependencies -----------------------------------------------------------
@@ -138,6 +139,7 @@ test: deps-test $(OUTBIN) $(BUILD)/tests/runner-tests $(FAKES)
 	$(TEST_ENV) $(BUILD)/tests/runner-tests --jobs 2
 	@# timing-sensitive tests need the machine to themselves
 	$(TEST_ENV) RUNNER_TIMING_TESTS=1 $(BUILD)/tests/runner-tests --jobs 1 --filter 'timing/*'
+	@$(MAKE) -s check-man check-completion RUNNER_BIN=$(abspath $(BIN))
 	@# the GPU acceptance script: on a machine with no GPU, one skip line per GPU part
 	@rm -rf $(BUILD)/gpu-acceptance; RUNNER_BIN=$(abspath $(BIN)) bash bench/gpu-acceptance.sh $(BUILD)/gpu-acceptance >$(BUILD)/gpu-acceptance.out 2>&1 \
 	  || { cat $(BUILD)/gpu-acceptance.out; exit 1; }; \
@@ -150,6 +152,18 @@ ifneq ($(SAN),1)
 	@# runner submit/status/--resume on a one-node Slurm cluster it starts (root), else a skip line
 	@RUNNER_BIN=$(abspath $(BIN)) timeout -k 60 300 bash tests/slurm/run.sh
 endif
+
+# the man page renders without a warning (skip line without groff)
+check-man:
+	@if command -v groff >/dev/null 2>&1; then \
+	  w=$$(groff -man -Tutf8 -ww -z runner.1 2>&1); \
+	  if [ -n "$$w" ]; then echo "man: runner.1 warnings:"; echo "$$w"; exit 1; fi; \
+	  echo "man: runner.1 renders without warnings"; \
+	else echo "man: skipped: no groff"; fi
+
+# completion/runner.bash registers and completes (tests/completion.sh)
+check-completion: $(OUTBIN)
+	@RUNNER_BIN=$(or $(RUNNER_BIN),$(abspath $(OUTBIN))) bash tests/completion.sh
 
 test-gpu: deps-test $(OUTBIN) cuda
 	@RUNNER_BIN=$(abspath $(BIN)) bash tests/gpu/run.sh
@@ -221,6 +235,9 @@ install: all
 	install -m 755 bin/runner $(DESTDIR)$(PREFIX)/bin/runner
 	if [ -f lib/runner-cuda.so ]; then install -m 644 lib/runner-cuda.so $(DESTDIR)$(PREFIX)/lib/runner/; fi
 	cp -r plots lua $(DESTDIR)$(PREFIX)/share/runner/
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	install -m 644 runner.1 $(DESTDIR)$(PREFIX)/share/man/man1/runner.1
+	install -m 644 completion/runner.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/runner
 
 clean:
 	rm -rf build build-san bin lib

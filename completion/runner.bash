@@ -1,0 +1,116 @@
+# bash completion for runner (installed by `make install` to
+# $(PREFIX)/share/bash-completion/completions/runner).
+# Completes the commands, their options and values, workload names (from
+# `runner list workloads`) after `--filter workload=`, experiment files
+# (*.yaml, *.yml) and run folders.
+
+_runner_workloads()
+{
+    "${COMP_WORDS[0]:-runner}" list workloads 2>/dev/null |
+        awk 'NR > 1 && /^[A-Za-z0-9_]/ { print $1 }'
+}
+
+_runner()
+{
+    local cur prev cmd i
+    COMPREPLY=()
+    cur="${COMP_WORDS[COMP_CWORD]}"
+    prev=""
+    [ "$COMP_CWORD" -gt 0 ] && prev="${COMP_WORDS[COMP_CWORD-1]}"
+
+    local commands="validate plot report export list merge submit status compare help"
+    local run_opts="--output --filter --resume --shard --run-dir --no-plots --quiet
+        --allow-unsafe-lua --dry-run --help --version"
+
+    # the command: the first word after `runner` that is not an option
+    cmd=""
+    for ((i = 1; i < COMP_CWORD; i++)); do
+        case "${COMP_WORDS[i]}" in
+        -*) ;;
+        *)
+            case " $commands " in
+            *" ${COMP_WORDS[i]} "*) cmd="${COMP_WORDS[i]}" ;;
+            esac
+            break
+            ;;
+        esac
+    done
+
+    # values of options
+    case "$prev" in
+    --output | --run-dir)
+        COMPREPLY=($(compgen -d -- "$cur"))
+        return 0
+        ;;
+    --config)
+        COMPREPLY=($(compgen -f -X '!*.y*ml' -- "$cur") $(compgen -d -- "$cur"))
+        return 0
+        ;;
+    --format)
+        if [ "$cmd" = compare ]; then
+            COMPREPLY=($(compgen -W "text md csv json" -- "$cur"))
+        else
+            COMPREPLY=($(compgen -W "json csv" -- "$cur"))
+        fi
+        return 0
+        ;;
+    --filter)
+        if [[ "$cur" == workload=* ]]; then
+            COMPREPLY=($(compgen -P workload= -W "$(_runner_workloads)" -- "${cur#workload=}"))
+        else
+            COMPREPLY=($(compgen -W "workload= device= size= threads= dtype= target=" -- "$cur"))
+            compopt -o nospace 2>/dev/null
+        fi
+        return 0
+        ;;
+    --shard | --shards | --partition | --time | --gpus-per-shard | --sbatch-arg | \
+        --threshold | --noise-floor | --ignore)
+        return 0
+        ;;
+    esac
+
+    case "$cmd" in
+    "")
+        if [[ "$cur" == -* ]]; then
+            COMPREPLY=($(compgen -W "$run_opts" -- "$cur"))
+        else
+            COMPREPLY=($(compgen -W "$commands" -- "$cur")
+                $(compgen -f -X '!*.y*ml' -- "$cur") $(compgen -d -- "$cur"))
+        fi
+        ;;
+    validate)
+        COMPREPLY=($(compgen -f -X '!*.y*ml' -- "$cur") $(compgen -d -- "$cur"))
+        ;;
+    list)
+        COMPREPLY=($(compgen -W "workloads devices" -- "$cur"))
+        ;;
+    plot | report | merge | status | export)
+        if [[ "$cur" == -* ]]; then
+            local o="--quiet"
+            [ "$cmd" = plot ] && o="--config --quiet"
+            [ "$cmd" = export ] && o="--format"
+            COMPREPLY=($(compgen -W "$o" -- "$cur"))
+        else
+            COMPREPLY=($(compgen -d -- "$cur"))
+        fi
+        ;;
+    submit)
+        if [[ "$cur" == -* ]]; then
+            COMPREPLY=($(compgen -W "--shards --partition --time --gpus-per-shard --sbatch-arg
+                --output --resume" -- "$cur"))
+        else
+            COMPREPLY=($(compgen -f -X '!*.y*ml' -- "$cur") $(compgen -d -- "$cur"))
+        fi
+        ;;
+    compare)
+        if [[ "$cur" == -* ]]; then
+            COMPREPLY=($(compgen -W "--threshold --noise-floor --ignore --busy-ok --format --" -- "$cur"))
+        else
+            COMPREPLY=($(compgen -d -- "$cur"))
+        fi
+        ;;
+    esac
+    return 0
+}
+
+complete -F _runner runner
