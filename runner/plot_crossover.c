@@ -2,6 +2,7 @@
 #include "plot_crossover.h"
 
 #include <math.h>
+#include <stddef.h>
 
 static double lerp_cross(double x0, double s0, double x1, double s1)
 {
@@ -17,7 +18,8 @@ static double lerp_cross(double x0, double s0, double x1, double s1)
     return x0 + t * (x1 - x0);
 }
 
-int find_crossings(const double *x, const double *speedup, int n, crossing *out, int max)
+int find_clear_crossings(const double *x, const double *speedup, const double *lo,
+                         const double *hi, int n, double min_effect, crossing *out, int max)
 {
     int found = 0, have_prev = 0, prev_faster = 0;
     double px = 0, ps = 0;
@@ -25,7 +27,14 @@ int find_crossings(const double *x, const double *speedup, int n, crossing *out,
         double s = speedup[i];
         if (!isfinite(s) || s <= 0 || !isfinite(x[i]))
             continue;
-        int faster = s > 1.0;
+        double l = lo && isfinite(lo[i]) ? lo[i] : s, h = hi && isfinite(hi[i]) ? hi[i] : s;
+        int faster;
+        if (l > 1.0 + min_effect)
+            faster = 1;
+        else if (min_effect > 0 ? h * (1.0 + min_effect) < 1.0 : h <= 1.0)
+            faster = 0;
+        else
+            continue; /* within the minimum effect or the intervals */
         if (have_prev && faster != prev_faster) {
             if (found < max && out)
                 out[found] = (crossing){.x = x[i],
@@ -40,4 +49,9 @@ int find_crossings(const double *x, const double *speedup, int n, crossing *out,
         ps = s;
     }
     return found;
+}
+
+int find_crossings(const double *x, const double *speedup, int n, crossing *out, int max)
+{
+    return find_clear_crossings(x, speedup, NULL, NULL, n, 0, out, max);
 }

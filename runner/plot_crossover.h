@@ -21,4 +21,18 @@ typedef struct crossing {
  * are in all. */
 int find_crossings(const double *x, const double *speedup, int n, crossing *out, int max);
 
+/* The minimum effect a crossing needs (README "Plots and reports"): 5 %. */
+#define CROSSOVER_MIN_EFFECT 0.05
+
+/* Crossings claimed only where the difference is clear: a point counts as
+ * faster when the low end of its speedup's interval (lo[i], or the speedup
+ * itself when lo is NULL or lo[i] is not finite) is above 1 + min_effect,
+ * slower when the high end is below 1 / (1 + min_effect), and as neither
+ * otherwise; a crossing is a change from a faster point to a slower one or
+ * back, points that are neither in between being skipped (x_prev is then
+ * the last clear point on the old side).  With min_effect 0 and no
+ * intervals it is find_crossings. */
+int find_clear_crossings(const double *x, const double *speedup, const double *lo,
+                         const double *hi, int n, double min_effect, crossing *out, int max);
+
 #endif

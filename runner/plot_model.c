@@ -83,6 +83,54 @@ int pm_is_device_col(const run_model *m, int col)
     return pm_is_time_col(m, col) && !strncmp(m->t.rows[0][col], "device_", 7);
 }
 
+void pm_fmt_num(char *out, size_t n, double v)
+{
+    double a = fabs(v);
+    if (!isfinite(v)) {
+        snprintf(out, n, "-");
+    } else if (a < 10000) {
+        if (v == floor(v))
+            snprintf(out, n, "%.0f", v);
+        else
+            pm_fmt_ratio(out, n, v); /* 4 significant digits would read as 4 */
+    } else if (v == floor(v) && a < 0x1p63 && !((long long)a & ((long long)a - 1))) {
+        int k = 0;
+        while ((1LL << k) < (long long)a)
+            k++;
+        snprintf(out, n, "%s2^%d", v < 0 ? "-" : "", k);
+    } else {
+        static const char suffix[] = "kMGTPE";
+        int e = 0;
+        double m = a;
+        while (m >= 999.5 && e < 6) {
+            m /= 1000;
+            e++;
+        }
+        char t[32];
+        pm_fmt_ratio(t, sizeof t, m);
+        snprintf(out, n, "%s%s%c", v < 0 ? "-" : "", t, suffix[e - 1]);
+    }
+}
+
+void pm_fmt_ratio(char *out, size_t n, double r)
+{
+    double a = fabs(r);
+    if (!isfinite(r)) {
+        snprintf(out, n, "-");
+    } else if (a == 0) {
+        snprintf(out, n, "0");
+    } else if (a >= 1000) {
+        /* 3 significant digits, written out: 26400 */
+        double p = pow(10, floor(log10(a)) - 2);
+        snprintf(out, n, "%.0f", round(r / p) * p);
+    } else if (a >= 1e-4) {
+        snprintf(out, n, "%.3g", r);
+    } else {
+        int dec = 2 - (int)floor(log10(a));
+        snprintf(out, n, "%.*f", dec, r);
+    }
+}
+
 double pm_row_time(const run_model *m, const chart_spec *s, int row, int y, int *dev)
 {
     if (dev)
@@ -625,6 +673,7 @@ static int speedup_keys(const run_model *m, const chart_spec *s, int x, int *out
 typedef struct base_key {
     char *key; /* the cells a trial and its baseline share, joined */
     double v;
+    int row;
 } base_key;
 
 static int cmp_base_key(const void *a, const void *b)
@@ -698,16 +747,18 @@ int pm_chart_data(const run_model *m, const chart_spec *s, chart_data *d)
     /* speedup: pair each row with its (fastest) baseline, found by the
      * text of the keys they must share (sorted, then binary search) */
     double *val = xmalloc(((size_t)m->nrows + 2) * sizeof *val);
+    int *brow = xmalloc(((size_t)m->nrows + 2) * sizeof *brow); /* speedup: the baseline row */
     if (s->type == CH_SPEEDUP) {
         int *keys = xmalloc(((size_t)nc + 1) * sizeof *keys);
         int nk = speedup_keys(m, s, x, keys);
         base_key *bk = xcalloc((size_t)nb + 1, sizeof *bk);
         for (int b = 0; b < nb; b++)
-            bk[b] = (base_key){pair_key(m, base[b], keys, nk), pm_row_time(m, s, base[b], y, NULL)};
+            bk[b] = (base_key){pair_key(m, base[b], keys, nk), pm_row_time(m, s, base[b], y, NULL),
+                               base[b]};
         xqsort(bk, (size_t)nb, sizeof *bk, cmp_base_key);
         int j = 0;
         for (int i = 0; i < nr; i++) {
-            base_key want = {pair_key(m, rows[i], keys, nk), -INFINITY};
+            base_key want = {pair_key(m, rows[i], keys, nk), -INFINITY, 0};
             /* the first entry not below `want` is the fastest with its key */
             int lo = 0, hi = nb;
             while (lo < hi) {
@@ -719,6 +770,7 @@ int pm_chart_data(const run_model *m, const chart_spec *s, chart_data *d)
             }
             if (lo < nb && !strcmp(bk[lo].key, want.key)) {
                 val[j] = bk[lo].v / pm_row_time(m, s, rows[i], y, NULL);
+                brow[j] = bk[lo].row;
                 rows[j++] = rows[i];
             }
             free(want.key);
@@ -787,7 +839,7 @@ int pm_chart_data(const run_model *m, const chart_spec *s, chart_data *d)
         }
         pm_curve *cv = &d->curves[ci];
         cv->p = xrealloc(cv->p, (size_t)(cv->n + 1) * sizeof *cv->p);
-        pm_point pt = {.y = val[i], .lo = NAN, .hi = NAN, .row = r};
+        pm_point pt = {.y = val[i], .lo = NAN, .hi = NAN, .slo = NAN, .shi = NAN, .row = r};
         if (d->xcat) {
             const char *t = pm_cell(m, r, x);
             for (int k = 0; k < d->ncats; k++)
@@ -800,6 +852,22 @@ int pm_chart_data(const run_model *m, const chart_spec *s, chart_data *d)
         if (s->type != CH_BREAKDOWN)
             pm_row_time(m, s, r, y, &dev);
         cv->ndevice += dev;
+        if (s->type == CH_SPEEDUP) {
+            /* the intervals of the times divided (device time's where drawn) */
+            int bdev = 0;
+            pm_row_time(m, s, brow[i], y, &bdev);
+            int tl = pm_col(m, dev ? "device_median_ci_low" : "median_ci_low"),
+                th = pm_col(m, dev ? "device_median_ci_high" : "median_ci_high"),
+                bl = pm_col(m, bdev ? "device_median_ci_low" : "median_ci_low"),
+                bh = pm_col(m, bdev ? "device_median_ci_high" : "median_ci_high");
+            double tlo = pm_num(m, r, tl), thi = pm_num(m, r, th);
+            double blo = pm_num(m, brow[i], bl), bhi = pm_num(m, brow[i], bh);
+            if (tl >= 0 && th >= 0 && bl >= 0 && bh >= 0 && tlo > 0 && thi > 0 && blo > 0 &&
+                bhi > 0) {
+                pt.slo = blo / thi;
+                pt.shi = bhi / tlo;
+            }
+        }
         if (s->type != CH_SPEEDUP && y >= 0 && y == m->c_median) {
             /* error bars of the time drawn: device min..max for device time */
             pt.lo = pm_num(m, r, dev ? m->c_dev_min : m->c_min);
@@ -879,6 +947,7 @@ int pm_chart_data(const run_model *m, const chart_spec *s, chart_data *d)
     free(rows);
     free(base);
     free(val);
+    free(brow);
     free(keys);
     return total;
 }

@@ -97,8 +97,22 @@ int pm_default_series(const run_model *m, int x, int *out);
 /* "GPU", or "target=GPU, threads=4": the label of a row under these keys. */
 char *pm_label(const run_model *m, int row, const int *keys, int nkeys);
 
+/* Tidy numbers for people (README "Plots and reports"), used for every
+ * size and ratio in report.md and in the charts' crossover labels:
+ * pm_fmt_num writes a value below 10000 as it is (3 significant digits
+ * when not a whole number), an integer power of two from 2^14 up as
+ * 2^K, anything else with 3 significant digits and an engineering suffix
+ * (k, M, G, T, P: 26.4k, 4.19M); never an exponent.  pm_fmt_ratio writes 3
+ * significant digits with no exponent (2.64, 0.0123, 26400). */
+void pm_fmt_num(char *out, size_t n, double v);
+void pm_fmt_ratio(char *out, size_t n, double r);
+
 typedef struct pm_point {
     double x, y, lo, hi; /* lo/hi: error bar (NAN when none) */
+    /* speedup: the lowest and highest speedup the two medians' confidence
+     * intervals allow (baseline low / trial high, baseline high / trial
+     * low); NAN when either interval is unknown */
+    double slo, shi;
     double ph[3];        /* breakdown: h2d, compute, d2h (seconds) */
     int row;
 } pm_point;

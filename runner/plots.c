@@ -531,18 +531,27 @@ static void build_xy(const run_model *m, const chart_spec *s, const chart_data *
                 const pm_curve *cv = &d->curves[c];
                 double *xs = xmalloc(((size_t)cv->n + 1) * sizeof *xs);
                 double *ys = xmalloc(((size_t)cv->n + 1) * sizeof *ys);
+                double *lo = xmalloc(((size_t)cv->n + 1) * sizeof *lo);
+                double *hi = xmalloc(((size_t)cv->n + 1) * sizeof *hi);
                 for (int i = 0; i < cv->n; i++) {
                     xs[i] = cv->p[i].x;
                     ys[i] = cv->p[i].y;
+                    lo[i] = cv->p[i].slo;
+                    hi[i] = cv->p[i].shi;
                 }
+                /* marked only where the difference is clear (report.md's rule) */
                 crossing cr[16];
-                int n = find_crossings(xs, ys, cv->n, cr, 16);
+                int n = find_clear_crossings(xs, ys, lo, hi, cv->n, CROSSOVER_MIN_EFFECT, cr, 16);
+                free(lo);
+                free(hi);
                 const char *col = colour_of(pal, cv->label);
                 for (int j = 0; j < n && j < 16; j++, k++) {
                     char *short_label = gp_clean(cv->label, LABEL_MAX);
+                    char xt[32];
+                    pm_fmt_num(xt, sizeof xt, cr[j].x);
                     char *text =
-                        xasprintf("%s %s from %s = %g", short_label,
-                                  cr[j].faster ? "faster" : "slower", x_short(m, d->x), cr[j].x);
+                        xasprintf("%s %s from %s = %s", short_label,
+                                  cr[j].faster ? "faster" : "slower", x_short(m, d->x), xt);
                     free(short_label);
                     sb_puts(&P->marks, "set arrow from first ");
                     num(&P->marks, cr[j].x_cross);

@@ -74,6 +74,18 @@ static void secs(char *out, size_t n, double s)
         fmt_seconds(out, n, s);
 }
 
+/* A size or x value of a table as pm_fmt_num writes it (a cell that is not
+ * a number as it is); the text lives until the next call. */
+static const char *num_cell(const run_model *m, int row, int col)
+{
+    static char t[64];
+    double v = pm_num(m, row, col);
+    if (!isfinite(v))
+        return pm_cell(m, row, col);
+    pm_fmt_num(t, sizeof t, v);
+    return t;
+}
+
 /* "size=512 target=GPU": the swept keys of a row (a linked axis by label). */
 static char *describe(const run_model *m, int row)
 {
@@ -82,7 +94,8 @@ static char *describe(const run_model *m, int row)
     for (int c = m->key_first; c <= m->key_last; c++) {
         if (!m->swept[c] || (m->group[c] >= 0 && !m->is_label[c]))
             continue;
-        sb_printf(&b, "%s%s=%s", b.len ? " " : "", m->t.rows[0][c], pm_cell(m, row, c));
+        sb_printf(&b, "%s%s=%s", b.len ? " " : "", m->t.rows[0][c],
+                  c == m->c_size ? num_cell(m, row, c) : pm_cell(m, row, c));
     }
     if (!b.len && m->c_workload >= 0)
         sb_printf(&b, "workload=%s", pm_cell(m, row, m->c_workload));
@@ -295,24 +308,48 @@ static void speedup_findings(strbuf *b, const run_model *m, const chart_spec *s,
             }
         }
         if (!d.xcat && cv->n > 0) {
+            double *lo = xmalloc(((size_t)cv->n + 1) * sizeof *lo);
+            double *hi = xmalloc(((size_t)cv->n + 1) * sizeof *hi);
+            int nclear = 0, nfaster = 0;
+            for (int i = 0; i < cv->n; i++) {
+                lo[i] = isfinite(cv->p[i].slo) ? cv->p[i].slo : ys[i];
+                hi[i] = isfinite(cv->p[i].shi) ? cv->p[i].shi : ys[i];
+                nfaster += lo[i] > 1 + CROSSOVER_MIN_EFFECT;
+                nclear += lo[i] > 1 + CROSSOVER_MIN_EFFECT ||
+                          hi[i] * (1 + CROSSOVER_MIN_EFFECT) < 1;
+            }
             crossing cr[16];
-            int n = find_crossings(xs, ys, cv->n, cr, 16);
+            int n = find_clear_crossings(xs, ys, lo, hi, cv->n, CROSSOVER_MIN_EFFECT, cr, 16);
+            char a[32], z[32];
             sb_puts(b, "- Crossover of ");
             md(b, cv->label);
             sb_puts(b, " against ");
             md(b, d.baseline_label);
             sb_puts(b, ": ");
             if (n == 0) {
-                int faster = ys[cv->n - 1] > 1;
-                sb_printf(b, "none; %s at every %s measured (%g to %g)",
-                          faster ? "faster" : "not faster", xn, xs[0], xs[cv->n - 1]);
+                pm_fmt_num(a, sizeof a, xs[0]);
+                pm_fmt_num(z, sizeof z, xs[cv->n - 1]);
+                if (nclear == cv->n)
+                    sb_printf(b, "none; %s at every %s measured (%s to %s)",
+                              nfaster ? "faster" : "slower", xn, a, z);
+                else
+                    sb_printf(b,
+                              "none; %s where the difference is clear, within %.0f %% or the "
+                              "confidence intervals at %d of the %d %s measured (%s to %s)",
+                              nfaster ? "faster" : nclear ? "slower" : "neither",
+                              100 * CROSSOVER_MIN_EFFECT, cv->n - nclear, cv->n, xn, a, z);
             }
-            for (int j = 0; j < n && j < 16; j++)
-                sb_printf(b, "%s%s from %s = %g (%g was the last %s)", j ? "; " : "",
-                          cr[j].faster ? "faster" : "slower", xn, cr[j].x, cr[j].x_prev,
+            for (int j = 0; j < n && j < 16; j++) {
+                pm_fmt_num(a, sizeof a, cr[j].x);
+                pm_fmt_num(z, sizeof z, cr[j].x_prev);
+                sb_printf(b, "%s%s from %s = %s (%s was the last %s)", j ? "; " : "",
+                          cr[j].faster ? "faster" : "slower", xn, a, z,
                           cr[j].faster ? "slower" : "faster");
+            }
             sb_puts(b, ".\n");
             *said = 1;
+            free(lo);
+            free(hi);
         }
         free(xs);
         free(ys);
@@ -323,8 +360,9 @@ static void speedup_findings(strbuf *b, const run_model *m, const chart_spec *s,
         sb_puts(b, "- Largest speedup: ");
         /* with no series, the x category names the configuration */
         md(b, d.unlabelled && d.xcat ? cat : best_label);
-        sb_printf(b, " is %.3gx %s than ", best >= 1 ? best : 1 / best,
-                  best >= 1 ? "faster" : "slower");
+        char rt[32];
+        pm_fmt_ratio(rt, sizeof rt, best >= 1 ? best : 1 / best);
+        sb_printf(b, " is %sx %s than ", rt, best >= 1 ? "faster" : "slower");
         md(b, d.baseline_label);
         if (d.xcat && d.unlabelled) {
             /* said above */
@@ -332,7 +370,9 @@ static void speedup_findings(strbuf *b, const run_model *m, const chart_spec *s,
             sb_printf(b, " at %s = ", m->t.rows[0][d.x]);
             md(b, cat);
         } else {
-            sb_printf(b, " at %s = %g", xn, best_x);
+            char bx[32];
+            pm_fmt_num(bx, sizeof bx, best_x);
+            sb_printf(b, " at %s = %s", xn, bx);
         }
         sb_puts(b, best >= 1 ? ".\n" : " (its best case: the baseline is faster everywhere).\n");
         *said = 1;
@@ -416,7 +456,7 @@ static void fastest(strbuf *b, const run_model *m)
         secs(t1, sizeof t1, fr[i].v);
         if (x >= 0) {
             sb_puts(b, "| ");
-            md(b, fr[i].xt);
+            md(b, num_cell(m, fr[i].row, x));
             sb_puts(b, " ");
         }
         sb_puts(b, "| ");
@@ -426,7 +466,9 @@ static void fastest(strbuf *b, const run_model *m)
             char *l2 = pm_label(m, fr[i + 1].row, keys, nk);
             secs(t2, sizeof t2, fr[i + 1].v);
             md(b, l2);
-            sb_printf(b, " | %s | %.3gx |\n", t2, fr[i].v > 0 ? fr[i + 1].v / fr[i].v : NAN);
+            char rt[32];
+            pm_fmt_ratio(rt, sizeof rt, fr[i].v > 0 ? fr[i + 1].v / fr[i].v : NAN);
+            sb_printf(b, " | %s | %sx |\n", t2, rt);
             free(l2);
         } else {
             sb_puts(b, "(only one) | | |\n");
@@ -708,7 +750,7 @@ static void table(strbuf *b, const run_model *m)
         sb_printf(b, "| %s |", pm_cell(m, r, 0));
         for (int i = 0; i < nc; i++) {
             sb_putc(b, ' ');
-            md(b, pm_cell(m, r, cols[i]));
+            md(b, cols[i] == m->c_size ? num_cell(m, r, cols[i]) : pm_cell(m, r, cols[i]));
             sb_puts(b, " |");
         }
         char med[32], lo[32], hi[32];

@@ -254,6 +254,60 @@ Test(crossover, skips_missing_points_and_exact_one)
     cr_assert_eq(c[0].x_prev, 4);
 }
 
+Test(crossover, needs_the_minimum_effect_beyond_the_intervals)
+{
+    /* 1.017x faster at 4 is no crossing; 1.3x at 8 is one */
+    double x[] = {1, 2, 4, 8};
+    double s[] = {0.5, 0.8, 1.017, 1.3};
+    crossing c[4];
+    cr_assert_eq(find_crossings(x, s, 4, NULL, 0), 1);
+    cr_assert_eq(find_clear_crossings(x, s, NULL, NULL, 4, CROSSOVER_MIN_EFFECT, c, 4), 1);
+    cr_assert_eq(c[0].x, 8);
+    cr_assert_eq(c[0].x_prev, 2);
+    /* the intervals: 1.3x whose interval reaches 1.02 is not clear either */
+    double lo[] = {0.45, 0.7, 0.9, 1.02}, hi[] = {0.55, 0.9, 1.1, 1.5};
+    cr_assert_eq(find_clear_crossings(x, s, lo, hi, 4, CROSSOVER_MIN_EFFECT, c, 4), 0);
+    /* a slower point whose interval reaches 0.96 is not clearly slower */
+    double lo2[] = {0.45, 0.7, 0.9, 1.2}, hi2[] = {0.96, 0.9, 1.1, 1.5};
+    cr_assert_eq(find_clear_crossings(x, s, lo2, hi2, 4, CROSSOVER_MIN_EFFECT, c, 4), 1);
+    cr_assert_eq(c[0].x_prev, 2);
+    cr_assert_eq(CROSSOVER_MIN_EFFECT, 0.05);
+}
+
+/* --- tidy numbers ------------------------------------------------------ */
+
+Test(numbers, sizes_in_engineering_style)
+{
+    static const struct {
+        double v;
+        const char *want;
+    } cases[] = {{16, "16"},          {1024, "1024"},       {9999, "9999"},
+                 {16384, "2^14"},     {4194304, "2^22"},    {4194303, "4.19M"},
+                 {10000, "10k"},      {26400, "26.4k"},     {999999, "1M"},
+                 {1.5e9, "1.5G"},     {0.5, "0.5"},         {2.345, "2.35"},
+                 {-4194304, "-2^22"}, {57.1699, "57.2"},    {3e15, "3P"}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char t[32];
+        pm_fmt_num(t, sizeof t, cases[i].v);
+        cr_assert_str_eq(t, cases[i].want, "%.17g", cases[i].v);
+    }
+}
+
+Test(numbers, ratios_with_three_significant_digits)
+{
+    static const struct {
+        double v;
+        const char *want;
+    } cases[] = {{26412.7, "26400"}, {2.6412, "2.64"}, {103.4, "103"}, {1.017, "1.02"},
+                 {0.0123456, "0.0123"}, {1234567, "1230000"}, {0.00001234, "0.0000123"},
+                 {1, "1"}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char t[32];
+        pm_fmt_ratio(t, sizeof t, cases[i].v);
+        cr_assert_str_eq(t, cases[i].want, "%.17g", cases[i].v);
+    }
+}
+
 /* --- quoting ---------------------------------------------------------- */
 
 Test(gnuplot_text, quotes_concatenated_newlines_flattened)
@@ -635,7 +689,9 @@ Test(cmd_report, report_md_from_the_fixture)
                           "powersave",
                           "## Findings",
                           "GPU against CPU: faster from n = 256",
-                          "GPU no IO against CPU: faster from n = 64",
+                          /* at n = 64 it was 1.01x faster: within the
+                           * minimum effect, no crossing there */
+                          "GPU no IO against CPU: faster from n = 128 (32 was the last slower)",
                           "Largest speedup: GPU no IO",
                           "Fastest configuration",
                           "Noisy trials",
@@ -650,6 +706,54 @@ Test(cmd_report, report_md_from_the_fixture)
                           "GFLOP/s"};
     for (size_t i = 0; i < sizeof want / sizeof *want; i++)
         cr_assert(strstr(md, want[i]), "report.md lacks '%s':\n%s", want[i], md);
+    free(md);
+    free(d);
+}
+
+/* The fixture with sizes 1024 times larger (2^14 to 2^22): report.md writes sizes as 2^K and never an exponent. */
+Test(cmd_report, tidy_numbers_in_findings_and_tables)
+{
+    char *d = fixture_copy(NULL);
+    char *csv = file_in(d, "trials.csv");
+    strbuf b = {0};
+    int field = 0, line = 0;
+    for (const char *p = csv; *p;) {
+        if (field == 4 && line > 0) { /* size */
+            char *end;
+            long v = strtol(p, &end, 10);
+            sb_printf(&b, "%ld", v * 1024);
+            p = end;
+            field++; /* the comma after it */
+            sb_putc(&b, *p++);
+            continue;
+        }
+        if (*p == ',')
+            field++;
+        if (*p == '\n')
+            field = 0, line++;
+        sb_putc(&b, *p++);
+    }
+    char p[4096];
+    snprintf(p, sizeof p, "%s/trials.csv", d);
+    spit(p, b.s);
+    sb_free(&b);
+    free(csv);
+    snprintf(p, sizeof p, "%s/experiment.yaml", d);
+    char *y = file_in(d, "experiment.yaml");
+    char *w = strstr(y, "pow2: [4, 12]");
+    cr_assert_not_null(w);
+    memcpy(w, "pow2: [14,22]", 13);
+    spit(p, y);
+    free(y);
+    cr_assert_eq(report_write(d, 1), 0);
+    char *md = file_in(d, "report.md");
+    const char *want[] = {"GPU against CPU: faster from n = 2^18 (2^17 was the last slower)",
+                          "at n = 2^20.", "| 2^22 |", "| 2^14 | CPU |",
+                          "trial 6 (target=CPU size=2^20)", "| 4.35x |"};
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+        cr_assert(strstr(md, want[i]), "report.md lacks '%s':\n%s", want[i], md);
+    cr_assert_null(strstr(md, "e+0"), "%s", md);
+    cr_assert_null(strstr(md, "e-0"), "%s", md);
     free(md);
     free(d);
 }
