@@ -944,6 +944,9 @@ void experiment_free(experiment *e)
         free(p->x);
         free(p->y);
         free(p->title);
+        free(p->xlabel);
+        free(p->ylabel);
+        free(p->legend);
         for (int j = 0; j < p->nseries; j++)
             free(p->series[j]);
         free(p->series);

@@ -64,6 +64,7 @@ typedef struct exclude_entry {
 
 typedef struct plot_spec {
     char *name, *type, *x, *y, *title;
+    char *xlabel, *ylabel, *legend; /* NULL: the default */
     char **series;
     int nseries, series_given;
     match *where;

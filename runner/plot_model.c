@@ -380,6 +380,9 @@ void chart_spec_free(chart_spec *s)
     free(s->name);
     free(s->series);
     free(s->title);
+    free(s->xlabel);
+    free(s->ylabel);
+    free(s->legend);
     matches_free(s->where, s->nwhere);
     matches_free(s->baseline, s->nbaseline);
     memset(s, 0, sizeof *s);
@@ -544,6 +547,9 @@ int pm_file_charts(const run_model *m, const experiment *e, chart_spec **out, ch
                         .logx = p->logx,
                         .logy = p->logy,
                         .title = p->title ? xstrdup(p->title) : NULL,
+                        .xlabel = p->xlabel ? xstrdup(p->xlabel) : NULL,
+                        .ylabel = p->ylabel ? xstrdup(p->ylabel) : NULL,
+                        .legend = p->legend ? xstrdup(p->legend) : NULL,
                         .series_given = p->series_given};
         for (int t = 0; chart_type_names[t]; t++)
             if (p->type && !strcmp(p->type, chart_type_names[t]))

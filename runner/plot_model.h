@@ -74,6 +74,8 @@ typedef struct chart_spec {
     int nbaseline;
     int logx, logy; /* -1 = default */
     char *title;    /* the file's title, or NULL */
+    char *xlabel, *ylabel; /* the file's axis labels, or NULL */
+    char *legend;   /* the file's legend position (plots_config.c), or NULL */
     int is_default;
     /* `y: device_median` / `time: device` (README "Plots and reports"): y
      * is median, each trial drawn with its device time (CUDA events) where

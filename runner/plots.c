@@ -316,7 +316,7 @@ static char *time_words(const run_model *m, const chart_data *d, int y)
 static char *y_label(const run_model *m, const chart_spec *s, const chart_data *d, int y, int log,
                      const yinfo *yi)
 {
-    if (s->type == CH_SPEEDUP) {
+    if (s->type == CH_SPEEDUP && !s->ylabel) {
         if (d->time_kind == 0)
             return xstrdup("speedup (x), wall time");
         return xstrdup(d->time_kind == 1 ? "speedup (x), device time (CUDA events)"
@@ -326,6 +326,10 @@ static char *y_label(const run_model *m, const chart_spec *s, const chart_data *
         return xstrdup("throughput (GFLOP/s)");
     if (y == m->c_gbps)
         return xstrdup("bandwidth (GB/s)");
+    if (s->ylabel) /* the file's label; a time axis adds the unit it is drawn in */
+        return s->type != CH_SPEEDUP && pm_is_time_col(m, y)
+                   ? xasprintf("%s (%s)", s->ylabel, log ? "seconds" : yi->unit)
+                   : xstrdup(s->ylabel);
     if (pm_is_time_col(m, y)) {
         char *w = time_words(m, d, y);
         char *l = xasprintf("%s (%s)", w, log ? "seconds" : yi->unit);
@@ -674,6 +678,26 @@ static char *chart_script(const run_model *m, const chart_spec *s, const chart_d
         build_breakdown(m, d, &P);
     else
         build_xy(m, s, d, pal, &P);
+    if (s->xlabel) {
+        free(P.xlabel);
+        P.xlabel = xstrdup(s->xlabel);
+    }
+    if (s->ylabel && s->type == CH_BREAKDOWN) {
+        free(P.ylabel);
+        P.ylabel = xstrdup(s->ylabel);
+    }
+    /* `legend`: after the template's `set key` (AXES comes later) */
+    static const char *const legend_gp[][2] = {
+        {"right", "set key outside right top noenhanced"},
+        {"below", "set key below center horizontal noenhanced"},
+        {"top left", "set key inside left top noenhanced"},
+        {"top right", "set key inside right top noenhanced"},
+        {"bottom left", "set key inside left bottom noenhanced"},
+        {"bottom right", "set key inside right bottom noenhanced"},
+        {"off", "unset key"}};
+    for (size_t i = 0; s->legend && i < sizeof legend_gp / sizeof *legend_gp; i++)
+        if (!strcmp(s->legend, legend_gp[i][0]))
+            sb_printf(&P.axes, "\n%s\n", legend_gp[i][1]);
     char *title = s->title ? xstrdup(s->title) : default_title(m, s, d);
     char *stem = safe_stem(s->name);
     char *png = xasprintf("%s.png", stem), *svg = xasprintf("%s.svg", stem);

@@ -18,9 +18,12 @@ const char *const result_columns[] = {
     "device_stddev", "device_max",  "device_median_ci_low", "device_median_ci_high",
     "device_ci_level", NULL};
 
-static const char *const plot_keys[] = {"name",  "type",  "x",        "y",    "series", "where",
-                                        "logx",  "logy",  "title",    "baseline", "time",
-                                        NULL};
+static const char *const plot_keys[] = {"name",   "type",   "x",     "y",      "series",
+                                        "where",  "logx",   "logy",  "title",  "xlabel",
+                                        "ylabel", "legend", "baseline", "time", NULL};
+/* `legend`: where the key goes (plots.c turns these into gnuplot's) */
+static const char *const plot_legends[] = {"right", "below", "top left", "top right", "bottom left",
+                                    "bottom right", "off", NULL};
 static const char *const plot_types[] = {"line", "speedup", "throughput", "breakdown", "bar",
                                          NULL};
 
@@ -171,6 +174,33 @@ static void parse_plot(loader *L, const yaml_node_t *m)
             ps->logy = bool_of(L, v, k);
         } else if (!strcmp(k, "title")) {
             ps->title = text_of(L, v, k);
+        } else if (!strcmp(k, "xlabel")) {
+            ps->xlabel = text_of(L, v, k);
+        } else if (!strcmp(k, "ylabel")) {
+            ps->ylabel = text_of(L, v, k);
+        } else if (!strcmp(k, "legend")) {
+            /* YAML reads a bare `off` as false */
+            value x;
+            int ok = 0;
+            if (yml_is_scalar(v) && !yml_is_null(v) && scalar_value(v, &x, k, d) == 0) {
+                const char *t = x.kind == VAL_BOOL ? (x.i ? "on" : "off") : x.text;
+                for (int j = 0; plot_legends[j] && !ok; j++)
+                    ok = !strcmp(plot_legends[j], t);
+                if (ok) {
+                    free(ps->legend);
+                    ps->legend = xstrdup(t);
+                } else {
+                    const char *s = closest_word(t, plot_legends);
+                    diag_add(d, yml_line(v), yml_col(v),
+                             "'legend' must be right, below, top left, top right, bottom left, "
+                             "bottom right or off, not '%s'%s%s%s",
+                             t, s ? "; did you mean '" : "", s ? s : "", s ? "'?" : "");
+                }
+                value_free(&x);
+            } else if (!yml_is_scalar(v) || yml_is_null(v)) {
+                diag_add(d, yml_line(v), yml_col(v), "'legend' must be a position or off, not %s",
+                         yml_kind(v));
+            }
         } else if (!strcmp(k, "time")) {
             time_node = v;
             time = text_of(L, v, k);

@@ -358,7 +358,8 @@ Test(plots, default_charts_from_the_fixture)
     gp = file_in(d, "plots/speedup.gp");
     /* speedup: crossings marked, a line at 1, the CPU curve not drawn */
     cr_assert(strstr(gp, "'GPU faster from n = 256'"), "no crossover label:\n%s", gp);
-    cr_assert(strstr(gp, "'GPU no IO faster from n = 64'"));
+    /* 1.01x faster at 64: within the minimum effect, marked from 128 */
+    cr_assert(strstr(gp, "'GPU no IO faster from n = 128'"), "%s", gp);
     cr_assert(strstr(gp, "1 with lines"));
     cr_assert_null(strstr(gp, "title 'CPU'"));
     free(gp);
@@ -559,6 +560,112 @@ Test(plots, missing_gnuplot_returns_cleanly)
     cr_assert_eq(pr.status, 1, "exit %d: %s", pr.status, pr.err);
     cr_assert(strstr(pr.err, "apt-get install gnuplot-nox"), "%s", pr.err);
     free(d);
+}
+
+static const char fixture_head[] =
+    "name: matmul\nworkload: matmul\nsweep:\n  target:\n"
+    "    - {label: CPU, device: cpu}\n"
+    "    - {label: GPU, device: cuda, io: with}\n"
+    "    - {label: GPU no IO, device: cuda, io: without}\n"
+    "  size: {pow2: [4, 12]}\n";
+
+/* The text of file_line_col errors for a file (NULL: it parsed). */
+static char *parse_errors(const char *text)
+{
+    diags d = {0};
+    experiment *e = experiment_parse("exp.yaml", text, strlen(text), &d);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    diag_print(&d, m);
+    fclose(m);
+    diag_free(&d);
+    if (e) {
+        experiment_free(e);
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
+
+Test(plots, title_xlabel_ylabel_legend_reach_the_script)
+{
+    char *d = fixture_copy(NULL);
+    char yaml[4096];
+    snprintf(yaml, sizeof yaml,
+             "%splots:\n"
+             "  - {name: t, x: size, title: My title, xlabel: matrix side, ylabel: kernel time,\n"
+             "     legend: top left}\n"
+             "  - {name: s, type: speedup, baseline: {device: cpu}, ylabel: times faster,\n"
+             "     legend: off}\n"
+             "  - {name: g, type: throughput, legend: below}\n"
+             "  - {name: plain}\n",
+             fixture_head);
+    experiment *e = parse(yaml);
+    cr_assert_eq(plots_render_run(d, e, 1), 4);
+    char *t = file_in(d, "plots/t.gp"), *sp = file_in(d, "plots/s.gp"),
+         *g = file_in(d, "plots/g.gp"), *pl = file_in(d, "plots/plain.gp");
+    cr_assert(strstr(t, "set title 'My title'"), "%s", t);
+    cr_assert(strstr(t, "set xlabel 'matrix side'"), "%s", t);
+    /* a time axis keeps the unit it is drawn in */
+    cr_assert(strstr(t, "set ylabel 'kernel time (seconds)'") ||
+                  strstr(t, "set ylabel 'kernel time (ms)'"), "%s", t);
+    cr_assert(strstr(t, "set key inside left top noenhanced"), "%s", t);
+    cr_assert(strstr(sp, "set ylabel 'times faster'"), "%s", sp);
+    cr_assert(strstr(sp, "unset key"), "%s", sp);
+    cr_assert(strstr(g, "set key below center horizontal noenhanced"), "%s", g);
+    /* the defaults: outside right, labels from the columns */
+    cr_assert_null(strstr(pl, "unset key"));
+    cr_assert_null(strstr(pl, "set key inside"));
+    cr_assert(strstr(pl, "set xlabel 'size (n of"), "%s", pl);
+    free(t);
+    free(sp);
+    free(g);
+    free(pl);
+    experiment_free(e);
+    free(d);
+}
+
+Test(plots, unknown_plot_key_has_a_did_you_mean)
+{
+    char yaml[4096];
+    snprintf(yaml, sizeof yaml, "%splots:\n  - name: p\n    xlable: n\n    legnd: off\n",
+             fixture_head);
+    char *err = parse_errors(yaml);
+    cr_assert_not_null(err);
+    cr_assert(strstr(err, "exp.yaml:11:5: error: unknown key 'xlable' in a plot; did you mean "
+                          "'xlabel'?"), "%s", err);
+    cr_assert(strstr(err, "exp.yaml:12:5: error: unknown key 'legnd' in a plot; did you mean "
+                          "'legend'?"), "%s", err);
+    free(err);
+}
+
+Test(plots, legend_takes_a_position_or_off)
+{
+    char yaml[4096];
+    snprintf(yaml, sizeof yaml, "%splots:\n  - {name: p, legend: top lef}\n", fixture_head);
+    char *err = parse_errors(yaml);
+    cr_assert_not_null(err);
+    cr_assert(strstr(err, "exp.yaml:10:23: error: 'legend' must be right, below, top left, top "
+                          "right, bottom left, bottom right or off, not 'top lef'; did you mean "
+                          "'top left'?"), "%s", err);
+    free(err);
+    snprintf(yaml, sizeof yaml, "%splots:\n  - {name: p, legend: [a]}\n", fixture_head);
+    err = parse_errors(yaml);
+    cr_assert(err && strstr(err, "'legend' must be a position or off"), "%s", err);
+    free(err);
+    static const char *const ok[] = {"right", "below", "top left", "top right", "bottom left",
+                                     "bottom right", "off", "\"off\""};
+    for (int i = 0; i < 8; i++) {
+        snprintf(yaml, sizeof yaml, "%splots:\n  - {name: p, legend: %s, xlabel: a, ylabel: b}\n",
+                 fixture_head, ok[i]);
+        err = parse_errors(yaml);
+        cr_assert_null(err, "%s: %s", ok[i], err);
+    }
+    snprintf(yaml, sizeof yaml, "%splots:\n  - {name: p, xlabel: [a]}\n", fixture_head);
+    err = parse_errors(yaml);
+    cr_assert(err && strstr(err, "plot key 'xlabel' must be text"), "%s", err);
+    free(err);
 }
 
 Test(plots, unknown_plot_column_is_a_file_line_col_error)
