@@ -245,36 +245,7 @@ static int earn_latest(const char *dir)
     free(ms);
     if (!from_submit)
         return -1;
-    char *abs = realpath(dir, NULL);
-    if (!abs)
-        return 0;
-    char *tp = xasprintf("%s/trials.csv", abs);
-    csv_table t;
-    int ok = 0;
-    if (csv_read(tp, &t) == 0) {
-        int sc = csv_col(&t, "status");
-        for (int r = 1; sc >= 0 && r < t.nrows && !ok; r++)
-            ok = sc < t.nfields[r] && !strcmp(t.rows[r][sc], "ok");
-        csv_free(&t);
-    }
-    free(tp);
-    char *slash = strrchr(abs, '/');
-    if (ok && slash && slash != abs) {
-        *slash = '\0';
-        char *tmp = xasprintf("%s/.latest.%d", abs, (int)getpid());
-        char *lnk = xasprintf("%s/latest", abs);
-        unlink(tmp);
-        if (symlink(slash + 1, tmp) < 0 || rename(tmp, lnk) < 0) {
-            unlink(tmp);
-            ok = 0;
-        }
-        free(tmp);
-        free(lnk);
-    } else {
-        ok = 0;
-    }
-    free(abs);
-    return ok;
+    return results_earn_latest_dir(dir);
 }
 
 int cmd_merge(const cli *c)

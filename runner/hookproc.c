@@ -47,36 +47,6 @@ struct hookproc {
     int restarts;
 };
 
-static int write_all(int fd, const void *buf, size_t n)
-{
-    const char *p = buf;
-    while (n) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
-static int read_all(int fd, void *buf, size_t n)
-{
-    char *p = buf;
-    while (n) {
-        ssize_t r = read(fd, p, n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return -1;
-        p += r;
-        n -= (size_t)r;
-    }
-    return 0;
-}
-
 enum { RD_OK = 0, RD_EOF = -1, RD_TIMEOUT = -2, RD_INTR = -3 };
 
 /* Reads n bytes before `deadline`; polls in slices of 100 ms so that a
@@ -157,7 +127,7 @@ static void send_resp(int fd, int rc, int has, const char *msg, const lua_extra 
         sb_putc(&b, '\0');
     }
     h.len = (unsigned)b.len;
-    if (write_all(fd, &h, sizeof h) < 0 || write_all(fd, b.s, b.len) < 0)
+    if (fd_write_all(fd, &h, sizeof h) < 0 || fd_write_all(fd, b.s, b.len) < 0)
         _exit(3); /* the runner is gone */
     sb_free(&b);
 }
@@ -178,12 +148,12 @@ static void child_main(const experiment *e, const char *path, int in, int out)
     const char **vals = xcalloc((size_t)e->ncols + 1, sizeof *vals);
     for (;;) {
         req q;
-        if (read_all(in, &q, sizeof q) < 0)
+        if (fd_read_all(in, &q, sizeof q) < 0)
             break;
         if (q.slen > PAYLOAD_MAX || q.rlen > PAYLOAD_MAX || q.t < 0 || q.t >= e->ntrials)
             _exit(4);
         char *status = xcalloc(q.slen + 1, 1), *reason = xcalloc(q.rlen + 1, 1);
-        if (read_all(in, status, q.slen) < 0 || read_all(in, reason, q.rlen) < 0)
+        if (fd_read_all(in, status, q.slen) < 0 || fd_read_all(in, reason, q.rlen) < 0)
             break;
         for (int c = 0; c < e->ncols; c++) {
             keys[c] = e->cols[c].name;
@@ -370,8 +340,8 @@ static int ask(hookproc *hp, int op, long long t, const lua_result_view *r, lua_
     int rd = RD_EOF;
     resp h;
     char *payload = NULL;
-    if (write_all(hp->to_child, &q, sizeof q) == 0 && write_all(hp->to_child, status, q.slen) == 0 &&
-        write_all(hp->to_child, reason, q.rlen) == 0)
+    if (fd_write_all(hp->to_child, &q, sizeof q) == 0 && fd_write_all(hp->to_child, status, q.slen) == 0 &&
+        fd_write_all(hp->to_child, reason, q.rlen) == 0)
         rd = read_resp(hp, &h, &payload, now_seconds() + wait_limit());
     if (rd != RD_OK) {
         failure(hp, rd, what[op], err, len);

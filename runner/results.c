@@ -43,27 +43,13 @@ int make_dirs(const char *path)
     return rc;
 }
 
-static int write_all_raw(int fd, const char *p, size_t n)
-{
-    while (n > 0) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w < 0)
-            return -1;
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
 /* Appends a whole record or nothing: a failed write (disk full) is cut
  * back, so no file is left with half a line. */
 static int append_record(int fd, off_t *size, const char *p, size_t n)
 {
     if (*size < 0)
         *size = lseek(fd, 0, SEEK_END);
-    if (write_all_raw(fd, p, n) == 0) {
+    if (fd_write_all(fd, p, n) == 0) {
         *size += (off_t)n;
         return 0;
     }
@@ -100,7 +86,7 @@ int write_file_atomic(const char *path, const char *data, size_t len)
         errno = saved;
         return -1;
     }
-    int rc = write_all_raw(fd, data, len);
+    int rc = fd_write_all(fd, data, len);
     if (rc == 0)
         rc = fsync(fd);
     int saved = errno;
@@ -722,15 +708,22 @@ static int lock_run(run_files *R, char *err, size_t len)
 /* latest -> <run-id>, replaced atomically.  Only a run that finished with an
  * ok trial earns it (README "Results"; issue 16: an empty --filter run or a
  * crashed run must not become what `compare` and `plot` take as latest). */
-static void point_latest(const run_files *R)
+static int point_latest_at(const char *exp_dir, const char *run_id)
 {
-    char *tmp = xasprintf("%s/.latest.%d", R->exp_dir, (int)getpid());
-    char *lnk = xasprintf("%s/latest", R->exp_dir);
+    char *tmp = xasprintf("%s/.latest.%d", exp_dir, (int)getpid());
+    char *lnk = xasprintf("%s/latest", exp_dir);
     unlink(tmp);
-    if (symlink(R->run_id, tmp) == 0 && rename(tmp, lnk) < 0)
+    int rc = symlink(run_id, tmp) == 0 && rename(tmp, lnk) == 0 ? 0 : -1;
+    if (rc < 0)
         unlink(tmp);
     free(tmp);
     free(lnk);
+    return rc;
+}
+
+static void point_latest(const run_files *R)
+{
+    point_latest_at(R->exp_dir, R->run_id);
 }
 
 int results_open(run_files *R, const experiment *e, const char *output, int resume, char *err,
@@ -999,11 +992,10 @@ static int cmp_rows(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-int results_earn_latest(const run_files *R)
+/* 1 when RUN_DIR/trials.csv holds an ok trial. */
+static int has_ok_trial(const char *run_dir)
 {
-    if (!R->may_be_latest)
-        return 0;
-    char *tp = xasprintf("%s/trials.csv", R->run_dir);
+    char *tp = xasprintf("%s/trials.csv", run_dir);
     csv_table t;
     int ok = 0;
     if (csv_read(tp, &t) == 0) {
@@ -1013,8 +1005,29 @@ int results_earn_latest(const run_files *R)
         csv_free(&t);
     }
     free(tp);
-    if (ok)
-        point_latest(R);
+    return ok;
+}
+
+int results_earn_latest(const run_files *R)
+{
+    if (!R->may_be_latest || !has_ok_trial(R->run_dir))
+        return 0;
+    point_latest(R);
+    return 1;
+}
+
+int results_earn_latest_dir(const char *run_dir)
+{
+    char *abs = realpath(run_dir, NULL);
+    if (!abs)
+        return 0;
+    char *slash = strrchr(abs, '/');
+    int ok = slash && slash != abs && has_ok_trial(abs);
+    if (ok) {
+        *slash = '\0';
+        ok = point_latest_at(abs, slash + 1) == 0;
+    }
+    free(abs);
     return ok;
 }
 

@@ -49,6 +49,10 @@ int results_close(run_files *R, int finished, char *err, size_t len);
 /* Points OUTPUT/<name>/latest at the run when it holds an ok trial (after
  * results_close of a finished run; not for --run-dir); 1 when it did. */
 int results_earn_latest(const run_files *R);
+/* The same for a run folder given by path (a merged Slurm run): its
+ * experiment folder's `latest` moves to it when its trials.csv has an ok
+ * trial; 1 if moved. */
+int results_earn_latest_dir(const char *run_dir);
 void results_free(run_files *R);
 
 /* Writes `data` to `path` through a temporary file and rename(). */

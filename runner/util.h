@@ -31,6 +31,11 @@ void fmt_bytes(char *out, size_t n, double bytes);
 const char *seconds_unit(double s, double *scale);
 void fmt_seconds(char *out, size_t n, double s);
 
+/* All n bytes to / from a file descriptor, retrying after EINTR and short
+ * transfers: 0, or -1 on an error or end of file. */
+int fd_write_all(int fd, const void *buf, size_t n);
+int fd_read_all(int fd, void *buf, size_t n);
+
 /* A whole file as a NUL-terminated string (*len its size, if len); NULL if
  * it cannot be read. */
 char *read_file(const char *path, size_t *len);

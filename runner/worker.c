@@ -28,21 +28,6 @@
 #include <time.h>
 #include <unistd.h>
 
-static int write_all(int fd, const void *buf, size_t n)
-{
-    const char *p = buf;
-    while (n > 0) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
 /* Set when this process must not run another trial: a failed CUDA trial may
  * leave a sticky error (illegal address) that ruins the context for good.
  * A failed trial of another device counts too once this process has loaded
@@ -58,7 +43,7 @@ static size_t out_len;
 
 static void out_flush(int fd)
 {
-    if (out_len && write_all(fd, out_buf, out_len) < 0)
+    if (out_len && fd_write_all(fd, out_buf, out_len) < 0)
         _exit(3); /* the supervisor is gone */
     out_len = 0;
 }
