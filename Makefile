@@ -44,7 +44,7 @@ LDFLAGS  += -fopenmp -pthread -rdynamic $(SANFLAGS)
 
 CORE_SRCS := $(filter-out runner/main.c, $(wildcard runner/*.c)) $(wildcard backends/cpu/*.c)
 CORE_OBJS := $(CORE_SRCS:%.c=$(BUILD)/%.o)
-TEST_SRCS := $(wildcard tests/test_*.c)
+TEST_SRCS := $(wildcard tests/test_*.c) tests/runproc.c
 TEST_OBJS := $(TEST_SRCS:%.c=$(BUILD)/%.o)
 
 BIN := $(BUILD)/bin/runner
@@ -72,7 +72,7 @@ install-packages:
 	  else echo "missing packages; run as root:  apt-get install -y$$missing"; exit 1; fi; fi
 
 # --- the runner -------------------------------------------------------------
-$(BUILD)/%.o: %.c $(wildcard runner/*.h backends/*.h backends/cpu/*.h)
+$(BUILD)/%.o: %.c $(wildcard runner/*.h backends/*.h backends/cpu/*.h tests/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  CC    $<"
 	@$(CC) $(CFLAGS) -c $< -o $@

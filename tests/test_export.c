@@ -2,6 +2,7 @@
  * "Results"): a run's trials with their samples, the experiment folder
  * standing for its latest run, and a missing run. */
 #include "csv.h"
+#include "runproc.h"
 
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -12,80 +13,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-typedef struct proc_out {
-    int status; /* exit code, or 128 + signal */
-    char err[65536];
-    char out[65536];
-} proc_out;
-
-static const char *runner_bin(void)
-{
-    const char *b = getenv("RUNNER_BIN");
-    cr_assert(b, "RUNNER_BIN is not set (run through make test)");
-    return b;
-}
-
-static char *tmpdir(void)
-{
-    char tmpl[] = "/tmp/runner-test-XXXXXX";
-    char *d = mkdtemp(tmpl);
-    cr_assert_not_null(d);
-    return strdup(d);
-}
-
-static void write_text(const char *dir, const char *name, const char *text)
-{
-    char p[4096];
-    snprintf(p, sizeof p, "%s/%s", dir, name);
-    FILE *f = fopen(p, "w");
-    cr_assert_not_null(f);
-    fputs(text, f);
-    fclose(f);
-}
-
-static void drain(int fd, char *buf, size_t cap, size_t *len)
-{
-    ssize_t n;
-    while (*len + 1 < cap && (n = read(fd, buf + *len, cap - 1 - *len)) > 0)
-        *len += (size_t)n;
-    buf[*len] = '\0';
-}
-
-/* Runs the runner with args (NULL-terminated) to the end. */
-static void run(char *const args[], proc_out *r)
-{
-    const char *bin = runner_bin(); /* assert here, not in the child */
-    int o[2], e[2];
-    cr_assert_eq(pipe(o), 0);
-    cr_assert_eq(pipe(e), 0);
-    pid_t pid = fork();
-    if (pid == 0) {
-        dup2(o[1], 1);
-        dup2(e[1], 2);
-        close(o[0]);
-        close(e[0]);
-        char *argv[32];
-        int n = 0;
-        argv[n++] = (char *)bin;
-        for (int i = 0; args[i] && n < 31; i++)
-            argv[n++] = args[i];
-        argv[n] = NULL;
-        execv(argv[0], argv);
-        _exit(127);
-    }
-    close(o[1]);
-    close(e[1]);
-    size_t ol = 0, el = 0;
-    drain(e[0], r->err, sizeof r->err, &el);
-    drain(o[0], r->out, sizeof r->out, &ol);
-    close(o[0]);
-    close(e[0]);
-    int st;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-        ;
-    r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
 
 /* EXP/<run-id>/ with three trials (one with device times, one skipped with
  * no sample, a label with a comma) and EXP/latest -> <run-id>. */

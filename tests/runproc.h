@@ -1,0 +1,28 @@
+/* runproc.h - the runner started as a user starts it, for the tests that
+ * drive bin/runner ($RUNNER_BIN): its exit status and output, and scratch
+ * folders and files. */
+#ifndef TESTS_RUNPROC_H
+#define TESTS_RUNPROC_H
+
+#include <sys/types.h>
+
+typedef struct proc_out {
+    int status; /* exit code, or 128 + signal */
+    char err[65536];
+    char out[65536];
+} proc_out;
+
+/* $RUNNER_BIN (asserted set). */
+const char *runner_bin(void);
+/* A fresh folder under /tmp (malloc'd path). */
+char *tmpdir(void);
+/* DIR/NAME with TEXT. */
+void write_text(const char *dir, const char *name, const char *text);
+/* Starts the runner with args (NULL-terminated); returns its pid. */
+pid_t start(char *const args[], int *out_fd, int *err_fd);
+/* Reads a started runner's output and waits for it. */
+void finish(pid_t pid, int ofd, int efd, proc_out *r);
+/* start + finish. */
+void run(char *const args[], proc_out *r);
+
+#endif
