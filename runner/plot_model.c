@@ -1,6 +1,7 @@
 /* plot_model.c - see plot_model.h. */
 #include "plot_model.h"
 
+#include "plot_roles.h"
 #include "util.h"
 #include "workloads.h"
 
@@ -394,6 +395,10 @@ int pm_default_x(const run_model *m)
 {
     if (m->c_size >= 0 && m->swept[m->c_size] && m->numeric[m->c_size])
         return m->c_size;
+    /* an amount of work before a configuration (plot_roles.h) */
+    for (int c = m->key_first; c <= m->key_last; c++)
+        if (m->swept[c] && m->numeric[c] && !pm_is_config(m, c))
+            return c;
     for (int pass = 0; pass < 2; pass++)
         for (int c = m->key_first; c <= m->key_last; c++) {
             int member = m->group[c] >= 0 && !m->is_label[c];
@@ -627,12 +632,17 @@ static int cmp_cat(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* Keeps the keys whose value differs between the rows; all of them when
- * none does (so a lone curve is still called "CPU"). */
-static int drop_constant(const run_model *m, const int *rows, int nrows, int *keys, int nkeys)
+/* Keeps the keys whose value differs between the rows, and a speedup's
+ * baseline keys (a curve of threads=2 against threads=1 says threads=2);
+ * all of them when none does (so a lone curve is still called "CPU"). */
+static int drop_constant(const run_model *m, const chart_spec *s, const int *rows, int nrows,
+                         int *keys, int nkeys)
 {
     int kept = 0;
     int *keep = xcalloc((size_t)nkeys + 1, sizeof *keep);
+    for (int k = 0; k < nkeys; k++)
+        for (int b = 0; s->type == CH_SPEEDUP && b < s->nbaseline; b++)
+            keep[k] |= keys[k] == s->baseline[b].col;
     for (int k = 0; k < nkeys; k++)
         for (int i = 1; i < nrows && !keep[k]; i++)
             keep[k] = strcmp(pm_cell(m, rows[i], keys[k]), pm_cell(m, rows[0], keys[k])) != 0;
@@ -800,7 +810,7 @@ int pm_chart_data(const run_model *m, const chart_spec *s, chart_data *d)
     } else {
         nk = pm_default_series(m, x, keys);
         if (nr > 0)
-            nk = drop_constant(m, rows, nr, keys, nk);
+            nk = drop_constant(m, s, rows, nr, keys, nk);
     }
 
     /* categories of x */
@@ -916,7 +926,7 @@ int pm_chart_data(const run_model *m, const chart_spec *s, chart_data *d)
         int same = nb > 0;
         int by_x = nk == 0; /* no series: the baseline may be one x value */
         for (int b = 0; b < nb && same; b++) {
-            char *l = by_x ? xstrdup(pm_cell(m, base[b], x)) : pm_label(m, base[b], keys, nk);
+            char *l = by_x ? pm_label(m, base[b], &x, 1) : pm_label(m, base[b], keys, nk);
             if (!common)
                 common = l;
             else {

@@ -91,7 +91,8 @@ int pm_default_charts(const run_model *m, chart_spec **out);
 int pm_file_charts(const run_model *m, const experiment *e, chart_spec **out, char *warn,
                    size_t warnlen);
 
-/* The default x (a swept size, or the first numeric swept key), or -1. */
+/* The default x (a swept size, else the first numeric swept key that is
+ * not a configuration, else the first numeric swept key), or -1. */
 int pm_default_x(const run_model *m);
 /* Default series keys for a chart with x column `x`: every swept key but x,
  * a linked group counted once (by its label).  Returns the count. */

@@ -25,6 +25,7 @@
 #include "plot_crossover.h"
 #include "plot_gp.h"
 #include "plot_model.h"
+#include "plot_roles.h"
 #include "plot_render.h"
 #include "results.h"
 #include "util.h"
@@ -525,8 +526,9 @@ static void build_xy(const run_model *m, const chart_spec *s, const chart_data *
         }
         /* speedup: where each curve crosses 1 -- a point on the line at 1,
          * a dotted line down to the axis, and a caption listed in the right
-         * corner that the curves leave free (below 1 when they end above) */
-        if (s->type == CH_SPEEDUP && !d->xcat) {
+         * corner that the curves leave free (below 1 when they end above);
+         * only along an amount of work (plot_roles.h) */
+        if (s->type == CH_SPEEDUP && !d->xcat && !pm_is_config(m, d->x)) {
             int k = 0, above = 0;
             for (int c = 0; c < d->ncurves; c++)
                 above += d->curves[c].n > 0 && d->curves[c].p[d->curves[c].n - 1].y > 1;

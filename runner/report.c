@@ -7,6 +7,8 @@
 
 #include "plot_crossover.h"
 #include "plot_model.h"
+#include "plot_roles.h"
+#include "report_html.h"
 #include "util.h"
 
 #include <dirent.h>
@@ -307,7 +309,8 @@ static void speedup_findings(strbuf *b, const run_model *m, const chart_spec *s,
                 best_x = cv->p[i].x;
             }
         }
-        if (!d.xcat && cv->n > 0) {
+        /* a crossover is along an amount of work (plot_roles.h) */
+        if (!d.xcat && !pm_is_config(m, d.x) && cv->n > 0) {
             double *lo = xmalloc(((size_t)cv->n + 1) * sizeof *lo);
             double *hi = xmalloc(((size_t)cv->n + 1) * sizeof *hi);
             int nclear = 0, nfaster = 0;
@@ -358,13 +361,19 @@ static void speedup_findings(strbuf *b, const run_model *m, const chart_spec *s,
         int ci = (int)best_x;
         const char *cat = d.xcat && d.cats && ci >= 0 && ci < d.ncats ? d.cats[ci] : "?";
         sb_puts(b, "- Largest speedup: ");
-        /* with no series, the x category names the configuration */
-        md(b, d.unlabelled && d.xcat ? cat : best_label);
+        /* with no series, the x value names the configuration */
+        if (d.unlabelled && !d.xcat) {
+            char bx[32];
+            pm_fmt_num(bx, sizeof bx, best_x);
+            sb_printf(b, "%s=%s", m->t.rows[0][d.x], bx);
+        } else {
+            md(b, d.unlabelled ? cat : best_label);
+        }
         char rt[32];
         pm_fmt_ratio(rt, sizeof rt, best >= 1 ? best : 1 / best);
         sb_printf(b, " is %sx %s than ", rt, best >= 1 ? "faster" : "slower");
         md(b, d.baseline_label);
-        if (d.xcat && d.unlabelled) {
+        if (d.unlabelled) {
             /* said above */
         } else if (d.xcat) {
             sb_printf(b, " at %s = ", m->t.rows[0][d.x]);
@@ -380,19 +389,44 @@ static void speedup_findings(strbuf *b, const run_model *m, const chart_spec *s,
     chart_data_free(&d);
 }
 
+/* The fastest configuration for each amount of work (plot_roles.h): the
+ * rows are grouped by the swept keys that are not configurations, and
+ * ranked by median within each group. */
+typedef struct fast_ctx {
+    const run_model *m;
+    const int *work;
+    int nw;
+} fast_ctx;
+
+static fast_ctx g_fast; /* qsort has no context argument in C11 */
+
 typedef struct fast_row {
-    double x;
-    const char *xt;
     int row;
     double v;
 } fast_row;
 
+/* Orders two rows by their amounts of work (numbers by value). */
+static int cmp_work(int r, int s)
+{
+    const run_model *m = g_fast.m;
+    for (int k = 0; k < g_fast.nw; k++) {
+        int c = g_fast.work[k];
+        double a = pm_num(m, r, c), z = pm_num(m, s, c);
+        if (isfinite(a) && isfinite(z) && a != z)
+            return a < z ? -1 : 1;
+        if (isfinite(a) != isfinite(z))
+            return isfinite(a) ? -1 : 1;
+        int t = strcmp(pm_cell(m, r, c), pm_cell(m, s, c));
+        if (t && !(isfinite(a) && a == z))
+            return t;
+    }
+    return 0;
+}
+
 static int cmp_fast(const void *a, const void *b)
 {
     const fast_row *p = a, *q = b;
-    if (p->x != q->x)
-        return p->x < q->x ? -1 : 1;
-    int c = strcmp(p->xt, q->xt);
+    int c = cmp_work(p->row, q->row);
     if (c)
         return c;
     return p->v < q->v ? -1 : p->v > q->v;
@@ -401,31 +435,53 @@ static int cmp_fast(const void *a, const void *b)
 static void fastest(strbuf *b, const run_model *m)
 {
     int x = pm_default_x(m);
-    int *keys = xmalloc(((size_t)m->ncols + 1) * sizeof *keys);
-    int nk = pm_default_series(m, x, keys);
-    if (nk == 0 || m->c_median < 0) {
-        free(keys);
+    int *work = xmalloc(((size_t)m->ncols + 1) * sizeof *work);
+    int *conf = xmalloc(((size_t)m->ncols + 1) * sizeof *conf);
+    int nw = 0, ncf = 0;
+    if (x >= 0 && !pm_is_config(m, x))
+        work[nw++] = x;
+    for (int c = m->key_first; c <= m->key_last; c++) {
+        if (!m->swept[c] || (c == x && nw) || (m->group[c] >= 0 && !m->is_label[c]))
+            continue;
+        if (pm_is_config(m, c))
+            conf[ncf++] = c;
+        else
+            work[nw++] = c;
+    }
+    if (ncf == 0 || m->c_median < 0) {
+        if (nw > 0) {
+            sb_puts(b, "- Every swept key is an amount of work or a measurement setting (");
+            for (int k = 0; k < nw; k++) {
+                sb_puts(b, k ? ", " : "");
+                md(b, m->t.rows[0][work[k]]);
+            }
+            sb_puts(b, "): no configurations to compare.\n");
+        }
+        free(work);
+        free(conf);
         return;
     }
+    g_fast = (fast_ctx){m, work, nw};
     fast_row *fr = xcalloc((size_t)m->nrows + 1, sizeof *fr);
     int n = 0;
     for (int r = 1; r <= m->nrows; r++) {
         double v = pm_num(m, r, m->c_median);
-        if (!pm_ok(m, r) || !isfinite(v))
-            continue;
-        fr[n++] = (fast_row){.x = x >= 0 ? pm_num(m, r, x) : 0,
-                             .xt = x >= 0 ? pm_cell(m, r, x) : "",
-                             .row = r,
-                             .v = v};
+        if (pm_ok(m, r) && isfinite(v))
+            fr[n++] = (fast_row){.row = r, .v = v};
     }
     xqsort(fr, (size_t)n, sizeof *fr, cmp_fast);
-    int compared = 0; /* does any x have two configurations to compare? */
+    int compared = 0; /* does any amount of work have two configurations to compare? */
     for (int i = 1; i < n && !compared; i++)
-        compared = fr[i].x == fr[i - 1].x && !strcmp(fr[i].xt, fr[i - 1].xt);
+        compared = !cmp_work(fr[i].row, fr[i - 1].row);
     if (n > 0 && !compared) {
-        char *l = pm_label(m, fr[0].row, keys, nk);
+        char *l = pm_label(m, fr[0].row, conf, ncf);
         sb_puts(b, "- One configuration ran at each ");
-        md(b, x >= 0 ? m->t.rows[0][x] : "point");
+        for (int k = 0; k < nw; k++) {
+            sb_puts(b, k ? " and " : "");
+            md(b, m->t.rows[0][work[k]]);
+        }
+        if (!nw)
+            sb_puts(b, "point");
         sb_puts(b, " (");
         md(b, l);
         sb_puts(b, "): nothing to compare.\n");
@@ -434,36 +490,39 @@ static void fastest(strbuf *b, const run_model *m)
     }
     if (n > 0) {
         sb_puts(b, "\nFastest configuration");
-        if (x >= 0)
-            sb_printf(b, " at each %s", m->t.rows[0][x]);
-        sb_puts(b, " (median time):\n\n");
-        if (x >= 0) {
-            sb_puts(b, "| ");
-            md(b, m->t.rows[0][x]);
-            sb_puts(b, " | fastest | median | next | median | ratio |\n"
-                       "| ---: | --- | ---: | --- | ---: | ---: |\n");
-        } else {
-            sb_puts(b, "| fastest | median | next | median | ratio |\n"
-                       "| --- | ---: | --- | ---: | ---: |\n");
+        for (int k = 0; k < nw; k++) {
+            sb_puts(b, k ? " and " : " at each ");
+            md(b, m->t.rows[0][work[k]]);
         }
+        sb_puts(b, " (median time):\n\n|");
+        for (int k = 0; k < nw; k++) {
+            sb_putc(b, ' ');
+            md(b, m->t.rows[0][work[k]]);
+            sb_puts(b, " |");
+        }
+        sb_puts(b, " fastest | median | next | median | ratio |\n|");
+        for (int k = 0; k < nw; k++)
+            sb_puts(b, " ---: |");
+        sb_puts(b, " --- | ---: | --- | ---: | ---: |\n");
     }
     for (int i = 0; i < n;) {
         int j = i;
-        while (j < n && fr[j].x == fr[i].x && !strcmp(fr[j].xt, fr[i].xt))
+        while (j < n && !cmp_work(fr[j].row, fr[i].row))
             j++;
         char t1[32], t2[32];
-        char *l1 = pm_label(m, fr[i].row, keys, nk);
+        char *l1 = pm_label(m, fr[i].row, conf, ncf);
         secs(t1, sizeof t1, fr[i].v);
-        if (x >= 0) {
-            sb_puts(b, "| ");
-            md(b, num_cell(m, fr[i].row, x));
-            sb_puts(b, " ");
+        sb_puts(b, "|");
+        for (int k = 0; k < nw; k++) {
+            sb_putc(b, ' ');
+            md(b, num_cell(m, fr[i].row, work[k]));
+            sb_puts(b, " |");
         }
-        sb_puts(b, "| ");
+        sb_putc(b, ' ');
         md(b, l1);
         sb_printf(b, " | %s | ", t1);
         if (j - i > 1) {
-            char *l2 = pm_label(m, fr[i + 1].row, keys, nk);
+            char *l2 = pm_label(m, fr[i + 1].row, conf, ncf);
             secs(t2, sizeof t2, fr[i + 1].v);
             md(b, l2);
             char rt[32];
@@ -477,7 +536,8 @@ static void fastest(strbuf *b, const run_model *m)
         i = j;
     }
     free(fr);
-    free(keys);
+    free(work);
+    free(conf);
 }
 
 typedef struct reason_group {
@@ -659,54 +719,18 @@ static void throttle_warnings(strbuf *b, const run_model *m)
 
 /* --- charts and the table --------------------------------------------- */
 
-static int chart_rank(const char *name)
-{
-    static const char *const order[] = {"time", "bar", "speedup", "throughput", "breakdown"};
-    for (int i = 0; i < 5; i++)
-        if (!strcmp(order[i], name))
-            return i;
-    return 5;
-}
-
-static int cmp_chart(const void *a, const void *b)
-{
-    const char *x = *(char *const *)a, *y = *(char *const *)b;
-    int rx = chart_rank(x), ry = chart_rank(y);
-    return rx != ry ? rx - ry : strcmp(x, y);
-}
-
 static void charts(strbuf *b, const char *run_dir)
 {
-    char *dir = xasprintf("%s/plots", run_dir);
-    DIR *d = opendir(dir);
-    char **names = NULL;
-    int n = 0;
-    struct dirent *de;
-    while (d && (de = readdir(d))) {
-        size_t l = strlen(de->d_name);
-        if (l < 5 || strcmp(de->d_name + l - 4, ".png") || de->d_name[0] == '.')
-            continue;
-        names = xrealloc(names, (size_t)(n + 1) * sizeof *names);
-        names[n++] = xasprintf("%.*s", (int)(l - 4), de->d_name);
-    }
-    if (d)
-        closedir(d);
-    free(dir);
-    xqsort(names, (size_t)n, sizeof *names, cmp_chart);
+    char **names;
+    int n = report_chart_names(run_dir, &names);
     sb_puts(b, "## Charts\n\n");
     if (!n)
         sb_puts(b, "No charts: no ok trial to draw, or gnuplot is missing (install it, then run "
                    "`runner plot` on this folder).\n\n");
     for (int i = 0; i < n; i++) {
-        /* names come from file names: keep only the safe ones */
-        int safe = 1;
-        for (const char *p = names[i]; *p; p++)
-            safe &= strchr("._-", *p) || (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-                    (*p >= '0' && *p <= '9');
-        if (safe)
-            sb_printf(
-                b, "![%s](plots/%s.png)\n\n[%s.svg](plots/%s.svg), script [%s.gp](plots/%s.gp)\n\n",
-                names[i], names[i], names[i], names[i], names[i], names[i]);
+        sb_printf(
+            b, "![%s](plots/%s.png)\n\n[%s.svg](plots/%s.svg), script [%s.gp](plots/%s.gp)\n\n",
+            names[i], names[i], names[i], names[i], names[i], names[i]);
         free(names[i]);
     }
     free(names);
@@ -724,6 +748,16 @@ static void table(strbuf *b, const run_model *m)
         gf |= isfinite(pm_num(m, r, m->c_gflops));
         gb |= isfinite(pm_num(m, r, m->c_gbps));
     }
+    /* the workload's and the hooks' own columns with a value (plot_roles.h) */
+    int extra[256];
+    int ne = 0;
+    for (int c = 0; c < m->ncols && ne < 250; c++) {
+        int any = 0;
+        for (int r = 1; r <= m->nrows && !any && pm_is_extra_col(m, c); r++)
+            any = *pm_cell(m, r, c) != '\0';
+        if (any)
+            extra[ne++] = c;
+    }
     sb_puts(b, "## Trials\n\n| trial |");
     for (int i = 0; i < nc; i++) {
         sb_putc(b, ' ');
@@ -735,6 +769,11 @@ static void table(strbuf *b, const run_model *m)
         sb_puts(b, " GFLOP/s |");
     if (gb)
         sb_puts(b, " GB/s |");
+    for (int i = 0; i < ne; i++) {
+        sb_putc(b, ' ');
+        md(b, m->t.rows[0][extra[i]]);
+        sb_puts(b, " |");
+    }
     sb_puts(b, "\n| ---: |");
     for (int i = 0; i < nc; i++)
         sb_puts(b, m->numeric[cols[i]] ? " ---: |" : " --- |");
@@ -743,6 +782,8 @@ static void table(strbuf *b, const run_model *m)
         sb_puts(b, " ---: |");
     if (gb)
         sb_puts(b, " ---: |");
+    for (int i = 0; i < ne; i++)
+        sb_puts(b, m->numeric[extra[i]] ? " ---: |" : " --- |");
     sb_puts(b, "\n");
     /* a report is read by people: past this many rows, trials.csv has them */
     const int shown = m->nrows < 1000 ? m->nrows : 1000;
@@ -780,6 +821,18 @@ static void table(strbuf *b, const run_model *m)
             isfinite(v = pm_num(m, r, m->c_gbps))
                 ? sb_printf(b, v >= 1000 ? " %.0f |" : " %.4g |", v)
                 : sb_puts(b, " |");
+        for (int i = 0; i < ne; i++) {
+            /* numbers with 3 significant digits, whole numbers as they are */
+            char t[64];
+            v = pm_num(m, r, extra[i]);
+            if (isfinite(v) && v == floor(v) && fabs(v) < 1e15)
+                snprintf(t, sizeof t, "%.0f", v);
+            else if (isfinite(v))
+                pm_fmt_ratio(t, sizeof t, v);
+            sb_putc(b, ' ');
+            md(b, isfinite(v) ? t : pm_cell(m, r, extra[i]));
+            sb_puts(b, " |");
+        }
         sb_puts(b, "\n");
     }
     sb_puts(b, "\n");
@@ -845,20 +898,39 @@ int report_write(const char *run_dir, int quiet)
         }
         free(fc);
     }
+    /* the obvious baselines (threads: 1, fused: false) no speedup chart
+     * of the file divides by */
+    chart_spec *ob;
+    int no = pm_obvious_baselines(&m, &ob);
+    for (int i = 0; i < no; i++) {
+        int named = 0;
+        for (int k = 0; e && k < e->nplots && !named; k++)
+            for (int j = 0; j < e->plots[k].nbaseline && !named; j++)
+                named = !strcmp(e->plots[k].type, "speedup") &&
+                        !strcmp(e->cols[e->plots[k].baseline[j].column].name,
+                                m.t.rows[0][ob[i].baseline[0].col]);
+        if (!named)
+            speedup_findings(&b, &m, &ob[i], &said);
+        chart_spec_free(&ob[i]);
+    }
+    free(ob);
     for (int i = 0; i < nd; i++)
         chart_spec_free(&defs[i]);
     free(defs);
     if (!said)
-        sb_puts(&b,
-                "- No speedup to report: it needs ok trials on the CPU and on a CUDA device.\n");
+        sb_puts(&b, "- No speedup to report: no speedup chart in the file, and no obvious "
+                    "baseline (ok trials on the CPU and on a CUDA device, or threads or fused "
+                    "swept over 1 or false and another value).\n");
     fastest(&b, &m);
     noisy(&b, &m);
     throttle_warnings(&b, &m);
     failures(&b, &m);
     sb_puts(&b, "\n");
+    size_t head_len = b.len; /* report.html shows this part as it is */
 
     charts(&b, run_dir);
     table(&b, &m);
+    size_t tail_at = b.len;
     if (note[0]) {
         sb_puts(&b, "Note: ");
         md(&b, note);
@@ -878,8 +950,16 @@ int report_write(const char *run_dir, int quiet)
         fprintf(stderr, "runner: cannot write %s: %s\n", out, strerror(errno));
         unlink(tmp);
         rc = -1;
-    } else if (!quiet) {
-        fprintf(stderr, "report: %s\n", out);
+    } else {
+        char *head = xasprintf("%.*s", (int)head_len, b.s);
+        char herr[1024];
+        if (report_html_write(run_dir, &m, head, b.s + tail_at, herr, sizeof herr) < 0) {
+            fprintf(stderr, "runner: %s\n", herr);
+            rc = -1;
+        } else if (!quiet) {
+            fprintf(stderr, "report: %s, %s/report.html\n", out, run_dir);
+        }
+        free(head);
     }
     free(tmp);
     free(out);

@@ -1,0 +1,430 @@
+/* test_report.c - the findings of report.md for any study (README "Plots and
+ * reports": speedups against the file's and the obvious baselines, the
+ * fastest configuration at each amount of work, crossovers only along an
+ * amount of work and only where the intervals separate), the workload's and
+ * hooks' columns in the tables, and report.html, opened in headless
+ * Chromium where it is installed. */
+#include "csv.h"
+#include "plots.h"
+#include "runproc.h"
+#include "util.h"
+
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char *slurp(const char *dir, const char *name)
+{
+    char p[4096];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    return read_file(p, NULL);
+}
+
+static int count(const char *s, const char *what)
+{
+    int n = 0;
+    for (const char *p = s; (p = strstr(p, what)); p += strlen(what))
+        n++;
+    return n;
+}
+
+/* A run folder with experiment.yaml and a trials.csv of `rows` (each
+ * "KEYS...,MEDIAN,LOW,HIGH[,EXTRA...]" after the key header `keys`); the
+ * other statistics follow from the median. */
+static char *made_run(const char *yaml, const char *keys, const char *extra_hdr,
+                      const char *const *rows, int n)
+{
+    char *d = tmpdir();
+    write_text(d, "experiment.yaml", yaml);
+    strbuf b = {0};
+    sb_printf(&b,
+              "trial,%s,workload,status,reason,samples,cold,min,median,mean,stddev,max,"
+              "median_ci_low,median_ci_high,ci_level,h2d,compute,d2h,gflops,gbps%s%s\n",
+              keys, extra_hdr ? "," : "", extra_hdr ? extra_hdr : "");
+    for (int i = 0; i < n; i++) {
+        /* the keys are the fields before the last three numbers (and extras) */
+        char row[512];
+        snprintf(row, sizeof row, "%s", rows[i]);
+        int nkeys = 1;
+        for (const char *p = keys; *p; p++)
+            nkeys += *p == ',';
+        char *f[32];
+        int nf = 0;
+        for (char *save, *t = strtok_r(row, ",", &save); t && nf < 32; t = strtok_r(NULL, ",", &save))
+            f[nf++] = t;
+        cr_assert(nf >= nkeys + 3, "row %d has too few fields", i);
+        double med = atof(f[nkeys]);
+        sb_printf(&b, "%d,", i);
+        for (int k = 0; k < nkeys; k++)
+            sb_printf(&b, "%s,", f[k]);
+        sb_printf(&b, "w,ok,,9,%g,%g,%g,%g,%g,%g,%s,%s,0.96,,,,,", med, med * 0.98, med, med,
+                  med * 0.01, med * 1.02, f[nkeys + 1], f[nkeys + 2]);
+        for (int k = nkeys + 3; k < nf; k++)
+            sb_printf(&b, ",%s", f[k]);
+        sb_putc(&b, '\n');
+    }
+    write_text(d, "trials.csv", b.s);
+    sb_free(&b);
+    return d;
+}
+
+static char *findings(const char *d)
+{
+    cr_assert_eq(report_write(d, 1), 0);
+    char *md = slurp(d, "report.md");
+    cr_assert_not_null(md);
+    return md;
+}
+
+/* threads=1 at 10 us per 1024 elements; threads=2 slower up to 2048, within
+ * 5 % at 4096, faster from 8192, with intervals that overlap at 16384 */
+static const char *const threads_rows[] = {
+    "1,1024,10e-6,9.9e-6,10.1e-6",     "1,2048,20e-6,19.8e-6,20.2e-6",
+    "1,4096,40e-6,39.6e-6,40.4e-6",    "1,8192,80e-6,79.2e-6,80.8e-6",
+    "1,16384,160e-6,158e-6,162e-6",    "1,32768,320e-6,317e-6,323e-6",
+    "2,1024,15e-6,14.9e-6,15.1e-6",    "2,2048,25e-6,24.8e-6,25.2e-6",
+    "2,4096,39e-6,38.8e-6,39.2e-6",    "2,8192,60e-6,59.5e-6,60.5e-6",
+    "2,16384,110e-6,70e-6,170e-6",     "2,32768,200e-6,198e-6,202e-6",
+};
+
+Test(report_findings, cpu_only_threads_baseline_gets_a_speedup_and_a_clear_crossover)
+{
+    char *d = made_run("name: t\nworkload: nested_sin\nsweep:\n  threads: [1, 2]\n"
+                       "  size: [1024, 2048, 4096, 8192, 16384, 32768]\n",
+                       "threads,size", NULL, threads_rows, 12);
+    char *md = findings(d);
+    cr_assert(strstr(md, "- Crossover of threads=2 against threads=1: faster from size = 8192 "
+                         "(2048 was the last slower)."),
+              "%s", md);
+    /* 4096 (1.03x) and 16384 (intervals overlap) are no crossing */
+    cr_assert_eq(count(md, "Crossover of"), 1, "%s", md);
+    cr_assert(strstr(md, "- Largest speedup: threads=2 is 1.6x faster than threads=1 at size = "
+                         "2^15."),
+              "%s", md);
+    cr_assert_null(strstr(md, "No speedup to report"), "%s", md);
+    cr_assert(strstr(md, "Fastest configuration at each size"), "%s", md);
+    cr_assert(strstr(md, "| 2^15 | threads=2 | 200.00 us | threads=1 | 320.00 us | 1.6x |"), "%s",
+              md);
+    free(md);
+    free(d);
+}
+
+Test(report_findings, fused_baseline_is_obvious_and_a_file_baseline_is_used)
+{
+    static const char *const rows[] = {
+        "false,1,1000,10e-6,9.9e-6,10.1e-6",  "false,1,100000,1e-3,0.99e-3,1.01e-3",
+        "true,1,1000,12e-6,11.9e-6,12.1e-6",  "true,1,100000,0.5e-3,0.49e-3,0.51e-3",
+        "false,2,1000,11e-6,10.9e-6,11.1e-6", "false,2,100000,0.6e-3,0.59e-3,0.61e-3",
+        "true,2,1000,13e-6,12.9e-6,13.1e-6",  "true,2,100000,0.3e-3,0.29e-3,0.31e-3",
+    };
+    const char *sweep = "name: f\nworkload: nested_sin\nsweep:\n  fused: [false, true]\n"
+                        "  threads: [1, 2]\n  size: [1000, 100000]\n";
+    /* no speedup chart: fused: false and threads: 1 are the obvious baselines */
+    char *d = made_run(sweep, "fused,threads,size", NULL, rows, 8);
+    char *md = findings(d);
+    cr_assert(strstr(md, "- Crossover of fused=true, threads=1 against fused=false: faster from "
+                         "size = 100k (1000 was the last slower)."),
+              "%s", md);
+    cr_assert(strstr(md, "against threads=1"), "%s", md);
+    free(md);
+    free(d);
+    /* the file's baseline: no obvious one on top of it */
+    char *yaml = xasprintf("%splots:\n  - {type: speedup, baseline: {fused: false, threads: 1}}\n",
+                           sweep);
+    d = made_run(yaml, "fused,threads,size", NULL, rows, 8);
+    md = findings(d);
+    cr_assert(strstr(md, "- Crossover of fused=true, threads=2 against fused=false, threads=1: "
+                         "faster from size = 100k (1000 was the last slower)."),
+              "%s", md);
+    cr_assert_null(strstr(md, "against threads=1:"), "%s", md);
+    cr_assert_null(strstr(md, "against fused=false:"), "%s", md);
+    free(md);
+    free(yaml);
+    free(d);
+}
+
+/* `iters` (a numeric workload parameter) is an amount of work: it goes on
+ * x before threads, and the fastest configuration is ranked within it */
+Test(report_findings, an_amount_of_work_is_not_a_configuration)
+{
+    char *d = tmpdir();
+    write_text(d, "w.lua", "return {run = function(ctx, p, s) end}\n");
+    static const char *const rows[] = {
+        "1,1000,10e-6,9.9e-6,10.1e-6",   "1,3000,30e-6,29.7e-6,30.3e-6",
+        "2,1000,6e-6,5.9e-6,6.1e-6",     "2,3000,17e-6,16.9e-6,17.1e-6",
+    };
+    char *yaml = xasprintf("name: w\nworkload: lua:%s/w.lua\nsweep:\n  threads: [1, 2]\n"
+                           "  iters: [1000, 3000]\n",
+                           d);
+    char *r = made_run(yaml, "threads,iters", NULL, rows, 4);
+    char *md = findings(r);
+    cr_assert(strstr(md, "Fastest configuration at each iters (median time):"), "%s", md);
+    cr_assert(strstr(md, "| iters | fastest | median | next | median | ratio |"), "%s", md);
+    cr_assert(strstr(md, "| 1000 | threads=2 | 6.00 us | threads=1 | 10.00 us | 1.67x |"), "%s",
+              md);
+    cr_assert(strstr(md, "| 3000 | threads=2 | 17.00 us | threads=1 | 30.00 us | 1.76x |"), "%s",
+              md);
+    cr_assert_null(strstr(md, "iters=1000"), "%s", md);
+    cr_assert(strstr(md, "Crossover of threads=2 against threads=1: none; faster at every iters "
+                         "measured (1000 to 3000)."),
+              "%s", md);
+    free(md);
+    free(r);
+    free(yaml);
+    /* every swept key an amount of work: nothing to rank */
+    static const char *const work_rows[] = {
+        "1000,100,10e-6,9.9e-6,10.1e-6", "1000,200,20e-6,19.8e-6,20.2e-6",
+        "2000,100,20e-6,19.8e-6,20.2e-6", "2000,200,40e-6,39.6e-6,40.4e-6"};
+    yaml = xasprintf("name: w\nworkload: lua:%s/w.lua\nsweep:\n  iters: [1000, 2000]\n"
+                     "  size: [100, 200]\n",
+                     d);
+    r = made_run(yaml, "iters,size", NULL, work_rows, 4);
+    md = findings(r);
+    cr_assert(strstr(md, "- Every swept key is an amount of work or a measurement setting (size, "
+                         "iters): no configurations to compare."),
+              "%s", md);
+    cr_assert_null(strstr(md, "Fastest configuration"), "%s", md);
+    free(md);
+    free(r);
+    free(yaml);
+    free(d);
+}
+
+/* x: threads (a configuration): the largest speedup, no crossover */
+Test(report_findings, no_crossover_along_a_configuration)
+{
+    static const char *const rows[] = {"1,40e-6,39.6e-6,40.4e-6", "2,25e-6,24.8e-6,25.2e-6",
+                                       "4,15e-6,14.9e-6,15.1e-6"};
+    char *d = made_run("name: x\nworkload: nested_sin\nsweep:\n  threads: [1, 2, 4]\nplots:\n"
+                       "  - {type: speedup, x: threads, baseline: {threads: 1}}\n",
+                       "threads", NULL, rows, 3);
+    char *md = findings(d);
+    cr_assert_null(strstr(md, "Crossover"), "%s", md);
+    cr_assert(strstr(md, "- Largest speedup: threads=4 is 2.67x faster than threads=1"), "%s", md);
+    free(md);
+    free(d);
+}
+
+/* A real run of a Lua workload with extras and a hooks file adding a column:
+ * both appear in report.md's and report.html's trials tables. */
+Test(report_tables, workload_and_hook_columns_in_both_reports, .timeout = 60)
+{
+    char *d = tmpdir();
+    write_text(d, "w.lua",
+               "return {defaults = {iters = 10},\n"
+               "  setup = function(ctx, p) return {} end,\n"
+               "  run = function(ctx, p, s) local a = 0; for i = 1, p.iters do a = a + i end; "
+               "s.a = a end,\n"
+               "  extras = function(ctx, p, s) return {total = s.a, tag = 'it' .. p.iters} end}\n");
+    write_text(d, "h.lua",
+               "return {after_trial = function(t, r) return {doubled = t.iters * 2} end}\n");
+    write_text(d, "e.yaml",
+               "name: e\nworkload: lua:w.lua\nhooks: h.lua\nsweep:\n  threads: [1, 2]\n"
+               "  iters: [100, 1000]\nrepeats: 3\nwarmup_time: 0\n");
+    char out[4096], y[4096];
+    snprintf(out, sizeof out, "%s/res", d);
+    snprintf(y, sizeof y, "%s/e.yaml", d);
+    proc_out r;
+    run((char *[]){"--quiet", "--output", out, y, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    char run_dir[4096];
+    snprintf(run_dir, sizeof run_dir, "%s/e/latest", out);
+    char *md = slurp(run_dir, "report.md");
+    cr_assert_not_null(md);
+    cr_assert(strstr(md, "| trial | threads | iters | status | median | 95 % CI of the median | "),
+              "%s", md);
+    cr_assert(strstr(md, " tag |") && strstr(md, " total |") && strstr(md, " doubled |"), "%s",
+              md);
+    cr_assert(strstr(md, " it1000 |") && strstr(md, " 500500 |") && strstr(md, " 2000 |"), "%s",
+              md);
+    char *html = slurp(run_dir, "report.html");
+    cr_assert_not_null(html);
+    const char *want[] = {"<th>tag</th>", "<th>total</th>", "<th>doubled</th>",
+                          ">it1000</td>", ">500500</td>", ">2000</td>"};
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+        cr_assert(strstr(html, want[i]), "report.html lacks '%s'", want[i]);
+    free(html);
+    free(md);
+    free(d);
+}
+
+/* --- report.html -------------------------------------------------------- */
+
+/* A copy of tests/fixtures/matmul_run with its charts and both reports. */
+static char *fixture_report(void)
+{
+    const char *root = getenv("RUNNER_ROOT") ? getenv("RUNNER_ROOT") : ".";
+    char *d = tmpdir();
+    static const char *const files[] = {"trials.csv", "samples.csv", "meta.json",
+                                        "experiment.yaml"};
+    for (int i = 0; i < 4; i++) {
+        char src[4096];
+        snprintf(src, sizeof src, "%s/tests/fixtures/matmul_run/%s", root, files[i]);
+        char *text = read_file(src, NULL);
+        cr_assert_not_null(text, "%s", src);
+        write_text(d, files[i], text);
+        free(text);
+    }
+    proc_out r;
+    run((char *[]){"plot", d, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run((char *[]){"report", d, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.err, "report.html"), "%s", r.err);
+    return d;
+}
+
+static int png_count(const char *d)
+{
+    char p[4096];
+    snprintf(p, sizeof p, "%s/plots", d);
+    int n = 0;
+    char cmd[4200];
+    snprintf(cmd, sizeof cmd, "ls %s/*.png 2>/dev/null | wc -l", p);
+    FILE *f = popen(cmd, "r");
+    cr_assert_not_null(f);
+    cr_assert_eq(fscanf(f, "%d", &n), 1);
+    pclose(f);
+    return n;
+}
+
+static int trial_rows(const char *d)
+{
+    char p[4096];
+    snprintf(p, sizeof p, "%s/trials.csv", d);
+    csv_table t;
+    cr_assert_eq(csv_read(p, &t), 0);
+    int n = t.nrows - 1;
+    csv_free(&t);
+    return n;
+}
+
+Test(report_html, one_self_contained_file, .timeout = 60)
+{
+    char *d = fixture_report();
+    char *html = slurp(d, "report.html");
+    cr_assert_not_null(html);
+    int charts = png_count(d);
+    cr_assert_eq(charts, 4);
+    cr_assert_eq(count(html, "<figure class=\"chart\""), charts);
+    cr_assert_eq(count(html, "<svg"), charts);
+    cr_assert_eq(count(html, "<tr class="), trial_rows(d));
+    /* ids are the chart's own: c1-gpPt0, c2-gpPt0, ... */
+    cr_assert(strstr(html, "id='c1-gpPt0'") && strstr(html, "id='c4-gpPt0'"));
+    cr_assert_null(strstr(html, "id='gpPt0'"));
+    /* the same findings and environment as report.md */
+    const char *want[] = {"<h2>Environment</h2>", "AMD EPYC 9454", "<h2>Findings</h2>",
+                          "GPU no IO against CPU: faster from n = 128", "Noisy trials",
+                          "Failed trials", "Skipped trials", "<h2 id=\"trials\">Trials</h2>",
+                          "<th>ci95_low</th>", "<th>gflops</th>", "<table>"};
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+        cr_assert(strstr(html, want[i]), "report.html lacks '%s'", want[i]);
+    /* nothing from the network: the only URLs are SVG's namespaces */
+    for (const char *p = html; (p = strstr(p, "http")); p += 4)
+        cr_assert(!strncmp(p, "http://www.w3.org/", 18), "a URL in report.html: %.60s", p);
+    cr_assert_null(strstr(html, "<script src"));
+    cr_assert_eq(count(html, "<script"), 1);
+    free(html);
+    free(d);
+}
+
+/* chromium (Debian's package), or NULL */
+static const char *chromium(void)
+{
+    static const char *const names[] = {"/usr/bin/chromium", "/usr/bin/chromium-browser",
+                                        "/usr/lib/chromium/chromium"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (access(names[i], X_OK) == 0)
+            return names[i];
+    return NULL;
+}
+
+/* chromium --headless --dump-dom URL: the DOM after the page's script ran,
+ * in *dom, and its log (console messages included) in *log. */
+static void open_in_chromium(const char *browser, const char *d, const char *url, char **dom,
+                             char **log)
+{
+    char profile[4096], dom_path[4096], log_path[4096];
+    snprintf(profile, sizeof profile, "%s/chromium-profile", d);
+    snprintf(dom_path, sizeof dom_path, "%s/dom.html", d);
+    snprintf(log_path, sizeof log_path, "%s/chromium.log", d);
+    char profile_arg[4200];
+    snprintf(profile_arg, sizeof profile_arg, "--user-data-dir=%s", profile);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int o = open(dom_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        int e = open(log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(o, 1);
+        dup2(e, 2);
+        setpgid(0, 0);
+        /* --no-sandbox: the tests may run as root */
+        execl("/usr/bin/timeout", "timeout", "-k", "10", "90", browser, "--headless",
+              "--no-sandbox", "--disable-gpu", "--no-first-run", profile_arg,
+              "--enable-logging=stderr", "--v=0", "--dump-dom", url, (char *)NULL);
+        _exit(127);
+    }
+    int st;
+    cr_assert_eq(waitpid(pid, &st, 0), pid);
+    *log = read_file(log_path, NULL);
+    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "chromium failed: %s", *log ? *log : "");
+    *dom = read_file(dom_path, NULL);
+    cr_assert_not_null(*dom);
+}
+
+Test(report_html, opens_in_headless_chromium, .timeout = 180)
+{
+    const char *browser = chromium();
+    if (!browser)
+        cr_skip_test("chromium is not installed (Debian: apt-get install chromium, part of "
+                     "make deps-test): report.html was not opened in a browser");
+    char *d = fixture_report();
+    char url[4200];
+    snprintf(url, sizeof url, "file://%s/report.html#sort=median", d);
+    char *dom, *log;
+    open_in_chromium(browser, d, url, &dom, &log);
+    /* no console message at all: no error, no warning */
+    cr_assert_null(strstr(log, ":CONSOLE"), "console output:\n%s", log);
+    int charts = png_count(d);
+    cr_assert_eq(count(dom, "<figure class=\"chart\""), charts);
+    cr_assert_eq(count(dom, "<svg"), charts);
+    /* the browser's table: one row per trial, sorted by median (#sort=median) */
+    const char *tb = strstr(dom, "<tbody>");
+    cr_assert_not_null(tb);
+    cr_assert_eq(count(tb, "<tr class="), trial_rows(d));
+    cr_assert(strstr(dom, "data-dir=\"asc\">median</th>"), "the median column is not sorted");
+    char p[4096];
+    snprintf(p, sizeof p, "%s/trials.csv", d);
+    csv_table t;
+    cr_assert_eq(csv_read(p, &t), 0);
+    int med = csv_col(&t, "median");
+    /* the trial numbers in the page's order have ascending medians, the
+     * trials without one last */
+    double last = -1;
+    int seen_empty = 0, rows = 0;
+    for (const char *q = tb; (q = strstr(q, "<tr class=")); q++) {
+        const char *v = strstr(q, "data-v=\"");
+        cr_assert_not_null(v);
+        int trial = atoi(v + 8);
+        cr_assert(trial >= 0 && trial + 1 < t.nrows);
+        const char *cell = t.rows[trial + 1][med];
+        rows++;
+        if (!*cell) {
+            seen_empty = 1;
+            continue;
+        }
+        cr_assert_not(seen_empty, "trial %d has a median after a trial without one", trial);
+        double m = atof(cell);
+        cr_assert_geq(m, last, "trial %d (median %g) after one of %g", trial, m, last);
+        last = m;
+    }
+    cr_assert_eq(rows, t.nrows - 1);
+    csv_free(&t);
+    free(dom);
+    free(log);
+    free(d);
+}
