@@ -10,8 +10,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "config.h"
-#include "util.h"
+#include "experiment/config.h"
+#include "base/util.h"
 
 /* ---- helpers ---------------------------------------------------------------- */
 
@@ -773,7 +773,7 @@ Test(config_errors, unknown_keys_everywhere_suggest)
 }
 
 /* A bug in the current runner: with a Lua workload every key counts as a
- * parameter, so parse_axis() (runner/sweep.c) refuses a linked axis named
+ * parameter, so parse_axis() (runner/experiment/sweep.c) refuses a linked axis named
  * 'target' ("needs an axis name of its own ... not the key 'target'").
  * Disabled until fixed; see also tests/good/lua_linked_axis.yaml. */
 Test(config, lua_workload_with_linked_axis)

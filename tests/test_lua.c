@@ -16,8 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "backends.h"
-#include "lua_engine.h"
+#include "registry/backends.h"
+#include "lua/lua_engine.h"
 #include "philox.h"
 
 extern const rn_tensor_ops cpu_tensor_ops;
