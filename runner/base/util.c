@@ -2,6 +2,7 @@
 #include "base/util.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -314,4 +315,68 @@ int fd_read_all(int fd, void *buf, size_t n)
         n -= (size_t)r;
     }
     return 0;
+}
+
+/* --- files ---------------------------------------------------------------- */
+
+int make_dirs(const char *path)
+{
+    char *p = xstrdup(path);
+    for (char *s = p + 1; *s; s++) {
+        if (*s != '/')
+            continue;
+        *s = '\0';
+        if (mkdir(p, 0777) < 0 && errno != EEXIST) {
+            free(p);
+            return -1;
+        }
+        *s = '/';
+    }
+    int rc = mkdir(p, 0777) < 0 && errno != EEXIST ? -1 : 0;
+    free(p);
+    return rc;
+}
+
+/* see util.h */
+int write_file_atomic(const char *path, const char *data, size_t len)
+{
+    /* a fresh temporary beside the file: O_EXCL | O_NOFOLLOW, so a link or
+     * file planted under a guessable name is never written through
+     * (README "Guarantees"); rename() then replaces `path` itself, never
+     * what a link at `path` points to */
+    char *tmp = NULL;
+    int fd = -1;
+    for (int k = 0; fd < 0 && k < 100; k++) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        free(tmp);
+        tmp = xasprintf("%s.tmp%d.%lx", path, (int)getpid(),
+                        (unsigned long)(ts.tv_nsec ^ ((long)k << 20) ^ ts.tv_sec));
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
+    if (fd < 0) {
+        int saved = errno;
+        free(tmp);
+        errno = saved;
+        return -1;
+    }
+    int rc = fd_write_all(fd, data, len);
+    if (rc == 0)
+        rc = fsync(fd);
+    int saved = errno;
+    if (close(fd) < 0 && rc == 0) {
+        rc = -1;
+        saved = errno;
+    }
+    if (rc == 0 && rename(tmp, path) < 0) {
+        rc = -1;
+        saved = errno;
+    }
+    if (rc < 0)
+        unlink(tmp);
+    free(tmp);
+    errno = saved;
+    return rc;
 }

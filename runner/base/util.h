@@ -67,4 +67,10 @@ int edit_distance(const char *a, const char *b);
 /* The closest of `cands` (NULL-terminated) to `word`, or NULL if none is close. */
 const char *closest_word(const char *word, const char *const *cands);
 
+/* mkdir -p: 0 when the folder exists afterwards. */
+int make_dirs(const char *path);
+/* Replaces `path` with `data` through a fresh temporary and rename(), so a
+ * reader sees the old file or the new one, never half of one. */
+int write_file_atomic(const char *path, const char *data, size_t len);
+
 #endif

@@ -5,6 +5,7 @@
  * moment leaves whole rows and, at worst, a torn last line or samples of a
  * trial with no row; --resume trims both and re-runs only unfinished trials. */
 #include "rundir/results.h"
+#include "rundir/rundir.h"
 
 #include "base/csv.h"
 #include "stats/stats.h"
@@ -25,24 +26,6 @@
 #include <unistd.h>
 
 
-int make_dirs(const char *path)
-{
-    char *p = xstrdup(path);
-    for (char *s = p + 1; *s; s++) {
-        if (*s != '/')
-            continue;
-        *s = '\0';
-        if (mkdir(p, 0777) < 0 && errno != EEXIST) {
-            free(p);
-            return -1;
-        }
-        *s = '/';
-    }
-    int rc = mkdir(p, 0777) < 0 && errno != EEXIST ? -1 : 0;
-    free(p);
-    return rc;
-}
-
 /* Appends a whole record or nothing: a failed write (disk full) is cut
  * back, so no file is left with half a line. */
 static int append_record(int fd, off_t *size, const char *p, size_t n)
@@ -61,49 +44,6 @@ static int append_record(int fd, off_t *size, const char *p, size_t n)
     return -1;
 }
 
-
-int write_file_atomic(const char *path, const char *data, size_t len)
-{
-    /* a fresh temporary beside the file: O_EXCL | O_NOFOLLOW, so a link or
-     * file planted under a guessable name is never written through
-     * (README "Guarantees"); rename() then replaces `path` itself, never
-     * what a link at `path` points to */
-    char *tmp = NULL;
-    int fd = -1;
-    for (int k = 0; fd < 0 && k < 100; k++) {
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        free(tmp);
-        tmp = xasprintf("%s.tmp%d.%lx", path, (int)getpid(),
-                        (unsigned long)(ts.tv_nsec ^ ((long)k << 20) ^ ts.tv_sec));
-        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-        if (fd < 0 && errno != EEXIST)
-            break;
-    }
-    if (fd < 0) {
-        int saved = errno;
-        free(tmp);
-        errno = saved;
-        return -1;
-    }
-    int rc = fd_write_all(fd, data, len);
-    if (rc == 0)
-        rc = fsync(fd);
-    int saved = errno;
-    if (close(fd) < 0 && rc == 0) {
-        rc = -1;
-        saved = errno;
-    }
-    if (rc == 0 && rename(tmp, path) < 0) {
-        rc = -1;
-        saved = errno;
-    }
-    if (rc < 0)
-        unlink(tmp);
-    free(tmp);
-    errno = saved;
-    return rc;
-}
 
 /* The header up to gbps: what every run of this experiment has. */
 static char *trials_header_base(const experiment *e)
@@ -992,25 +932,9 @@ static int cmp_rows(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* 1 when RUN_DIR/trials.csv holds an ok trial. */
-static int has_ok_trial(const char *run_dir)
-{
-    char *tp = xasprintf("%s/trials.csv", run_dir);
-    csv_table t;
-    int ok = 0;
-    if (csv_read(tp, &t) == 0) {
-        int sc = csv_col(&t, "status");
-        for (int r = 1; sc >= 0 && r < t.nrows && !ok; r++)
-            ok = sc < t.nfields[r] && !strcmp(t.rows[r][sc], "ok");
-        csv_free(&t);
-    }
-    free(tp);
-    return ok;
-}
-
 int results_earn_latest(const run_files *R)
 {
-    if (!R->may_be_latest || !has_ok_trial(R->run_dir))
+    if (!R->may_be_latest || !rundir_has_ok_trial(R->run_dir))
         return 0;
     point_latest(R);
     return 1;
@@ -1022,7 +946,7 @@ int results_earn_latest_dir(const char *run_dir)
     if (!abs)
         return 0;
     char *slash = strrchr(abs, '/');
-    int ok = slash && slash != abs && has_ok_trial(abs);
+    int ok = slash && slash != abs && rundir_has_ok_trial(abs);
     if (ok) {
         *slash = '\0';
         ok = point_latest_at(abs, slash + 1) == 0;
