@@ -1,4 +1,4 @@
-/* test_lua.c - the Lua module (runner/lua_*.c, SPEC section 5): the tensor
+/* test_lua.c - the Lua module (runner/lua/, README "Lua"): the tensor
  * API on the CPU against the Philox reference, operators and shapes, memory
  * (GC, <close>, release), device mixing, error messages with file:line and a
  * traceback, the sandbox (every escape refused, allowed under allow_unsafe),

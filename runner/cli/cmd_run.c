@@ -184,7 +184,7 @@ static int hooks_after(hookproc *H, long long t, trial_result *res)
     if (rc == HOOKPROC_INTERRUPTED)
         return rc;
     if (rc != 0) {
-        /* a Lua error fails the trial (SPEC 5); its samples are kept */
+        /* a Lua error fails the trial (README "Workloads in Lua"); its samples are kept */
         res->status = ST_FAILED;
         free(res->reason);
         res->reason = xstrdup(err);

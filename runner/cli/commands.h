@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-/* Exit statuses (SPEC section 1). */
+/* Exit statuses (README "Exit status"). */
 enum { EXIT_OK = 0, EXIT_TRIALS_FAILED = 1, EXIT_INVALID = 2, EXIT_INTERRUPTED = 130 };
 
 int cmd_validate(const cli *c);

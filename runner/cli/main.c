@@ -1,4 +1,4 @@
-/* main.c - `runner`: dispatches the commands of SPEC section 1. */
+/* main.c - `runner`: dispatches the commands of README "A worked example" (its command table). */
 #include "cli/cli.h"
 #include "cli/commands.h"
 

@@ -75,7 +75,7 @@ typedef struct plot_spec {
     int line, col;
 } plot_spec;
 
-/* When `repeats: auto` stops sampling (SPEC extension; see README). */
+/* When `repeats: auto` stops sampling (README "Measurement quality"). */
 typedef struct stop_rule {
     double rse;      /* relative standard error of the mean to reach */
     int min_samples, max_samples;

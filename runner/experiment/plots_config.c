@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Columns of trials.csv after the trial keys (SPEC section 3), then the
+/* Columns of trials.csv after the trial keys (README "Results"), then the
  * device-time statistics of trials that measured device time (README
  * "Results"). */
 const char *const result_columns[] = {

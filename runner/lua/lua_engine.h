@@ -1,4 +1,4 @@
-/* lua_engine.h - everything Lua (SPEC section 5): workloads written in Lua
+/* lua_engine.h - everything Lua (README "Lua"): workloads written in Lua
  * (`workload: lua:PATH`), their tensor API, experiment hooks, and the checks
  * behind `runner validate`.  This module is the only code that touches a Lua
  * stack; the rest of the runner sees plain C.

@@ -1,4 +1,4 @@
-/* lua_hooks.c - an experiment's hooks file (SPEC section 5): skip(trial),
+/* lua_hooks.c - an experiment's hooks file (README "Lua"): skip(trial),
  * before_trial(trial), after_trial(trial, result), each optional, run in the
  * runner's main process under the sandbox and a time limit. */
 #define LUA_ENGINE_INTERNAL

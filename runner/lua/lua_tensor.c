@@ -1,4 +1,4 @@
-/* lua_tensor.c - the tensor API of Lua workloads (SPEC section 5): f32
+/* lua_tensor.c - the tensor API of Lua workloads (README "Lua"): f32
  * tensors as full userdata, each operation run by the rn_tensor_ops of the
  * tensor's device (backend.h).
  *

@@ -1,6 +1,6 @@
 /* lua_workload.c - `workload: lua:PATH`: one Lua state per trial, the
  * file's functions called through lua_pcall with a traceback, and the
- * checks of `runner validate`.  See lua_engine.h and SPEC section 5. */
+ * checks of `runner validate`.  See lua_engine.h and README "Workloads in Lua". */
 #define LUA_ENGINE_INTERNAL
 #include "lua/lua_engine.h"
 
@@ -383,7 +383,7 @@ static int lw_check(void *st, rn_error *err)
 }
 
 /* extras(ctx, p, state) -> {column = value}: columns for trials.csv after
- * the samples (an extension of SPEC section 5, like the built-ins' loss). */
+ * the samples (README "Workloads in Lua", like the built-ins' loss). */
 static void lw_extras(void *st, void *cbctx, void (*cb)(void *ctx, const char *k, const char *v))
 {
     lw_state *s = st;

@@ -84,7 +84,7 @@ typedef struct chart_spec {
 } chart_spec;
 
 void chart_spec_free(chart_spec *s);
-/* The charts drawn when the experiment has no `plots` key (SPEC section 4). */
+/* The charts drawn when the experiment has no `plots` key (README "Plots and reports"). */
 int pm_default_charts(const run_model *m, chart_spec **out);
 /* Converts the file's `plots` into charts over this run's columns.  A chart
  * naming a column that trials.csv lacks is left out with a message in warn. */

@@ -1,4 +1,4 @@
-/* meta.h - meta.json: what ran, where, with what (SPEC section 3). */
+/* meta.h - meta.json: what ran, where, with what (README "Results"). */
 #ifndef RUNNER_META_H
 #define RUNNER_META_H
 
