@@ -56,7 +56,7 @@ else
 OUTBIN := bin/runner
 endif
 
-.PHONY: check-man check-completion aa gpu-acceptance gpu-bundle deps-test install-packages studies all run test test-gpu test-valgrind fuzz-smoke fuzz/fuzz_config fuzz/fuzz_lua fuzz/fuzz_resume install clean deps plots
+.PHONY: check-layout check-man check-completion aa gpu-acceptance gpu-bundle deps-test install-packages studies all run test test-gpu test-valgrind fuzz-smoke fuzz/fuzz_config fuzz/fuzz_lua fuzz/fuzz_resume install clean deps plots
 all: $(OUTBIN) cuda
 
 # --- dependencies -----------------------------------------------------------
@@ -157,6 +157,11 @@ ifneq ($(SAN),1)
 	@# runner submit/status/--resume on a one-node Slurm cluster it starts (root), else a skip line
 	@RUNNER_BIN=$(abspath $(BIN)) timeout -k 60 300 bash tests/slurm/run.sh
 endif
+
+# README "Architecture": no circle among modules or folders, no hidden
+# prototype, one owner of the run folder, no C file over 600 lines
+check-layout: $(OUTBIN)
+	@bash tests/check-layout.sh $(BUILD)
 
 # the man page renders without a warning (skip line without groff)
 check-man:

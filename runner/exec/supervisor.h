@@ -5,7 +5,7 @@
 #define RUNNER_SUPERVISOR_H
 
 #include "backend.h"
-#include "exec/affinity.h"
+#include "base/affinity.h"
 #include "experiment/config.h"
 #include "exec/load.h"
 #include "exec/proto.h"

@@ -1,6 +1,8 @@
 /* plots_config.c - the `plots:` section: each chart's keys, checked against
  * the columns the run will have (unknown column -> file:line:col). */
-#include "experiment/config_internal.h"
+#include "experiment/plots_config.h"
+
+#include "experiment/sweep.h"
 #include "experiment/keys.h"
 #include "base/util.h"
 
