@@ -91,7 +91,7 @@ typedef struct rn_device_info {
     double free_bytes;
 } rn_device_info;
 
-/* Tensor operations for the Lua API (SPEC section 5): f32 buffers that live
+/* Tensor operations for the Lua API (README "Lua"): f32 buffers that live
  * on the backend's device.  Every function returns 0, or non-zero with
  * err->msg filled.  `dev` is the device index.  Element-wise binary ops
  * broadcast an operand of one element.  Results may alias no input. */

@@ -4,10 +4,10 @@
  * amount of work and only where the intervals separate), the workload's and
  * hooks' columns in the tables, and report.html, opened in headless
  * Chromium where it is installed. */
-#include "csv.h"
-#include "plots.h"
+#include "base/csv.h"
+#include "report/plots.h"
 #include "runproc.h"
-#include "util.h"
+#include "base/util.h"
 
 #include <criterion/criterion.h>
 #include <fcntl.h>

@@ -4,9 +4,9 @@
  * scontrol output, and both commands against fake sbatch/squeue scripts
  * ($RUNNER_SBATCH, $RUNNER_SQUEUE, $RUNNER_SCONTROL).  tests/slurm/run.sh
  * does the same on a real cluster. */
-#include "commands.h"
-#include "slurm.h"
-#include "util.h"
+#include "cli/commands.h"
+#include "slurm/slurm.h"
+#include "base/util.h"
 
 #include <criterion/criterion.h>
 #include <dirent.h>

@@ -14,12 +14,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "config.h"
+#include "experiment/config.h"
 #include "cpu/cpu.h"
 #include "philox.h"
-#include "util.h"
+#include "base/util.h"
 #include "verify_tol.h"
-#include "workloads.h"
+#include "registry/workloads.h"
 
 /* --- tolerances ----------------------------------------------------------- */
 

@@ -43,4 +43,7 @@ extern const rn_workload_impl cpu_selftest; /* misbehaves on purpose */
  * element. */
 int cpu_test_corrupt(void *state, size_t index);
 
+/* The tensor operations of the Lua API on the CPU (tensor.c). */
+extern const rn_tensor_ops cpu_tensor_ops;
+
 #endif

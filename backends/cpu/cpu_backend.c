@@ -171,7 +171,6 @@ static void cpu_env_info(void *ctx, rn_fact_cb cb)
         cb(ctx, "openblas_coretype_warning", warn);
 }
 
-extern const rn_tensor_ops cpu_tensor_ops; /* tensor.c */
 
 static const rn_backend backend = {
     .abi = RN_BACKEND_ABI,

@@ -9,7 +9,7 @@
  * the timed call (check / extras).  One run() = the whole training from the
  * He-initialised weights (kept on the device since prepare).
  *
- * io (SPEC section 2):
+ * io (README "Built-in workloads"):
  *   without  the data set and every epoch's permutation are uploaded once in
  *            prepare; a kernel gathers each batch on the device.  Phases:
  *            compute only.

@@ -1,0 +1,46 @@
+/* commands.h - one function per command; each returns the exit status. */
+#ifndef RUNNER_COMMANDS_H
+#define RUNNER_COMMANDS_H
+
+#include "cli/cli.h"
+
+#include <stdio.h>
+
+/* Exit statuses (README "Exit status"). */
+enum { EXIT_OK = 0, EXIT_TRIALS_FAILED = 1, EXIT_INVALID = 2, EXIT_INTERRUPTED = 130 };
+
+int cmd_validate(const cli *c);
+int cmd_dryrun(const cli *c);
+int cmd_list(const cli *c);
+int cmd_run(const cli *c);
+int cmd_plot(const cli *c);
+int cmd_report(const cli *c);
+int cmd_merge(const cli *c);
+int cmd_export(const cli *c);
+/* The run folders a RUN_DIR argument stands for (cmd_plot.c): the folder
+ * itself when it holds trials.csv, else DIR/latest, else every
+ * DIR/<experiment>/latest; appended to *runs (free with free_runs).
+ * -1, with a message on stderr, when none. */
+int resolve_runs(const char *arg, char ***runs, int *nruns);
+void free_runs(char **runs, int n);
+/* runner compare OLD_RUN NEW_RUN | OLD... -- NEW... [--threshold PCT] [--noise-floor PCT]
+ * [--ignore KEY] [--busy-ok] [--format text|md|csv|json] */
+int cmd_compare_main(int nargs, char **args);
+/* runner submit FILE.yaml [...] | --resume RUN_DIR, runner status RUN_DIR (cmd_submit.c) */
+int cmd_submit_main(int nargs, char **args);
+int cmd_status_main(int nargs, char **args);
+/* The noise assumed when each side has one run (README "Comparing runs";
+ * calibrated with bench/aa.sh). */
+#define COMPARE_NOISE_FLOOR 10.0
+typedef struct compare_opts {
+    double threshold;          /* fixed effect threshold, %; NaN: derived */
+    double noise_floor;        /* %, used with one run per side */
+    const char *format;        /* text, md, csv, json */
+    const char *const *ignore; /* keys left out of the matching */
+    int nignore;
+    int busy_ok; /* --busy-ok: judge trials run on a busy machine too */
+} compare_opts;
+int compare_runs(const char *const *old_dirs, int nold, const char *const *new_dirs, int nnew,
+                 const compare_opts *opt, FILE *out, FILE *err);
+
+#endif

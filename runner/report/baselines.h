@@ -1,0 +1,14 @@
+/* baselines.h - the speedups a run's findings look for without a
+ * `speedup` chart in its file (README "Plots and reports"). */
+#ifndef RUNNER_BASELINES_H
+#define RUNNER_BASELINES_H
+
+#include "report/plot_model.h"
+
+/* Speedup charts against the obvious baselines of a run: `threads: 1` when
+ * threads is swept over 1 and another value among the ok trials, and
+ * `fused: false` likewise; x is pm_default_x, else the baseline's key.
+ * Returns their number; *out is malloc'd (chart_spec_free each). */
+int pm_obvious_baselines(const run_model *m, chart_spec **out);
+
+#endif

@@ -1,0 +1,23 @@
+/* plot_roles.h - what a column of the trials table is to the findings and the
+ * tables (README "Plots and reports"): a swept key is a configuration (how
+ * the work is done) or not (an amount of work, or a measurement setting); a
+ * column after `gbps` that the runner does not write itself is a workload's
+ * or a hook's own column.  By the column's name (and whether its values are
+ * numbers), so that it needs no run. */
+#ifndef RUNNER_PLOT_ROLES_H
+#define RUNNER_PLOT_ROLES_H
+
+/* Is the key `name` a configuration?  Yes for the workload, device,
+ * threads, io, dtype, batch, affinity and cold_cache, for a linked axis and
+ * the keys it sets (`linked`), and for a workload parameter whose values
+ * are not numbers (fused: true, math: tf32); no for size, the other run
+ * keys (repeats, warmups, timeout, seed) and a workload parameter whose
+ * values are numbers (`numeric`: iters, length, depth), amounts of work. */
+int column_is_config(const char *name, int numeric, int linked);
+
+/* Is a column after `gbps` named `name` a workload's or a hook's own (README
+ * "Results"), not one of the runner's: device_*, cold_*, the
+ * measurement-quality and warmup columns? */
+int column_is_extra(const char *name);
+
+#endif
