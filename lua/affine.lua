@@ -9,6 +9,7 @@ local CHECK_ROWS = 16
 
 return {
   defaults = {size = 1000},
+  size_means = "n of the n x n matrix W",
 
   setup = function(ctx, p)
     return {W = ctx:matrix(p.size, p.size), x = ctx:rand(p.size), b = ctx:rand(p.size)}

@@ -18,6 +18,7 @@
 
 return {
   defaults = {size = 2000, length = 1000},
+  size_means = "iterations",
 
   setup = function(ctx, p)
     return {result = 0}

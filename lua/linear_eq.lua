@@ -7,6 +7,7 @@
 
 return {
   defaults = {size = 1000000},
+  size_means = "equations",
 
   setup = function(ctx, p)
     return {a = ctx:rand(p.size) + 1, b = ctx:rand(p.size)}

@@ -3,17 +3,53 @@
 
 #include "base/util.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+void format_number(char *out, size_t n, double f, int digits)
+{
+    if (!isfinite(f) || f == 0) {
+        snprintf(out, n, f == 0 ? "0" : "%g", f);
+        return;
+    }
+    if (digits < 1 || digits > 17)
+        digits = 17;
+    char t[64];
+    snprintf(t, sizeof t, "%.*e", digits - 1, f);
+    double want = strtod(t, NULL); /* f rounded to `digits` */
+    int p = 1;
+    for (; p < digits; p++) {
+        snprintf(t, sizeof t, "%.*e", p - 1, f);
+        if (strtod(t, NULL) == want)
+            break;
+    }
+    snprintf(t, sizeof t, "%.*e", p - 1, f);
+    int x = atoi(strchr(t, 'e') + 1);
+    if (x >= -4 && x < 15) /* %.*f rounds at the same digit as %.*e did */
+        snprintf(out, n, "%.*f", p - 1 - x > 0 ? p - 1 - x : 0, f);
+    else
+        snprintf(out, n, "%.*g", p, f);
+}
+
 void format_double(char *out, int n, double f)
 {
-    for (int prec = 6; prec <= 17; prec++) {
-        snprintf(out, (size_t)n, "%.*g", prec, f);
-        if (strtod(out, NULL) == f)
-            return;
+    format_number(out, (size_t)n, f, 17);
+}
+
+void format_decimals(char *out, size_t n, double f, int decimals)
+{
+    snprintf(out, n, "%.*f", decimals, f);
+    if (strchr(out, '.')) {
+        char *z = out + strlen(out);
+        while (z[-1] == '0')
+            *--z = '\0';
+        if (z[-1] == '.')
+            *--z = '\0';
     }
+    if (!strcmp(out, "-0"))
+        snprintf(out, n, "0");
 }
 
 value value_int(long long i)

@@ -3,6 +3,8 @@
 #ifndef RUNNER_VALUE_H
 #define RUNNER_VALUE_H
 
+#include <stddef.h>
+
 typedef enum { VAL_NONE = 0, VAL_INT, VAL_FLOAT, VAL_BOOL, VAL_STR } val_kind;
 
 typedef struct value {
@@ -23,7 +25,17 @@ int value_is_num(const value *v);
 /* Equal as numbers when both are numbers, otherwise as text. */
 int value_equal(const value *a, const value *b);
 
-/* Shortest text that reads back as the same double. */
+/* The text of a number in CSV files (README "Results"): the fewest
+ * significant digits, at most `digits` (17: every bit), that read back as
+ * f rounded to `digits` significant digits; written out from 0.0001 to
+ * below 10^15 (1000000, not 1e+06), with an exponent below and above
+ * (1.5e-05, 2.5e+20).  Parsed and written again with 17 digits, the text
+ * comes back the same. */
+void format_number(char *out, size_t n, double f, int digits);
+/* format_number with 17 digits: the shortest text that reads back as f. */
 void format_double(char *out, int n, double f);
+/* f with `decimals` decimals, trailing zeros dropped (0.000 -> 0, 1.30 ->
+ * 1.3): the same text format_number gives, for |f| from 0.0001 to 10^15. */
+void format_decimals(char *out, size_t n, double f, int decimals);
 
 #endif

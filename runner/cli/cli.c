@@ -17,7 +17,7 @@ void cli_usage(FILE *out)
           "       runner validate FILE.yaml ...               check files, run nothing\n"
           "       runner --dry-run FILE.yaml                  print the trials as CSV\n"
           "       runner plot RUN_DIR ... [--config FILE]     re-draw plots from results\n"
-          "       runner report RUN_DIR                       write RUN_DIR/report.md\n"
+          "       runner report RUN_DIR                       write RUN_DIR/report.md and report.html\n"
           "       runner export RUN_DIR --format json|csv      print the trials with their samples\n"
           "       runner list workloads | devices\n"
           "       runner merge RUN_DIR                        join the shards of a run\n"
@@ -162,6 +162,7 @@ int cli_parse(int argc, char **argv, cli *c)
         } else if (!strcmp(a, "--allow-unsafe-lua")) {
             c->allow_unsafe_lua = 1;
         } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            c->help_of = dry ? CMD_DRYRUN : c->cmd == CMD_HELP ? CMD_RUN : c->cmd;
             c->cmd = CMD_HELP;
             return 0;
         } else if (!strcmp(a, "--version") || !strcmp(a, "-V")) {

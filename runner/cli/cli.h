@@ -29,6 +29,7 @@ typedef struct cli {
     int shard_k, shard_n; /* --shard K/N (0: none) */
     const char *run_dir;  /* --run-dir DIR */
     const char *format;   /* export --format json|csv */
+    command help_of;      /* CMD_HELP: the command --help came after (CMD_RUN: none) */
 } cli;
 
 /* The command line as given (set by main), for meta.json. */

@@ -18,8 +18,11 @@ static int list_workloads(void)
     printf("%-12s %-6s %-6s %-18s %s\n", "WORKLOAD", "CPU", "CUDA", "DTYPES", "SIZE IS / PARAMETERS");
     const workload_desc *w;
     for (int i = 0; (w = workload_at(i)); i++) {
-        printf("%-12s %-6s %-6s %-18s %s\n", w->name, cpu && cpu->workload(w->name) ? "yes" : "-",
-               cuda && cuda->workload(w->name) ? "yes" : "-", w->dtypes, w->size_means);
+        /* concurrent runs its members on their own backends */
+        int on_cpu = cpu && (w->core || cpu->workload(w->name));
+        int on_cuda = cuda && (w->core || cuda->workload(w->name));
+        printf("%-12s %-6s %-6s %-18s %s\n", w->name, on_cpu ? "yes" : "-", on_cuda ? "yes" : "-",
+               w->dtypes, w->size_means);
         for (const param_spec *p = w->params; p->name; p++) {
             if (p->dflt)
                 printf("%-46s %s: %s (default %s)\n", "", p->name, p->help, p->dflt);

@@ -6,6 +6,7 @@
  * the latest run of each experiment below it: DIR/latest, or every
  * DIR/<name>/latest (so `runner plot results/` re-draws them all). */
 #include "cli/commands.h"
+#include "experiment/plots_file.h"
 #include "report/plot_model.h"
 #include "report/plot_render.h"
 #include "report/plots.h"
@@ -123,7 +124,9 @@ int cmd_plot(const cli *c)
     for (int i = 0; i < c->nfiles; i++)
         bad |= resolve_runs(c->files[i], &runs, &nruns) < 0;
     experiment *spec = NULL;
-    if (!bad && c->config) {
+    /* a file with only `plots:` is read against each run's own experiment */
+    int plots_only = c->config && plots_file_is_plots_only(c->config);
+    if (!bad && c->config && !plots_only) {
         diags d = {0};
         spec = experiment_load(c->config, &d);
         if (!spec) {
@@ -143,9 +146,26 @@ int cmd_plot(const cli *c)
         experiment *e = pm_run_experiment(runs[i], note, sizeof note);
         if (!e && note[0] && !c->quiet)
             fprintf(stderr, "runner: note: %s; drawing from trials.csv alone\n", note);
+        if (plots_only) {
+            diags d = {0};
+            if (!e) {
+                fprintf(stderr, "runner: %s: the plots file %s needs the run's experiment.yaml\n",
+                        runs[i], c->config);
+                rc = EXIT_INVALID;
+                continue;
+            }
+            if (plots_file_apply(e, c->config, &d) < 0) {
+                diag_print(&d, stderr);
+                diag_free(&d);
+                experiment_free(e);
+                rc = EXIT_INVALID;
+                continue;
+            }
+            diag_free(&d);
+        }
         int failed = 0;
         int n = plots_render_spec(runs[i], e, spec, c->quiet, &failed);
-        if (n < 0 || failed)
+        if ((n < 0 || failed) && rc == EXIT_OK)
             rc = EXIT_TRIALS_FAILED;
         /* keep an existing report in step with the charts */
         if (n >= 0 && exists(runs[i], "report.md"))

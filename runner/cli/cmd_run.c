@@ -141,21 +141,21 @@ static void record_load(trial_result *r)
         return;
     char v[32];
     if (l->loadavg >= 0) {
-        snprintf(v, sizeof v, "%.2f", l->loadavg);
+        format_decimals(v, sizeof v, l->loadavg, 2);
         trial_result_add_extra(r, "load_avg", v);
     }
-    snprintf(v, sizeof v, "%.3f", l->total > 0 ? l->steal / l->total : 0.0);
+    format_decimals(v, sizeof v, l->total > 0 ? l->steal / l->total : 0.0, 3);
     trial_result_add_extra(r, "steal", v);
     if (l->wall >= LOAD_MIN_WALL) { /* else too few clock ticks to tell */
-        snprintf(v, sizeof v, "%.2f", l->other / l->wall);
+        format_decimals(v, sizeof v, l->other / l->wall, 2);
         trial_result_add_extra(r, "other_cpu", v);
     }
     if (l->mhz > 0) {
-        snprintf(v, sizeof v, "%.0f", l->mhz);
+        format_decimals(v, sizeof v, l->mhz, 0);
         trial_result_add_extra(r, "cpu_mhz", v);
     }
     if (l->max_mhz > 0) {
-        snprintf(v, sizeof v, "%.0f", l->max_mhz);
+        format_decimals(v, sizeof v, l->max_mhz, 0);
         trial_result_add_extra(r, "cpu_max_mhz", v);
     }
 }
@@ -303,11 +303,11 @@ static void add_round_extra(trial_result *a, const char *key, const char *val)
     double x = strtod(had, NULL), y = strtod(val, NULL);
     char t[64];
     if (!strcmp(key, "warmup_calls"))
-        snprintf(t, sizeof t, "%.0f", x + y);
+        format_decimals(t, sizeof t, x + y, 0);
     else if (sum)
-        snprintf(t, sizeof t, "%.6g", x + y);
+        format_number(t, sizeof t, x + y, 6);
     else
-        snprintf(t, sizeof t, "%.3g", y > x ? y : x);
+        format_number(t, sizeof t, y > x ? y : x, 3);
     trial_result_add_extra(a, key, t);
 }
 

@@ -1,6 +1,7 @@
 /* main.c - `runner`: dispatches the commands of README "A worked example" (its command table). */
 #include "cli/cli.h"
 #include "cli/commands.h"
+#include "cli/help.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -25,7 +26,10 @@ int main(int argc, char **argv)
     int rc = 0;
     switch (c.cmd) {
     case CMD_HELP:
-        cli_usage(stdout);
+        /* runner plot --help, runner help plot */
+        if (!cli_command_help(c.help_of, c.help_of == CMD_RUN && c.nfiles ? c.files[0] : NULL,
+                              stdout))
+            cli_usage(stdout);
         break;
     case CMD_VERSION:
         printf("runner %s (%s)\n", RUNNER_VERSION, RUNNER_GIT_REV);

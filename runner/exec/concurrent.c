@@ -422,25 +422,25 @@ static void extras(void *state, void *ctx, void (*cb)(void *, const char *, cons
         seq += alone;
         sum += during;
         snprintf(k, sizeof k, "member%d_seconds", i + 1);
-        snprintf(v, sizeof v, "%.9g", during);
+        format_number(v, sizeof v, during, 9);
         cb(ctx, k, v);
         snprintf(k, sizeof k, "member%d_alone_seconds", i + 1);
-        snprintf(v, sizeof v, "%.9g", alone);
+        format_number(v, sizeof v, alone, 9);
         cb(ctx, k, v);
     }
-    snprintf(v, sizeof v, "%.9g", sum);
+    format_number(v, sizeof v, sum, 9);
     cb(ctx, "members_sum_seconds", v);
-    snprintf(v, sizeof v, "%.9g", seq);
+    format_number(v, sizeof v, seq, 9);
     cb(ctx, "sequential_seconds", v);
     double *ratio = xmalloc((size_t)(c->ncalls > 0 ? c->ncalls : 1) * sizeof *ratio);
     int n = round_ratios(c, ratio);
-    snprintf(v, sizeof v, "%.4g", median_of(ratio, n));
+    format_number(v, sizeof v, median_of(ratio, n), 4);
     cb(ctx, "speedup", v);
     double lo, hi;
     if (speedup_ci(ratio, n, &lo, &hi) == 0) {
-        snprintf(v, sizeof v, "%.4g", lo);
+        format_number(v, sizeof v, lo, 4);
         cb(ctx, "speedup_ci95_low", v);
-        snprintf(v, sizeof v, "%.4g", hi);
+        format_number(v, sizeof v, hi, 4);
         cb(ctx, "speedup_ci95_high", v);
     }
     free(ratio);

@@ -450,10 +450,10 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
         char t[64];
         snprintf(t, sizeof t, "%ld", warm_calls);
         send_extra(NULL, "warmup_calls", t);
-        snprintf(t, sizeof t, "%.6g", warm_time);
+        format_number(t, sizeof t, warm_time, 6);
         send_extra(NULL, "warmup_time", t);
         if (!steady) { /* gave up: the last round against the fastest one */
-            snprintf(t, sizeof t, "%.3g", warm_ratio);
+            format_number(t, sizeof t, warm_ratio, 3);
             send_extra(NULL, "warmup_unsteady", t);
         }
     }

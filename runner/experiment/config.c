@@ -6,6 +6,7 @@
 #include "experiment/expand.h"
 #include "experiment/loader.h"
 #include "experiment/plots_config.h"
+#include "experiment/plots_check.h"
 #include "experiment/sweep.h"
 #include "experiment/keys.h"
 #include "base/util.h"
@@ -209,8 +210,9 @@ static void h_warmup_tolerance(loader *L, const yaml_node_t *k, const yaml_node_
 /* order: sequential (each trial's samples together) or interleaved */
 static void h_order(loader *L, const yaml_node_t *k, const yaml_node_t *v)
 {
-    (void)k;
     const char *s = yml_text(v);
+    L->e->order_line = yml_line(k);
+    L->e->order_col = yml_col(k);
     if (yml_is_scalar(v) && !strcmp(s, "interleaved"))
         L->e->interleaved = 1;
     else if (!yml_is_scalar(v) || strcmp(s, "sequential"))
@@ -491,11 +493,14 @@ experiment *experiment_parse(const char *path, const char *text, size_t len, dia
     order_columns(&L);
     build_defaults(e);
     sweep_expand(L.e, L.d);
+    if (!d->n)
+        plots_check_merges(e, d);
     if (e->interleaved)
         for (long long t = 0; t < e->ntrials && !d->n; t++) {
             value r = trial_value(e, t, experiment_column(e, "repeats"));
             if (r.kind == VAL_STR)
-                diag_add(d, 1, 1, "order: interleaved needs a number of repeats, not 'auto'");
+                diag_add(d, e->order_line, e->order_col,
+                         "order: interleaved needs a number of repeats, not 'auto'");
         }
 out:
     yml_free(&L.y);

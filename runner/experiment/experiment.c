@@ -161,6 +161,24 @@ static void free_matches(match *m, int n)
     free(m);
 }
 
+void plot_spec_free(plot_spec *p)
+{
+    free(p->name);
+    free(p->type);
+    free(p->x);
+    free(p->y);
+    free(p->title);
+    free(p->xlabel);
+    free(p->ylabel);
+    free(p->legend);
+    for (int j = 0; j < p->nseries; j++)
+        free(p->series[j]);
+    free(p->series);
+    free_matches(p->where, p->nwhere);
+    free_matches(p->baseline, p->nbaseline);
+    memset(p, 0, sizeof *p);
+}
+
 void experiment_free(experiment *e)
 {
     if (!e)
@@ -180,22 +198,8 @@ void experiment_free(experiment *e)
     }
     for (int i = 0; i < e->nexcl; i++)
         free_matches(e->excl[i].m, e->excl[i].n);
-    for (int i = 0; i < e->nplots; i++) {
-        plot_spec *p = &e->plots[i];
-        free(p->name);
-        free(p->type);
-        free(p->x);
-        free(p->y);
-        free(p->title);
-        free(p->xlabel);
-        free(p->ylabel);
-        free(p->legend);
-        for (int j = 0; j < p->nseries; j++)
-            free(p->series[j]);
-        free(p->series);
-        free_matches(p->where, p->nwhere);
-        free_matches(p->baseline, p->nbaseline);
-    }
+    for (int i = 0; i < e->nplots; i++)
+        plot_spec_free(&e->plots[i]);
     if (e->defaults)
         for (int i = 0; i < e->ndefault_rows * e->ncols; i++)
             value_free(&e->defaults[i]);

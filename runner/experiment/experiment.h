@@ -75,6 +75,7 @@ typedef struct plot_spec {
     int nbaseline;
     int logx, logy; /* -1 = default */
     int line, col;
+    int series_line, series_col; /* where `series` is given (0 if not) */
 } plot_spec;
 
 /* When `repeats: auto` stops sampling (README "Measurement quality"). */
@@ -105,6 +106,7 @@ typedef struct experiment {
     long long ntrials;
     stop_rule stop;
     int interleaved; /* order: interleaved */
+    int order_line, order_col; /* where `order` is set (0 if not) */
     /* warmup to steady state (README "How a trial is timed"): the time a
      * trial warms at most (seconds), and how close two rounds must be */
     double warmup_time, warmup_tolerance;
@@ -113,6 +115,7 @@ typedef struct experiment {
 } experiment;
 
 void experiment_free(experiment *e);
+void plot_spec_free(plot_spec *p);
 
 int experiment_column(const experiment *e, const char *name);
 /* Trials with `repeats: auto` whose `timeout` is shorter than stop's

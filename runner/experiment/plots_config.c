@@ -146,6 +146,8 @@ static void parse_plot(loader *L, const yaml_node_t *m)
             }
         } else if (!strcmp(k, "series")) {
             ps->series_given = 1;
+            ps->series_line = yml_line(p[i].key);
+            ps->series_col = yml_col(p[i].key);
             if (yml_is_scalar(v) && !yml_is_null(v)) {
                 ps->series = xcalloc(1, sizeof *ps->series);
                 ps->series[ps->nseries++] = xstrdup(yml_text(v));

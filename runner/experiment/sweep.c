@@ -238,6 +238,18 @@ static void parse_axis(loader *L, const yaml_node_t *k, const yaml_node_t *v)
                  "'members' is swept with a linked axis: - {label: NAME, members: [...]}");
         return;
     }
+    /* keys of the whole run (README "Top-level keys") */
+    static const char *const whole_run[] = {"name", "description", "sweep", "exclude", "hooks",
+                                            "plots", "stop", "order", "warmup_time",
+                                            "warmup_tolerance", NULL};
+    for (int i = 0; whole_run[i] && !linked && !loader_known_key(L, name); i++)
+        if (!strcmp(name, whole_run[i])) {
+            diag_add(d, yml_line(k), yml_col(k),
+                     "'%s' applies to the whole run and cannot be swept; set it at the top level "
+                     "(one run per value)",
+                     name);
+            return;
+        }
     if (!linked && !loader_known_key(L, name)) {
         loader_unknown_key(L, k, " under sweep", NULL);
         return;

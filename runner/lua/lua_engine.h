@@ -74,10 +74,13 @@ const char *lua_workload_diagnostic(void *state);
 
 /* `runner validate`: loads PATH as text, runs it in the sandbox and checks
  * that it returns a table with a `run` function (and that setup, check,
- * teardown, flops, bytes, extras are functions and defaults a table where
- * present).
+ * teardown, flops, bytes, extras are functions, defaults a table and
+ * size_means text where present).
  * 0, or -1 with "PATH:LINE: message" (syntax) or "PATH: message" in err. */
 int lua_file_check(const char *path, char *err, size_t len);
+/* What `size` counts in the workload file at PATH: its table's `size_means`
+ * ("iterations"); 0, or -1 when it has none or cannot be loaded. */
+int lua_file_size_means(const char *path, char *out, size_t len);
 
 /* --- hooks (run in the runner's main process) --------------------------- */
 

@@ -3,6 +3,7 @@
  * runner's main process under the sandbox and a time limit. */
 #define LUA_ENGINE_INTERNAL
 #include "lua/lua_engine.h"
+#include "base/value.h"
 
 #include <lauxlib.h>
 #include <limits.h>
@@ -303,8 +304,8 @@ static int good_column(const char *k)
     return 1;
 }
 
-/* The text of a number: an integer as one, else the shortest of %.15g and
- * %.17g that reads back the same; NaN is an empty cell. */
+/* The text of a number: an integer as one, else the shortest that reads
+ * back the same (format_double); NaN is an empty cell. */
 static void number_text(lua_State *L, int i, char *out, size_t len)
 {
     if (lua_isinteger(L, i)) {
@@ -316,9 +317,7 @@ static void number_text(lua_State *L, int i, char *out, size_t len)
         snprintf(out, len, "%s", "");
         return;
     }
-    snprintf(out, len, "%.15g", v);
-    if (strtod(out, NULL) != v)
-        snprintf(out, len, "%.17g", v);
+    format_double(out, (int)len, v);
 }
 
 static char *xdup(const char *s)

@@ -112,6 +112,12 @@ static int check_table(lua_State *L, int table, const char *file, char *out, siz
         snprintf(out, len, "%s: 'defaults' must be a table; it is a %s", file, bad);
         return -1;
     }
+    bad = field_problem(L, table, "size_means", LUA_TSTRING);
+    if (bad) {
+        snprintf(out, len, "%s: 'size_means' must be text (what size counts); it is a %s", file,
+                 bad);
+        return -1;
+    }
     return 0;
 }
 
@@ -502,6 +508,8 @@ typedef struct check_call {
     char *msg;
     size_t len;
     int rc;
+    char *size_means; /* where to copy the table's size_means, or NULL */
+    size_t size_means_len;
 } check_call;
 
 static int check_body(lua_State *L)
@@ -510,10 +518,13 @@ static int check_body(lua_State *L)
     lua_settop(L, 1);
     lua_call(L, 0, 1);
     cc->rc = check_table(L, 1, cc->path, cc->msg, cc->len);
+    if (cc->rc == 0 && cc->size_means && lua_getfield(L, 1, "size_means") == LUA_TSTRING)
+        snprintf(cc->size_means, cc->size_means_len, "%s", lua_tostring(L, -1));
     return 0;
 }
 
-int lua_file_check(const char *path, char *err, size_t len)
+static int file_check(const char *path, char *err, size_t len, char *size_means,
+                      size_t size_means_len)
 {
     if (access(path, R_OK) != 0) {
         snprintf(err, len, "%s: Lua file not found or not readable", path);
@@ -533,7 +544,7 @@ int lua_file_check(const char *path, char *err, size_t len)
     }
     /* the top level and the checks of its table (whose lua_getfield may
      * run an __index) in one pcall, under the time limit */
-    check_call cc = {path, err, len, 0};
+    check_call cc = {path, err, len, 0, size_means, size_means_len};
     lua_pushcfunction(L, check_body);
     lua_insert(L, 1);
     lua_pushlightuserdata(L, &cc);
@@ -548,4 +559,16 @@ int lua_file_check(const char *path, char *err, size_t len)
 out:
     lx_close(L);
     return rc;
+}
+
+int lua_file_check(const char *path, char *err, size_t len)
+{
+    return file_check(path, err, len, NULL, 0);
+}
+
+int lua_file_size_means(const char *path, char *out, size_t len)
+{
+    char err[1024];
+    out[0] = '\0';
+    return file_check(path, err, sizeof err, out, len) == 0 && out[0] ? 0 : -1;
 }

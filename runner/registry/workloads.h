@@ -29,6 +29,8 @@ typedef struct workload_desc {
     double (*bytes)(const rn_trial *t); /* NULL: not stated */
     double (*memory)(const rn_trial *t); /* buffers on its device, bytes */
     const char *extras;                  /* extra trials.csv columns: "loss|accuracy" */
+    int core; /* run by the runner itself (concurrent): on every backend there is */
+    int blas; /* calls OpenBLAS on the CPU */
 } workload_desc;
 
 const workload_desc *workload_find(const char *name);

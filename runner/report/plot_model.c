@@ -1,9 +1,9 @@
 /* plot_model.c - see plot_model.h. */
 #include "report/plot_model.h"
 
-#include "report/plot_roles.h"
+#include "experiment/roles.h"
 #include "base/util.h"
-#include "registry/workloads.h"
+#include "report/size_meaning.h"
 
 #include <errno.h>
 #include <json.h>
@@ -324,11 +324,19 @@ int pm_load(run_model *m, const char *run_dir, const experiment *e, char *err, s
     m->name = e && e->name ? xstrdup(e->name) : meta_name(run_dir);
     if (!m->name)
         m->name = xstrdup("experiment");
-    if (m->c_workload >= 0 && m->nrows > 0 && !varies(m, m->c_workload)) {
-        const workload_desc *w = workload_find(pm_cell(m, 1, m->c_workload));
-        if (w && w->size_means && strcmp(w->size_means, "-"))
-            m->size_means = xstrdup(w->size_means);
+    /* what size counts, for each workload of the run */
+    const char *ws[64];
+    int nw = 0;
+    for (int r = 1; m->c_workload >= 0 && r <= m->nrows && nw < 64; r++) {
+        const char *w = pm_cell(m, r, m->c_workload);
+        int seen = !*w;
+        for (int k = 0; k < nw && !seen; k++)
+            seen = !strcmp(ws[k], w);
+        if (!seen)
+            ws[nw++] = w;
     }
+    if (nw)
+        m->size_means = size_meaning(ws, nw, e ? e->dir : NULL);
     return 0;
 }
 

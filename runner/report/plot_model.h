@@ -91,9 +91,9 @@ int pm_default_charts(const run_model *m, chart_spec **out);
 int pm_file_charts(const run_model *m, const experiment *e, chart_spec **out, char *warn,
                    size_t warnlen);
 
-/* Is key column `col` a configuration (plot_roles.h: column_is_config)? */
+/* Is key column `col` a configuration (experiment/roles.h)? */
 int pm_is_config(const run_model *m, int col);
-/* Is `col` a workload's or a hook's own column (after gbps, plot_roles.h)? */
+/* Is `col` a workload's or a hook's own column (after gbps, experiment/roles.h)? */
 int pm_is_extra_col(const run_model *m, int col);
 
 /* The default x (a swept size, else the first numeric swept key that is

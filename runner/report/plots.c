@@ -526,7 +526,7 @@ static void build_xy(const run_model *m, const chart_spec *s, const chart_data *
         /* speedup: where each curve crosses 1 -- a point on the line at 1,
          * a dotted line down to the axis, and a caption listed in the right
          * corner that the curves leave free (below 1 when they end above);
-         * only along an amount of work (plot_roles.h) */
+         * only along an amount of work (README "Plots and reports") */
         if (s->type == CH_SPEEDUP && !d->xcat && !pm_is_config(m, d->x)) {
             int k = 0, above = 0;
             for (int c = 0; c < d->ncurves; c++)

@@ -310,7 +310,7 @@ static void speedup_findings(strbuf *b, const run_model *m, const chart_spec *s,
                 best_x = cv->p[i].x;
             }
         }
-        /* a crossover is along an amount of work (plot_roles.h) */
+        /* a crossover is along an amount of work (README "Plots and reports") */
         if (!d.xcat && !pm_is_config(m, d.x) && cv->n > 0) {
             double *lo = xmalloc(((size_t)cv->n + 1) * sizeof *lo);
             double *hi = xmalloc(((size_t)cv->n + 1) * sizeof *hi);
@@ -390,7 +390,7 @@ static void speedup_findings(strbuf *b, const run_model *m, const chart_spec *s,
     chart_data_free(&d);
 }
 
-/* The fastest configuration for each amount of work (plot_roles.h): the
+/* The fastest configuration for each amount of work (README "Plots and reports"): the
  * rows are grouped by the swept keys that are not configurations, and
  * ranked by median within each group. */
 typedef struct fast_ctx {
@@ -749,7 +749,7 @@ static void table(strbuf *b, const run_model *m)
         gf |= isfinite(pm_num(m, r, m->c_gflops));
         gb |= isfinite(pm_num(m, r, m->c_gbps));
     }
-    /* the workload's and the hooks' own columns with a value (plot_roles.h) */
+    /* the workload's and the hooks' own columns with a value (README "Plots and reports") */
     int extra[256];
     int ne = 0;
     for (int c = 0; c < m->ncols && ne < 250; c++) {

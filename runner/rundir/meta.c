@@ -1,6 +1,8 @@
 /* meta.c - see meta.h. */
 #include "rundir/meta.h"
 
+#include "experiment/blas_use.h"
+
 #include "base/affinity.h"
 #include "exec/proto.h"
 
@@ -278,7 +280,8 @@ meta *meta_collect(const experiment *e, int argc, char **argv)
         } else if (!strncmp(k, "cuda", 4) || !strncmp(k, "cublas", 6) || !strncmp(k, "driver", 6)) {
             add_str(cuda, k, v);
         } else if (!strcmp(k, "openblas_coretype_warning")) {
-            meta_warn(m, v);
+            if (!e || experiment_calls_blas(e)) /* only a run that calls the BLAS */
+                meta_warn(m, v);
         } else {
             add_str(blas, k, v);
         }

@@ -11,6 +11,7 @@
 #include "base/csv.h"
 #include "stats/stats.h"
 #include "experiment/table.h"
+#include "exec/trial.h"
 #include "base/util.h"
 #include "registry/workloads.h"
 
@@ -206,11 +207,16 @@ int results_open_dir(run_files *R, const experiment *e, const char *dir, char *e
     return 0;
 }
 
+/* times and statistics: 9 significant digits (finer than the clock's
+ * nanosecond), in format_number's text (README "Results") */
 static void num(strbuf *b, double x)
 {
     sb_putc(b, ',');
-    if (isfinite(x))
-        sb_printf(b, "%.9g", x);
+    if (isfinite(x)) {
+        char t[64];
+        format_number(t, sizeof t, x, 9);
+        sb_puts(b, t);
+    }
 }
 
 static double phase_median(const trial_result *r, size_t off, double *tmp)
@@ -271,7 +277,7 @@ int results_write(run_files *R, const experiment *e, long long t, const trial_re
         char nb[64];
         for (int j = 0; has_dev && j < NDEVICE_COLS && !v; j++)
             if (!strcmp(R->extra[i], device_cols[j]) && isfinite(dev[j])) {
-                snprintf(nb, sizeof nb, "%.9g", dev[j]);
+                format_number(nb, sizeof nb, dev[j], 9);
                 v = nb;
             }
         for (int j = 0; j < r->nextra && !v; j++)
@@ -301,9 +307,13 @@ int results_write(run_files *R, const experiment *e, long long t, const trial_re
         b.len = 0;
     }
     for (int i = 0; i < r->nsamples; i++) {
-        sb_printf(&b, "%lld,%d,%.9g,", id, i, r->samples[i].seconds);
-        if (isfinite(r->samples[i].device_seconds))
-            sb_printf(&b, "%.9g", r->samples[i].device_seconds);
+        char t[64];
+        format_number(t, sizeof t, r->samples[i].seconds, 9);
+        sb_printf(&b, "%lld,%d,%s,", id, i, t);
+        if (isfinite(r->samples[i].device_seconds)) {
+            format_number(t, sizeof t, r->samples[i].device_seconds, 9);
+            sb_puts(&b, t);
+        }
         sb_putc(&b, '\n');
     }
     if (b.len && append_record(R->samples_fd, &R->samples_size, b.s, b.len) < 0)
@@ -321,7 +331,17 @@ int results_write(run_files *R, const experiment *e, long long t, const trial_re
     free(x);
 
     sb_printf(&b, "%lld,", id);
-    table_keys(e, t, &b);
+    /* the key cells as the dry-run writes them (table_keys), but `threads:
+     * all` as the number it became (README "Results") */
+    int tc = experiment_column(e, "threads");
+    for (int c = 0; c < e->ncols; c++) {
+        value v = trial_value(e, t, c);
+        sb_puts(&b, c ? "," : "");
+        if (c == tc && v.text && !strcmp(v.text, "all"))
+            sb_printf(&b, "%d", host_cpus());
+        else if (v.text)
+            csv_field(&b, v.text);
+    }
     sb_printf(&b, ",%s,", status_names[r->status]);
     /* one line per row: newlines in a reason would still be quoted, but a
      * reader scanning lines should not have to know that */

@@ -1,5 +1,5 @@
-/* plot_roles.c - see plot_roles.h. */
-#include "report/plot_roles.h"
+/* roles.c - see roles.h. */
+#include "experiment/roles.h"
 
 #include <string.h>
 

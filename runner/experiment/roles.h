@@ -1,11 +1,12 @@
-/* plot_roles.h - what a column of the trials table is to the findings and the
+/* roles.h - what a column of the trials table is to the findings and the
  * tables (README "Plots and reports"): a swept key is a configuration (how
  * the work is done) or not (an amount of work, or a measurement setting); a
  * column after `gbps` that the runner does not write itself is a workload's
  * or a hook's own column.  By the column's name (and whether its values are
- * numbers), so that it needs no run. */
-#ifndef RUNNER_PLOT_ROLES_H
-#define RUNNER_PLOT_ROLES_H
+ * numbers), so that the plot specs of a file can be checked before any run
+ * (plots_check.h) and a run's findings drawn from it. */
+#ifndef RUNNER_ROLES_H
+#define RUNNER_ROLES_H
 
 /* Is the key `name` a configuration?  Yes for the workload, device,
  * threads, io, dtype, batch, affinity and cold_cache, for a linked axis and

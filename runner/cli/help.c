@@ -1,0 +1,58 @@
+/* help.c - see help.h. */
+#include "cli/help.h"
+
+#include <string.h>
+
+static const struct {
+    command cmd;
+    const char *name, *text;
+} helps[] = {
+    {CMD_VALIDATE, "validate",
+     "usage: runner validate FILE.yaml ...\n"
+     "Checks each experiment file and runs nothing: prints 'FILE: N trials', or every\n"
+     "error as FILE:LINE:COL: error: MESSAGE (exit 2).\n"
+     "  --filter KEY=GLOB    count only the matching trials (repeatable)\n"
+     "  --shard K/N          count only shard K of N\n"},
+    {CMD_DRYRUN, "--dry-run",
+     "usage: runner --dry-run FILE.yaml\n"
+     "Prints the expanded trials as CSV (a header, then one row per trial); runs nothing.\n"
+     "  --filter KEY=GLOB    keep the matching trials (repeatable)\n"
+     "  --shard K/N          keep shard K of N\n"},
+    {CMD_PLOT, "plot",
+     "usage: runner plot RUN_DIR ... [--config FILE.yaml] [--quiet]\n"
+     "Re-draws the charts of each run from its saved results into RUN_DIR/plots/\n"
+     "(PNG, SVG and the gnuplot script of each); runs no trial, and keeps an existing\n"
+     "report in step.  RUN_DIR is a run folder, an experiment folder (its latest run),\n"
+     "or a results folder (the latest run of every experiment in it).\n"
+     "  --config FILE.yaml   draw the charts of FILE's 'plots:' instead of the run's own:\n"
+     "                       a whole experiment file, or a file with only 'plots:'\n"
+     "  --quiet              say nothing but errors\n"
+     "Exit status: 0; 1 when gnuplot is missing or a chart failed; 2 for a bad RUN_DIR\n"
+     "or FILE.\n"},
+    {CMD_REPORT, "report",
+     "usage: runner report RUN_DIR [--quiet]\n"
+     "Writes RUN_DIR/report.md and RUN_DIR/report.html from the saved results: the\n"
+     "environment, the findings, the charts and the trials.  RUN_DIR as for plot.\n"},
+    {CMD_EXPORT, "export",
+     "usage: runner export RUN_DIR --format json|csv\n"
+     "Prints one run's trials with their samples on stdout.  RUN_DIR is a run folder\n"
+     "or an experiment folder (its latest run).\n"},
+    {CMD_LIST, "list",
+     "usage: runner list workloads | devices\n"
+     "workloads: what this build runs, on which backend, with its parameters;\n"
+     "devices: the CPU and every CUDA device (or why there is none).\n"},
+    {CMD_MERGE, "merge",
+     "usage: runner merge RUN_DIR\n"
+     "Joins the shards of a run (RUN_DIR/shard-K-of-N/) into one run in dry-run order,\n"
+     "then draws its charts and writes its report.\n"},
+};
+
+int cli_command_help(command cmd, const char *name, FILE *out)
+{
+    for (size_t i = 0; i < sizeof helps / sizeof helps[0]; i++)
+        if (name ? !strcmp(name, helps[i].name) : cmd == helps[i].cmd) {
+            fputs(helps[i].text, out);
+            return 1;
+        }
+    return 0;
+}
