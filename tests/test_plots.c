@@ -1041,3 +1041,31 @@ Test(plots, time_key_is_checked)
     cr_assert_str_eq(e->plots[2].y, "median");
     experiment_free(e);
 }
+
+/* logx and logy (README "Plots and reports"): true forces a log axis, false
+ * a linear one, whatever the default would be. */
+Test(plots, logx_and_logy_force_the_axes)
+{
+    char *d = fixture_copy(NULL);
+    experiment *e = parse("name: m\nworkload: matmul\nsweep:\n  target:\n"
+                          "    - {label: CPU, device: cpu}\n"
+                          "    - {label: GPU, device: cuda, io: with}\n"
+                          "    - {label: GPU no IO, device: cuda, io: without}\n"
+                          "  size: {pow2: [4, 12]}\nplots:\n"
+                          "  - {name: loglog, x: size, logx: true, logy: true}\n"
+                          "  - {name: linlin, x: size, logx: false, logy: false}\n"
+                          "  - {name: auto, x: size}\n");
+    cr_assert_eq(plots_render_run(d, e, 1), 3);
+    char *gp = file_in(d, "plots/loglog.gp");
+    cr_assert(strstr(gp, "set logscale x") && strstr(gp, "set logscale y"), "%s", gp);
+    free(gp);
+    gp = file_in(d, "plots/linlin.gp");
+    cr_assert(!strstr(gp, "set logscale x") && !strstr(gp, "set logscale y"), "%s", gp);
+    free(gp);
+    /* the default: sizes 16..4096 and times over 10x apart are log-log */
+    gp = file_in(d, "plots/auto.gp");
+    cr_assert(strstr(gp, "set logscale x") && strstr(gp, "set logscale y"), "%s", gp);
+    free(gp);
+    experiment_free(e);
+    free(d);
+}
