@@ -806,7 +806,7 @@ Test(lua, hooks_skip_before_after)
     cr_assert_eq(lua_hooks_after(h, &v, &r, &x, reason, sizeof reason), 0, "%s", reason);
     static const char *const want[][2] = {
         {"befores", "2"},  {"gflops_given", "false"}, {"label", "CPU serial"}, {"n", "4"},
-        {"ok", "true"},    {"third", "0.33333333333333331"}, {"us", "500000"},
+        {"ok", "true"},    {"third", "0.3333333333333333"}, {"us", "500000"},
     };
     cr_assert_eq(x.n, 7, "%d columns", x.n);
     for (int i = 0; i < 7; i++) {
