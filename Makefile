@@ -150,7 +150,8 @@ test: deps-test $(OUTBIN) $(BUILD)/tests/runner-tests $(FAKES)
 	$(TEST_ENV) $(BUILD)/tests/runner-tests --jobs 2
 	@# timing-sensitive tests need the machine to themselves
 	$(TEST_ENV) RUNNER_TIMING_TESTS=1 $(BUILD)/tests/runner-tests --jobs 1 --filter 'timing/*'
-	@$(MAKE) -s check-man check-completion RUNNER_BIN=$(abspath $(BIN))
+	@$(MAKE) -s check-man check-completion check-layout RUNNER_BIN=$(abspath $(BIN))
+	@BUILD=$(BUILD) bash tests/adding-workload.sh
 	@# the GPU acceptance script: on a machine with no GPU, one skip line per GPU part
 	@rm -rf $(BUILD)/gpu-acceptance; RUNNER_BIN=$(abspath $(BIN)) bash bench/gpu-acceptance.sh $(BUILD)/gpu-acceptance >$(BUILD)/gpu-acceptance.out 2>&1 \
 	  || { cat $(BUILD)/gpu-acceptance.out; exit 1; }; \
