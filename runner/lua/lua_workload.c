@@ -382,7 +382,7 @@ static int lw_check(void *st, rn_error *err)
     return rc;
 }
 
-/* extras(ctx, p, state) -> {column = value}: columns for trials.csv after
+/* extras(ctx, p, state) -> {column = value}: columns of the trial's row after
  * the samples (README "Workloads in Lua", like the built-ins' loss). */
 static void lw_extras(void *st, void *cbctx, void (*cb)(void *ctx, const char *k, const char *v))
 {
