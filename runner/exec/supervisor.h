@@ -20,7 +20,7 @@ typedef struct trial_result {
     int nsamples, cap;
     double cold;         /* NaN if no warmup */
     double flops, bytes; /* per call; NaN if not stated */
-    char **extra_keys, **extra_vals; /* extra trials.csv columns */
+    char **extra_keys, **extra_vals; /* extra columns of the trial's row */
     int nextra;
     int ran; /* a worker ran it (order: interleaved keeps this across rounds) */
     load_sum load; /* how busy the machine was while the worker ran it */

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Columns of trials.csv after the trial keys (README "Results"), then the
+/* Columns of the trials table after the trial keys (README "Results"), then the
  * device-time statistics of trials that measured device time (README
  * "Results"). */
 const char *const result_columns[] = {

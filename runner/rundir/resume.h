@@ -4,7 +4,8 @@
 #ifndef RUNNER_RESUME_H
 #define RUNNER_RESUME_H
 
-#include "rundir/results.h"
+#include "experiment/experiment.h"
+#include "rundir/run_files.h"
 
 /* The trials header up to gbps: what every run of this experiment has. */
 char *resume_header_base(const experiment *e);
