@@ -273,6 +273,7 @@ static const char style[] =
     "table{border-collapse:collapse;margin:.6em 0;font-size:.92em}\n"
     "th,td{border:1px solid #d8d8d8;padding:.25em .55em;vertical-align:top}\n"
     "th{background:#f3f3f3;text-align:left}td.n{text-align:right}\n"
+    "th:empty{padding:0;border:0;background:none}\n"
     ".wide td{white-space:nowrap;max-width:24em;overflow:hidden;text-overflow:ellipsis}\n"
     "tbody tr:nth-child(even){background:#fafafa}\n"
     ".wide{overflow-x:auto;max-height:80vh;overflow-y:auto}\n"
