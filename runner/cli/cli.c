@@ -35,6 +35,7 @@ void cli_usage(FILE *out)
           "  --shard K/N          run the trials whose number % N is K-1 (1 <= K <= N)\n"
           "  --run-dir DIR        write into DIR (with --shard: DIR/shard-K-of-N)\n"
           "  --no-plots           do not draw charts\n"
+          "  --trace FILE.json    write the run's timeline (Chrome / Perfetto trace events)\n"
           "  --quiet              no progress output\n"
           "  --allow-unsafe-lua   open Lua's full standard library\n"
           "  --help, --version\n",
@@ -42,7 +43,7 @@ void cli_usage(FILE *out)
 }
 
 static const char *const options[] = {"--output", "--filter",   "--resume", "--no-plots",
-                                      "--shard",  "--run-dir",
+                                      "--shard",  "--run-dir",  "--trace",
                                       "--quiet",  "--dry-run",  "--allow-unsafe-lua",
                                       "--config", "--format",   "--help",     "--version", NULL};
 
@@ -139,6 +140,14 @@ int cli_parse(int argc, char **argv, cli *c)
                 return -1;
             }
             c->run_dir = v;
+        } else if (is_opt(a, "--trace")) {
+            if (opt_value(argc, argv, &i, "--trace", &v) < 0)
+                return -1;
+            if (!*v) {
+                fprintf(stderr, "runner: --trace needs a file\n");
+                return -1;
+            }
+            c->trace = v;
         } else if (is_opt(a, "--config")) {
             if (opt_value(argc, argv, &i, "--config", &v) < 0)
                 return -1;

@@ -29,6 +29,7 @@ typedef struct cli {
     int shard_k, shard_n; /* --shard K/N (0: none) */
     const char *run_dir;  /* --run-dir DIR */
     const char *format;   /* export --format json|csv */
+    const char *trace;    /* --trace FILE.json (README "A timeline of a run") */
 } cli;
 
 /* The command line as given (set by main), for meta.json. */

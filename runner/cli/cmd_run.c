@@ -206,6 +206,7 @@ typedef struct sink {
     reasons *skipped;
     int *any_failed, *write_failed;
     hookproc *H; /* the experiment's hooks process, or NULL */
+    trace_file *T; /* the run's timeline, or NULL */
 } sink;
 
 /* skip(trial) and before_trial(trial) decide before a worker is asked:
@@ -215,9 +216,19 @@ static int hooks_before(sink *o, long long t, trial_result *res)
     if (!o->H)
         return 0;
     char why[1024];
+    int traced = o->T && hookproc_has(o->H, "skip");
+    if (traced)
+        trace_file_begin(o->T, "hook skip", (long)t);
     int sk = hookproc_skip(o->H, t, why, sizeof why);
+    if (traced)
+        trace_file_end(o->T);
+    traced = o->T && sk == 0 && hookproc_has(o->H, "before_trial");
+    if (traced)
+        trace_file_begin(o->T, "hook before_trial", (long)t);
     if (sk == 0)
         sk = hookproc_before(o->H, t, why, sizeof why);
+    if (traced)
+        trace_file_end(o->T);
     if (sk == 0)
         return 0;
     if (sk == HOOKPROC_INTERRUPTED) {
@@ -238,7 +249,13 @@ static void finish_trial(sink *o, long long t, trial_result *res, int ran)
     char err[1024];
     /* after_trial stopped by SIGINT: the trial is not saved, so that
      * --resume runs it again with its hook */
-    if (o->H && ran && hooks_after(o->H, t, res) == HOOKPROC_INTERRUPTED)
+    int traced = o->T && o->H && ran && hookproc_has(o->H, "after_trial");
+    if (traced)
+        trace_file_begin(o->T, "hook after_trial", (long)t);
+    int stopped = o->H && ran && hooks_after(o->H, t, res) == HOOKPROC_INTERRUPTED;
+    if (traced)
+        trace_file_end(o->T);
+    if (stopped)
         return;
     record_load(res);
     flag_noise(res, o->e->stop.rse);
@@ -393,7 +410,8 @@ static void run_interleaved(const experiment *e, supervisor *S, sink *o)
     free(open);
 }
 
-static int run_experiment(const cli *c, experiment *e, int argc, char **argv, int *any_failed)
+static int run_experiment(const cli *c, experiment *e, int argc, char **argv, int *any_failed,
+                          trace_file *given)
 {
     char err[1024];
     run_files R;
@@ -451,13 +469,24 @@ static int run_experiment(const cli *c, experiment *e, int argc, char **argv, in
         todo += !results_is_done(&R, e->ids[t]);
     progress pr;
     progress_init(&pr, todo, c->quiet);
+    /* the timeline: --trace FILE (given), else RUN_DIR/trace.json with
+     * `trace: true` (README "A timeline of a run") */
+    trace_file *T = given;
+    if (!T && e->trace) {
+        char *tp = xasprintf("%s/trace.json", R.run_dir);
+        T = trace_file_open(tp, 1, err, sizeof err);
+        free(tp);
+        if (!T)
+            fprintf(stderr, "runner: warning: %s; the run goes on without it\n", err);
+    }
     supervisor S;
     sup_init(&S, e, &interrupted);
+    S.trace = T;
     reasons skipped = {0};
     double start = now_seconds();
     int write_failed = 0;
     long long seq = 0;
-    sink out = {e, &R, &pr, counts, &skipped, any_failed, &write_failed, H};
+    sink out = {e, &R, &pr, counts, &skipped, any_failed, &write_failed, H, T};
     if (e->interleaved) {
         run_interleaved(e, &S, &out);
     } else {
@@ -483,6 +512,10 @@ static int run_experiment(const cli *c, experiment *e, int argc, char **argv, in
         }
     }
     sup_stop(&S);
+    if (T != given && trace_file_close(T, err, sizeof err) < 0) {
+        fprintf(stderr, "runner: %s\n", err);
+        write_failed = 1;
+    }
     progress_clear(&pr);
     double wall = now_seconds() - start;
     int finished = !interrupted && !write_failed;
@@ -539,11 +572,22 @@ int cmd_run(const cli *c)
         if (!(es[i] = load_for_cli(c, c->files[i])))
             bad = 1;
     int rc = bad ? EXIT_INVALID : EXIT_OK, any_failed = 0;
-    if (!bad) {
+    trace_file *T = NULL;
+    char err[1024];
+    if (!bad && c->trace && !(T = trace_file_open(c->trace, 0, err, sizeof err))) {
+        fprintf(stderr, "runner: %s\n", err);
+        rc = EXIT_INVALID;
+    }
+    if (rc == EXIT_OK) {
         catch_signals();
         for (int i = 0; i < c->nfiles && rc == EXIT_OK; i++)
-            rc = run_experiment(c, es[i], cli_argc, cli_argv, &any_failed);
+            rc = run_experiment(c, es[i], cli_argc, cli_argv, &any_failed, T);
         if (rc == EXIT_OK && any_failed)
+            rc = EXIT_TRIALS_FAILED;
+    }
+    if (T && trace_file_close(T, err, sizeof err) < 0) {
+        fprintf(stderr, "runner: %s\n", err);
+        if (rc == EXIT_OK)
             rc = EXIT_TRIALS_FAILED;
     }
     for (int i = 0; i < c->nfiles; i++)

@@ -103,6 +103,7 @@ typedef struct experiment {
     long long ntrials;
     stop_rule stop;
     int interleaved; /* order: interleaved */
+    int trace;       /* trace: true (README "A timeline of a run") */
     /* warmup to steady state (README "How a trial is timed"): the time a
      * trial warms at most (seconds), and how close two rounds must be */
     double warmup_time, warmup_tolerance;

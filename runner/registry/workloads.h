@@ -29,6 +29,9 @@ typedef struct workload_desc {
     double (*bytes)(const rn_trial *t); /* NULL: not stated */
     double (*memory)(const rn_trial *t); /* buffers on its device, bytes */
     const char *extras;                  /* extra trials.csv columns: "loss|accuracy" */
+    /* what `share: split` divides among processes (README "Processes and
+     * threads"): "size", or "m" (matmul's rows); NULL: nothing to divide */
+    const char *split;
 } workload_desc;
 
 const workload_desc *workload_find(const char *name);

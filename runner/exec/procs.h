@@ -1,0 +1,34 @@
+/* procs.h - `parallel: processes` (README "Processes and threads"): a
+ * trial's work in N processes of one thread each, forked by the trial's
+ * worker (so they are in its process group: the supervisor's timeout and
+ * its end kill them with it).  Each prepares its part of the work (`share:
+ * split`: `size`, or matmul's rows, divided as evenly as whole numbers
+ * allow) or the whole (`share: replicate`), then waits for calls.  A call
+ * starts every process on a barrier in shared memory and lasts from the
+ * barrier to the last process's finish.  Start-up (fork, and each
+ * process's prepare: allocation and inputs) is timed apart.  A process
+ * that crashes fails its trial, not the worker. */
+#ifndef RUNNER_PROCS_H
+#define RUNNER_PROCS_H
+
+#include "backend.h"
+#include "registry/workloads.h"
+
+typedef struct procs_spec {
+    int n;                        /* processes */
+    int replicate;                /* share: replicate */
+    const rn_workload_impl *impl; /* what each process runs */
+    const rn_backend *b;          /* its backend (select: one thread) */
+    const workload_desc *desc;    /* built-in: its registry entry; NULL: a Lua workload */
+    int lua;                      /* a Lua workload: its teardown runs in each process */
+} procs_spec;
+
+/* The workload that runs `spec` (one trial at a time: the spec is kept
+ * until the next call). */
+const rn_workload_impl *procs_workload(const procs_spec *spec);
+extern const rn_workload_impl core_processes;
+
+/* flops and bytes per call, summed over the processes (NAN: not stated). */
+void procs_counts(void *state, double counts[2]);
+
+#endif
