@@ -25,7 +25,7 @@ static const char *const plot_keys[] = {"name",   "type",   "x",     "y",      "
 static const char *const plot_legends[] = {"right", "below", "top left", "top right", "bottom left",
                                     "bottom right", "off", NULL};
 static const char *const plot_types[] = {"line", "speedup", "throughput", "breakdown", "bar",
-                                         NULL};
+                                         "warmup", NULL};
 
 static int is_result_column(const char *s)
 {
@@ -124,7 +124,7 @@ static void parse_plot(loader *L, const yaml_node_t *m)
                 const char *s = closest_word(ps->type, plot_types);
                 diag_add(d, yml_line(v), yml_col(v),
                          "unknown plot type '%s'%s%s%s (line, speedup, throughput, breakdown, "
-                         "bar)",
+                         "bar, warmup)",
                          ps->type, s ? "; did you mean '" : "", s ? s : "", s ? "'?" : "");
             }
         } else if (!strcmp(k, "x")) {
