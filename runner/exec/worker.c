@@ -311,7 +311,7 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
     }
     char *curve_text = wcurve_text(&curve);
     if (curve_text) { /* K numbers: more than send_extra's line holds */
-        char *m = xasprintf("warmup_curve\t%s", curve_text);
+        char *m = xasprintf("first_calls\t%s", curve_text);
         send_msg(fd, MSG_EXTRA, 0, m, (unsigned)strlen(m));
         free(m);
         free(curve_text);

@@ -9,7 +9,7 @@
 
 static int curve_col(const run_model *m)
 {
-    return pm_col(m, "warmup_curve");
+    return pm_col(m, "first_calls");
 }
 
 int pm_has_warmup(const run_model *m)

@@ -1,6 +1,6 @@
 /* plot_warmup.h - the `warmup` chart (README "The warmup curve"): the time
  * of each of the first K calls of a fresh worker (trials.csv's
- * `warmup_curve`: K seconds separated by spaces), one curve per trial, call
+ * `first_calls`: K seconds separated by spaces), one curve per trial, call
  * number along x, time along a log y axis; the first-time phases a backend
  * named (`cold_context`, `cold_module`, `cold_blas`, ...) are written on
  * the chart beside its curve's name. */
