@@ -58,7 +58,9 @@ typedef struct procs {
     int n, dead; /* dead: the processes were killed (a crash) */
     child *c;
     shared *sh;
-    double startup, startup_fork;
+    const rn_trial *t;
+    double *up, *up_fork;   /* per start: to the last one ready, to the last one running */
+    int nup, cup, nupf, cupf;
     double *skew, *overlap; /* per call */
     int nskew, cskew, nover, cover;
 } procs;
@@ -285,11 +287,9 @@ static void push(double **v, int *n, int *cap, double x)
     (*v)[(*n)++] = x;
 }
 
-static void release(void *state)
+/* Ends the processes: each tears down and exits; reaps them. */
+static void stop(procs *P)
 {
-    procs *P = state;
-    if (!P)
-        return;
     char q = 'Q';
     for (int k = 0; k < P->n; k++)
         if (P->c[k].pid > 0)
@@ -300,13 +300,96 @@ static void release(void *state)
         if (P->c[k].pid > 0)
             while (waitpid(P->c[k].pid, NULL, 0) < 0 && errno == EINTR)
                 ;
+        P->c[k] = (child){.pid = 0, .fd = -1};
     }
+}
+
+static void release(void *state)
+{
+    procs *P = state;
+    if (!P)
+        return;
+    stop(P);
     if (P->sh)
         munmap(P->sh, sizeof *P->sh);
     free(P->c);
     free(P->skew);
     free(P->overlap);
+    free(P->up);
+    free(P->up_fork);
     free(P);
+}
+
+/* Forks the processes and waits until each has prepared; *t_fork gets the
+ * time of the first fork.  0, or the failure (2: a skip) with err set and
+ * no process left. */
+static int start(procs *P, double *t_fork, rn_error *err)
+{
+    int n = P->n;
+    atomic_store(&P->sh->arrived, 0); /* a group killed in mid-call left them */
+    atomic_store(&P->sh->gen, 0);
+    P->dead = 0;
+    fflush(NULL);
+    pid_t self = getpid();
+    *t_fork = now_seconds();
+    for (int k = 0; k < n; k++) {
+        int sv[2];
+        pid_t pid = -1;
+        int made = socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0;
+        if (made && (pid = fork()) == 0) {
+            close(sv[0]);
+            process_main(k, P->t, sv[1], P->sh, self);
+        }
+        if (pid < 0) {
+            if (made) {
+                close(sv[0]);
+                close(sv[1]);
+            }
+            snprintf(err->msg, sizeof err->msg, "cannot start process %d of %d: %s", k + 1, n,
+                     strerror(errno));
+            kill_all(P);
+            stop(P);
+            return 1;
+        }
+        close(sv[1]);
+        P->c[k] = (child){.pid = pid, .fd = sv[0]};
+    }
+    /* the ready answers: prepare's outcome, and when each started and was ready */
+    int rc = 0;
+    for (int k = 0; k < n && !rc; k++) {
+        reply *r = &P->c[k].last;
+        if (fd_read_all(P->c[k].fd, r, sizeof *r) < 0) {
+            crashed(P, k, err);
+            rc = 1;
+        } else if (r->rc) {
+            char msg[sizeof err->msg];
+            size_t len = r->len < sizeof msg - 1 ? r->len : sizeof msg - 1;
+            fd_read_all(P->c[k].fd, msg, len);
+            msg[len] = '\0';
+            snprintf(err->msg, sizeof err->msg, "process %d of %d: %.900s", k + 1, n, msg);
+            rc = r->rc == 2 ? 2 : 1;
+            kill_all(P);
+        }
+    }
+    if (rc) {
+        stop(P);
+        return rc;
+    }
+    double up = 0, up_fork = 0;
+    for (int k = 0; k < n; k++) {
+        const reply *r = &P->c[k].last;
+        up = r->t1 - *t_fork > up ? r->t1 - *t_fork : up;
+        up_fork = r->t0 - *t_fork > up_fork ? r->t0 - *t_fork : up_fork;
+        if (spec.per_call)
+            continue; /* new processes every call: no track of their own */
+        char tn[48];
+        snprintf(tn, sizeof tn, "process %d of %d (%d)", k + 1, n, (int)P->c[k].pid);
+        trace_track((int)P->c[k].pid, tn);
+        trace_span_on((int)P->c[k].pid, "prepare", r->t0, r->t1);
+    }
+    push(&P->up, &P->nup, &P->cup, up);
+    push(&P->up_fork, &P->nupf, &P->cupf, up_fork);
+    return 0;
 }
 
 static int prepare(const rn_trial *t, void **state, rn_error *err)
@@ -335,6 +418,7 @@ static int prepare(const rn_trial *t, void **state, rn_error *err)
     }
     procs *P = xcalloc(1, sizeof *P);
     P->n = n;
+    P->t = t; /* the worker's trial: alive until release */
     P->c = xcalloc((size_t)n, sizeof *P->c);
     for (int k = 0; k < n; k++)
         P->c[k].fd = -1;
@@ -347,67 +431,12 @@ static int prepare(const rn_trial *t, void **state, rn_error *err)
     }
     atomic_init(&P->sh->arrived, 0);
     atomic_init(&P->sh->gen, 0);
-    fflush(NULL);
-    pid_t self = getpid();
-    double t_fork = now_seconds();
-    for (int k = 0; k < n; k++) {
-        int sv[2];
-        if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) < 0) {
-            snprintf(err->msg, sizeof err->msg, "cannot start process %d of %d: %s", k + 1, n,
-                     strerror(errno));
-            kill_all(P);
-            release(P);
-            return 1;
-        }
-        pid_t pid = fork();
-        if (pid == 0) {
-            close(sv[0]);
-            process_main(k, t, sv[1], P->sh, self);
-        }
-        close(sv[1]);
-        if (pid < 0) {
-            close(sv[0]);
-            snprintf(err->msg, sizeof err->msg, "cannot start process %d of %d: %s", k + 1, n,
-                     strerror(errno));
-            kill_all(P);
-            release(P);
-            return 1;
-        }
-        P->c[k] = (child){.pid = pid, .fd = sv[0]};
-    }
-    /* the ready answers: prepare's outcome, and when each started and was ready */
-    int rc = 0;
-    for (int k = 0; k < n && !rc; k++) {
-        reply *r = &P->c[k].last;
-        if (fd_read_all(P->c[k].fd, r, sizeof *r) < 0) {
-            crashed(P, k, err);
-            rc = 1;
-            break;
-        }
-        if (r->rc) {
-            char msg[sizeof err->msg];
-            size_t len = r->len < sizeof msg - 1 ? r->len : sizeof msg - 1;
-            fd_read_all(P->c[k].fd, msg, len);
-            msg[len] = '\0';
-            snprintf(err->msg, sizeof err->msg, "process %d of %d: %.900s", k + 1, n, msg);
-            rc = r->rc == 2 ? 2 : 1;
-            kill_all(P);
-        }
-    }
+    /* spawn: per_call starts them in every call instead */
+    double t_fork;
+    int rc = spec.per_call ? 0 : start(P, &t_fork, err);
     if (rc) {
         release(P);
         return rc;
-    }
-    for (int k = 0; k < n; k++) {
-        const reply *r = &P->c[k].last;
-        if (r->t1 - t_fork > P->startup)
-            P->startup = r->t1 - t_fork;
-        if (r->t0 - t_fork > P->startup_fork)
-            P->startup_fork = r->t0 - t_fork;
-        char tn[48];
-        snprintf(tn, sizeof tn, "process %d of %d (%d)", k + 1, n, (int)P->c[k].pid);
-        trace_track((int)P->c[k].pid, tn);
-        trace_span_on((int)P->c[k].pid, "prepare", r->t0, r->t1);
     }
     *state = P;
     return 0;
@@ -418,6 +447,9 @@ static int prepare(const rn_trial *t, void **state, rn_error *err)
 static int run(void *state, rn_sample *s, rn_error *err)
 {
     procs *P = state;
+    double t_fork = NAN;
+    if (spec.per_call && start(P, &t_fork, err))
+        return 1;
     if (round_trip(P, 'R', err))
         return 1;
     double s0 = INFINITY, s1 = -INFINITY, e0 = INFINITY, e1 = -INFINITY;
@@ -427,19 +459,27 @@ static int run(void *state, rn_sample *s, rn_error *err)
         s1 = r->t0 > s1 ? r->t0 : s1;
         e0 = r->t1 < e0 ? r->t1 : e0;
         e1 = r->t1 > e1 ? r->t1 : e1;
-        trace_call_on(k, (int)P->c[k].pid, r->t0, r->t1);
+        if (!spec.per_call)
+            trace_call_on(k, (int)P->c[k].pid, r->t0, r->t1);
     }
     double call = e1 - s0;
     /* a batch of calls: the harness divides the sum by the batch */
     s->seconds = (isnan(s->seconds) ? 0 : s->seconds) + call;
     push(&P->skew, &P->nskew, &P->cskew, s1 - s0);
     push(&P->overlap, &P->nover, &P->cover, call > 0 && e0 > s1 ? (e0 - s1) / call : 0);
+    if (spec.per_call) { /* from the first fork; each call's processes check their result */
+        s->seconds += s0 - t_fork;
+        int bad = round_trip(P, 'C', err);
+        stop(P);
+        return bad;
+    }
     return 0;
 }
 
 static int check(void *state, rn_error *err)
 {
-    return round_trip(state, 'C', err);
+    procs *P = state;
+    return spec.per_call ? 0 : round_trip(P, 'C', err); /* per call: checked in run() */
 }
 
 void procs_counts(void *state, double counts[2])
@@ -473,10 +513,12 @@ static void extras(void *state, void *ctx, void (*cb)(void *, const char *, cons
     char v[48];
     snprintf(v, sizeof v, "%d", P->n);
     cb(ctx, "processes", v);
-    snprintf(v, sizeof v, "%.6g", P->startup);
-    cb(ctx, "startup_seconds", v);
-    snprintf(v, sizeof v, "%.6g", P->startup_fork);
-    cb(ctx, "startup_fork_seconds", v);
+    if (P->nup > 0) { /* spawn: per_call: the median over calls */
+        snprintf(v, sizeof v, "%.6g", median_of(P->up, P->nup));
+        cb(ctx, "startup_seconds", v);
+        snprintf(v, sizeof v, "%.6g", median_of(P->up_fork, P->nupf));
+        cb(ctx, "startup_fork_seconds", v);
+    }
     if (P->nskew > 0) {
         snprintf(v, sizeof v, "%.6g", median_of(P->skew, P->nskew));
         cb(ctx, "barrier_skew_seconds", v);

@@ -21,6 +21,7 @@ typedef struct procs_spec {
     const rn_backend *b;          /* its backend (select: one thread) */
     const workload_desc *desc;    /* built-in: its registry entry; NULL: a Lua workload */
     int lua;                      /* a Lua workload: its teardown runs in each process */
+    int per_call;                 /* spawn: per_call: new processes for every call */
 } procs_spec;
 
 /* The workload that runs `spec` (one trial at a time: the spec is kept

@@ -15,6 +15,7 @@ typedef struct resolved_trial {
     double warmup_time, warmup_tolerance; /* the experiment's (config.h) */
     int processes; /* parallel: processes: that many (the trial's threads); 0: threads */
     int replicate; /* share: replicate (each process runs the whole size) */
+    int per_call;  /* spawn: per_call (new processes for every call) */
     int warmup_curve; /* calls timed one by one at the start (README "The warmup curve") */
 } resolved_trial;
 

@@ -567,6 +567,7 @@ void worker_run_trial(const experiment *e, const worker_cmd *cmd, int fd)
     }
     /* README "Processes and threads" */
     const char *no = r.replicate && !r.processes ? "share: replicate needs parallel: processes"
+                     : r.per_call && !r.processes ? "spawn: per_call needs parallel: processes"
                      : !r.processes                ? NULL
                      : tr->device != RN_DEV_CPU
                          ? "parallel: processes runs on the CPU (a CUDA context does not survive fork)"
@@ -614,7 +615,7 @@ void worker_run_trial(const experiment *e, const worker_cmd *cmd, int fd)
         goto out;
     }
     if (r.processes) { /* the processes run impl; the worker times them */
-        procs_spec ps = {r.processes, r.replicate, impl, b, desc, r.lua};
+        procs_spec ps = {r.processes, r.replicate, impl, b, desc, r.lua, r.per_call};
         resolved_trial rp = r;
         rp.lua = 0; /* each process tears its Lua state down itself */
         run_loop(&rp, procs_workload(&ps), NULL, desc, &e->stop, fd);

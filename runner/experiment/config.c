@@ -35,12 +35,13 @@ static const char *const top_names[] = {"name",    "description", "workload", "d
                                         "plots",   "cold_cache", "batch",    "stop",
                                         "order",   "affinity", "warmup_time",
                                         "warmup_tolerance", "parallel", "share",
-                                        "warmup_curve", "trace", NULL};
+                                        "spawn", "warmup_curve", "trace", NULL};
 
 const char *const runkey_names[] = {"workload", "device",  "threads", "io",
                                     "dtype",    "size",    "repeats", "warmups",
                                     "timeout",  "seed",    "cold_cache", "batch",
-                                    "affinity", "parallel", "share", "warmup_curve", NULL};
+                                    "affinity", "parallel", "share", "spawn", "warmup_curve",
+                                    NULL};
 
 int runkey_index(const char *name)
 {
@@ -561,7 +562,7 @@ static const struct top_key {
     {"timeout", h_runkey, 0},    {"seed", h_runkey, 0},
     {"cold_cache", h_runkey, 0}, {"batch", h_runkey, 0},
     {"affinity", h_runkey, 0},
-    {"parallel", h_runkey, 0},   {"share", h_runkey, 0},
+    {"parallel", h_runkey, 0},   {"share", h_runkey, 0},     {"spawn", h_runkey, 0},
     {"warmup_curve", h_runkey, 0}, {"trace", h_trace, 0},
     {"stop", h_stop, 0},         {"order", h_order, 0},
     {"warmup_time", h_warmup_time, 0}, {"warmup_tolerance", h_warmup_tolerance, 0},

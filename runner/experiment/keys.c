@@ -327,6 +327,11 @@ static int check_share(value *v, int line, int col, diags *d)
     return want_choice(v, "split|replicate", "share", line, col, d);
 }
 
+static int check_spawn(value *v, int line, int col, diags *d)
+{
+    return want_choice(v, "once|per_call", "spawn", line, col, d);
+}
+
 /* README "The warmup curve" */
 static int check_warmup_curve(value *v, int line, int col, diags *d)
 {
@@ -358,6 +363,8 @@ const runkey runkeys[] = {
                      "threads: threads of one process; processes: that many processes", 1},
     [RK_SHARE] = {"share", check_share, "split",
                   "parallel: processes: each runs its part (split) or the whole (replicate)", 1},
+    [RK_SPAWN] = {"spawn", check_spawn, "once",
+                  "parallel: processes: started once a trial, or for every call (per_call)", 1},
     [RK_WARMUP_CURVE] = {"warmup_curve", check_warmup_curve, "0",
                          "time each of the first K calls of a fresh worker", 1},
 };

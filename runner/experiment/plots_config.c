@@ -27,6 +27,19 @@ static const char *const plot_legends[] = {"right", "below", "top left", "top ri
 static const char *const plot_types[] = {"line", "speedup", "throughput", "breakdown", "bar",
                                          "warmup", NULL};
 
+/* what `parallel: processes` adds to a trial (README "Processes and threads") */
+static const char *const processes_columns[] = {"processes", "startup_seconds",
+                                                "startup_fork_seconds", "barrier_skew_seconds",
+                                                "overlap", NULL};
+
+static int is_processes_column(const experiment *e, const char *s)
+{
+    for (int i = 0; experiment_column(e, "parallel") >= 0 && processes_columns[i]; i++)
+        if (!strcmp(processes_columns[i], s))
+            return 1;
+    return 0;
+}
+
 static int is_result_column(const char *s)
 {
     for (int i = 0; result_columns[i]; i++)
@@ -136,6 +149,7 @@ static void parse_plot(loader *L, const yaml_node_t *m)
             /* workloads and hooks may add columns; check only the known ones
              * when the workload is a built-in one */
             if (ps->y && !is_result_column(ps->y) && experiment_column(e, ps->y) < 0 &&
+                !is_processes_column(e, ps->y) &&
                 strcmp(ps->y, "loss") && strcmp(ps->y, "accuracy") && !e->hooks) {
                 int c = experiment_column(e, "workload");
                 value w = c >= 0 ? e->cols[c].fixed : (value){0};

@@ -21,7 +21,8 @@ static const char *const time_cols[] = {
     "cold",          "min",         "median",        "mean",           "stddev",
     "max",           "median_ci_low", "median_ci_high", "h2d",          "compute",
     "d2h",           "device_min",  "device_median", "device_mean",    "device_stddev",
-    "device_max",    "device_median_ci_low", "device_median_ci_high", NULL};
+    "device_max",    "device_median_ci_low", "device_median_ci_high", "startup_seconds",
+    "startup_fork_seconds", "barrier_skew_seconds", NULL};
 
 int pm_is_number(const char *s, double *out)
 {
