@@ -17,7 +17,6 @@
 
 #include "base/util.h"
 #include "exec/trace.h"
-#include "lua/lua_engine.h"
 #include "stats/stats.h"
 
 #include <errno.h>
@@ -169,18 +168,16 @@ static void process_main(int k, const rn_trial *tr, int fd, shared *sh, pid_t pa
         } else if (cmd == 'C') {
             rc = spec.impl->check ? spec.impl->check(state, &err) : 0;
             answer(fd, rc, 0, 0, err.msg);
-        } else if (cmd == 'F') {
-            double f = spec.lua ? lua_workload_flops(state)
-                       : spec.desc && spec.desc->flops ? spec.desc->flops(&ct)
-                                                       : NAN;
-            double b = spec.lua ? lua_workload_bytes(state)
-                       : spec.desc && spec.desc->bytes ? spec.desc->bytes(&ct)
-                                                       : NAN;
+        } else if (cmd == 'F') { /* as the worker counts a call (README "How a trial is timed") */
+            double f = spec.desc && spec.desc->flops ? spec.desc->flops(&ct) : NAN;
+            double b = spec.desc && spec.desc->bytes ? spec.desc->bytes(&ct) : NAN;
+            if (spec.impl->work)
+                spec.impl->work(state, &f, &b);
             answer(fd, 0, f, b, NULL);
         }
     }
-    if (spec.lua)
-        lua_workload_teardown(state, &err);
+    if (spec.impl->teardown) /* its error is not reported (README "Processes and threads") */
+        spec.impl->teardown(state, &err);
     spec.impl->release(state);
     _exit(0);
 }
@@ -482,17 +479,18 @@ static int check(void *state, rn_error *err)
     return spec.per_call ? 0 : round_trip(P, 'C', err); /* per call: checked in run() */
 }
 
-void procs_counts(void *state, double counts[2])
+/* flops and bytes per call: the processes' parts summed (NAN: not stated) */
+static void work(void *state, double *flops, double *bytes)
 {
     procs *P = state;
     rn_error err;
-    counts[0] = counts[1] = NAN;
+    *flops = *bytes = NAN;
     if (round_trip(P, 'F', &err))
         return;
-    counts[0] = counts[1] = 0;
+    *flops = *bytes = 0;
     for (int k = 0; k < P->n; k++) {
-        counts[0] += P->c[k].last.t0; /* NAN when not stated: stays NAN */
-        counts[1] += P->c[k].last.t1;
+        *flops += P->c[k].last.t0; /* NAN when not stated: stays NAN */
+        *bytes += P->c[k].last.t1;
     }
 }
 
@@ -534,4 +532,5 @@ const rn_workload_impl core_processes = {
     .check = check,
     .release = release,
     .extras = extras,
+    .work = work,
 };

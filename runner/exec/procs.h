@@ -20,7 +20,6 @@ typedef struct procs_spec {
     const rn_workload_impl *impl; /* what each process runs */
     const rn_backend *b;          /* its backend (select: one thread) */
     const workload_desc *desc;    /* built-in: its registry entry; NULL: a Lua workload */
-    int lua;                      /* a Lua workload: its teardown runs in each process */
     int per_call;                 /* spawn: per_call: new processes for every call */
 } procs_spec;
 
@@ -28,8 +27,5 @@ typedef struct procs_spec {
  * until the next call). */
 const rn_workload_impl *procs_workload(const procs_spec *spec);
 extern const rn_workload_impl core_processes;
-
-/* flops and bytes per call, summed over the processes (NAN: not stated). */
-void procs_counts(void *state, double counts[2]);
 
 #endif
