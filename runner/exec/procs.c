@@ -66,6 +66,19 @@ typedef struct procs {
 
 static procs_spec spec;
 
+const char *procs_refusal(const resolved_trial *r, const workload_desc *desc)
+{
+    if (!r->processes)
+        return r->replicate  ? "share: replicate needs parallel: processes"
+               : r->per_call ? "spawn: per_call needs parallel: processes"
+                             : NULL;
+    if (r->t.device != RN_DEV_CPU)
+        return "parallel: processes runs on the CPU (a CUDA context does not survive fork)";
+    if (desc && !strcmp(desc->name, "concurrent"))
+        return "parallel: processes does not apply to concurrent (use its mode)";
+    return r->t.cold_cache ? "cold_cache is not supported with parallel: processes" : NULL;
+}
+
 const rn_workload_impl *procs_workload(const procs_spec *s)
 {
     spec = *s;

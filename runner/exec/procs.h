@@ -12,6 +12,7 @@
 #define RUNNER_PROCS_H
 
 #include "backend.h"
+#include "exec/trial.h"
 #include "registry/workloads.h"
 
 typedef struct procs_spec {
@@ -22,6 +23,11 @@ typedef struct procs_spec {
     const workload_desc *desc;    /* built-in: its registry entry; NULL: a Lua workload */
     int per_call;                 /* spawn: per_call: new processes for every call */
 } procs_spec;
+
+/* Why trial r cannot run as asked (a skip reason), or NULL: processes on
+ * a GPU, for `concurrent`, with cold_cache; replicate or per_call without
+ * processes. */
+const char *procs_refusal(const resolved_trial *r, const workload_desc *desc);
 
 /* The workload that runs `spec` (one trial at a time: the spec is kept
  * until the next call). */

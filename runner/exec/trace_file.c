@@ -83,7 +83,7 @@ static void write_event(trace_file *T, track *k, char ph, const char *name, doub
     json_object_object_add(o, "name", json_object_new_string(name));
     json_object_object_add(o, "cat", json_object_new_string("runner"));
     json_object_object_add(o, "ph", json_object_new_string(ph == 'B' ? "B" : "E"));
-    /* to the nanosecond: a sample's span and its samples.csv value agree */
+    /* to the nanosecond: a sample's span and its saved value agree */
     json_object_object_add(o, "ts", json_object_new_double(round(ts * 1e3) / 1e3));
     json_object_object_add(o, "pid", json_object_new_int(k->pid));
     json_object_object_add(o, "tid", json_object_new_int(k->tid));

@@ -1,6 +1,6 @@
 /* warmup_curve.h - `warmup_curve: K` (README "The warmup curve"): the time
  * of each of the first K calls of a trial in a fresh worker, kept as the
- * trials.csv column `first_calls`, the K times in seconds separated by
+ * trials table's column `first_calls`, the K times in seconds separated by
  * spaces, first call first. */
 #ifndef RUNNER_WARMUP_CURVE_H
 #define RUNNER_WARMUP_CURVE_H

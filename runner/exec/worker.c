@@ -11,6 +11,7 @@
 
 #include "registry/backends.h"
 #include "lua/lua_engine.h"
+#include "exec/batch.h"
 #include "exec/concurrent.h"
 #include "exec/procs.h"
 #include "exec/proto.h"
@@ -168,72 +169,6 @@ static void sleep_seconds(double s)
     struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
     while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
         ;
-}
-
-/* The clock (README "Batching"): its cost, one CLOCK_MONOTONIC read (the
- * mean over many back-to-back reads), and its resolution, the smallest
- * non-zero step between two reads.  Measured once per worker. */
-static double clock_cost, clock_step;
-
-static void clock_measure(void)
-{
-    if (clock_cost > 0)
-        return;
-    enum { READS = 2000 };
-    struct timespec prev, cur;
-    double step = 1, t0 = now_seconds();
-    clock_gettime(CLOCK_MONOTONIC, &prev);
-    for (int i = 0; i < READS; i++) {
-        clock_gettime(CLOCK_MONOTONIC, &cur);
-        double d = (double)(cur.tv_sec - prev.tv_sec) + (double)(cur.tv_nsec - prev.tv_nsec) * 1e-9;
-        if (d > 0 && d < step)
-            step = d;
-        prev = cur;
-    }
-    double cost = (now_seconds() - t0) / (READS + 2);
-    struct timespec res;
-    if (clock_getres(CLOCK_MONOTONIC, &res) == 0) {
-        double r = (double)res.tv_sec + (double)res.tv_nsec * 1e-9;
-        if (r > step)
-            step = r;
-    }
-    clock_step = step > 1e-9 ? step : 1e-9;
-    clock_cost = cost > 1e-9 ? cost : 1e-9;
-}
-
-/* The shortest sample batch: auto aims for: 1000x the clock's resolution and
- * 100x its cost (google/benchmark grows iterations the same way), so the
- * clock's tick and its cost are each at most 0.1 % and 1 % of a sample. */
-static double sample_target(void)
-{
-    clock_measure();
-    double a = 1000 * clock_step, b = 100 * clock_cost;
-    return a > b ? a : b;
-}
-
-/* batch: auto.  The whole batch is timed, and grown (batch_grow) until one
- * batch lasts sample_target(): each probe re-times the batch it would use,
- * so the choice rests on a measured batch, not on one call scaled up. */
-static int choose_batch(const rn_workload_impl *impl, void *state, rn_error *err, int *rc,
-                        long *calls)
-{
-    double target = sample_target();
-    int batch = 1;
-    rn_sample s;
-    for (int tries = 0; tries < 40; tries++) {
-        rn_sample_clear(&s);
-        double t0 = now_seconds();
-        for (int j = 0; j < batch; j++)
-            if ((*rc = impl->run(state, &s, err)) != 0)
-                return 1;
-        double d = now_seconds() - t0;
-        *calls += batch;
-        int next = batch_grow(batch, d, target);
-        if (next == batch)
-            break;
-        batch = next;
-    }
-    return batch;
 }
 
 /* Warmup to steady state (README "How a trial is timed"): after the
@@ -566,16 +501,7 @@ void worker_run_trial(const experiment *e, const worker_cmd *cmd, int fd)
              rn_dtype_name(tr->dtype), desc->dtypes);
         goto out;
     }
-    /* README "Processes and threads" */
-    const char *no = r.replicate && !r.processes ? "share: replicate needs parallel: processes"
-                     : r.per_call && !r.processes ? "spawn: per_call needs parallel: processes"
-                     : !r.processes                ? NULL
-                     : tr->device != RN_DEV_CPU
-                         ? "parallel: processes runs on the CPU (a CUDA context does not survive fork)"
-                     : desc && !strcmp(desc->name, "concurrent")
-                         ? "parallel: processes does not apply to concurrent (use its mode)"
-                     : tr->cold_cache ? "cold_cache is not supported with parallel: processes"
-                                      : NULL;
+    const char *no = procs_refusal(&r, desc); /* README "Processes and threads" */
     if (no) {
         done(fd, ST_SKIPPED, "%s", no);
         goto out;

@@ -21,7 +21,7 @@ typedef struct runkey {
     const char *dflt; /* NULL: none (size: the workload's own) */
     const char *help;
     /* a column only in files that name the key (README "Top-level keys"):
-     * files without it keep their trials.csv columns */
+     * files without it keep their columns */
     int optional;
 } runkey;
 

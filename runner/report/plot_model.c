@@ -1,6 +1,5 @@
 /* plot_model.c - see plot_model.h. */
 #include "report/plot_model.h"
-#include "report/plot_warmup.h"
 
 #include "base/util.h"
 #include "registry/workloads.h"
@@ -509,7 +508,11 @@ int pm_default_charts(const run_model *m, chart_spec **out)
         v[n++] = new_default("throughput", CH_THROUGHPUT, xx, any_flops ? m->c_gflops : m->c_gbps);
     if (any_phase)
         v[n++] = new_default("breakdown", CH_BREAKDOWN, xx, -1);
-    if (pm_has_warmup(m)) {
+    int curve = pm_col(m, "first_calls"); /* warmup_curve (plot_warmup.h) */
+    int any_curve = 0;
+    for (int r = 1; curve >= 0 && r <= m->nrows && !any_curve; r++)
+        any_curve = pm_ok(m, r) && *pm_cell(m, r, curve);
+    if (any_curve) {
         v[n] = new_default("warmup", CH_WARMUP, -1, -1);
         v[n].logx = 0; /* call numbers */
         v[n++].logy = 1;
@@ -722,9 +725,9 @@ static char *pair_key(const run_model *m, int row, const int *keys, int nk)
 
 int pm_chart_data(const run_model *m, const chart_spec *s, chart_data *d)
 {
-    if (s->type == CH_WARMUP)
-        return pm_warmup_data(m, s, d);
     memset(d, 0, sizeof *d);
+    if (s->type == CH_WARMUP) /* its curves come from plot_warmup.h */
+        return 0;
     int nc = m->ncols;
     d->x = s->x >= 0 ? s->x : chart_x(m);
     d->y = s->y;

@@ -12,15 +12,6 @@ static int curve_col(const run_model *m)
     return pm_col(m, "first_calls");
 }
 
-int pm_has_warmup(const run_model *m)
-{
-    int c = curve_col(m);
-    for (int r = 1; c >= 0 && r <= m->nrows; r++)
-        if (pm_ok(m, r) && *pm_cell(m, r, c))
-            return 1;
-    return 0;
-}
-
 static int cmp_curve(const void *a, const void *b)
 {
     return strverscmp(((const pm_curve *)a)->label, ((const pm_curve *)b)->label);

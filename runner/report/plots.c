@@ -821,7 +821,8 @@ int plots_render_spec(const char *run_dir, const experiment *e, const experiment
     int *npts = xcalloc((size_t)ncharts + 1, sizeof *npts);
     palette pal = {0};
     for (int i = 0; i < ncharts; i++) {
-        npts[i] = pm_chart_data(&m, &charts[i], &data[i]);
+        npts[i] = charts[i].type == CH_WARMUP ? pm_warmup_data(&m, &charts[i], &data[i])
+                                              : pm_chart_data(&m, &charts[i], &data[i]);
         for (int c = 0;
              c < data[i].ncurves && charts[i].type != CH_BREAKDOWN && !data[i].unlabelled; c++)
             palette_add(&pal, data[i].curves[c].label);
