@@ -218,13 +218,13 @@ static int hooks_before(sink *o, long long t, trial_result *res)
     char why[1024];
     int traced = o->T && hookproc_has(o->H, "skip");
     if (traced)
-        trace_file_begin(o->T, "hook skip", (long)t);
+        trace_file_begin(o->T, "hook skip", (long)o->e->ids[t]);
     int sk = hookproc_skip(o->H, t, why, sizeof why);
     if (traced)
         trace_file_end(o->T);
     traced = o->T && sk == 0 && hookproc_has(o->H, "before_trial");
     if (traced)
-        trace_file_begin(o->T, "hook before_trial", (long)t);
+        trace_file_begin(o->T, "hook before_trial", (long)o->e->ids[t]);
     if (sk == 0)
         sk = hookproc_before(o->H, t, why, sizeof why);
     if (traced)
@@ -251,7 +251,7 @@ static void finish_trial(sink *o, long long t, trial_result *res, int ran)
      * --resume runs it again with its hook */
     int traced = o->T && o->H && ran && hookproc_has(o->H, "after_trial");
     if (traced)
-        trace_file_begin(o->T, "hook after_trial", (long)t);
+        trace_file_begin(o->T, "hook after_trial", (long)o->e->ids[t]);
     int stopped = o->H && ran && hooks_after(o->H, t, res) == HOOKPROC_INTERRUPTED;
     if (traced)
         trace_file_end(o->T);

@@ -204,7 +204,7 @@ void sup_run(supervisor *S, long long t, double timeout, int samples, int warmup
 {
     load_snap a, b;
     load_snap_take(&a, S->pid);
-    trace_file_begin(S->trace, "trial", (long)t);
+    trace_file_begin(S->trace, "trial", (long)S->e->ids[t]);
     sup_run_inner(S, t, timeout, samples, warmups, out);
     trace_file_settle(S->trace); /* what a crashed or killed worker left open */
     trace_file_end(S->trace);

@@ -487,7 +487,7 @@ void worker_run_trial(const experiment *e, const worker_cmd *cmd, int fd)
     current_device = tr->device;
     char why[1024];
     trace_start(cmd->trace);
-    trace_begin("trial", (long)cmd->trial);
+    trace_begin("trial", (long)e->ids[cmd->trial]); /* its number in the trials table */
 
     /* lua:PATH: no registry entry (dtypes, memory estimate); the file
      * states its own flops and bytes (run_loop asks after prepare) */
