@@ -3,34 +3,34 @@
 # (writes speedup.png and speedup.svg).  The data is inline below.
 # speedup = baseline time / curve time: above the dashed line at 1 is faster.
 $s0 << EOD
-16 0.5708322597
-64 1.935691137
-256 0.9499998031
-1024 1.985520984
-4096 0.9905590034
-16384 1.331645701
-65536 1.231127702
-262144 1.216886253
+16 0.5759083229
+64 0.8185973705
+256 0.9431902414
+1024 0.9669996895
+4096 0.996733417
+16384 1.054801168
+65536 0.9715886437
+262144 0.9902505847
 EOD
 $s1 << EOD
-16 0.00473779998
-64 0.01841306625
-256 0.1085797725
-1024 0.2019886438
-4096 0.6385873231
-16384 1.154856595
-65536 1.141486321
-262144 1.080166734
+16 0.01796317686
+64 0.07229397819
+256 0.2204979407
+1024 0.5167270589
+4096 0.8151167828
+16384 0.8865476401
+65536 1.029815326
+262144 1.053925961
 EOD
 $s2 << EOD
-16 0.001955165484
-64 0.007529349908
-256 0.02891936987
-1024 0.06030164631
-4096 0.2441561428
-16384 0.8814884058
-65536 0.9559889728
-262144 1.255417317
+16 0.001316279681
+64 0.00514411764
+256 2.017365426
+1024 0.08485722843
+4096 0.3367666946
+16384 1.0064507
+65536 0.9439831503
+262144 0.9157208773
 EOD
 
 set encoding utf8
@@ -47,7 +47,7 @@ set key outside right top vertical Left reverse noenhanced spacing 1.3 samplen 2
 set pointsize 1.1
 set style fill solid 0.85 border lc rgb '#444444'
 set logscale y 10
-set yrange [1e-3:1e1]
+set yrange [1e-4:1e1]
 set format y '%g'
 set ytics 10
 set mytics 10
@@ -57,12 +57,12 @@ set xtics 16, 2
 set format x '2^{%L}'
 
 # where each curve crosses 1
-set arrow from first 30.2375282, graph 0 to first 30.2375282, first 1 nohead dt 3 lw 1.5 lc rgb '#4E79A7' back
-set label '' at 30.2375282, 1 point pt 6 ps 2 lw 2 lc rgb '#4E79A7' front
-set label 'processes faster from size = 64' at graph 0.98, graph 0.050 right tc rgb '#4E79A7' noenhanced front
-set arrow from first 147104.9471, graph 0 to first 147104.9471, first 1 nohead dt 3 lw 1.5 lc rgb '#E15759' back
-set label '' at 147104.9471, 1 point pt 6 ps 2 lw 2 lc rgb '#E15759' front
-set label 'threads faster from size = 2^18' at graph 0.98, graph 0.105 right tc rgb '#E15759' noenhanced front
+set arrow from first 217.5133817, graph 0 to first 217.5133817, first 1 nohead dt 3 lw 1.5 lc rgb '#E15759' back
+set label '' at 217.5133817, 1 point pt 6 ps 2 lw 2 lc rgb '#E15759' front
+set label 'threads faster from size = 256' at graph 0.98, graph 0.950 right tc rgb '#E15759' noenhanced front
+set arrow from first 348.006397, graph 0 to first 348.006397, first 1 nohead dt 3 lw 1.5 lc rgb '#E15759' back
+set label '' at 348.006397, 1 point pt 6 ps 2 lw 2 lc rgb '#E15759' front
+set label 'threads slower from size = 1024' at graph 0.98, graph 0.895 right tc rgb '#E15759' noenhanced front
 
 plot $s0 using 1:2 with linespoints lw 2 pi 1 lc rgb '#4E79A7' pt 7 dt 1 title 'processes' noenhanced, \
      $s1 using 1:2 with linespoints lw 2 pi 1 lc rgb '#F28E2B' pt 5 dt 1 title 'processes started per call' noenhanced, \
