@@ -17,12 +17,6 @@ int cmd_plot(const cli *c);
 int cmd_report(const cli *c);
 int cmd_merge(const cli *c);
 int cmd_export(const cli *c);
-/* The run folders a RUN_DIR argument stands for (cmd_plot.c): the folder
- * itself when it holds trials.csv, else DIR/latest, else every
- * DIR/<experiment>/latest; appended to *runs (free with free_runs).
- * -1, with a message on stderr, when none. */
-int resolve_runs(const char *arg, char ***runs, int *nruns);
-void free_runs(char **runs, int n);
 /* runner compare OLD_RUN NEW_RUN | OLD... -- NEW... [--threshold PCT] [--noise-floor PCT]
  * [--ignore KEY] [--busy-ok] [--format text|md|csv|json] */
 int cmd_compare_main(int nargs, char **args);

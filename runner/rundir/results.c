@@ -99,14 +99,6 @@ int results_is_done(const run_files *R, long long id)
     return id >= 0 && id <= R->max_id && (R->done[id / 8] >> (id % 8)) & 1;
 }
 
-static void run_id_now(char *out, size_t n)
-{
-    time_t now = time(NULL);
-    struct tm tm;
-    gmtime_r(&now, &tm);
-    strftime(out, n, "%Y%m%dT%H%M%SZ", &tm);
-}
-
 /* Is this run folder unfinished?  meta.json says "finished": false. */
 static int unfinished(const char *run_dir)
 {
@@ -699,17 +691,8 @@ int results_open(run_files *R, const experiment *e, const char *output, int resu
         }
     }
     if (!R->run_dir) {
-        char id[40];
-        run_id_now(id, sizeof id);
-        R->run_dir = xasprintf("%s/%s", R->exp_dir, id);
-        for (int k = 2; mkdir(R->run_dir, 0777) < 0; k++) {
-            if (errno != EEXIST || k > 1000) {
-                snprintf(err, len, "cannot create %s: %s", R->run_dir, strerror(errno));
-                return -1;
-            }
-            free(R->run_dir);
-            R->run_dir = xasprintf("%s/%s-%d", R->exp_dir, id, k);
-        }
+        if (!(R->run_dir = rundir_create(R->exp_dir, err, len)))
+            return -1;
         const char *slash = strrchr(R->run_dir, '/');
         R->run_id = xstrdup(slash + 1);
         if (lock_run(R, err, len) < 0 || start_files(R, e, err, len) < 0)
