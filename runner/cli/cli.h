@@ -15,6 +15,10 @@ typedef enum {
     CMD_EXPORT,
     CMD_HELP,
     CMD_VERSION,
+    CMD_COMPARE,
+    CMD_SUBMIT,
+    CMD_STATUS,
+    CMD_NONE, /* ends cli_commands */
 } command;
 
 typedef struct cli {
@@ -30,6 +34,18 @@ typedef struct cli {
     const char *run_dir;  /* --run-dir DIR */
     const char *format;   /* export --format json|csv */
 } cli;
+
+/* The command table: every command, its word and the function that runs
+ * it.  Most take the options of cli_parse (the word may come after them);
+ * compare, submit and status parse their own and must come first. */
+typedef struct cli_command {
+    const char *word; /* NULL: run and --dry-run, which have none */
+    command cmd;
+    int (*run)(const cli *c);           /* parsed by cli_parse */
+    int (*own)(int nargs, char **args); /* or: the arguments after its word */
+} cli_command;
+
+extern const cli_command cli_commands[]; /* ends with CMD_NONE */
 
 /* The command line as given (set by main), for meta.json. */
 extern int cli_argc;

@@ -3,6 +3,7 @@
  * [--busy-ok] [--format text|md|csv|json]: the options, the output and the
  * exit status (README "Comparing runs"); the comparison is stats/compare.h. */
 #include "cli/commands.h"
+#include "cli/opts.h"
 #include "stats/compare.h"
 #include "base/util.h"
 
@@ -66,25 +67,6 @@ static void compare_usage(FILE *f)
           f);
 }
 
-static int opt_arg(int nargs, char **args, int *i, const char *name, const char **v)
-{
-    size_t n = strlen(name);
-    if (strncmp(args[*i], name, n))
-        return 0;
-    if (args[*i][n] == '=') {
-        *v = args[*i] + n + 1;
-        return 1;
-    }
-    if (args[*i][n])
-        return 0;
-    if (*i + 1 >= nargs) {
-        *v = NULL;
-        return 1;
-    }
-    *v = args[++*i];
-    return 1;
-}
-
 static int parse_pct(const char *opt, const char *v, double *out)
 {
     char *end;
@@ -104,44 +86,67 @@ static int parse_pct(const char *opt, const char *v, double *out)
     return 0;
 }
 
+enum { C_THRESHOLD, C_NOISE_FLOOR, C_IGNORE, C_FORMAT, C_BUSY_OK, C_HELP };
+
+/* in this order for "did you mean" */
+static const opt_def compare_options[] = {
+    {"--threshold", 0, OPT_VALUE, C_THRESHOLD},
+    {"--noise-floor", 0, OPT_VALUE, C_NOISE_FLOOR},
+    {"--ignore", 0, OPT_VALUE, C_IGNORE},
+    {"--format", 0, OPT_VALUE, C_FORMAT},
+    {"--busy-ok", 0, OPT_NONE, C_BUSY_OK},
+    {"--help", 'h', OPT_NONE, C_HELP},
+    {NULL, 0, 0, 0},
+};
+
 int cmd_compare_main(int nargs, char **args)
 {
-    static const char *const opts[] = {"--threshold", "--noise-floor", "--ignore", "--format",
-                                       "--busy-ok", "--help", NULL};
     const char **dirs = xcalloc((size_t)nargs + 1, sizeof *dirs);
     const char **ign = xcalloc((size_t)nargs + 1, sizeof *ign);
+    char **argv = xcalloc((size_t)nargs + 2, sizeof *argv);
+    argv[0] = "runner compare";
+    memcpy(argv + 1, args, (size_t)nargs * sizeof *args);
     compare_opts o = {.threshold = NAN, .noise_floor = COMPARE_NOISE_FLOOR, .format = "text",
                       .ignore = ign};
-    const char *v;
-    int ndirs = 0, split = -1, rc = -1;
-    for (int i = 0; i < nargs && rc < 0; i++) {
-        const char *a = args[i];
-        if (a[0] != '-' || !strcmp(a, "-")) {
-            dirs[ndirs++] = a;
-        } else if (!strcmp(a, "--")) {
+    int ndirs = 0, split = -1, rc = -1, id;
+    opts p;
+    opts_init(&p, nargs + 1, argv, compare_options, 1);
+    while (rc < 0 && (id = opts_next(&p)) != OPT_END) {
+        const char *v = p.value;
+        switch (id) {
+        case OPT_ARG:
+            dirs[ndirs++] = v;
+            break;
+        case OPT_SEPARATOR:
             if (split >= 0) {
                 fprintf(stderr, "runner: compare: '--' given twice\n");
                 rc = EXIT_INVALID;
             }
             split = ndirs;
-        } else if (!strcmp(a, "--busy-ok")) {
+            break;
+        case C_BUSY_OK:
             o.busy_ok = 1;
-        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            break;
+        case C_HELP:
             compare_usage(stdout);
             rc = EXIT_OK;
-        } else if (opt_arg(nargs, args, &i, "--threshold", &v)) {
+            break;
+        case C_THRESHOLD:
             if (parse_pct("--threshold", v, &o.threshold) < 0)
                 rc = EXIT_INVALID;
-        } else if (opt_arg(nargs, args, &i, "--noise-floor", &v)) {
+            break;
+        case C_NOISE_FLOOR:
             if (parse_pct("--noise-floor", v, &o.noise_floor) < 0)
                 rc = EXIT_INVALID;
-        } else if (opt_arg(nargs, args, &i, "--ignore", &v)) {
+            break;
+        case C_IGNORE:
             if (!v || !*v) {
                 fprintf(stderr, "runner: compare: --ignore needs a key\n");
                 rc = EXIT_INVALID;
             } else
                 ign[o.nignore++] = v;
-        } else if (opt_arg(nargs, args, &i, "--format", &v)) {
+            break;
+        case C_FORMAT:
             if (!v || (strcmp(v, "text") && strcmp(v, "md") && strcmp(v, "csv") &&
                        strcmp(v, "json"))) {
                 fprintf(stderr, "runner: compare: --format takes text, md, csv or json%s%s%s\n",
@@ -149,15 +154,16 @@ int cmd_compare_main(int nargs, char **args)
                 rc = EXIT_INVALID;
             } else
                 o.format = v;
-        } else {
-            char name[64];
-            snprintf(name, sizeof name, "%.*s", (int)strcspn(a, "="), a);
-            const char *s = closest_word(name, opts);
-            fprintf(stderr, "runner: compare: unknown option '%s'%s%s%s\n", name,
+            break;
+        default: { /* OPT_UNKNOWN */
+            const char *s = opts_suggest(&p);
+            fprintf(stderr, "runner: compare: unknown option '%s'%s%s%s\n", p.name,
                     s ? "; did you mean '" : "", s ? s : "", s ? "'?" : "");
             rc = EXIT_INVALID;
         }
+        }
     }
+    opts_free(&p);
     if (rc < 0) {
         if (split < 0 && ndirs != 2) {
             if (ndirs > 2)
@@ -178,5 +184,6 @@ int cmd_compare_main(int nargs, char **args)
     }
     free(dirs);
     free(ign);
+    free(argv);
     return rc;
 }

@@ -5,6 +5,7 @@
  * slurm/status.h (README "Running on a Slurm cluster"). */
 #include "cli/commands.h"
 #include "cli/helpers.h"
+#include "cli/opts.h"
 #include "experiment/config.h"
 #include "slurm/slurm.h"
 #include "slurm/status.h"
@@ -27,9 +28,36 @@ typedef struct submit_args {
     slurm_opts o;
 } submit_args;
 
-static const char *const submit_options[] = {
-    "--shards", "--partition", "--time", "--gpus-per-shard", "--sbatch-arg", "--output",
-    "--resume", "--allow-unsafe-lua", "--help", NULL};
+enum { S_SHARDS, S_PARTITION, S_TIME, S_GPUS, S_SBATCH_ARG, S_OUTPUT, S_RESUME, S_UNSAFE_LUA,
+       S_HELP };
+
+/* in this order for "did you mean" */
+static const opt_def submit_options[] = {
+    {"--shards", 0, OPT_VALUE, S_SHARDS},
+    {"--partition", 0, OPT_VALUE, S_PARTITION},
+    {"--time", 0, OPT_VALUE, S_TIME},
+    {"--gpus-per-shard", 0, OPT_VALUE, S_GPUS},
+    {"--sbatch-arg", 0, OPT_VALUE, S_SBATCH_ARG},
+    {"--output", 0, OPT_VALUE, S_OUTPUT},
+    {"--resume", 0, OPT_ATTACHED, S_RESUME}, /* --resume=RUN_DIR too */
+    {"--allow-unsafe-lua", 0, OPT_NONE, S_UNSAFE_LUA},
+    {"--help", 'h', OPT_NONE, S_HELP},
+    {NULL, 0, 0, 0},
+};
+
+static const opt_def status_options[] = {
+    {"--help", 'h', OPT_NONE, S_HELP},
+    {NULL, 0, 0, 0},
+};
+
+/* args with argv[0] before them, as getopt_long reads them. */
+static char **with_argv0(const char *argv0, int nargs, char **args)
+{
+    char **argv = xcalloc((size_t)nargs + 2, sizeof *argv);
+    argv[0] = (char *)argv0;
+    memcpy(argv + 1, args, (size_t)nargs * sizeof *args);
+    return argv;
+}
 
 static void submit_usage(FILE *f)
 {
@@ -59,106 +87,104 @@ static int parse_int(const char *v, int lo, int hi, int *out)
     return 0;
 }
 
+/* One option of submit; -1 with a message when its value is wrong. */
+static int submit_option(submit_args *s, int id, const char *name, const char *v,
+                         int *shards_given, int *output_given)
+{
+    char err[512];
+    if (!v) {
+        fprintf(stderr, "runner: submit: %s needs a value\n", name);
+        return -1;
+    }
+    switch (id) {
+    case S_SHARDS:
+        if (parse_int(v, 1, SLURM_MAX_SHARDS, &s->shards) < 0) {
+            fprintf(stderr, "runner: submit: --shards takes a whole number from 1 to 100000, not '%s'\n", v);
+            return -1;
+        }
+        *shards_given = 1;
+        break;
+    case S_GPUS:
+        if (parse_int(v, 0, 1024, &s->o.gpus) < 0) {
+            fprintf(stderr, "runner: submit: --gpus-per-shard takes a whole number >= 0, not '%s'\n", v);
+            return -1;
+        }
+        break;
+    case S_TIME:
+        if (!slurm_time_valid(v)) {
+            fprintf(stderr,
+                    "runner: submit: --time '%s' is not a Slurm time limit: minutes, MM:SS, "
+                    "HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS (e.g. 90, 1:30:00, 2-00:00:00)\n",
+                    v);
+            return -1;
+        }
+        s->o.time = v;
+        break;
+    case S_PARTITION:
+        if (!*v || strpbrk(v, "\n\r")) {
+            fprintf(stderr, "runner: submit: --partition needs a partition name\n");
+            return -1;
+        }
+        s->o.partition = v;
+        break;
+    case S_SBATCH_ARG:
+        if (slurm_extra_valid(v, err, sizeof err) < 0) {
+            fprintf(stderr, "runner: submit: %s\n", err);
+            return -1;
+        }
+        s->o.extra[s->o.nextra++] = (char *)v;
+        break;
+    case S_OUTPUT:
+        if (!*v) {
+            fprintf(stderr, "runner: submit: --output needs a folder\n");
+            return -1;
+        }
+        s->output = v;
+        *output_given = 1;
+        break;
+    }
+    return 0;
+}
+
 /* 0 ok, 1 help printed, -1 error (message printed). */
 static int submit_parse(int nargs, char **args, submit_args *s)
 {
     memset(s, 0, sizeof *s);
     s->output = "results";
     s->o.extra = xcalloc((size_t)nargs + 1, sizeof *s->o.extra);
-    int only_args = 0, ntargets = 0, shards_given = 0, output_given = 0;
-    for (int i = 0; i < nargs; i++) {
-        const char *a = args[i];
-        if (only_args || a[0] != '-' || !strcmp(a, "-")) {
-            s->target = a;
+    int ntargets = 0, shards_given = 0, output_given = 0, rc = 0, id;
+    char **argv = with_argv0("runner submit", nargs, args);
+    opts p;
+    opts_init(&p, nargs + 1, argv, submit_options, 0);
+    while (rc == 0 && (id = opts_next(&p)) != OPT_END) {
+        if (id == OPT_ARG) {
+            s->target = p.value;
             ntargets++;
-            continue;
-        }
-        if (!strcmp(a, "--")) {
-            only_args = 1;
-            continue;
-        }
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+        } else if (id == S_HELP) {
             submit_usage(stdout);
-            return 1;
-        }
-        if (!strcmp(a, "--resume")) {
+            rc = 1;
+        } else if (id == S_RESUME) {
             s->resume = 1;
-            continue;
-        }
-        if (!strncmp(a, "--resume=", 9)) { /* --resume=RUN_DIR */
-            s->resume = 1;
-            s->target = a + 9;
-            ntargets++;
-            continue;
-        }
-        if (!strcmp(a, "--allow-unsafe-lua")) {
+            if (p.value) { /* --resume=RUN_DIR */
+                s->target = p.value;
+                ntargets++;
+            }
+        } else if (id == S_UNSAFE_LUA) {
             s->allow_unsafe_lua = s->o.allow_unsafe_lua = 1;
-            continue;
-        }
-        size_t nl = strcspn(a, "=");
-        char name[64];
-        snprintf(name, sizeof name, "%.*s", (int)nl, a);
-        int known = 0;
-        for (int k = 0; submit_options[k]; k++)
-            known |= !strcmp(submit_options[k], name);
-        if (!known || !strcmp(name, "--resume") || !strcmp(name, "--help") ||
-            !strcmp(name, "--allow-unsafe-lua")) {
-            const char *sug = closest_word(name, submit_options);
-            fprintf(stderr, "runner: submit: unknown option '%s'%s%s%s\n", a[nl] ? name : a,
-                    sug ? "; did you mean '" : "", sug ? sug : "", sug ? "'?" : "");
-            return -1;
-        }
-        const char *v;
-        if (a[nl] == '=') {
-            v = a + nl + 1;
-        } else if (i + 1 < nargs) {
-            v = args[++i];
-        } else {
-            fprintf(stderr, "runner: submit: %s needs a value\n", name);
-            return -1;
-        }
-        char err[512];
-        if (!strcmp(name, "--shards")) {
-            if (parse_int(v, 1, SLURM_MAX_SHARDS, &s->shards) < 0) {
-                fprintf(stderr, "runner: submit: --shards takes a whole number from 1 to 100000, not '%s'\n", v);
-                return -1;
-            }
-            shards_given = 1;
-        } else if (!strcmp(name, "--gpus-per-shard")) {
-            if (parse_int(v, 0, 1024, &s->o.gpus) < 0) {
-                fprintf(stderr, "runner: submit: --gpus-per-shard takes a whole number >= 0, not '%s'\n", v);
-                return -1;
-            }
-        } else if (!strcmp(name, "--time")) {
-            if (!slurm_time_valid(v)) {
-                fprintf(stderr,
-                        "runner: submit: --time '%s' is not a Slurm time limit: minutes, MM:SS, "
-                        "HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS (e.g. 90, 1:30:00, 2-00:00:00)\n",
-                        v);
-                return -1;
-            }
-            s->o.time = v;
-        } else if (!strcmp(name, "--partition")) {
-            if (!*v || strpbrk(v, "\n\r")) {
-                fprintf(stderr, "runner: submit: --partition needs a partition name\n");
-                return -1;
-            }
-            s->o.partition = v;
-        } else if (!strcmp(name, "--sbatch-arg")) {
-            if (slurm_extra_valid(v, err, sizeof err) < 0) {
-                fprintf(stderr, "runner: submit: %s\n", err);
-                return -1;
-            }
-            s->o.extra[s->o.nextra++] = (char *)v;
-        } else if (!strcmp(name, "--output")) {
-            if (!*v) {
-                fprintf(stderr, "runner: submit: --output needs a folder\n");
-                return -1;
-            }
-            s->output = v;
-            output_given = 1;
+        } else if (id == OPT_UNKNOWN) {
+            const char *sug = opts_suggest(&p);
+            fprintf(stderr, "runner: submit: unknown option '%s'%s%s%s\n",
+                    strchr(p.text, '=') ? p.name : p.text, sug ? "; did you mean '" : "",
+                    sug ? sug : "", sug ? "'?" : "");
+            rc = -1;
+        } else if (submit_option(s, id, p.name, p.value, &shards_given, &output_given) < 0) {
+            rc = -1;
         }
     }
+    opts_free(&p);
+    free(argv);
+    if (rc)
+        return rc;
     if (ntargets != 1) {
         fprintf(stderr, "runner: submit: %s\n",
                 ntargets ? "one experiment file (or, with --resume, one run folder) at a time"
@@ -272,21 +298,28 @@ int cmd_submit_main(int nargs, char **args)
 int cmd_status_main(int nargs, char **args)
 {
     const char *target = NULL;
-    for (int i = 0; i < nargs; i++) {
-        if (!strcmp(args[i], "--help") || !strcmp(args[i], "-h")) {
+    char **argv = with_argv0("runner status", nargs, args);
+    opts p;
+    opts_init(&p, nargs + 1, argv, status_options, 1);
+    int rc = -1, id;
+    while (rc < 0 && (id = opts_next(&p)) != OPT_END) {
+        if (id == S_HELP) {
             submit_usage(stdout);
-            return EXIT_OK;
-        }
-        if (args[i][0] == '-' && strcmp(args[i], "-")) {
-            fprintf(stderr, "runner: status: unknown option '%s'\n", args[i]);
-            return EXIT_INVALID;
-        }
-        if (target) {
+            rc = EXIT_OK;
+        } else if (id == OPT_UNKNOWN || id == OPT_SEPARATOR) { /* `--` too */
+            fprintf(stderr, "runner: status: unknown option '%s'\n", p.text);
+            rc = EXIT_INVALID;
+        } else if (target) {
             fprintf(stderr, "runner: status takes one RUN_DIR\n");
-            return EXIT_INVALID;
+            rc = EXIT_INVALID;
+        } else {
+            target = p.value;
         }
-        target = args[i];
     }
+    opts_free(&p);
+    free(argv);
+    if (rc >= 0)
+        return rc;
     if (!target) {
         fprintf(stderr, "runner: status needs RUN_DIR\n");
         return EXIT_INVALID;

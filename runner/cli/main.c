@@ -1,60 +1,29 @@
-/* main.c - `runner`: dispatches the commands of README "A worked example" (its command table). */
+/* main.c - `runner`: finds the command in the command table (cli.h) and
+ * runs it (README "A worked example" lists the commands). */
 #include "cli/cli.h"
 #include "cli/commands.h"
 
-#include <stdio.h>
 #include <string.h>
 
 int main(int argc, char **argv)
 {
     cli_argc = argc;
     cli_argv = argv;
-    /* compare parses its own options (--threshold, --noise-floor, --ignore, --busy-ok, --format) */
-    if (argc > 1 && !strcmp(argv[1], "compare"))
-        return cmd_compare_main(argc - 2, argv + 2);
-    /* submit and status (Slurm) parse their own options too */
-    if (argc > 1 && !strcmp(argv[1], "submit"))
-        return cmd_submit_main(argc - 2, argv + 2);
-    if (argc > 1 && !strcmp(argv[1], "status"))
-        return cmd_status_main(argc - 2, argv + 2);
+    /* compare, submit and status parse their own options */
+    for (const cli_command *k = cli_commands; argc > 1 && k->cmd != CMD_NONE; k++)
+        if (k->own && !strcmp(argv[1], k->word))
+            return k->own(argc - 2, argv + 2);
     cli c;
     if (cli_parse(argc, argv, &c) < 0) {
         cli_free(&c);
-        return 2;
+        return EXIT_INVALID;
     }
-    int rc = 0;
-    switch (c.cmd) {
-    case CMD_HELP:
-        cli_usage(stdout);
-        break;
-    case CMD_VERSION:
-        printf("runner %s (%s)\n", RUNNER_VERSION, RUNNER_GIT_REV);
-        break;
-    case CMD_VALIDATE:
-        rc = cmd_validate(&c);
-        break;
-    case CMD_DRYRUN:
-        rc = cmd_dryrun(&c);
-        break;
-    case CMD_LIST:
-        rc = cmd_list(&c);
-        break;
-    case CMD_RUN:
-        rc = cmd_run(&c);
-        break;
-    case CMD_PLOT:
-        rc = cmd_plot(&c);
-        break;
-    case CMD_REPORT:
-        rc = cmd_report(&c);
-        break;
-    case CMD_MERGE:
-        rc = cmd_merge(&c);
-        break;
-    case CMD_EXPORT:
-        rc = cmd_export(&c);
-        break;
-    }
+    int rc = EXIT_OK;
+    for (const cli_command *k = cli_commands; k->cmd != CMD_NONE; k++)
+        if (k->cmd == c.cmd && k->run) {
+            rc = k->run(&c);
+            break;
+        }
     cli_free(&c);
     return rc;
 }
