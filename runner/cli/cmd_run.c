@@ -1,6 +1,7 @@
 /* cmd_run.c - `runner FILE.yaml ...`: every trial of each experiment, in a
  * supervised worker, saved as it finishes; then plots and the report. */
 #include "cli/commands.h"
+#include "cli/helpers.h"
 #include "experiment/config.h"
 #include "lua/hookproc.h"
 #include "lua/lua_engine.h"
@@ -20,7 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-experiment *load_for_cli(const cli *c, const char *path); /* cmd_check.c */
 
 static volatile sig_atomic_t interrupted;
 
@@ -535,8 +535,9 @@ int cmd_run(const cli *c)
     /* every file is checked before anything runs */
     experiment **es = xcalloc((size_t)c->nfiles, sizeof *es);
     int bad = 0;
+    load_opts o = cli_load_opts(c);
     for (int i = 0; i < c->nfiles; i++)
-        if (!(es[i] = load_for_cli(c, c->files[i])))
+        if (!(es[i] = load_experiment(c->files[i], &o)))
             bad = 1;
     int rc = bad ? EXIT_INVALID : EXIT_OK, any_failed = 0;
     if (!bad) {

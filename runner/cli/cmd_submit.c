@@ -17,8 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-experiment *load_for_cli(const cli *c, const char *path); /* cmd_check.c */
-
 /* ---- options ------------------------------------------------------------------ */
 
 typedef struct submit_args {
@@ -243,8 +241,8 @@ static int send(submission *s, const slurm_opts *o)
 
 static int submit_new(submit_args *a)
 {
-    cli c = {.allow_unsafe_lua = a->allow_unsafe_lua};
-    experiment *e = load_for_cli(&c, a->target);
+    load_opts lo = {.allow_unsafe_lua = a->allow_unsafe_lua};
+    experiment *e = load_experiment(a->target, &lo);
     if (!e)
         return EXIT_INVALID;
     submission s;

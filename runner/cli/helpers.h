@@ -1,10 +1,18 @@
-/* helpers.h - what several commands share, with its messages: the run
- * folders a RUN_DIR argument stands for, and drawing a saved run again.
- * Command-line code: it prints to stderr. */
+/* helpers.h - what several commands share, with its messages: loading an
+ * experiment file, the run folders a RUN_DIR argument stands for, and
+ * drawing a saved run again.  Command-line code: it prints to stderr. */
 #ifndef RUNNER_HELPERS_H
 #define RUNNER_HELPERS_H
 
+#include "cli/cli.h"
 #include "experiment/config.h"
+#include "experiment/load_file.h"
+
+/* What --filter, --shard and --allow-unsafe-lua ask of the loading. */
+load_opts cli_load_opts(const cli *c);
+/* Loads an experiment file (experiment_load_file), printing its errors and
+ * warnings; NULL on error. */
+experiment *load_experiment(const char *path, const load_opts *o);
 
 /* The run folders `arg` stands for (rundir_find_runs), appended to *runs
  * (free with free_runs); -1 with a message on stderr when none. */
