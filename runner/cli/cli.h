@@ -47,7 +47,8 @@ typedef struct cli_command {
 
 extern const cli_command cli_commands[]; /* ends with CMD_NONE */
 
-/* The command line as given (set by main), for meta.json. */
+/* The command line as given (set by main), for the run's meta (README
+ * "Results"). */
 extern int cli_argc;
 extern char **cli_argv;
 

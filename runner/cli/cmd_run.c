@@ -9,6 +9,7 @@
 #include "report/plots.h"
 #include "cli/progress.h"
 #include "rundir/results.h"
+#include "rundir/rundir.h"
 #include "exec/supervisor.h"
 #include "stats/stats.h"
 #include "experiment/table.h"
@@ -432,7 +433,7 @@ static int run_experiment(const cli *c, experiment *e, int argc, char **argv, in
     free(warn);
     long long counts[5] = {0};
     if (meta_write(m, R.run_dir, 0, counts, 0) < 0) {
-        fprintf(stderr, "runner: cannot write %s/meta.json\n", R.run_dir);
+        fprintf(stderr, "runner: cannot write %s/%s\n", R.run_dir, rundir_name(RD_META));
         meta_free(m);
         results_free(&R);
         hookproc_close(H);
@@ -442,9 +443,9 @@ static int run_experiment(const cli *c, experiment *e, int argc, char **argv, in
         fprintf(stderr, "runner: resuming %s (%lld trials already done)\n", R.run_dir,
                 R.ndone_here);
     if (R.damaged)
-        fprintf(stderr, "runner: warning: %s: %lld damaged row%s of trials.csv dropped; "
+        fprintf(stderr, "runner: warning: %s: %lld damaged row%s of %s dropped; "
                         "their trials run again\n",
-                R.run_dir, R.damaged, R.damaged == 1 ? "" : "s");
+                R.run_dir, R.damaged, R.damaged == 1 ? "" : "s", rundir_name(RD_TRIALS));
 
     long long todo = 0;
     for (long long t = 0; t < e->ntrials; t++)
@@ -492,7 +493,7 @@ static int run_experiment(const cli *c, experiment *e, int argc, char **argv, in
         finished = 0;
     }
     if (meta_write(m, R.run_dir, finished, counts, wall) < 0 && !write_failed) {
-        fprintf(stderr, "runner: cannot write %s/meta.json\n", R.run_dir);
+        fprintf(stderr, "runner: cannot write %s/%s\n", R.run_dir, rundir_name(RD_META));
         write_failed = 1;
     }
     /* latest is earned: a finished run with an ok trial (README "Results") */

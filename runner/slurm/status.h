@@ -12,7 +12,7 @@ typedef struct run_status {
     char *run_dir;     /* absolute */
     int n;             /* shards */
     long long *rows;   /* trials saved per shard (0-based); -1: not started */
-    int *finished;     /* per shard: its meta.json says finished */
+    int *finished;     /* per shard: its meta says finished */
     long long *total;  /* trials per shard; NULL when the experiment could not be loaded */
     job_log log;       /* slurm-jobs.txt */
     slurm_view view;   /* Slurm's states */

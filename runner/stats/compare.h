@@ -38,14 +38,14 @@ typedef struct compare_run {
     long long *id;
     double **smp;   /* samples (seconds) of each trial */
     int *nsmp, *capsmp;
-    char *host, *start; /* from meta.json, or NULL */
+    char *host, *start; /* from its meta (README "Results"), or NULL */
 } compare_run;
 
 /* Loads the run `arg` names (a run folder, or an experiment folder: its
  * latest run): its trials table (one row per trial id, the last one
  * written wins, in trial order), the samples of each trial (a series that
  * starts again, a re-run, replaces the earlier one), host and start from
- * its meta.json.  0, or -1 with the reason in err (compare_load.c). */
+ * its meta.  0, or -1 with the reason in err (compare_load.c). */
 int compare_run_load(compare_run *R, const char *arg, strbuf *err);
 void compare_run_free(compare_run *R);
 /* The cell of column col for the trial at position pos ("" when absent). */
