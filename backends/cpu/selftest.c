@@ -30,7 +30,7 @@ static int st_prepare(const rn_trial *t, void **state, rn_error *err)
     if (!strcmp(s->action, "skip")) {
         snprintf(err->msg, sizeof err->msg, "selftest: skipped on purpose");
         free(s);
-        return CPU_PREPARE_SKIP;
+        return RN_PREPARE_SKIP;
     }
     *state = s;
     return 0;
@@ -95,3 +95,5 @@ const rn_workload_impl cpu_selftest = {
     .release = st_release,
     .extras = st_extras,
 };
+
+RN_REGISTER_WORKLOAD(cpu_register_workload, cpu_selftest)

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "cpu.h"
 #include "fill.h"
 #include "mem.h"
 #include "philox.h"
@@ -34,7 +35,6 @@ float powf(float, float) __attribute__((simd("notinbranch")));
 #endif
 #endif
 
-extern const rn_tensor_ops cpu_tensor_ops;
 
 #define PAR_MIN 32768 /* elements: below this an op runs on the calling thread */
 #define LANES CPU_PHILOX_LANES

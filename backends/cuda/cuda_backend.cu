@@ -219,13 +219,21 @@ static void cold_facts(const rn_trial *t, void *ctx,
     }
 }
 
-static const rn_workload_impl *const impls[] = {
-    &cuda_matmul, &cuda_nested_sin, &cuda_sumsq, &cuda_axpb, &cuda_memcpy, &cuda_noop, &cuda_selftest, &cuda_mlp_train,
-};
+/* The workloads, as their files register them (RN_REGISTER_WORKLOAD) when
+ * this library is loaded. */
+static const rn_workload_impl *impls[128];
+static int nimpls;
+
+void cuda_register_workload(const rn_workload_impl *w)
+{
+    if (nimpls == (int)(sizeof impls / sizeof impls[0]))
+        abort(); /* a build with more workloads than this table: raise its size */
+    impls[nimpls++] = w;
+}
 
 static const rn_workload_impl *workload(const char *name)
 {
-    for (size_t i = 0; i < sizeof impls / sizeof impls[0]; i++)
+    for (int i = 0; i < nimpls; i++)
         if (!strcmp(impls[i]->name, name))
             return impls[i];
     return NULL;

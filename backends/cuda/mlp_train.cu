@@ -528,3 +528,5 @@ const rn_workload_impl cuda_mlp_train = {
     .release = mlp_gpu_release,
     .extras = mlp_gpu_extras,
 };
+
+RN_REGISTER_WORKLOAD(cuda_register_workload, cuda_mlp_train)

@@ -1,11 +1,9 @@
-/* cli.c - see cli.h: the command table and the options of the commands
- * that share them (cli/opts.h: options may come before or after the
+/* cli.c - see cli.h: the options of the commands that share them (cli/opts.h: options may come before or after the
  * command's arguments; `--opt=VALUE` and `--opt VALUE` both work; `--` ends
  * the options). */
 #include "cli/cli.h"
 
 #include "base/util.h"
-#include "cli/commands.h"
 #include "cli/opts.h"
 
 #include <stdio.h>
@@ -14,37 +12,6 @@
 
 int cli_argc;
 char **cli_argv;
-
-static int cmd_help(const cli *c)
-{
-    (void)c;
-    cli_usage(stdout);
-    return EXIT_OK;
-}
-
-static int cmd_version(const cli *c)
-{
-    (void)c;
-    printf("runner %s (%s)\n", RUNNER_VERSION, RUNNER_GIT_REV);
-    return EXIT_OK;
-}
-
-const cli_command cli_commands[] = {
-    {NULL, CMD_RUN, cmd_run, NULL},
-    {NULL, CMD_DRYRUN, cmd_dryrun, NULL},
-    {"validate", CMD_VALIDATE, cmd_validate, NULL},
-    {"plot", CMD_PLOT, cmd_plot, NULL},
-    {"report", CMD_REPORT, cmd_report, NULL},
-    {"list", CMD_LIST, cmd_list, NULL},
-    {"merge", CMD_MERGE, cmd_merge, NULL},
-    {"export", CMD_EXPORT, cmd_export, NULL},
-    {"help", CMD_HELP, cmd_help, NULL},
-    {NULL, CMD_VERSION, cmd_version, NULL},
-    {"compare", CMD_COMPARE, NULL, cmd_compare_main},
-    {"submit", CMD_SUBMIT, NULL, cmd_submit_main},
-    {"status", CMD_STATUS, NULL, cmd_status_main},
-    {NULL, CMD_NONE, NULL, NULL},
-};
 
 void cli_usage(FILE *out)
 {
@@ -99,11 +66,11 @@ static const opt_def options[] = {
 
 /* An argument: the command's word when it is the first, else a file (or
  * run folder, or list topic). */
-static void argument(cli *c, const char *a, int *cmd_set)
+static void argument(cli *c, const cli_command *commands, const char *a, int *cmd_set)
 {
     if (!*cmd_set && c->nfiles == 0) {
         *cmd_set = 1;
-        for (const cli_command *k = cli_commands; k->cmd != CMD_NONE; k++)
+        for (const cli_command *k = commands; k->cmd != CMD_NONE; k++)
             if (k->word && k->run && !strcmp(a, k->word)) {
                 c->cmd = k->cmd;
                 return;
@@ -186,7 +153,7 @@ static int option(cli *c, int id, const char *name, const char *v, int *dry)
     return 0;
 }
 
-int cli_parse(int argc, char **argv, cli *c)
+int cli_parse(int argc, char **argv, const cli_command *commands, cli *c)
 {
     memset(c, 0, sizeof *c);
     c->output = "results";
@@ -197,7 +164,7 @@ int cli_parse(int argc, char **argv, cli *c)
     opts_init(&o, argc, argv, options, 0);
     while (rc == 0 && (id = opts_next(&o)) != OPT_END) {
         if (id == OPT_ARG) {
-            argument(c, o.value, &cmd_set);
+            argument(c, commands, o.value, &cmd_set);
         } else if (id == OPT_UNKNOWN) {
             const char *s = opts_suggest(&o);
             fprintf(stderr, "runner: unknown option '%s'%s%s%s\n", o.name,

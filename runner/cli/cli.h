@@ -35,9 +35,10 @@ typedef struct cli {
     const char *format;   /* export --format json|csv */
 } cli;
 
-/* The command table: every command, its word and the function that runs
- * it.  Most take the options of cli_parse (the word may come after them);
- * compare, submit and status parse their own and must come first. */
+/* A row of the command table (main.c): a command, its word and the
+ * function that runs it.  Most take the options of cli_parse (the word may
+ * come after them); compare, submit and status parse their own and must
+ * come first. */
 typedef struct cli_command {
     const char *word; /* NULL: run and --dry-run, which have none */
     command cmd;
@@ -45,15 +46,14 @@ typedef struct cli_command {
     int (*own)(int nargs, char **args); /* or: the arguments after its word */
 } cli_command;
 
-extern const cli_command cli_commands[]; /* ends with CMD_NONE */
-
 /* The command line as given (set by main), for the run's meta (README
  * "Results"). */
 extern int cli_argc;
 extern char **cli_argv;
 
-/* Parses argv; on error prints a message and returns -1 (exit 2). */
-int cli_parse(int argc, char **argv, cli *c);
+/* Parses argv, the command's word found in `commands` (ends with CMD_NONE);
+ * on error prints a message and returns -1 (exit 2). */
+int cli_parse(int argc, char **argv, const cli_command *commands, cli *c);
 void cli_free(cli *c);
 void cli_usage(FILE *out);
 

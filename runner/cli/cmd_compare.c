@@ -1,10 +1,11 @@
 /* cmd_compare.c - `runner compare OLD NEW` or `runner compare OLD1 OLD2 ...
  * -- NEW1 NEW2 ...` [--threshold PCT] [--noise-floor PCT] [--ignore KEY]
  * [--busy-ok] [--format text|md|csv|json]: the options, the output and the
- * exit status (README "Comparing runs"); the comparison is stats/compare.h. */
+ * exit status (README "Comparing runs"); the comparison is report/compare.h. */
 #include "cli/commands.h"
 #include "cli/opts.h"
-#include "stats/compare.h"
+#include "report/compare.h"
+#include "report/compare_format.h"
 #include "base/util.h"
 
 #include <errno.h>

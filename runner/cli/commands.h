@@ -3,7 +3,7 @@
 #define RUNNER_COMMANDS_H
 
 #include "cli/cli.h"
-#include "stats/compare.h"
+#include "report/compare.h"
 
 #include <stdio.h>
 
@@ -24,7 +24,7 @@ int cmd_compare_main(int nargs, char **args);
 /* runner submit FILE.yaml [...] | --resume RUN_DIR, runner status RUN_DIR (cmd_submit.c) */
 int cmd_submit_main(int nargs, char **args);
 int cmd_status_main(int nargs, char **args);
-/* Compares the runs (stats/compare.h) and writes the result to out, the
+/* Compares the runs (report/compare.h) and writes the result to out, the
  * reasons for exit 2 to err (cmd_compare.c). */
 int compare_runs(const char *const *old_dirs, int nold, const char *const *new_dirs, int nnew,
                  const compare_opts *opt, FILE *out, FILE *err);

@@ -6,7 +6,7 @@
 
 #include "cli/cli.h"
 #include "experiment/config.h"
-#include "experiment/load_file.h"
+#include "exec/load_file.h"
 
 /* What --filter, --shard and --allow-unsafe-lua ask of the loading. */
 load_opts cli_load_opts(const cli *c);

@@ -5,7 +5,7 @@
 #define RUNNER_SUPERVISOR_H
 
 #include "backend.h"
-#include "exec/affinity.h"
+#include "base/affinity.h"
 #include "experiment/config.h"
 #include "exec/load.h"
 #include "exec/proto.h"
@@ -20,7 +20,7 @@ typedef struct trial_result {
     int nsamples, cap;
     double cold;         /* NaN if no warmup */
     double flops, bytes; /* per call; NaN if not stated */
-    char **extra_keys, **extra_vals; /* extra trials.csv columns */
+    char **extra_keys, **extra_vals; /* extra columns of the trial's row */
     int nextra;
     int ran; /* a worker ran it (order: interleaved keeps this across rounds) */
     load_sum load; /* how busy the machine was while the worker ran it */

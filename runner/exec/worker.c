@@ -251,17 +251,17 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
     }
     int rc = impl->prepare(tr, &state, &err);
     if (rc != 0) {
-        done(fd, rc == 2 ? ST_SKIPPED : ST_FAILED, "%s", err.msg[0] ? err.msg : "prepare failed");
+        done(fd, rc == RN_PREPARE_SKIP ? ST_SKIPPED : ST_FAILED, "%s", err.msg[0] ? err.msg : "prepare failed");
         return;
     }
     hold_done = 1;
     held = 0;
-    double counts[2] = {r->lua                  ? lua_workload_flops(state)
-                        : desc && desc->flops ? desc->flops(tr)
-                                              : NAN,
-                        r->lua                  ? lua_workload_bytes(state)
-                        : desc && desc->bytes ? desc->bytes(tr)
-                                              : NAN};
+    /* the work of one call: the workload's own count (Lua files state
+     * theirs), else the registry's formulas */
+    double counts[2] = {desc && desc->flops ? desc->flops(tr) : NAN,
+                        desc && desc->bytes ? desc->bytes(tr) : NAN};
+    if (impl->work)
+        impl->work(state, &counts[0], &counts[1]);
     send_msg(fd, MSG_COUNTS, 0, counts, sizeof counts);
 
     rn_sample s;
@@ -470,17 +470,19 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
         extra_fd = fd;
         impl->extras(state, NULL, send_extra);
     }
-    if (r->lua && lua_workload_diagnostic(state)) {
-        char w[900]; /* one message: send_extra drops what does not fit */
-        snprintf(w, sizeof w, "%s", lua_workload_diagnostic(state));
-        send_extra(NULL, "lua_warning", w);
+    const char *diag = impl->diagnostic ? impl->diagnostic(state) : NULL;
+    if (diag) {
+        char col[64], w[900]; /* one message: send_extra drops what does not fit */
+        snprintf(col, sizeof col, "%s_warning", impl->name);
+        snprintf(w, sizeof w, "%s", diag);
+        send_extra(NULL, col, w);
     }
     done(fd, ST_OK, NULL);
 out:;
     stop_free(&st);
     /* the user's teardown first, so that its error can fail the trial */
     rn_error terr = {{0}};
-    int torn = r->lua ? lua_workload_teardown(state, &terr) : 0;
+    int torn = impl->teardown ? impl->teardown(state, &terr) : 0;
     impl->release(state);
     hold_done = 0;
     if (torn != 0 && held_st != ST_FAILED && held_st != ST_TIMEOUT)

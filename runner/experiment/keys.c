@@ -1,7 +1,7 @@
 /* keys.c - scalar conversion and the run-key table. */
 #include "experiment/keys.h"
 
-#include "exec/affinity.h"
+#include "base/affinity.h"
 
 #include "base/util.h"
 
@@ -373,4 +373,17 @@ int param_check(const param_spec *p, value *v, int line, int col, diags *d)
         return 0;
     }
     return 0;
+}
+
+const char *const runkey_names[] = {"workload", "device",  "threads", "io",
+                                    "dtype",    "size",    "repeats", "warmups",
+                                    "timeout",  "seed",    "cold_cache", "batch",
+                                    "affinity", NULL};
+
+int runkey_index(const char *name)
+{
+    for (int i = 0; i < nrunkeys; i++)
+        if (!strcmp(runkeys[i].name, name))
+            return i;
+    return -1;
 }

@@ -33,4 +33,8 @@ int param_check(const param_spec *p, value *v, int line, int col, diags *d);
 /* "90s", "5m", "1h", "250ms", "1h30m" or plain seconds -> seconds; -1 if bad. */
 double parse_duration(const char *s);
 
+/* Names of the run keys (device, threads, ...) in their canonical order. */
+extern const char *const runkey_names[];
+int runkey_index(const char *name);
+
 #endif

@@ -1,13 +1,15 @@
 /* plots_config.c - the `plots:` section: each chart's keys, checked against
  * the columns the run will have (unknown column -> file:line:col). */
-#include "experiment/config_internal.h"
+#include "experiment/plots_config.h"
+
+#include "experiment/sweep.h"
 #include "experiment/keys.h"
 #include "base/util.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* Columns of trials.csv after the trial keys (README "Results"), then the
+/* Columns of the trials table after the trial keys (README "Results"), then the
  * device-time statistics of trials that measured device time (README
  * "Results"). */
 const char *const result_columns[] = {

@@ -1,4 +1,4 @@
-/* table.h - the trial-key part of --dry-run output and of trials.csv. */
+/* table.h - the trial-key part of --dry-run output and of the trials table. */
 #ifndef RUNNER_TABLE_H
 #define RUNNER_TABLE_H
 

@@ -54,7 +54,7 @@ int lua_project_dir(char *out, size_t len);
  * support here; err says why) or -1 (failed: a Lua error, a missing file).
  * run() ends by waiting for every device the state used.  Its `extras`
  * hook reports the table the file's optional extras(ctx, p, state) returns
- * as trials.csv columns (an extension: the Lua twin of mlp_train's loss). */
+ * as columns of the trial's row (an extension: the Lua twin of mlp_train's loss). */
 const rn_workload_impl *lua_workload_impl(void);
 
 /* Runs the file's teardown(ctx, p, state) once (later calls, and release,

@@ -382,7 +382,7 @@ static int lw_check(void *st, rn_error *err)
     return rc;
 }
 
-/* extras(ctx, p, state) -> {column = value}: columns for trials.csv after
+/* extras(ctx, p, state) -> {column = value}: columns of the trial's row after
  * the samples (README "Workloads in Lua", like the built-ins' loss). */
 static void lw_extras(void *st, void *cbctx, void (*cb)(void *ctx, const char *k, const char *v))
 {
@@ -415,6 +415,12 @@ static void lw_extras(void *st, void *cbctx, void (*cb)(void *ctx, const char *k
     lua_settop(L, 0);
 }
 
+static void lw_work(void *st, double *flops, double *bytes)
+{
+    *flops = lua_workload_flops(st);
+    *bytes = lua_workload_bytes(st);
+}
+
 static const rn_workload_impl impl = {
     .name = "lua",
     .prepare = lw_prepare,
@@ -422,6 +428,9 @@ static const rn_workload_impl impl = {
     .check = lw_check,
     .release = lw_release,
     .extras = lw_extras,
+    .work = lw_work,
+    .teardown = lua_workload_teardown,
+    .diagnostic = lua_workload_diagnostic,
 };
 
 const rn_workload_impl *lua_workload_impl(void)

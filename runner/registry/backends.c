@@ -89,10 +89,26 @@ void backends_shutdown(void)
 
 const rn_backend *backend_for(rn_device_kind kind, char *why, size_t len)
 {
-    static int cuda_tried;
-    static char cuda_why[512];
-    if (kind == RN_DEV_CPU)
-        return cpu_backend();
+    static int cuda_tried, cpu_tried;
+    static char cuda_why[512], cpu_why[512];
+    static const rn_backend *cpu;
+    if (kind == RN_DEV_CPU) {
+        /* checked like any backend: its table, then its probe */
+        if (!cpu_tried) {
+            cpu_tried = 1;
+            const rn_backend *b = cpu_backend();
+            char pw[400];
+            if (backend_validate(b, cpu_why, sizeof cpu_why) == 0) {
+                if (b->probe(pw, sizeof pw) == 0)
+                    cpu = b;
+                else
+                    snprintf(cpu_why, sizeof cpu_why, "%s", pw);
+            }
+        }
+        if (!cpu)
+            snprintf(why, len, "%s", cpu_why);
+        return cpu;
+    }
     if (!cuda_tried) {
         cuda_tried = 1;
         char path[PATH_MAX];

@@ -28,7 +28,7 @@ typedef struct workload_desc {
     double (*flops)(const rn_trial *t); /* NULL: not stated */
     double (*bytes)(const rn_trial *t); /* NULL: not stated */
     double (*memory)(const rn_trial *t); /* buffers on its device, bytes */
-    const char *extras;                  /* extra trials.csv columns: "loss|accuracy" */
+    const char *extras;                  /* extra columns of the trial's row: "loss|accuracy" */
 } workload_desc;
 
 const workload_desc *workload_find(const char *name);

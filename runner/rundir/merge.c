@@ -7,7 +7,6 @@
 #include "base/csv.h"
 #include "base/util.h"
 #include "exec/proto.h"
-#include "rundir/results.h"
 #include "rundir/rundir.h"
 #include "rundir/shards.h"
 
@@ -237,7 +236,7 @@ int rundir_merge_earn_latest(const char *dir)
     free(ms);
     if (!from_submit)
         return -1;
-    return results_earn_latest_dir(dir);
+    return rundir_earn_latest(dir);
 }
 
 /* The shard folders of dir, sorted by K; MERGE_INVALID with the reason. */

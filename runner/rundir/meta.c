@@ -1,7 +1,7 @@
 /* meta.c - see meta.h. */
 #include "rundir/meta.h"
 
-#include "exec/affinity.h"
+#include "base/affinity.h"
 #include "exec/proto.h"
 
 #include "registry/backends.h"

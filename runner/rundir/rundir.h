@@ -55,14 +55,21 @@ char *rundir_resolve_named(const char *arg);
  * rundir_free_runs).  -1 with the reason in err when there is none (find.c). */
 int rundir_find_runs(const char *arg, char ***runs, int *nruns, char *err, size_t len);
 void rundir_free_runs(char **runs, int n);
+/* --- the runs of an experiment folder (runs.c) --- */
+/* A new run folder EXP/<UTC start time>[-k]: its path, *run_id its name. */
+char *rundir_create(const char *exp_dir, char **run_id, char *err, size_t len);
+/* The id of the newest unfinished run of EXP (its meta.json says not
+ * finished, or it has none), or NULL. */
+char *rundir_find_unfinished(const char *exp_dir);
+/* Locks a run folder for writing (README "Results"): *lock_fd holds it until
+ * closed; -1 with "locked by pid N" in err when another runner holds it. */
+int rundir_lock(const char *run_dir, int *lock_fd, char *err, size_t len);
+/* EXP/latest -> run_id, replaced atomically. */
+int rundir_point_latest(const char *exp_dir, const char *run_id);
+/* Points RUN_DIR/../latest at RUN_DIR when it holds an ok trial: 1 if moved. */
+int rundir_earn_latest(const char *run_dir);
 
 /* 1 when the trials table holds an ok trial. */
 int rundir_has_ok_trial(const char *dir);
-
-/* A new run folder in exp_dir (OUTPUT/<name>, which exists), named by its
- * run id: the UTC time now, YYYYMMDDTHHMMSSZ, with -2, -3, ... added when a
- * run of that second exists (run_id.c).  The malloc'd path; NULL with the
- * reason in err. */
-char *rundir_create(const char *exp_dir, char *err, size_t len);
 
 #endif

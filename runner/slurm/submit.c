@@ -81,9 +81,11 @@ static char *make_run_dir(const char *output, const char *name, strbuf *err)
         free(abs);
         return NULL;
     }
-    char *dir = rundir_create(abs, e, sizeof e);
+    char *run_id = NULL;
+    char *dir = rundir_create(abs, &run_id, e, sizeof e);
     if (!dir)
         sb_puts(err, e);
+    free(run_id);
     free(abs);
     return dir;
 }

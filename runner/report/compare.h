@@ -1,15 +1,15 @@
 /* compare.h - is the new code faster or slower than the old?  The engine of
  * `runner compare OLD NEW` / `runner compare OLD1 OLD2 ... -- NEW1 NEW2 ...`
- * (README "Comparing runs"): runs loaded through rundir/rundir.h, trials
- * matched by their parameters, each pair tested (stats/mannwhitney.h) and
- * judged; compare_format writes the verdicts as text, markdown, CSV or
+ * (README "Comparing runs"): runs loaded (compare_load.h), trials matched
+ * by their parameters, each pair tested (stats/mannwhitney.h) and
+ * judged; compare_format.h writes the verdicts as text, markdown, CSV or
  * JSON.  Library code: reasons come back in strbufs, nothing is printed
  * (cli/cmd_compare.c prints). */
 #ifndef RUNNER_COMPARE_H
 #define RUNNER_COMPARE_H
 
-#include "base/csv.h"
 #include "base/util.h"
+#include "report/compare_load.h"
 
 /* The noise assumed when each side has one run (README "Comparing runs";
  * calibrated with bench/aa.sh). */
@@ -25,33 +25,6 @@ typedef struct compare_opts {
     int nignore;
     int busy_ok; /* --busy-ok: judge trials run on a busy machine too */
 } compare_opts;
-
-/* One run, as loaded. */
-typedef struct compare_run {
-    const char *arg; /* the folder as given */
-    char *dir;       /* the run folder used (arg, or the run arg/latest names) */
-    csv_table t;     /* its trials table */
-    int nkeys;      /* key columns: 1 .. nkeys of the header */
-    int status_col, median_col, noise_col;
-    int nrows;      /* trials, one row per trial id (the last one wins) */
-    int *row;       /* row index in t, by trial order */
-    long long *id;
-    double **smp;   /* samples (seconds) of each trial */
-    int *nsmp, *capsmp;
-    char *host, *start; /* from its meta (README "Results"), or NULL */
-} compare_run;
-
-/* Loads the run `arg` names (a run folder, or an experiment folder: its
- * latest run): its trials table (one row per trial id, the last one
- * written wins, in trial order), the samples of each trial (a series that
- * starts again, a re-run, replaces the earlier one), host and start from
- * its meta.  0, or -1 with the reason in err (compare_load.c). */
-int compare_run_load(compare_run *R, const char *arg, strbuf *err);
-void compare_run_free(compare_run *R);
-/* The cell of column col for the trial at position pos ("" when absent). */
-const char *compare_cell(const compare_run *R, int pos, int col);
-/* The name of key column k (0 .. nkeys-1). */
-const char *compare_key(const compare_run *R, int k);
 
 /* A trial on one side (OLD or NEW). */
 typedef struct compare_side {
@@ -115,9 +88,5 @@ const char *compare_param(const compare_report *R, const compare_row *c, int i);
  * are slower. */
 void compare_count(const compare_report *R, int *matched, int *slower);
 void compare_free(compare_report *R);
-
-/* Appends R to out in opt->format: "text", "md", "csv" or "json"
- * (compare_format.c). */
-void compare_format(const compare_report *R, strbuf *out);
 
 #endif

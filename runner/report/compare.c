@@ -1,4 +1,4 @@
-/* compare.c - see compare.h: loading, matching and judging.  README
+/* compare.c - see compare.h: matching and judging.  README
  * "Measurement quality", "Comparing runs", says what this does; the design
  * in short:
  *
@@ -46,7 +46,7 @@
  * option, a run folder that cannot be read (the message names the path), or
  * when no trial of OLD matched one of NEW (a regression gate must not pass
  * on an empty comparison); else 1 when some pair is `slower`, else 0. */
-#include "stats/compare.h"
+#include "report/compare.h"
 
 #include "base/util.h"
 #include "stats/mannwhitney.h"

@@ -1,6 +1,5 @@
-/* compare_load.c - see compare.h: a run of `runner compare`, loaded
- * through rundir/rundir.h (README "Results"). */
-#include "stats/compare.h"
+/* compare_load.c - see compare_load.h. */
+#include "report/compare_load.h"
 
 #include "base/util.h"
 #include "rundir/rundir.h"

@@ -1,6 +1,5 @@
-/* compare_format.c - see compare.h: the comparison as text (aligned
- * columns), markdown, CSV or JSON (README "Comparing runs"). */
-#include "stats/compare.h"
+/* compare_format.c - see compare_format.h. */
+#include "report/compare_format.h"
 
 #include "base/csv.h"
 #include "base/util.h"

@@ -1,7 +1,7 @@
 /* affinity.c - see affinity.h.  Why pin: issue 16 saw 2-thread trials
  * stall 4-48 ms while the scheduler moved their threads around a shared
  * 2-core machine; pinning makes where a trial ran a stated parameter. */
-#include "exec/affinity.h"
+#include "base/affinity.h"
 
 #include <omp.h>
 #include <stdio.h>
