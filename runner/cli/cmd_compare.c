@@ -104,14 +104,11 @@ int cmd_compare_main(int nargs, char **args)
 {
     const char **dirs = xcalloc((size_t)nargs + 1, sizeof *dirs);
     const char **ign = xcalloc((size_t)nargs + 1, sizeof *ign);
-    char **argv = xcalloc((size_t)nargs + 2, sizeof *argv);
-    argv[0] = "runner compare";
-    memcpy(argv + 1, args, (size_t)nargs * sizeof *args);
     compare_opts o = {.threshold = NAN, .noise_floor = COMPARE_NOISE_FLOOR, .format = "text",
                       .ignore = ign};
     int ndirs = 0, split = -1, rc = -1, id;
     opts p;
-    opts_init(&p, nargs + 1, argv, compare_options, 1);
+    opts_init_args(&p, nargs, args, compare_options, 1);
     while (rc < 0 && (id = opts_next(&p)) != OPT_END) {
         const char *v = p.value;
         switch (id) {
@@ -185,6 +182,5 @@ int cmd_compare_main(int nargs, char **args)
     }
     free(dirs);
     free(ign);
-    free(argv);
     return rc;
 }

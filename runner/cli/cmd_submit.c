@@ -48,15 +48,6 @@ static const opt_def status_options[] = {
     {NULL, 0, 0, 0},
 };
 
-/* args with argv[0] before them, as getopt_long reads them. */
-static char **with_argv0(const char *argv0, int nargs, char **args)
-{
-    char **argv = xcalloc((size_t)nargs + 2, sizeof *argv);
-    argv[0] = (char *)argv0;
-    memcpy(argv + 1, args, (size_t)nargs * sizeof *args);
-    return argv;
-}
-
 static void submit_usage(FILE *f)
 {
     fputs("usage: runner submit FILE.yaml [--shards N] [--partition P] [--time T]\n"
@@ -151,9 +142,8 @@ static int submit_parse(int nargs, char **args, submit_args *s)
     s->output = "results";
     s->o.extra = xcalloc((size_t)nargs + 1, sizeof *s->o.extra);
     int ntargets = 0, shards_given = 0, output_given = 0, rc = 0, id;
-    char **argv = with_argv0("runner submit", nargs, args);
     opts p;
-    opts_init(&p, nargs + 1, argv, submit_options, 0);
+    opts_init_args(&p, nargs, args, submit_options, 0);
     while (rc == 0 && (id = opts_next(&p)) != OPT_END) {
         if (id == OPT_ARG) {
             s->target = p.value;
@@ -180,7 +170,6 @@ static int submit_parse(int nargs, char **args, submit_args *s)
         }
     }
     opts_free(&p);
-    free(argv);
     if (rc)
         return rc;
     if (ntargets != 1) {
@@ -296,9 +285,8 @@ int cmd_submit_main(int nargs, char **args)
 int cmd_status_main(int nargs, char **args)
 {
     const char *target = NULL;
-    char **argv = with_argv0("runner status", nargs, args);
     opts p;
-    opts_init(&p, nargs + 1, argv, status_options, 1);
+    opts_init_args(&p, nargs, args, status_options, 1);
     int rc = -1, id;
     while (rc < 0 && (id = opts_next(&p)) != OPT_END) {
         if (id == S_HELP) {
@@ -315,7 +303,6 @@ int cmd_status_main(int nargs, char **args)
         }
     }
     opts_free(&p);
-    free(argv);
     if (rc >= 0)
         return rc;
     if (!target) {

@@ -40,8 +40,18 @@ void opts_init(opts *o, int argc, char **argv, const opt_def *defs, int separato
     optind = 0; /* glibc: start afresh */
 }
 
+void opts_init_args(opts *o, int nargs, char **args, const opt_def *defs, int separator)
+{
+    char **argv = xcalloc((size_t)nargs + 2, sizeof *argv);
+    argv[0] = "runner";
+    memcpy(argv + 1, args, (size_t)nargs * sizeof *args);
+    opts_init(o, nargs + 1, argv, defs, separator);
+    o->own = argv;
+}
+
 void opts_free(opts *o)
 {
+    free(o->own);
     free(o->longs);
     free(o->shorts);
     free(o->names);

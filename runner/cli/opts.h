@@ -42,11 +42,14 @@ typedef struct opts {
     const char **names;   /* the defs' names, for suggestions */
     int base;             /* getopt_long runs on argv + base */
     int rest;             /* past a `--` that ends the options: the next argument */
+    char **own;           /* argv made by opts_init_args */
 } opts;
 
 /* Starts parsing argv[1 .. argc-1] (getopt's state is reset: one parse at
  * a time). */
 void opts_init(opts *o, int argc, char **argv, const opt_def *defs, int separator);
+/* The same for the arguments after a command's word: args[0 .. nargs-1]. */
+void opts_init_args(opts *o, int nargs, char **args, const opt_def *defs, int separator);
 /* The next option's id (its value in o->value; NULL when a value it needs
  * is missing), or OPT_ARG, OPT_SEPARATOR, OPT_UNKNOWN or OPT_END. */
 int opts_next(opts *o);
