@@ -1,6 +1,7 @@
 /* cmd_run.c - `runner FILE.yaml ...`: every trial of each experiment, in a
  * supervised worker, saved as it finishes; then plots and the report. */
 #include "cli/commands.h"
+#include "cli/helpers.h"
 #include "experiment/config.h"
 #include "lua/hookproc.h"
 #include "lua/lua_engine.h"
@@ -8,6 +9,7 @@
 #include "report/plots.h"
 #include "cli/progress.h"
 #include "rundir/results.h"
+#include "rundir/rundir.h"
 #include "exec/supervisor.h"
 #include "stats/stats.h"
 #include "experiment/table.h"
@@ -20,7 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-experiment *load_for_cli(const cli *c, const char *path); /* cmd_check.c */
 
 static volatile sig_atomic_t interrupted;
 
@@ -450,7 +451,7 @@ static int run_experiment(const cli *c, experiment *e, int argc, char **argv, in
     free(warn);
     long long counts[5] = {0};
     if (meta_write(m, R.run_dir, 0, counts, 0) < 0) {
-        fprintf(stderr, "runner: cannot write %s/meta.json\n", R.run_dir);
+        fprintf(stderr, "runner: cannot write %s/%s\n", R.run_dir, rundir_name(RD_META));
         meta_free(m);
         results_free(&R);
         hookproc_close(H);
@@ -460,9 +461,9 @@ static int run_experiment(const cli *c, experiment *e, int argc, char **argv, in
         fprintf(stderr, "runner: resuming %s (%lld trials already done)\n", R.run_dir,
                 R.ndone_here);
     if (R.damaged)
-        fprintf(stderr, "runner: warning: %s: %lld damaged row%s of trials.csv dropped; "
+        fprintf(stderr, "runner: warning: %s: %lld damaged row%s of %s dropped; "
                         "their trials run again\n",
-                R.run_dir, R.damaged, R.damaged == 1 ? "" : "s");
+                R.run_dir, R.damaged, R.damaged == 1 ? "" : "s", rundir_name(RD_TRIALS));
 
     long long todo = 0;
     for (long long t = 0; t < e->ntrials; t++)
@@ -525,7 +526,7 @@ static int run_experiment(const cli *c, experiment *e, int argc, char **argv, in
         finished = 0;
     }
     if (meta_write(m, R.run_dir, finished, counts, wall) < 0 && !write_failed) {
-        fprintf(stderr, "runner: cannot write %s/meta.json\n", R.run_dir);
+        fprintf(stderr, "runner: cannot write %s/%s\n", R.run_dir, rundir_name(RD_META));
         write_failed = 1;
     }
     /* latest is earned: a finished run with an ok trial (README "Results") */
@@ -568,8 +569,9 @@ int cmd_run(const cli *c)
     /* every file is checked before anything runs */
     experiment **es = xcalloc((size_t)c->nfiles, sizeof *es);
     int bad = 0;
+    load_opts o = cli_load_opts(c);
     for (int i = 0; i < c->nfiles; i++)
-        if (!(es[i] = load_for_cli(c, c->files[i])))
+        if (!(es[i] = load_experiment(c->files[i], &o)))
             bad = 1;
     int rc = bad ? EXIT_INVALID : EXIT_OK, any_failed = 0;
     trace_file *T = NULL;
