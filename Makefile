@@ -118,7 +118,7 @@ ifneq ($(CUDA_SRCS),)
 cuda: lib/runner-cuda.so
 lib/runner-cuda.so: $(CUDA_SRCS) $(wildcard backends/cuda/*.h runner/backend.h backends/*.h)
 	@mkdir -p lib
-	$(NVCC) $(NVFLAGS) -shared -o $@ $(CUDA_SRCS) -lcublas -lcudart -lgomp \
+	$(NVCC) $(NVFLAGS) -shared -o $@ $(CUDA_SRCS) -lcublas -lcudart -lgomp -ldl \
 	  -Xlinker --enable-new-dtags -Xlinker -rpath=$(CUDA_LIBDIR)
 else
 cuda:

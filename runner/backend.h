@@ -20,8 +20,9 @@
 
 /* 2: sample_begin, sample_check's "cannot tell" answer, cold_facts
  * 3: prepare()'s rn_prepare_status; a workload's optional work(),
- *    teardown() and diagnostic() */
-#define RN_BACKEND_ABI 3
+ *    teardown() and diagnostic()
+ * 4: range */
+#define RN_BACKEND_ABI 4
 #define RN_BACKEND_SYMBOL "runner_backend_entry"
 
 typedef enum { RN_DEV_CPU = 0, RN_DEV_CUDA = 1 } rn_device_kind;
@@ -196,6 +197,11 @@ typedef struct rn_backend {
      * kernels' code; nothing for costs an earlier trial of the worker paid */
     void (*cold_facts)(const rn_trial *t, void *ctx,
                        void (*cb)(void *ctx, const char *k, const char *v));
+    /* optional, when the run records a trace (README "A timeline of a
+     * run"): begins (begin 1) or ends (0, the innermost) a named range of
+     * the backend's own profiling tools around what the trace records
+     * (CUDA: NVTX), so a profiler's timeline carries the same names */
+    void (*range)(const char *name, int begin);
 } rn_backend;
 
 typedef const rn_backend *(*rn_backend_entry_fn)(void);

@@ -19,10 +19,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* cmd_submit.c (also in commands.h once the commands are wired in) */
-int cmd_submit_main(int nargs, char **args);
-int cmd_status_main(int nargs, char **args);
-
 /* ---- helpers ------------------------------------------------------------------ */
 
 static char *tmpdir(void)

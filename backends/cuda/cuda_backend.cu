@@ -3,6 +3,7 @@
  * this library links cudart and cuBLAS. */
 #include "cuda_backend.h"
 
+#include <nvtx3/nvToolsExt.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -219,6 +220,17 @@ static void cold_facts(const rn_trial *t, void *ctx,
     }
 }
 
+/* NVTX ranges with the trace's names (README "A timeline of a run"): an
+ * nsys capture of a run is labelled by trial, sample and phase.  NVTX is
+ * header-only; without a profiler attached a range costs a few ns. */
+static void range(const char *name, int begin)
+{
+    if (begin)
+        nvtxRangePushA(name);
+    else
+        nvtxRangePop();
+}
+
 /* The workloads, as their files register them (RN_REGISTER_WORKLOAD) when
  * this library is loaded. */
 static const rn_workload_impl *impls[128];
@@ -256,6 +268,7 @@ static const rn_backend cuda_backend = {
     .sample_check = cuda_sample_check,
     .device_warning = cuda_device_warning,
     .cold_facts = cold_facts,
+    .range = range,
 };
 
 extern "C" __attribute__((visibility("default"))) const rn_backend *runner_backend_entry(void)

@@ -1,8 +1,10 @@
-/* cli.c - see cli.h.  Options may come before or after the command's
- * arguments; `--opt=VALUE` and `--opt VALUE` both work; `--` ends options. */
+/* cli.c - see cli.h: the options of the commands that share them (cli/opts.h: options may come before or after the
+ * command's arguments; `--opt=VALUE` and `--opt VALUE` both work; `--` ends
+ * the options). */
 #include "cli/cli.h"
 
 #include "base/util.h"
+#include "cli/opts.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,148 +37,159 @@ void cli_usage(FILE *out)
           "  --shard K/N          run the trials whose number % N is K-1 (1 <= K <= N)\n"
           "  --run-dir DIR        write into DIR (with --shard: DIR/shard-K-of-N)\n"
           "  --no-plots           do not draw charts\n"
+          "  --trace FILE.json    write the run's timeline (Chrome / Perfetto trace events)\n"
           "  --quiet              no progress output\n"
           "  --allow-unsafe-lua   open Lua's full standard library\n"
           "  --help, --version\n",
           out);
 }
 
-static const char *const options[] = {"--output", "--filter",   "--resume", "--no-plots",
-                                      "--shard",  "--run-dir",
-                                      "--quiet",  "--dry-run",  "--allow-unsafe-lua",
-                                      "--config", "--format",   "--help",     "--version", NULL};
+enum { O_OUTPUT, O_FILTER, O_RESUME, O_NO_PLOTS, O_SHARD, O_RUN_DIR, O_QUIET, O_DRY_RUN,
+       O_UNSAFE_LUA, O_CONFIG, O_FORMAT, O_HELP, O_VERSION, O_TRACE };
 
-static int opt_value(int argc, char **argv, int *i, const char *name, const char **out)
+/* in this order for "did you mean" */
+static const opt_def options[] = {
+    {"--output", 0, OPT_VALUE, O_OUTPUT},
+    {"--filter", 0, OPT_VALUE, O_FILTER},
+    {"--resume", 0, OPT_NONE, O_RESUME},
+    {"--no-plots", 0, OPT_NONE, O_NO_PLOTS},
+    {"--shard", 0, OPT_VALUE, O_SHARD},
+    {"--run-dir", 0, OPT_VALUE, O_RUN_DIR},
+    {"--trace", 0, OPT_VALUE, O_TRACE},
+    {"--quiet", 'q', OPT_NONE, O_QUIET},
+    {"--dry-run", 0, OPT_NONE, O_DRY_RUN},
+    {"--allow-unsafe-lua", 0, OPT_NONE, O_UNSAFE_LUA},
+    {"--config", 0, OPT_VALUE, O_CONFIG},
+    {"--format", 0, OPT_VALUE, O_FORMAT},
+    {"--help", 'h', OPT_NONE, O_HELP},
+    {"--version", 'V', OPT_NONE, O_VERSION},
+    {NULL, 0, 0, 0},
+};
+
+/* An argument: the command's word when it is the first, else a file (or
+ * run folder, or list topic). */
+static void argument(cli *c, const cli_command *commands, const char *a, int *cmd_set)
 {
-    size_t n = strlen(name);
-    if (argv[*i][n] == '=') {
-        *out = argv[*i] + n + 1;
-        return 0;
+    if (!*cmd_set && c->nfiles == 0) {
+        *cmd_set = 1;
+        for (const cli_command *k = commands; k->cmd != CMD_NONE; k++)
+            if (k->word && k->run && !strcmp(a, k->word)) {
+                c->cmd = k->cmd;
+                return;
+            }
     }
-    if (*i + 1 >= argc) {
+    c->files[c->nfiles++] = (char *)a;
+}
+
+/* Applies one option; -1 with a message when its value is wrong. */
+static int option(cli *c, int id, const char *name, const char *v, int *dry)
+{
+    if (!v && id != O_RESUME && id != O_NO_PLOTS && id != O_QUIET && id != O_DRY_RUN &&
+        id != O_UNSAFE_LUA && id != O_HELP && id != O_VERSION) {
         fprintf(stderr, "runner: %s needs a value\n", name);
         return -1;
     }
-    *out = argv[++*i];
+    switch (id) {
+    case O_OUTPUT:
+        if (!*v) {
+            fprintf(stderr, "runner: --output needs a folder\n");
+            return -1;
+        }
+        c->output = v;
+        break;
+    case O_FILTER:
+        if (!strchr(v, '=') || v[0] == '=') {
+            fprintf(stderr, "runner: --filter takes KEY=GLOB, not '%s'\n", v);
+            return -1;
+        }
+        c->filters[c->nfilters++] = (char *)v;
+        break;
+    case O_SHARD: {
+        char extra;
+        if (sscanf(v, "%d/%d%c", &c->shard_k, &c->shard_n, &extra) != 2 || c->shard_n < 1 ||
+            c->shard_n > 100000 || c->shard_k < 1 || c->shard_k > c->shard_n) {
+            fprintf(stderr, "runner: --shard takes K/N with 1 <= K <= N, not '%s'\n", v);
+            return -1;
+        }
+        break;
+    }
+    case O_RUN_DIR:
+        if (!*v) {
+            fprintf(stderr, "runner: --run-dir needs a folder\n");
+            return -1;
+        }
+        c->run_dir = v;
+        break;
+    case O_TRACE: /* README "A timeline of a run" */
+        if (!*v) {
+            fprintf(stderr, "runner: --trace needs a file\n");
+            return -1;
+        }
+        c->trace = v;
+        break;
+    case O_CONFIG:
+        c->config = v;
+        break;
+    case O_FORMAT:
+        if (strcmp(v, "json") && strcmp(v, "csv")) {
+            fprintf(stderr, "runner: --format takes json or csv, not '%s'\n", v);
+            return -1;
+        }
+        c->format = v;
+        break;
+    case O_RESUME:
+        c->resume = 1;
+        break;
+    case O_NO_PLOTS:
+        c->no_plots = 1;
+        break;
+    case O_QUIET:
+        c->quiet = 1;
+        break;
+    case O_DRY_RUN:
+        *dry = 1;
+        break;
+    case O_UNSAFE_LUA:
+        c->allow_unsafe_lua = 1;
+        break;
+    case O_HELP:
+        /* the command it came after (runner plot --help), if any */
+        c->help_of = *dry ? CMD_DRYRUN : c->cmd == CMD_HELP ? CMD_RUN : c->cmd;
+        c->cmd = CMD_HELP;
+        break;
+    case O_VERSION:
+        c->cmd = CMD_VERSION;
+        break;
+    }
     return 0;
 }
 
-static int is_opt(const char *arg, const char *name)
-{
-    size_t n = strlen(name);
-    return !strncmp(arg, name, n) && (arg[n] == '\0' || arg[n] == '=');
-}
-
-int cli_parse(int argc, char **argv, cli *c)
+int cli_parse(int argc, char **argv, const cli_command *commands, cli *c)
 {
     memset(c, 0, sizeof *c);
     c->output = "results";
     c->files = xcalloc((size_t)argc + 1, sizeof *c->files);
     c->filters = xcalloc((size_t)argc + 1, sizeof *c->filters);
-    int dry = 0, cmd_set = 0, only_args = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v;
-        if (only_args || a[0] != '-' || !strcmp(a, "-")) {
-            if (!cmd_set && c->nfiles == 0) {
-                cmd_set = 1;
-                if (!strcmp(a, "validate")) {
-                    c->cmd = CMD_VALIDATE;
-                    continue;
-                } else if (!strcmp(a, "plot")) {
-                    c->cmd = CMD_PLOT;
-                    continue;
-                } else if (!strcmp(a, "report")) {
-                    c->cmd = CMD_REPORT;
-                    continue;
-                } else if (!strcmp(a, "list")) {
-                    c->cmd = CMD_LIST;
-                    continue;
-                } else if (!strcmp(a, "merge")) {
-                    c->cmd = CMD_MERGE;
-                    continue;
-                } else if (!strcmp(a, "export")) {
-                    c->cmd = CMD_EXPORT;
-                    continue;
-                } else if (!strcmp(a, "help")) {
-                    c->cmd = CMD_HELP;
-                    continue;
-                }
-            }
-            c->files[c->nfiles++] = argv[i];
-        } else if (!strcmp(a, "--")) {
-            only_args = 1;
-        } else if (is_opt(a, "--output")) {
-            if (opt_value(argc, argv, &i, "--output", &v) < 0)
-                return -1;
-            if (!*v) {
-                fprintf(stderr, "runner: --output needs a folder\n");
-                return -1;
-            }
-            c->output = v;
-        } else if (is_opt(a, "--filter")) {
-            if (opt_value(argc, argv, &i, "--filter", &v) < 0)
-                return -1;
-            if (!strchr(v, '=') || v[0] == '=') {
-                fprintf(stderr, "runner: --filter takes KEY=GLOB, not '%s'\n", v);
-                return -1;
-            }
-            c->filters[c->nfilters++] = (char *)v;
-        } else if (is_opt(a, "--shard")) {
-            if (opt_value(argc, argv, &i, "--shard", &v) < 0)
-                return -1;
-            char extra;
-            if (sscanf(v, "%d/%d%c", &c->shard_k, &c->shard_n, &extra) != 2 || c->shard_n < 1 ||
-                c->shard_n > 100000 || c->shard_k < 1 || c->shard_k > c->shard_n) {
-                fprintf(stderr, "runner: --shard takes K/N with 1 <= K <= N, not '%s'\n", v);
-                return -1;
-            }
-        } else if (is_opt(a, "--run-dir")) {
-            if (opt_value(argc, argv, &i, "--run-dir", &v) < 0)
-                return -1;
-            if (!*v) {
-                fprintf(stderr, "runner: --run-dir needs a folder\n");
-                return -1;
-            }
-            c->run_dir = v;
-        } else if (is_opt(a, "--config")) {
-            if (opt_value(argc, argv, &i, "--config", &v) < 0)
-                return -1;
-            c->config = v;
-        } else if (is_opt(a, "--format")) {
-            if (opt_value(argc, argv, &i, "--format", &v) < 0)
-                return -1;
-            if (strcmp(v, "json") && strcmp(v, "csv")) {
-                fprintf(stderr, "runner: --format takes json or csv, not '%s'\n", v);
-                return -1;
-            }
-            c->format = v;
-        } else if (!strcmp(a, "--resume")) {
-            c->resume = 1;
-        } else if (!strcmp(a, "--no-plots")) {
-            c->no_plots = 1;
-        } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
-            c->quiet = 1;
-        } else if (!strcmp(a, "--dry-run")) {
-            dry = 1;
-        } else if (!strcmp(a, "--allow-unsafe-lua")) {
-            c->allow_unsafe_lua = 1;
-        } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            c->help_of = dry ? CMD_DRYRUN : c->cmd == CMD_HELP ? CMD_RUN : c->cmd;
-            c->cmd = CMD_HELP;
-            return 0;
-        } else if (!strcmp(a, "--version") || !strcmp(a, "-V")) {
-            c->cmd = CMD_VERSION;
-            return 0;
-        } else {
-            char name[64];
-            snprintf(name, sizeof name, "%.*s", (int)strcspn(a, "="), a);
-            const char *s = closest_word(name, options);
-            fprintf(stderr, "runner: unknown option '%s'%s%s%s\n", name, s ? "; did you mean '" : "",
-                    s ? s : "", s ? "'?" : "");
-            return -1;
+    int dry = 0, cmd_set = 0, id, rc = 0;
+    opts o;
+    opts_init(&o, argc, argv, options, 0);
+    while (rc == 0 && (id = opts_next(&o)) != OPT_END) {
+        if (id == OPT_ARG) {
+            argument(c, commands, o.value, &cmd_set);
+        } else if (id == OPT_UNKNOWN) {
+            const char *s = opts_suggest(&o);
+            fprintf(stderr, "runner: unknown option '%s'%s%s%s\n", o.name,
+                    s ? "; did you mean '" : "", s ? s : "", s ? "'?" : "");
+            rc = -1;
+        } else if (option(c, id, o.name, o.value, &dry) < 0) {
+            rc = -1;
+        } else if (id == O_HELP || id == O_VERSION) {
+            rc = 1;
         }
     }
+    opts_free(&o);
+    if (rc)
+        return rc < 0 ? -1 : 0;
     if (c->cmd == CMD_HELP)
         return 0;
     if (dry) {

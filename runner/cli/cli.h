@@ -15,6 +15,10 @@ typedef enum {
     CMD_EXPORT,
     CMD_HELP,
     CMD_VERSION,
+    CMD_COMPARE,
+    CMD_SUBMIT,
+    CMD_STATUS,
+    CMD_NONE, /* ends cli_commands */
 } command;
 
 typedef struct cli {
@@ -30,14 +34,28 @@ typedef struct cli {
     const char *run_dir;  /* --run-dir DIR */
     const char *format;   /* export --format json|csv */
     command help_of;      /* CMD_HELP: the command --help came after (CMD_RUN: none) */
+    const char *trace;    /* --trace FILE.json (README "A timeline of a run") */
 } cli;
 
-/* The command line as given (set by main), for meta.json. */
+/* A row of the command table (main.c): a command, its word and the
+ * function that runs it.  Most take the options of cli_parse (the word may
+ * come after them); compare, submit and status parse their own and must
+ * come first. */
+typedef struct cli_command {
+    const char *word; /* NULL: run and --dry-run, which have none */
+    command cmd;
+    int (*run)(const cli *c);           /* parsed by cli_parse */
+    int (*own)(int nargs, char **args); /* or: the arguments after its word */
+} cli_command;
+
+/* The command line as given (set by main), for the run's meta (README
+ * "Results"). */
 extern int cli_argc;
 extern char **cli_argv;
 
-/* Parses argv; on error prints a message and returns -1 (exit 2). */
-int cli_parse(int argc, char **argv, cli *c);
+/* Parses argv, the command's word found in `commands` (ends with CMD_NONE);
+ * on error prints a message and returns -1 (exit 2). */
+int cli_parse(int argc, char **argv, const cli_command *commands, cli *c);
 void cli_free(cli *c);
 void cli_usage(FILE *out);
 

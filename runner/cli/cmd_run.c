@@ -1,6 +1,7 @@
 /* cmd_run.c - `runner FILE.yaml ...`: every trial of each experiment, in a
  * supervised worker, saved as it finishes; then plots and the report. */
 #include "cli/commands.h"
+#include "cli/helpers.h"
 #include "experiment/config.h"
 #include "lua/hookproc.h"
 #include "lua/lua_engine.h"
@@ -8,6 +9,7 @@
 #include "report/plots.h"
 #include "cli/progress.h"
 #include "rundir/results.h"
+#include "rundir/rundir.h"
 #include "exec/supervisor.h"
 #include "stats/stats.h"
 #include "experiment/table.h"
@@ -20,7 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-experiment *load_for_cli(const cli *c, const char *path); /* cmd_check.c */
 
 static volatile sig_atomic_t interrupted;
 
@@ -206,6 +207,7 @@ typedef struct sink {
     reasons *skipped;
     int *any_failed, *write_failed;
     hookproc *H; /* the experiment's hooks process, or NULL */
+    trace_file *T; /* the run's timeline, or NULL */
 } sink;
 
 /* skip(trial) and before_trial(trial) decide before a worker is asked:
@@ -215,9 +217,19 @@ static int hooks_before(sink *o, long long t, trial_result *res)
     if (!o->H)
         return 0;
     char why[1024];
+    int traced = o->T && hookproc_has(o->H, "skip");
+    if (traced)
+        trace_file_begin(o->T, "hook skip", (long)o->e->ids[t]);
     int sk = hookproc_skip(o->H, t, why, sizeof why);
+    if (traced)
+        trace_file_end(o->T);
+    traced = o->T && sk == 0 && hookproc_has(o->H, "before_trial");
+    if (traced)
+        trace_file_begin(o->T, "hook before_trial", (long)o->e->ids[t]);
     if (sk == 0)
         sk = hookproc_before(o->H, t, why, sizeof why);
+    if (traced)
+        trace_file_end(o->T);
     if (sk == 0)
         return 0;
     if (sk == HOOKPROC_INTERRUPTED) {
@@ -238,7 +250,13 @@ static void finish_trial(sink *o, long long t, trial_result *res, int ran)
     char err[1024];
     /* after_trial stopped by SIGINT: the trial is not saved, so that
      * --resume runs it again with its hook */
-    if (o->H && ran && hooks_after(o->H, t, res) == HOOKPROC_INTERRUPTED)
+    int traced = o->T && o->H && ran && hookproc_has(o->H, "after_trial");
+    if (traced)
+        trace_file_begin(o->T, "hook after_trial", (long)o->e->ids[t]);
+    int stopped = o->H && ran && hooks_after(o->H, t, res) == HOOKPROC_INTERRUPTED;
+    if (traced)
+        trace_file_end(o->T);
+    if (stopped)
         return;
     record_load(res);
     flag_noise(res, o->e->stop.rse);
@@ -393,7 +411,8 @@ static void run_interleaved(const experiment *e, supervisor *S, sink *o)
     free(open);
 }
 
-static int run_experiment(const cli *c, experiment *e, int argc, char **argv, int *any_failed)
+static int run_experiment(const cli *c, experiment *e, int argc, char **argv, int *any_failed,
+                          trace_file *given)
 {
     char err[1024];
     run_files R;
@@ -432,7 +451,7 @@ static int run_experiment(const cli *c, experiment *e, int argc, char **argv, in
     free(warn);
     long long counts[5] = {0};
     if (meta_write(m, R.run_dir, 0, counts, 0) < 0) {
-        fprintf(stderr, "runner: cannot write %s/meta.json\n", R.run_dir);
+        fprintf(stderr, "runner: cannot write %s/%s\n", R.run_dir, rundir_name(RD_META));
         meta_free(m);
         results_free(&R);
         hookproc_close(H);
@@ -442,22 +461,33 @@ static int run_experiment(const cli *c, experiment *e, int argc, char **argv, in
         fprintf(stderr, "runner: resuming %s (%lld trials already done)\n", R.run_dir,
                 R.ndone_here);
     if (R.damaged)
-        fprintf(stderr, "runner: warning: %s: %lld damaged row%s of trials.csv dropped; "
+        fprintf(stderr, "runner: warning: %s: %lld damaged row%s of %s dropped; "
                         "their trials run again\n",
-                R.run_dir, R.damaged, R.damaged == 1 ? "" : "s");
+                R.run_dir, R.damaged, R.damaged == 1 ? "" : "s", rundir_name(RD_TRIALS));
 
     long long todo = 0;
     for (long long t = 0; t < e->ntrials; t++)
         todo += !results_is_done(&R, e->ids[t]);
     progress pr;
     progress_init(&pr, todo, c->quiet);
+    /* the timeline: --trace FILE (given), else RUN_DIR/trace.json with
+     * `trace: true` (README "A timeline of a run") */
+    trace_file *T = given;
+    if (!T && e->trace) {
+        char *tp = xasprintf("%s/trace.json", R.run_dir);
+        T = trace_file_open(tp, 1, err, sizeof err);
+        free(tp);
+        if (!T)
+            fprintf(stderr, "runner: warning: %s; the run goes on without it\n", err);
+    }
     supervisor S;
     sup_init(&S, e, &interrupted);
+    S.trace = T;
     reasons skipped = {0};
     double start = now_seconds();
     int write_failed = 0;
     long long seq = 0;
-    sink out = {e, &R, &pr, counts, &skipped, any_failed, &write_failed, H};
+    sink out = {e, &R, &pr, counts, &skipped, any_failed, &write_failed, H, T};
     if (e->interleaved) {
         run_interleaved(e, &S, &out);
     } else {
@@ -483,6 +513,10 @@ static int run_experiment(const cli *c, experiment *e, int argc, char **argv, in
         }
     }
     sup_stop(&S);
+    if (T != given && trace_file_close(T, err, sizeof err) < 0) {
+        fprintf(stderr, "runner: %s\n", err);
+        write_failed = 1;
+    }
     progress_clear(&pr);
     double wall = now_seconds() - start;
     int finished = !interrupted && !write_failed;
@@ -492,7 +526,7 @@ static int run_experiment(const cli *c, experiment *e, int argc, char **argv, in
         finished = 0;
     }
     if (meta_write(m, R.run_dir, finished, counts, wall) < 0 && !write_failed) {
-        fprintf(stderr, "runner: cannot write %s/meta.json\n", R.run_dir);
+        fprintf(stderr, "runner: cannot write %s/%s\n", R.run_dir, rundir_name(RD_META));
         write_failed = 1;
     }
     /* latest is earned: a finished run with an ok trial (README "Results") */
@@ -535,15 +569,27 @@ int cmd_run(const cli *c)
     /* every file is checked before anything runs */
     experiment **es = xcalloc((size_t)c->nfiles, sizeof *es);
     int bad = 0;
+    load_opts o = cli_load_opts(c);
     for (int i = 0; i < c->nfiles; i++)
-        if (!(es[i] = load_for_cli(c, c->files[i])))
+        if (!(es[i] = load_experiment(c->files[i], &o)))
             bad = 1;
     int rc = bad ? EXIT_INVALID : EXIT_OK, any_failed = 0;
-    if (!bad) {
+    trace_file *T = NULL;
+    char err[1024];
+    if (!bad && c->trace && !(T = trace_file_open(c->trace, 0, err, sizeof err))) {
+        fprintf(stderr, "runner: %s\n", err);
+        rc = EXIT_INVALID;
+    }
+    if (rc == EXIT_OK) {
         catch_signals();
         for (int i = 0; i < c->nfiles && rc == EXIT_OK; i++)
-            rc = run_experiment(c, es[i], cli_argc, cli_argv, &any_failed);
+            rc = run_experiment(c, es[i], cli_argc, cli_argv, &any_failed, T);
         if (rc == EXIT_OK && any_failed)
+            rc = EXIT_TRIALS_FAILED;
+    }
+    if (T && trace_file_close(T, err, sizeof err) < 0) {
+        fprintf(stderr, "runner: %s\n", err);
+        if (rc == EXIT_OK)
             rc = EXIT_TRIALS_FAILED;
     }
     for (int i = 0; i < c->nfiles; i++)

@@ -3,6 +3,7 @@
 #define RUNNER_COMMANDS_H
 
 #include "cli/cli.h"
+#include "report/compare.h"
 
 #include <stdio.h>
 
@@ -17,29 +18,14 @@ int cmd_plot(const cli *c);
 int cmd_report(const cli *c);
 int cmd_merge(const cli *c);
 int cmd_export(const cli *c);
-/* The run folders a RUN_DIR argument stands for (cmd_plot.c): the folder
- * itself when it holds trials.csv, else DIR/latest, else every
- * DIR/<experiment>/latest; appended to *runs (free with free_runs).
- * -1, with a message on stderr, when none. */
-int resolve_runs(const char *arg, char ***runs, int *nruns);
-void free_runs(char **runs, int n);
 /* runner compare OLD_RUN NEW_RUN | OLD... -- NEW... [--threshold PCT] [--noise-floor PCT]
  * [--ignore KEY] [--busy-ok] [--format text|md|csv|json] */
 int cmd_compare_main(int nargs, char **args);
 /* runner submit FILE.yaml [...] | --resume RUN_DIR, runner status RUN_DIR (cmd_submit.c) */
 int cmd_submit_main(int nargs, char **args);
 int cmd_status_main(int nargs, char **args);
-/* The noise assumed when each side has one run (README "Comparing runs";
- * calibrated with bench/aa.sh). */
-#define COMPARE_NOISE_FLOOR 10.0
-typedef struct compare_opts {
-    double threshold;          /* fixed effect threshold, %; NaN: derived */
-    double noise_floor;        /* %, used with one run per side */
-    const char *format;        /* text, md, csv, json */
-    const char *const *ignore; /* keys left out of the matching */
-    int nignore;
-    int busy_ok; /* --busy-ok: judge trials run on a busy machine too */
-} compare_opts;
+/* Compares the runs (report/compare.h) and writes the result to out, the
+ * reasons for exit 2 to err (cmd_compare.c). */
 int compare_runs(const char *const *old_dirs, int nold, const char *const *new_dirs, int nnew,
                  const compare_opts *opt, FILE *out, FILE *err);
 

@@ -1,4 +1,5 @@
-/* main.c - `runner`: dispatches the commands of README "A worked example" (its command table). */
+/* main.c - `runner`: the command table, and the dispatch through it
+ * (README "A worked example" lists the commands). */
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/help.h"
@@ -6,59 +7,58 @@
 #include <stdio.h>
 #include <string.h>
 
+static int cmd_help(const cli *c)
+{
+    /* runner plot --help, runner help plot: that command's help */
+    if (!cli_command_help(c->help_of, c->help_of == CMD_RUN && c->nfiles ? c->files[0] : NULL,
+                          stdout))
+        cli_usage(stdout);
+    return EXIT_OK;
+}
+
+static int cmd_version(const cli *c)
+{
+    (void)c;
+    printf("runner %s (%s)\n", RUNNER_VERSION, RUNNER_GIT_REV);
+    return EXIT_OK;
+}
+
+static const cli_command commands[] = {
+    {NULL, CMD_RUN, cmd_run, NULL},
+    {NULL, CMD_DRYRUN, cmd_dryrun, NULL},
+    {"validate", CMD_VALIDATE, cmd_validate, NULL},
+    {"plot", CMD_PLOT, cmd_plot, NULL},
+    {"report", CMD_REPORT, cmd_report, NULL},
+    {"list", CMD_LIST, cmd_list, NULL},
+    {"merge", CMD_MERGE, cmd_merge, NULL},
+    {"export", CMD_EXPORT, cmd_export, NULL},
+    {"help", CMD_HELP, cmd_help, NULL},
+    {NULL, CMD_VERSION, cmd_version, NULL},
+    {"compare", CMD_COMPARE, NULL, cmd_compare_main},
+    {"submit", CMD_SUBMIT, NULL, cmd_submit_main},
+    {"status", CMD_STATUS, NULL, cmd_status_main},
+    {NULL, CMD_NONE, NULL, NULL},
+};
+
 int main(int argc, char **argv)
 {
     cli_argc = argc;
     cli_argv = argv;
-    /* compare parses its own options (--threshold, --noise-floor, --ignore, --busy-ok, --format) */
-    if (argc > 1 && !strcmp(argv[1], "compare"))
-        return cmd_compare_main(argc - 2, argv + 2);
-    /* submit and status (Slurm) parse their own options too */
-    if (argc > 1 && !strcmp(argv[1], "submit"))
-        return cmd_submit_main(argc - 2, argv + 2);
-    if (argc > 1 && !strcmp(argv[1], "status"))
-        return cmd_status_main(argc - 2, argv + 2);
+    /* compare, submit and status parse their own options */
+    for (const cli_command *k = commands; argc > 1 && k->cmd != CMD_NONE; k++)
+        if (k->own && !strcmp(argv[1], k->word))
+            return k->own(argc - 2, argv + 2);
     cli c;
-    if (cli_parse(argc, argv, &c) < 0) {
+    if (cli_parse(argc, argv, commands, &c) < 0) {
         cli_free(&c);
-        return 2;
+        return EXIT_INVALID;
     }
-    int rc = 0;
-    switch (c.cmd) {
-    case CMD_HELP:
-        /* runner plot --help, runner help plot */
-        if (!cli_command_help(c.help_of, c.help_of == CMD_RUN && c.nfiles ? c.files[0] : NULL,
-                              stdout))
-            cli_usage(stdout);
-        break;
-    case CMD_VERSION:
-        printf("runner %s (%s)\n", RUNNER_VERSION, RUNNER_GIT_REV);
-        break;
-    case CMD_VALIDATE:
-        rc = cmd_validate(&c);
-        break;
-    case CMD_DRYRUN:
-        rc = cmd_dryrun(&c);
-        break;
-    case CMD_LIST:
-        rc = cmd_list(&c);
-        break;
-    case CMD_RUN:
-        rc = cmd_run(&c);
-        break;
-    case CMD_PLOT:
-        rc = cmd_plot(&c);
-        break;
-    case CMD_REPORT:
-        rc = cmd_report(&c);
-        break;
-    case CMD_MERGE:
-        rc = cmd_merge(&c);
-        break;
-    case CMD_EXPORT:
-        rc = cmd_export(&c);
-        break;
-    }
+    int rc = EXIT_OK;
+    for (const cli_command *k = commands; k->cmd != CMD_NONE; k++)
+        if (k->cmd == c.cmd && k->run) {
+            rc = k->run(&c);
+            break;
+        }
     cli_free(&c);
     return rc;
 }

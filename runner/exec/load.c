@@ -17,7 +17,9 @@ static double tv(struct timeval t)
     return (double)t.tv_sec + (double)t.tv_usec * 1e-6;
 }
 
-/* utime + stime of a live process, in seconds; -1 when unreadable */
+/* utime + stime of a live process and of the children it waited for
+ * (cutime + cstime: the processes of `parallel: processes`, README
+ * "Processes and threads"), in seconds; -1 when unreadable */
 static double proc_cpu(pid_t pid)
 {
     char p[64], buf[1024];
@@ -28,12 +30,15 @@ static double proc_cpu(pid_t pid)
     size_t n = fread(buf, 1, sizeof buf - 1, f);
     fclose(f);
     buf[n] = '\0';
-    /* after the ") " that closes the command name: fields 3 .. ; utime, stime are 14, 15 */
+    /* after the ") " that closes the command name: fields 3 .. ; utime, stime,
+     * cutime, cstime are 14 to 17 */
     char *s = strrchr(buf, ')');
     unsigned long long ut, st;
-    if (!s || sscanf(s + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut, &st) != 2)
+    long long cut, cst;
+    if (!s || sscanf(s + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %lld %lld", &ut,
+                     &st, &cut, &cst) != 4)
         return -1;
-    return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+    return (double)(ut + st + (unsigned long long)(cut + cst)) / (double)sysconf(_SC_CLK_TCK);
 }
 
 void load_snap_take(load_snap *s, pid_t worker)

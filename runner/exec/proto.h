@@ -11,12 +11,14 @@ typedef enum {
     MSG_COUNTS,      /* payload: double[2] (flops, bytes) per call */
     MSG_DONE,        /* payload: the reason text (may be empty) */
     MSG_EXTRA,       /* payload: "column\tvalue" */
+    MSG_TRACE,       /* payload: trace_rec[n] (exec/trace.h) */
 } msg_type;
 
 /* A command to the worker: run this trial. */
 typedef struct worker_cmd {
     long long trial;
     int samples, warmups; /* >= 0: instead of the trial's repeats / warmups */
+    int trace;            /* record the trial's timeline (MSG_TRACE) */
 } worker_cmd;
 
 typedef enum { ST_OK = 0, ST_FAILED, ST_TIMEOUT, ST_SKIPPED, ST_INTERRUPTED } trial_status;

@@ -204,7 +204,10 @@ void sup_run(supervisor *S, long long t, double timeout, int samples, int warmup
 {
     load_snap a, b;
     load_snap_take(&a, S->pid);
+    trace_file_begin(S->trace, "trial", (long)S->e->ids[t]);
     sup_run_inner(S, t, timeout, samples, warmups, out);
+    trace_file_settle(S->trace); /* what a crashed or killed worker left open */
+    trace_file_end(S->trace);
     load_snap_take(&b, S->pid ? S->pid : a.worker);
     load_add(&out->load, &a, &b);
 }
@@ -212,7 +215,9 @@ void sup_run(supervisor *S, long long t, double timeout, int samples, int warmup
 static void sup_run_inner(supervisor *S, long long t, double timeout, int samples, int warmups,
                           trial_result *out)
 {
-    worker_cmd cmd = {t, samples, warmups};
+    worker_cmd cmd;
+    memset(&cmd, 0, sizeof cmd); /* no uninitialised padding down the pipe */
+    cmd = (worker_cmd){t, samples, warmups, S->trace != NULL};
     memset(out, 0, sizeof *out);
     out->cold = out->flops = out->bytes = NAN;
     /* the trial's CPUs (README "Measurement quality", Pinning): a worker is
@@ -232,7 +237,10 @@ static void sup_run_inner(supervisor *S, long long t, double timeout, int sample
     }
     affinity_format(&set, why, sizeof why);
     snprintf(key, sizeof key, "%d:%d:%s", pin, pin ? threads : 0, why);
-    if (S->pid && strcmp(key, S->aff_key))
+    /* warmup_curve: the first calls of a fresh worker (README "The warmup curve") */
+    int wc = experiment_column(S->e, "warmup_curve");
+    value wv = wc >= 0 ? trial_value(S->e, t, wc) : (value){0};
+    if (S->pid && (strcmp(key, S->aff_key) || (wv.kind == VAL_INT && wv.i > 0)))
         sup_stop(S);
     snprintf(S->aff_key, sizeof S->aff_key, "%s", key);
     S->aff_set = set;
@@ -240,7 +248,12 @@ static void sup_run_inner(supervisor *S, long long t, double timeout, int sample
     S->aff_pin = pin;
     if (pin)
         trial_result_add_extra(out, "cpus", why);
-    if (!S->pid && spawn(S) < 0) {
+    if (!S->pid)
+        trace_file_begin(S->trace, "start worker", -1);
+    int spawned = !S->pid ? spawn(S) : 1;
+    if (spawned != 1)
+        trace_file_end(S->trace);
+    if (spawned < 0) {
         out->status = ST_FAILED;
         out->reason = xasprintf("cannot start a worker process: %s", strerror(errno));
         return;
@@ -288,6 +301,8 @@ static void sup_run_inner(supervisor *S, long long t, double timeout, int sample
             memcpy(c, payload, sizeof c);
             out->flops = c[0];
             out->bytes = c[1];
+        } else if (h.type == MSG_TRACE) {
+            trace_file_add(S->trace, (const trace_rec *)payload, h.len / sizeof(trace_rec));
         } else if (h.type == MSG_EXTRA) {
             payload[h.len] = '\0';
             char *tab = strchr(payload, '\t');

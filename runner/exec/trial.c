@@ -66,6 +66,14 @@ void trial_resolve(const experiment *e, long long t, resolved_trial *r)
     r->warmups = v.kind == VAL_INT ? (int)v.i : 1;
     v = get(e, t, "timeout");
     r->timeout = value_is_num(&v) ? v.f : 0;
+    v = get(e, t, "parallel");
+    r->processes = v.text && !strcmp(v.text, "processes") ? r->t.threads : 0;
+    v = get(e, t, "share");
+    r->replicate = v.text && !strcmp(v.text, "replicate");
+    v = get(e, t, "spawn");
+    r->per_call = v.text && !strcmp(v.text, "per_call");
+    v = get(e, t, "warmup_curve");
+    r->warmup_curve = v.kind == VAL_INT ? (int)v.i : 0;
     r->warmup_time = e->warmup_time;
     r->warmup_tolerance = e->warmup_tolerance;
 

@@ -11,8 +11,12 @@
 
 #include "registry/backends.h"
 #include "lua/lua_engine.h"
+#include "exec/batch.h"
 #include "exec/concurrent.h"
+#include "exec/procs.h"
 #include "exec/proto.h"
+#include "exec/trace.h"
+#include "exec/warmup_curve.h"
 #include "stats/stats.h"
 #include "exec/trial.h"
 #include "base/util.h"
@@ -46,6 +50,16 @@ static void out_flush(int fd)
     if (out_len && fd_write_all(fd, out_buf, out_len) < 0)
         _exit(3); /* the supervisor is gone */
     out_len = 0;
+}
+
+static void send_msg(int fd, int type, int status, const void *payload, unsigned len);
+
+/* The timeline recorded so far (README "A timeline of a run"), in messages. */
+static void send_trace(int fd)
+{
+    trace_rec r[MSG_MAX_PAYLOAD / sizeof(trace_rec)];
+    for (size_t n; (n = trace_take(r, sizeof r / sizeof r[0])) > 0;)
+        send_msg(fd, MSG_TRACE, 0, r, (unsigned)(n * sizeof r[0]));
 }
 
 static void send_msg(int fd, int type, int status, const void *payload, unsigned len)
@@ -90,6 +104,8 @@ static void done(int fd, trial_status st, const char *fmt, ...)
         }
         return;
     }
+    trace_end_all(); /* the trial's spans end before its verdict */
+    send_trace(fd);
     send_msg(fd, MSG_DONE, st, reason, (unsigned)strlen(reason));
     out_flush(fd);
 }
@@ -106,6 +122,7 @@ static void flush_samples(int fd, sample_buf *b)
 {
     if (b->n)
         send_msg(fd, MSG_SAMPLES, 0, b->s, (unsigned)(b->n * sizeof b->s[0]));
+    send_trace(fd);
     out_flush(fd);
     b->n = 0;
     b->last_flush = now_seconds();
@@ -154,72 +171,6 @@ static void sleep_seconds(double s)
         ;
 }
 
-/* The clock (README "Batching"): its cost, one CLOCK_MONOTONIC read (the
- * mean over many back-to-back reads), and its resolution, the smallest
- * non-zero step between two reads.  Measured once per worker. */
-static double clock_cost, clock_step;
-
-static void clock_measure(void)
-{
-    if (clock_cost > 0)
-        return;
-    enum { READS = 2000 };
-    struct timespec prev, cur;
-    double step = 1, t0 = now_seconds();
-    clock_gettime(CLOCK_MONOTONIC, &prev);
-    for (int i = 0; i < READS; i++) {
-        clock_gettime(CLOCK_MONOTONIC, &cur);
-        double d = (double)(cur.tv_sec - prev.tv_sec) + (double)(cur.tv_nsec - prev.tv_nsec) * 1e-9;
-        if (d > 0 && d < step)
-            step = d;
-        prev = cur;
-    }
-    double cost = (now_seconds() - t0) / (READS + 2);
-    struct timespec res;
-    if (clock_getres(CLOCK_MONOTONIC, &res) == 0) {
-        double r = (double)res.tv_sec + (double)res.tv_nsec * 1e-9;
-        if (r > step)
-            step = r;
-    }
-    clock_step = step > 1e-9 ? step : 1e-9;
-    clock_cost = cost > 1e-9 ? cost : 1e-9;
-}
-
-/* The shortest sample batch: auto aims for: 1000x the clock's resolution and
- * 100x its cost (google/benchmark grows iterations the same way), so the
- * clock's tick and its cost are each at most 0.1 % and 1 % of a sample. */
-static double sample_target(void)
-{
-    clock_measure();
-    double a = 1000 * clock_step, b = 100 * clock_cost;
-    return a > b ? a : b;
-}
-
-/* batch: auto.  The whole batch is timed, and grown (batch_grow) until one
- * batch lasts sample_target(): each probe re-times the batch it would use,
- * so the choice rests on a measured batch, not on one call scaled up. */
-static int choose_batch(const rn_workload_impl *impl, void *state, rn_error *err, int *rc,
-                        long *calls)
-{
-    double target = sample_target();
-    int batch = 1;
-    rn_sample s;
-    for (int tries = 0; tries < 40; tries++) {
-        rn_sample_clear(&s);
-        double t0 = now_seconds();
-        for (int j = 0; j < batch; j++)
-            if ((*rc = impl->run(state, &s, err)) != 0)
-                return 1;
-        double d = now_seconds() - t0;
-        *calls += batch;
-        int next = batch_grow(batch, d, target);
-        if (next == batch)
-            break;
-        batch = next;
-    }
-    return batch;
-}
-
 /* Warmup to steady state (README "How a trial is timed"): after the
  * `warmups` calls, untimed rounds (whole batches, at least sample_target()
  * long) are run until one's time per call is within `warmup_tolerance`
@@ -249,7 +200,9 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
         done(fd, ST_FAILED, "%s", err.msg);
         return;
     }
+    trace_begin("prepare", -1);
     int rc = impl->prepare(tr, &state, &err);
+    trace_end();
     if (rc != 0) {
         done(fd, rc == RN_PREPARE_SKIP ? ST_SKIPPED : ST_FAILED, "%s", err.msg[0] ? err.msg : "prepare failed");
         return;
@@ -257,7 +210,8 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
     hold_done = 1;
     held = 0;
     /* the work of one call: the workload's own count (Lua files state
-     * theirs), else the registry's formulas */
+     * theirs; parallel: processes sums its processes'), else the
+     * registry's formulas */
     double counts[2] = {desc && desc->flops ? desc->flops(tr) : NAN,
                         desc && desc->bytes ? desc->bytes(tr) : NAN};
     if (impl->work)
@@ -267,7 +221,11 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
     rn_sample s;
     double warm_start = now_seconds();
     long warm_calls = 0;
-    for (int w = 0; w < r->warmups; w++) {
+    /* the first warmup_curve calls are warmups too, each timed alone */
+    wcurve curve;
+    wcurve_init(&curve, r->warmup_curve);
+    trace_begin("warmup", -1);
+    for (int w = 0; w < r->warmups || w < curve.k; w++) {
         rn_sample_clear(&s);
         double t0 = now_seconds();
         rc = impl->run(state, &s, &err);
@@ -277,11 +235,20 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
             done(fd, ST_FAILED, "%s", err.msg[0] ? err.msg : "run failed");
             goto out;
         }
+        if (wcurve_add(&curve, t1 - t0))
+            trace_span("call", w + 1, t0, t1, t1 - t0, 1, NULL);
         if (w == 0) {
             double cold = t1 - t0;
             send_msg(fd, MSG_COLD, 0, &cold, sizeof cold);
             cold_facts_once(b, tr, &cold_told);
         }
+    }
+    char *curve_text = wcurve_text(&curve);
+    if (curve_text) { /* K numbers: more than send_extra's line holds */
+        char *m = xasprintf("first_calls\t%s", curve_text);
+        send_msg(fd, MSG_EXTRA, 0, m, (unsigned)strlen(m));
+        free(m);
+        free(curve_text);
     }
     /* cold caches cannot be batched: each call needs its flush */
     int probed = r->batch <= 0 && !tr->cold_cache;
@@ -336,6 +303,7 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
     }
     last_threads = tr->threads;
     double warm_time = now_seconds() - warm_start;
+    trace_end(); /* warmup */
     static sample_buf buf;
     buf.n = 0;
     buf.last_flush = now_seconds();
@@ -365,10 +333,14 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
         if (check_on && b->sample_begin && !discard)
             b->sample_begin(tr);
         struct timespec a, z;
+        trace_range("sample", 1); /* a profiler's range, outside the timed region */
         clock_gettime(CLOCK_MONOTONIC, &a);
         for (int j = 0; j < batch && rc == 0; j++)
             rc = impl->run(state, &s, &err);
         clock_gettime(CLOCK_MONOTONIC, &z);
+        trace_range("sample", 0);
+        double ta = (double)a.tv_sec + (double)a.tv_nsec * 1e-9;
+        double tz = (double)z.tv_sec + (double)z.tv_nsec * 1e-9;
         if (rc != 0) {
             flush_samples(fd, &buf);
             done(fd, ST_FAILED, "%s", err.msg[0] ? err.msg : "run failed");
@@ -377,6 +349,7 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
         double wall = (double)(z.tv_sec - a.tv_sec) + (double)(z.tv_nsec - a.tv_nsec) * 1e-9;
         cold_facts_once(b, tr, &cold_told); /* warmups: 0 and no probe */
         if (discard) {
+            trace_span("discarded batch", -1, ta, tz, wall / batch, batch, NULL);
             discard = 0;
             warm_calls += batch;
             warm_time += wall;
@@ -414,10 +387,13 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
                 in_a_row = 0;
             }
         }
-        /* concurrent times its own region (the together call of a round,
-         * not its solo runs), summed over the batch */
-        s.seconds = impl == &core_concurrent && isfinite(s.seconds) ? s.seconds / batch
-                                                                    : wall / batch;
+        /* concurrent and parallel: processes time their own region (the
+         * together call of a round, not its solo runs; from the barrier to
+         * the last process's end), summed over the batch */
+        s.seconds = (impl == &core_concurrent || impl == &core_processes) && isfinite(s.seconds)
+                        ? s.seconds / batch
+                        : wall / batch;
+        trace_span("sample", n - 1, ta, tz, s.seconds, batch, &s);
         buf.s[buf.n++] = s;
         double now = (double)z.tv_sec + (double)z.tv_nsec * 1e-9;
         if (buf.n == 256 || now - buf.last_flush > 0.1)
@@ -462,7 +438,10 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
         snprintf(bs, sizeof bs, "%d", batch);
         send_extra(NULL, "batch_size", bs);
     }
-    if (impl->check && impl->check(state, &err) != 0) {
+    trace_begin("check", -1);
+    int wrong = impl->check && impl->check(state, &err) != 0;
+    trace_end();
+    if (wrong) {
         done(fd, ST_FAILED, "wrong result: %s", err.msg);
         goto out;
     }
@@ -482,8 +461,11 @@ out:;
     stop_free(&st);
     /* the user's teardown first, so that its error can fail the trial */
     rn_error terr = {{0}};
+    trace_begin("release", -1);
     int torn = impl->teardown ? impl->teardown(state, &terr) : 0;
     impl->release(state);
+    trace_end();
+    wcurve_free(&curve);
     hold_done = 0;
     if (torn != 0 && held_st != ST_FAILED && held_st != ST_TIMEOUT)
         done(fd, ST_FAILED, "teardown failed: %s", terr.msg);
@@ -504,6 +486,8 @@ void worker_run_trial(const experiment *e, const worker_cmd *cmd, int fd)
     const rn_trial *tr = &r.t;
     current_device = tr->device;
     char why[1024];
+    trace_start(cmd->trace);
+    trace_begin("trial", (long)e->ids[cmd->trial]); /* its number in the trials table */
 
     /* lua:PATH: no registry entry (dtypes, memory estimate); the file
      * states its own flops and bytes (run_loop asks after prepare) */
@@ -517,6 +501,11 @@ void worker_run_trial(const experiment *e, const worker_cmd *cmd, int fd)
              rn_dtype_name(tr->dtype), desc->dtypes);
         goto out;
     }
+    const char *no = procs_refusal(&r, desc); /* README "Processes and threads" */
+    if (no) {
+        done(fd, ST_SKIPPED, "%s", no);
+        goto out;
+    }
     if (desc && !strcmp(desc->name, "concurrent")) {
         /* members name their own devices: the core drives their backends */
         run_loop(&r, &core_concurrent, NULL, desc, &e->stop, fd);
@@ -527,6 +516,7 @@ void worker_run_trial(const experiment *e, const worker_cmd *cmd, int fd)
         done(fd, ST_SKIPPED, "%s", why);
         goto out;
     }
+    trace_marker(b);
     int ndev = b->device_count();
     if (tr->device_index >= ndev) {
         if (ndev == 0)
@@ -549,6 +539,11 @@ void worker_run_trial(const experiment *e, const worker_cmd *cmd, int fd)
         fmt_bytes(n2, sizeof n2, avail);
         done(fd, ST_SKIPPED, "needs %s, %s available on %s", n1, n2,
              tr->device == RN_DEV_CPU ? "the host" : "the device");
+        goto out;
+    }
+    if (r.processes) { /* the processes run impl; the worker times them */
+        procs_spec ps = {r.processes, r.replicate, impl, b, desc, r.per_call};
+        run_loop(&r, procs_workload(&ps), NULL, desc, &e->stop, fd);
         goto out;
     }
     run_loop(&r, impl, b, desc, &e->stop, fd);

@@ -28,7 +28,8 @@ static const char *const top_names[] = {"name",    "description", "workload", "d
                                         "warmups", "timeout",     "seed",     "hooks",
                                         "plots",   "cold_cache", "batch",    "stop",
                                         "order",   "affinity", "warmup_time",
-                                        "warmup_tolerance", NULL};
+                                        "warmup_tolerance", "parallel", "share",
+                                        "spawn", "warmup_curve", "trace", NULL};
 
 /* ---- top-level keys ----------------------------------------------------- */
 
@@ -207,6 +208,18 @@ static void h_warmup_tolerance(loader *L, const yaml_node_t *k, const yaml_node_
     value_free(&x);
 }
 
+/* trace: true writes RUN_DIR/trace.json (README "A timeline of a run") */
+static void h_trace(loader *L, const yaml_node_t *k, const yaml_node_t *v)
+{
+    (void)k;
+    const char *s = yml_text(v);
+    if (yml_is_scalar(v) && (!strcmp(s, "true") || !strcmp(s, "false")))
+        L->e->trace = !strcmp(s, "true");
+    else
+        diag_add(L->d, yml_line(v), yml_col(v), "'trace' must be true or false, not '%s'",
+                 yml_is_scalar(v) ? s : yml_kind(v));
+}
+
 /* order: sequential (each trial's samples together) or interleaved */
 static void h_order(loader *L, const yaml_node_t *k, const yaml_node_t *v)
 {
@@ -236,6 +249,8 @@ static const struct top_key {
     {"timeout", h_runkey, 0},    {"seed", h_runkey, 0},
     {"cold_cache", h_runkey, 0}, {"batch", h_runkey, 0},
     {"affinity", h_runkey, 0},
+    {"parallel", h_runkey, 0},   {"share", h_runkey, 0},     {"spawn", h_runkey, 0},
+    {"warmup_curve", h_runkey, 0}, {"trace", h_trace, 0},
     {"stop", h_stop, 0},         {"order", h_order, 0},
     {"warmup_time", h_warmup_time, 0}, {"warmup_tolerance", h_warmup_tolerance, 0},
     {"params", h_params, 0},     {"hooks", h_hooks, 0},
@@ -245,11 +260,13 @@ static const struct top_key {
 
 /* ---- columns in their fixed order ---------------------------------------- */
 
-/* Every run key is a column; so is every parameter of the file's workloads. */
+/* Every run key is a column (an optional one only where the file names
+ * it); so is every parameter of the file's workloads. */
 static void add_implicit_columns(loader *L)
 {
     for (int i = 0; i < nrunkeys; i++)
-        loader_get_column(L, runkeys[i].name);
+        if (!runkeys[i].optional)
+            loader_get_column(L, runkeys[i].name);
     for (int w = 0; w < L->nwl; w++)
         for (const param_spec *p = L->wl[w]->params; p->name; p++)
             loader_get_column(L, p->name);

@@ -107,6 +107,7 @@ typedef struct experiment {
     stop_rule stop;
     int interleaved; /* order: interleaved */
     int order_line, order_col; /* where `order` is set (0 if not) */
+    int trace;       /* trace: true (README "A timeline of a run") */
     /* warmup to steady state (README "How a trial is timed"): the time a
      * trial warms at most (seconds), and how close two rounds must be */
     double warmup_time, warmup_tolerance;

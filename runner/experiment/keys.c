@@ -316,6 +316,28 @@ static int check_bool(value *v, int line, int col, diags *d)
     return 0;
 }
 
+/* README "Processes and threads" */
+static int check_parallel(value *v, int line, int col, diags *d)
+{
+    return want_choice(v, "threads|processes", "parallel", line, col, d);
+}
+
+static int check_share(value *v, int line, int col, diags *d)
+{
+    return want_choice(v, "split|replicate", "share", line, col, d);
+}
+
+static int check_spawn(value *v, int line, int col, diags *d)
+{
+    return want_choice(v, "once|per_call", "spawn", line, col, d);
+}
+
+/* README "The warmup curve" */
+static int check_warmup_curve(value *v, int line, int col, diags *d)
+{
+    return want_int(v, 0, 1000, "warmup_curve", line, col, d);
+}
+
 static int check_seed(value *v, int line, int col, diags *d)
 {
     return want_int(v, 0, 9223372036854775807LL, "seed", line, col, d);
@@ -337,6 +359,14 @@ const runkey runkeys[] = {
     [RK_BATCH] = {"batch", check_batch, "auto", "calls per timed sample (auto: tiny calls batched)"},
     [RK_AFFINITY] = {"affinity", check_affinity, "none",
                      "CPUs of the worker: none, compact, or a list (0,2-3)"},
+    [RK_PARALLEL] = {"parallel", check_parallel, "threads",
+                     "threads: threads of one process; processes: that many processes", 1},
+    [RK_SHARE] = {"share", check_share, "split",
+                  "parallel: processes: each runs its part (split) or the whole (replicate)", 1},
+    [RK_SPAWN] = {"spawn", check_spawn, "once",
+                  "parallel: processes: started once a trial, or for every call (per_call)", 1},
+    [RK_WARMUP_CURVE] = {"warmup_curve", check_warmup_curve, "0",
+                         "time each of the first K calls of a fresh worker", 1},
 };
 const int nrunkeys = (int)(sizeof runkeys / sizeof runkeys[0]);
 
@@ -378,7 +408,8 @@ int param_check(const param_spec *p, value *v, int line, int col, diags *d)
 const char *const runkey_names[] = {"workload", "device",  "threads", "io",
                                     "dtype",    "size",    "repeats", "warmups",
                                     "timeout",  "seed",    "cold_cache", "batch",
-                                    "affinity", NULL};
+                                    "affinity", "parallel", "share", "spawn", "warmup_curve",
+                                    NULL};
 
 int runkey_index(const char *name)
 {

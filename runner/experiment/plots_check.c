@@ -74,6 +74,8 @@ static const char *text_of(value v)
 
 static void check_plot(const experiment *e, const plot_spec *p, diags *d)
 {
+    if (p->type && !strcmp(p->type, "warmup"))
+        return; /* one curve per trial: nothing merges */
     int x = p->x ? experiment_column(e, p->x) : default_x(e);
     if (x < 0)
         return;

@@ -27,7 +27,20 @@ static const char *const plot_keys[] = {"name",   "type",   "x",     "y",      "
 static const char *const plot_legends[] = {"right", "below", "top left", "top right", "bottom left",
                                     "bottom right", "off", NULL};
 static const char *const plot_types[] = {"line", "speedup", "throughput", "breakdown", "bar",
-                                         NULL};
+                                         "warmup", NULL};
+
+/* what `parallel: processes` adds to a trial (README "Processes and threads") */
+static const char *const processes_columns[] = {"processes", "startup_seconds",
+                                                "startup_fork_seconds", "barrier_skew_seconds",
+                                                "overlap", NULL};
+
+static int is_processes_column(const experiment *e, const char *s)
+{
+    for (int i = 0; experiment_column(e, "parallel") >= 0 && processes_columns[i]; i++)
+        if (!strcmp(processes_columns[i], s))
+            return 1;
+    return 0;
+}
 
 static int is_result_column(const char *s)
 {
@@ -126,7 +139,7 @@ static void parse_plot(loader *L, const yaml_node_t *m)
                 const char *s = closest_word(ps->type, plot_types);
                 diag_add(d, yml_line(v), yml_col(v),
                          "unknown plot type '%s'%s%s%s (line, speedup, throughput, breakdown, "
-                         "bar)",
+                         "bar, warmup)",
                          ps->type, s ? "; did you mean '" : "", s ? s : "", s ? "'?" : "");
             }
         } else if (!strcmp(k, "x")) {
@@ -138,6 +151,7 @@ static void parse_plot(loader *L, const yaml_node_t *m)
             /* workloads and hooks may add columns; check only the known ones
              * when the workload is a built-in one */
             if (ps->y && !is_result_column(ps->y) && experiment_column(e, ps->y) < 0 &&
+                !is_processes_column(e, ps->y) &&
                 strcmp(ps->y, "loss") && strcmp(ps->y, "accuracy") && !e->hooks) {
                 int c = experiment_column(e, "workload");
                 value w = c >= 0 ? e->cols[c].fixed : (value){0};

@@ -5,10 +5,11 @@
 
 /* run keys that choose how the work is done, and the others (README
  * "Plots and reports") */
-static const char *const config_runkeys[] = {"workload", "device",   "threads",    "io",
-                                             "dtype",    "batch",    "affinity",   "cold_cache",
-                                             NULL};
-static const char *const work_runkeys[] = {"size", "repeats", "warmups", "timeout", "seed", NULL};
+static const char *const config_runkeys[] = {
+    "workload", "device",   "threads",    "io",    "dtype", "batch",
+    "affinity", "cold_cache", "parallel", "share", "spawn", NULL};
+static const char *const work_runkeys[] = {"size", "repeats", "warmups", "timeout", "seed",
+                                           "warmup_curve", NULL};
 
 /* the runner's own columns after gbps (README "Results") */
 static const char *const runner_cols[] = {

@@ -9,10 +9,11 @@
 #define RUNNER_ROLES_H
 
 /* Is the key `name` a configuration?  Yes for the workload, device,
- * threads, io, dtype, batch, affinity and cold_cache, for a linked axis and
- * the keys it sets (`linked`), and for a workload parameter whose values
- * are not numbers (fused: true, math: tf32); no for size, the other run
- * keys (repeats, warmups, timeout, seed) and a workload parameter whose
+ * threads, io, dtype, batch, affinity, cold_cache, parallel, share and
+ * spawn, for a linked axis and the keys it sets (`linked`), and for a
+ * workload parameter whose values are not numbers (fused: true, math:
+ * tf32); no for size, the other run keys (repeats, warmups, timeout, seed,
+ * warmup_curve) and a workload parameter whose
  * values are numbers (`numeric`: iters, length, depth), amounts of work. */
 int column_is_config(const char *name, int numeric, int linked);
 

@@ -31,6 +31,9 @@ typedef struct workload_desc {
     const char *extras;                  /* extra columns of the trial's row: "loss|accuracy" */
     int core; /* run by the runner itself (concurrent): on every backend there is */
     int blas; /* calls OpenBLAS on the CPU */
+    /* what `share: split` divides among processes (README "Processes and
+     * threads"): "size", or "m" (matmul's rows); NULL: nothing to divide */
+    const char *split;
 } workload_desc;
 
 const workload_desc *workload_find(const char *name);

@@ -1,18 +1,11 @@
 /* plot_gp.c - see plot_gp.h. */
 #include "report/plot_gp.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
-#include <poll.h>
-#include <signal.h>
+#include "base/spawn.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
 /* Length of the valid UTF-8 sequence at p (1..4), or 0 if invalid. */
 static int utf8_len(const unsigned char *p)
@@ -117,128 +110,40 @@ char *gp_clean(const char *s, size_t maxlen)
 
 /* --- finding and running gnuplot -------------------------------------- */
 
-static int executable(const char *path)
-{
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
-}
-
 char *gp_find(void)
 {
     const char *prog = getenv("RUNNER_GNUPLOT");
-    if (!prog || !*prog)
-        prog = "gnuplot";
-    if (strchr(prog, '/'))
-        return executable(prog) ? xstrdup(prog) : NULL;
-    const char *path = getenv("PATH");
-    if (!path || !*path)
-        path = "/usr/local/bin:/usr/bin:/bin";
-    char *copy = xstrdup(path), *save = NULL;
-    char *found = NULL;
-    for (char *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
-        char *p = xasprintf("%s/%s", *d ? d : ".", prog);
-        if (executable(p))
-            found = p;
-        else
-            free(p);
-    }
-    free(copy);
-    return found;
+    return spawn_find(prog && *prog ? prog : "gnuplot");
 }
 
 int gp_run(const char *prog, const char *dir, const char *script, double timeout, char *err,
            size_t errlen)
 {
-    int pfd[2];
-    if (pipe2(pfd, O_CLOEXEC) < 0) {
-        snprintf(err, errlen, "pipe: %s", strerror(errno));
-        return -1;
-    }
-    pid_t pid = fork();
-    if (pid < 0) {
-        snprintf(err, errlen, "fork: %s", strerror(errno));
-        close(pfd[0]);
-        close(pfd[1]);
-        return -1;
-    }
-    if (pid == 0) {
-        setpgid(0, 0);
-        int nul = open("/dev/null", O_RDONLY);
-        if (nul >= 0)
-            dup2(nul, 0);
-        dup2(pfd[1], 1);
-        dup2(pfd[1], 2);
-        if (chdir(dir) < 0) {
-            dprintf(2, "cannot enter %s: %s\n", dir, strerror(errno));
-            _exit(126);
-        }
-        char *argv[] = {(char *)prog, (char *)script, NULL};
-        execvp(prog, argv);
-        dprintf(2, "cannot run %s: %s\n", prog, strerror(errno));
-        _exit(127);
-    }
-    close(pfd[1]);
-    char out[8192];
-    size_t len = 0;
-    struct timespec t0;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
-    int killed = 0;
-    for (;;) {
-        struct timespec now;
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        double left =
-            timeout - ((double)(now.tv_sec - t0.tv_sec) + (now.tv_nsec - t0.tv_nsec) / 1e9);
-        if (left <= 0) {
-            kill(-pid, SIGKILL);
-            kill(pid, SIGKILL);
-            killed = 1;
-            break;
-        }
-        struct pollfd pf = {.fd = pfd[0], .events = POLLIN};
-        int pr = poll(&pf, 1, (int)(left * 1000) + 1);
-        if (pr < 0 && errno == EINTR)
-            continue;
-        if (pr <= 0)
-            continue;
-        char buf[4096];
-        ssize_t n = read(pfd[0], buf, sizeof buf);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        /* keep the last part of the output (buf is smaller than out) */
-        if (len + (size_t)n >= sizeof out) {
-            size_t drop = len + (size_t)n - (sizeof out - 1);
-            memmove(out, out + drop, len - drop);
-            len -= drop;
-        }
-        memcpy(out + len, buf, (size_t)n);
-        len += (size_t)n;
-    }
-    close(pfd[0]);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    out[len] = '\0';
+    char *argv[] = {(char *)prog, (char *)script, NULL};
+    spawn_opts o = {.dir = dir, .with_stderr = 1, .own_group = 1, .timeout = timeout, .keep = 8191};
+    spawn_result r;
+    int rc = spawn_run(argv, &o, &r);
+    char *out = r.out;
+    size_t len = r.len;
     /* trim trailing blank lines */
     while (len > 0 && (out[len - 1] == '\n' || out[len - 1] == ' '))
         out[--len] = '\0';
-    if (killed) {
-        snprintf(err, errlen, "%s did not finish in %.0f s", prog, timeout);
-        return -1;
+    if (rc < 0 || r.status != 0) {
+        const char *tail = len > 600 ? out + len - 600 : out;
+        if (!r.started)
+            snprintf(err, errlen, "cannot run %s: %s", prog, strerror(r.error));
+        else if (r.timed_out)
+            snprintf(err, errlen, "%s did not finish in %.0f s", prog, timeout);
+        else if (r.signal)
+            snprintf(err, errlen, "%s was killed by signal %d%s%s", prog, r.signal,
+                     *tail ? ": " : "", tail);
+        else
+            snprintf(err, errlen, "%s exited with status %d%s%s", prog, r.status,
+                     *tail ? ": " : "", tail);
+        rc = -1;
     }
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
-        return 0;
-    const char *tail = out;
-    if (len > 600)
-        tail = out + len - 600;
-    if (WIFSIGNALED(status))
-        snprintf(err, errlen, "%s was killed by signal %d%s%s", prog, WTERMSIG(status),
-                 *tail ? ": " : "", tail);
-    else
-        snprintf(err, errlen, "%s exited with status %d%s%s", prog, WEXITSTATUS(status),
-                 *tail ? ": " : "", tail);
-    return -1;
+    spawn_result_free(&r);
+    return rc;
 }
 
 /* --- templates -------------------------------------------------------- */

@@ -1,5 +1,5 @@
 /* plot_gp.h - talking to gnuplot safely: quoting user text, templates, and
- * running the program as a child process (fork + execvp, no shell).
+ * running the program as a child process (base/spawn.h: no shell).
  *
  * Every string that comes from an experiment file or from trials.csv reaches
  * a script only through gp_quote(): a gnuplot single-quoted string, which has

@@ -14,13 +14,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-const char *const chart_type_names[] = {"line", "speedup", "throughput", "breakdown", "bar", NULL};
+const char *const chart_type_names[] = {"line",   "speedup", "throughput", "breakdown",
+                                        "bar",    "warmup",  NULL};
 
 static const char *const time_cols[] = {
     "cold",          "min",         "median",        "mean",           "stddev",
     "max",           "median_ci_low", "median_ci_high", "h2d",          "compute",
     "d2h",           "device_min",  "device_median", "device_mean",    "device_stddev",
-    "device_max",    "device_median_ci_low", "device_median_ci_high", NULL};
+    "device_max",    "device_median_ci_low", "device_median_ci_high", "startup_seconds",
+    "startup_fork_seconds", "barrier_skew_seconds", NULL};
 
 int pm_is_number(const char *s, double *out)
 {
@@ -493,7 +495,7 @@ static chart_spec new_default(const char *name, chart_type type, int x, int y)
 
 int pm_default_charts(const run_model *m, chart_spec **out)
 {
-    chart_spec *v = xcalloc(5, sizeof *v);
+    chart_spec *v = xcalloc(6, sizeof *v);
     int n = 0;
     int x = pm_default_x(m);
     if (x >= 0)
@@ -531,6 +533,15 @@ int pm_default_charts(const run_model *m, chart_spec **out)
         v[n++] = new_default("throughput", CH_THROUGHPUT, xx, any_flops ? m->c_gflops : m->c_gbps);
     if (any_phase)
         v[n++] = new_default("breakdown", CH_BREAKDOWN, xx, -1);
+    int curve = pm_col(m, "first_calls"); /* warmup_curve (plot_warmup.h) */
+    int any_curve = 0;
+    for (int r = 1; curve >= 0 && r <= m->nrows && !any_curve; r++)
+        any_curve = pm_ok(m, r) && *pm_cell(m, r, curve);
+    if (any_curve) {
+        v[n] = new_default("warmup", CH_WARMUP, -1, -1);
+        v[n].logx = 0; /* call numbers */
+        v[n++].logy = 1;
+    }
     *out = v;
     return n;
 }
@@ -579,6 +590,10 @@ int pm_file_charts(const run_model *m, const experiment *e, chart_spec **out, ch
         for (int t = 0; chart_type_names[t]; t++)
             if (p->type && !strcmp(p->type, chart_type_names[t]))
                 s.type = (chart_type)t;
+        if (s.type == CH_WARMUP && s.logy < 0) /* the first calls are 10-1000x the rest */
+            s.logy = 1;
+        if (s.type == CH_WARMUP && s.logx < 0) /* call numbers */
+            s.logx = 0;
         const char *missing = NULL;
         if (p->x && (s.x = pm_col(m, p->x)) < 0)
             missing = p->x;
@@ -741,6 +756,8 @@ static char *pair_key(const run_model *m, int row, const int *keys, int nk)
 int pm_chart_data(const run_model *m, const chart_spec *s, chart_data *d)
 {
     memset(d, 0, sizeof *d);
+    if (s->type == CH_WARMUP) /* its curves come from plot_warmup.h */
+        return 0;
     int nc = m->ncols;
     d->x = s->x >= 0 ? s->x : chart_x(m);
     d->y = s->y;

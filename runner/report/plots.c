@@ -16,6 +16,8 @@
  *               each crossing of 1 is marked ("GPU faster from n = 512")
  *   throughput  GFLOP/s (or GB/s when only bytes are stated)
  *   breakdown   h2d / compute / d2h stacked, for trials that measured them
+ *   warmup      the time of each of the first calls of a fresh worker, for
+ *               trials with `warmup_curve` (plot_warmup.h)
  *
  * Safety: text from the experiment file or trials.csv reaches the script
  * only as gnuplot single-quoted strings (gp_quote) and only with the
@@ -25,6 +27,7 @@
 #include "report/plot_crossover.h"
 #include "report/plot_gp.h"
 #include "report/plot_model.h"
+#include "report/plot_warmup.h"
 #include "report/plot_render.h"
 #include "rundir/results.h"
 #include "base/util.h"
@@ -352,6 +355,8 @@ static char *default_title(const run_model *m, const chart_spec *s, const chart_
                          d->y == m->c_gbps ? "bandwidth (GB/s)" : "throughput (GFLOP/s)", xn);
     case CH_BREAKDOWN:
         return xasprintf("%s: where the time goes, phase by phase", m->name);
+    case CH_WARMUP:
+        return xasprintf("%s: the first calls of a fresh worker", m->name);
     default: {
         char *w = pm_is_time_col(m, d->y) ? time_words(m, d, d->y) : xstrdup(col_name(m, d->y));
         char *t = xasprintf("%s: %s %s %s", m->name, w, s->type == CH_BAR ? "by" : "vs", xn);
@@ -655,6 +660,36 @@ static void build_breakdown(const run_model *m, const chart_data *d, parts *P)
     free(pos);
 }
 
+/* The warmup curve: a line chart of call number vs time, with each
+ * curve's first-time phases (CUDA: context, module, cuBLAS) written in its
+ * colour at the top left. */
+static void build_warmup(const run_model *m, const chart_spec *s, const chart_data *d,
+                         const palette *pal, parts *P)
+{
+    build_xy(m, s, d, pal, P);
+    free(P->xlabel);
+    P->xlabel = xstrdup("call of a fresh worker (1 = its first)");
+    /* build_xy's label ends with the unit the axis is drawn in: "(ms)" */
+    const char *unit = strrchr(P->ylabel, '(');
+    char *yl = xasprintf("time of the call, host clock %s", unit ? unit : "(seconds)");
+    free(P->ylabel);
+    P->ylabel = yl;
+    for (int c = 0, k = 0; c < d->ncurves; c++) {
+        if (d->curves[c].n == 0)
+            continue;
+        char *ph = pm_warmup_phases(m, d->curves[c].p[0].row);
+        if (!ph)
+            continue;
+        char *text = xasprintf("%s: %s", d->curves[c].label, ph);
+        sb_puts(&P->marks, "set label ");
+        gp_quote(&P->marks, text, 0);
+        sb_printf(&P->marks, " at graph 0.02, graph %.3f left tc rgb '%s' noenhanced front\n",
+                  0.95 - 0.055 * k++, colour_of(pal, d->curves[c].label));
+        free(text);
+        free(ph);
+    }
+}
+
 static char *safe_stem(const char *s)
 {
     char *t = xstrdup(s);
@@ -677,6 +712,8 @@ static char *chart_script(const run_model *m, const chart_spec *s, const chart_d
     sb_puts(&P.refline, "");
     if (s->type == CH_BREAKDOWN)
         build_breakdown(m, d, &P);
+    else if (s->type == CH_WARMUP)
+        build_warmup(m, s, d, pal, &P);
     else
         build_xy(m, s, d, pal, &P);
     if (s->xlabel) {
@@ -785,7 +822,8 @@ int plots_render_spec(const char *run_dir, const experiment *e, const experiment
     int *npts = xcalloc((size_t)ncharts + 1, sizeof *npts);
     palette pal = {0};
     for (int i = 0; i < ncharts; i++) {
-        npts[i] = pm_chart_data(&m, &charts[i], &data[i]);
+        npts[i] = charts[i].type == CH_WARMUP ? pm_warmup_data(&m, &charts[i], &data[i])
+                                              : pm_chart_data(&m, &charts[i], &data[i]);
         for (int c = 0;
              c < data[i].ncurves && charts[i].type != CH_BREAKDOWN && !data[i].unlabelled; c++)
             palette_add(&pal, data[i].curves[c].label);

@@ -24,11 +24,12 @@
 
 static int chart_rank(const char *name)
 {
-    static const char *const order[] = {"time", "bar", "speedup", "throughput", "breakdown"};
-    for (int i = 0; i < 5; i++)
+    static const char *const order[] = {"time",      "bar",   "speedup", "throughput",
+                                        "breakdown", "warmup"};
+    for (int i = 0; i < 6; i++)
         if (!strcmp(order[i], name))
             return i;
-    return 5;
+    return 6;
 }
 
 static int cmp_chart(const void *a, const void *b)

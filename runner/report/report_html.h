@@ -11,7 +11,7 @@
 
 /* The charts of RUN_DIR/plots (the stems of the NAME.png files), in the
  * order the reports show them: time, bar, speedup, throughput, breakdown,
- * then the others by name.  Returns their number; *out (malloc'd, each name
+ * warmup, then the others by name.  Returns their number; *out (malloc'd, each name
  * too) is NULL when there are none. */
 int report_chart_names(const char *run_dir, char ***out);
 

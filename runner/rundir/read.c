@@ -12,7 +12,7 @@
 static const char *const names[] = {
     [RD_TRIALS] = "trials.csv",   [RD_SAMPLES] = "samples.csv", [RD_MORE] = "trials.more.csv",
     [RD_META] = "meta.json",      [RD_REPORT] = "report.md",    [RD_REPORT_HTML] = "report.html",
-    [RD_LATEST] = "latest",
+    [RD_LATEST] = "latest",       [RD_EXPERIMENT] = "experiment.yaml",
 };
 
 const char *rundir_name(rd_file f)

@@ -22,6 +22,7 @@ typedef enum rd_file {
     RD_REPORT,  /* report.md */
     RD_REPORT_HTML, /* report.html */
     RD_LATEST,  /* OUTPUT/<name>/latest: the newest finished run with an ok trial */
+    RD_EXPERIMENT, /* experiment.yaml: the experiment file, as it was run */
 } rd_file;
 
 /* The file's name ("trials.csv"), for messages and help text. */
@@ -45,6 +46,15 @@ int rundir_read_samples(const char *dir, csv_table *t, int *present, char *err, 
 json_object *rundir_read_meta(const char *dir, int *absent, char *err, size_t len);
 /* meta.json written atomically from m. */
 int rundir_write_meta(const char *dir, json_object *m, char *err, size_t len);
+/* The same, but arg/latest is named by the run it points to, arg/<run-id>
+ * (for messages that name the run itself) (find.c). */
+char *rundir_resolve_named(const char *arg);
+/* The run folders a RUN_DIR argument stands for: arg itself when it is a run
+ * folder, else arg/latest when that is one, else every arg/<name>/latest
+ * that is one, in name order; appended to *runs (free with
+ * rundir_free_runs).  -1 with the reason in err when there is none (find.c). */
+int rundir_find_runs(const char *arg, char ***runs, int *nruns, char *err, size_t len);
+void rundir_free_runs(char **runs, int n);
 /* --- the runs of an experiment folder (runs.c) --- */
 /* A new run folder EXP/<UTC start time>[-k]: its path, *run_id its name. */
 char *rundir_create(const char *exp_dir, char **run_id, char *err, size_t len);

@@ -2,7 +2,8 @@
  * scripts (job.sbatch: one array task per shard; merge.sbatch), quoting for
  * sh and for sbatch's own #SBATCH parser, the time-limit format, and the
  * parsing of what sbatch, squeue and scontrol print.  Pure functions, so the
- * tests need no Slurm; running the commands is in cmd_submit.c. */
+ * tests need no Slurm; running the commands is in queue.h, the commands in
+ * submit.h and status.h. */
 #ifndef RUNNER_SLURM_H
 #define RUNNER_SLURM_H
 
