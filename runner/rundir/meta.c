@@ -1,7 +1,7 @@
 /* meta.c - see meta.h. */
 #include "rundir/meta.h"
 
-#include "experiment/blas_use.h"
+#include "exec/blas_use.h"
 
 #include "base/affinity.h"
 #include "exec/proto.h"

@@ -1,5 +1,5 @@
 /* blas_use.c - see blas_use.h. */
-#include "experiment/blas_use.h"
+#include "exec/blas_use.h"
 
 #include "base/util.h"
 #include "registry/workloads.h"
