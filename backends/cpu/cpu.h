@@ -35,6 +35,7 @@ extern const rn_workload_impl cpu_sumsq;
 extern const rn_workload_impl cpu_axpb;
 extern const rn_workload_impl cpu_noop;
 extern const rn_workload_impl cpu_mlp_train;
+extern const rn_workload_impl cpu_cnn_forward;
 extern const rn_workload_impl cpu_selftest; /* misbehaves on purpose */
 
 /* Test hook: perturbs element `index` of the output of the last run() in a
@@ -42,5 +43,9 @@ extern const rn_workload_impl cpu_selftest; /* misbehaves on purpose */
  * test can watch check() catch it.  Returns 0, or -1 when there is no such
  * element. */
 int cpu_test_corrupt(void *state, size_t index);
+
+/* Test hook: the f32 master parameters and the NCHW images of a prepared
+ * cnn_forward state, the inputs of cnn_reference (cnn_model.h). */
+void cpu_cnn_inputs(void *state, const float **params, const float **images);
 
 #endif

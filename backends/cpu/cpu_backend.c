@@ -92,7 +92,7 @@ static int cpu_device_info(int index, rn_device_info *out)
 
 static const rn_workload_impl *const impls[] = {
     &cpu_matmul, &cpu_nested_sin, &cpu_sumsq, &cpu_axpb, &cpu_noop,
-    &cpu_selftest, &cpu_mlp_train,
+    &cpu_selftest, &cpu_mlp_train, &cpu_cnn_forward,
 };
 
 static const rn_workload_impl *cpu_workload(const char *name)
