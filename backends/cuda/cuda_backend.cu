@@ -2,6 +2,7 @@
  * Built as lib/runner-cuda.so and loaded by the runner with dlopen(); only
  * this library links cudart and cuBLAS. */
 #include "cuda_backend.h"
+#include "cudnn_api.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -198,6 +199,9 @@ static void env_info(void *ctx, rn_fact_cb cb)
         snprintf(buf, sizeof buf, "%d.%d.%d", v, mi, pa);
         cb(ctx, "cublas_version", buf);
     }
+    const char *dnn = cudnn_version_text(); /* cnn_forward's; absent: not installed */
+    if (dnn)
+        cb(ctx, "cudnn_version", dnn);
 }
 
 /* The cold breakdown (README "Cold start"): context creation where this
@@ -221,6 +225,7 @@ static void cold_facts(const rn_trial *t, void *ctx,
 
 static const rn_workload_impl *const impls[] = {
     &cuda_matmul, &cuda_nested_sin, &cuda_sumsq, &cuda_axpb, &cuda_memcpy, &cuda_noop, &cuda_selftest, &cuda_mlp_train,
+    &cuda_cnn_forward,
 };
 
 static const rn_workload_impl *workload(const char *name)

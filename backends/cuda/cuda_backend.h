@@ -12,6 +12,7 @@ extern const rn_workload_impl cuda_memcpy;
 extern const rn_workload_impl cuda_noop;
 extern const rn_workload_impl cuda_mlp_train;
 extern const rn_workload_impl cuda_selftest;
+extern const rn_workload_impl cuda_cnn_forward;
 extern const rn_tensor_ops cuda_tensor_ops;
 
 /* clock.cu: the mean SM clock over each sample (throttling) */
