@@ -32,7 +32,7 @@ Test(backends, refuses_wrong_version)
     snprintf(want, sizeof want, "interface version %d; this runner needs %d", RN_BACKEND_ABI + 41,
              RN_BACKEND_ABI);
     cr_assert(strstr(why, want), "got: %s", why);
-    cr_assert_eq(RN_BACKEND_ABI, 2, "ABI 2: sample_begin, sample_check's -1, cold_facts");
+    cr_assert_eq(RN_BACKEND_ABI, 3, "ABI 3: 2 (sample_begin, sample_check's -1, cold_facts) and the tensor ops' fuse_*");
 }
 
 Test(backends, refuses_missing_hook)

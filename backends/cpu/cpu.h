@@ -38,6 +38,14 @@ extern const rn_workload_impl cpu_mlp_train;
 extern const rn_workload_impl cpu_cnn_forward;
 extern const rn_workload_impl cpu_selftest; /* misbehaves on purpose */
 
+/* Fused expressions (fuse.c): the CPU's rn_tensor_ops.fuse_compile,
+ * fuse_run and fuse_free (backend.h). */
+int cpu_fuse_compile(int dev, const rn_fuse_expr *e, void **kernel, double *seconds,
+                     rn_error *err);
+int cpu_fuse_run(int dev, const void *kernel, float *dst, const float *const *in,
+                 const size_t *nin, size_t n, rn_error *err);
+void cpu_fuse_free(int dev, void *kernel);
+
 /* Test hook: perturbs element `index` of the output of the last run() in a
  * prepared state (any workload with an output, i.e. all but noop), so that a
  * test can watch check() catch it.  Returns 0, or -1 when there is no such
