@@ -429,19 +429,22 @@ static int f_call(lua_State *L)
         if (t[j]->n > n)
             n = t[j]->n;
     }
+    /* one-element arguments stand for every element; an empty one makes the
+     * result empty (a single number never stands in for elements that do
+     * not exist), as the tensor operators do */
     int empty = 0;
     for (int j = 0; j < nargs; j++)
         empty |= t[j]->n == 0;
+    size_t want = empty ? 0 : n;
     for (int j = 0; j < nargs; j++) {
-        if (t[j]->n != n && t[j]->n != 1)
+        if (t[j]->n != want && t[j]->n != 1)
             return luaL_error(L, "fused function: argument %d (%s) has %I elements where "
                                  "another has %I: the sizes must be equal, or 1",
-                              j + 1, f->names[j], (lua_Integer)t[j]->n, (lua_Integer)n);
-        if (t[j]->n == n && like->n != n)
+                              j + 1, f->names[j], (lua_Integer)t[j]->n, (lua_Integer)want);
+        if (t[j]->n == want && like->n != want)
             like = t[j];
     }
-    if (empty) /* a single number never stands in for elements that do not exist */
-        n = 0;
+    n = want;
     char where[32];
     lt_device_text(where, sizeof where, like);
     void *k = kernel_for(L, f, like->kind, like->dev, like->ops, where);
