@@ -5,10 +5,13 @@
  * that each convolution is one im2col and one GEMM over every image at once:
  *   col[(ci, ky, kx)][(b, oy, ox)] = x[ci][b][oy s + ky - p][ox s + kx - p] (0 outside)
  *   y[co][(b, oy, ox)] = act(W[co][:] col[:][(b, oy, ox)] + bias[co] (+ residual))
- * The GEMM is OpenBLAS's cblas_sgemm on the trial's threads; im2col, the
- * epilogue (bias, residual add, ReLU) and the pooling run on as many OpenMP
- * threads.  The images are split in chunks so that a chunk's col stays
- * within COL_BUDGET floats.
+ * The images are split in chunks (a chunk's col within COL_BUDGET floats,
+ * and at least one chunk per thread), and each of the trial's OpenMP threads
+ * runs whole chunks: im2col, OpenBLAS's cblas_sgemm on one BLAS thread, and
+ * the epilogue (bias, residual add, ReLU), so one parallel region covers a
+ * layer and OpenBLAS's own pool never runs (its threads spin for a while
+ * after each multi-threaded GEMM and would take the cores from the OpenMP
+ * threads).
  *
  * dtype bf16 stores the activations as bf16 (round to nearest even after
  * the f32 epilogue) and the weights as bf16 values.  Debian's OpenBLAS has
@@ -46,8 +49,8 @@ typedef struct cnn_state {
     float *wk;       /* the weights the GEMMs use: master, or bf16 values */
     float *images;   /* NCHW, f32: the reference's input */
     void *act[5];    /* [C][B][H][W]: 0 the images, 1..4 the layers' outputs */
-    float *col;      /* one im2col chunk */
-    float *scratch;  /* bf16: the GEMM's f32 output of one chunk */
+    float *col;      /* one im2col chunk per thread (col_cap floats each) */
+    float *scratch;  /* bf16: the GEMM's f32 output of one chunk, per thread */
     float *pooled;   /* [batch][features] */
     float *logits;   /* [batch][classes] */
     size_t col_cap, scratch_cap; /* floats of col and scratch */
@@ -128,14 +131,14 @@ static int cnn_prepare(const rn_trial *t, void **state, rn_error *err)
              (s->wk = cpu_alloc(s->nparams, 4, "cnn_forward", "the parameters", err)) &&
              (s->images = cpu_alloc(B * per_image, 4, "cnn_forward", "the images", err)) &&
              (s->act[0] = cpu_alloc(B * per_image, es, "cnn_forward", "the images", err)) &&
-             (s->col = cpu_alloc(s->col_cap, 4, "cnn_forward", "the im2col buffer", err)) &&
+             (s->col = cpu_alloc(s->col_cap * (size_t)s->threads, 4, "cnn_forward", "the im2col buffer", err)) &&
              (s->pooled = cpu_alloc(B * (size_t)F, 4, "cnn_forward", "the pooled features",
                                     err)) &&
              (s->logits = cpu_alloc(B * (size_t)c.classes, 4, "cnn_forward", "the logits", err));
     for (int i = 1; ok && i < 5; i++)
         ok = (s->act[i] = cpu_alloc(B * most, es, "cnn_forward", "an activation", err)) != NULL;
     if (ok && s->bf16)
-        ok = (s->scratch = cpu_alloc(s->scratch_cap, 4, "cnn_forward", "the GEMM output", err)) !=
+        ok = (s->scratch = cpu_alloc(s->scratch_cap * (size_t)s->threads, 4, "cnn_forward", "the GEMM output", err)) !=
              NULL;
     if (!ok) {
         cnn_release(s);
@@ -162,9 +165,7 @@ static int cnn_prepare(const rn_trial *t, void **state, rn_error *err)
                     ((float *)s->act[0])[cnhw] = v;
             }
     s->out = (cpu_output){s->logits, B * (size_t)c.classes, RN_F32, 0};
-    /* select() sets this too; repeated so that prepare + run alone (the
-     * tests) run on the trial's threads. */
-    openblas_set_num_threads(s->threads);
+    cpu_blas_threads(1); /* again in run(): select() sets the trial's count */
     *state = s;
     return 0;
 }
@@ -180,14 +181,13 @@ static void valid_range(long H, long O, long stride, long kx, long pad, long *lo
 }
 
 /* col[r][(b - b0, oy, ox)] for r = (ci, ky, kx), images [b0, b1). */
-static void im2col(const cnn_state *s, const cnn_conv *v, const void *src, size_t b0, size_t b1)
+static void im2col(const cnn_state *s, const cnn_conv *v, const void *src, size_t b0, size_t b1,
+                   float *col)
 {
     const size_t B = (size_t)s->cfg.batch, H = (size_t)v->hin, O = (size_t)v->hout;
     const size_t nc = (b1 - b0) * O * O, rows = (size_t)v->cin * v->k * v->k;
     const int bf16 = s->bf16;
     const long st = v->stride;
-    float *col = s->col;
-#pragma omp parallel for collapse(2) num_threads(s->threads) if (s->threads > 1)
     for (size_t r = 0; r < rows; r++)
         for (size_t b = b0; b < b1; b++) {
             size_t ci = r / (size_t)(v->k * v->k), ky = r / (size_t)v->k % (size_t)v->k,
@@ -233,7 +233,6 @@ static void epilogue(const cnn_state *s, const cnn_conv *v, const float *g, size
     const int bf16 = s->bf16, relu = v->relu;
     const void *add = v->add >= 0 ? s->act[v->add] : NULL;
     void *dst = s->act[v->dst];
-#pragma omp parallel for num_threads(s->threads) if (s->threads > 1)
     for (int o = 0; o < v->cout; o++) {
         const float *go = g + (size_t)o * ldg;
         size_t base = (size_t)o * N + c0;
@@ -279,22 +278,30 @@ static void conv_layer(cnn_state *s, const cnn_conv *v)
     const size_t B = (size_t)s->cfg.batch, OO = (size_t)v->hout * v->hout;
     const size_t K = (size_t)v->cin * v->k * v->k, N = B * OO;
     size_t nb = s->col_cap / (K * OO), nb2 = s->scratch_cap / ((size_t)v->cout * OO);
+    size_t per_thread = (B + (size_t)s->threads - 1) / (size_t)s->threads;
     nb = nb2 < nb ? nb2 : nb;
-    nb = nb < 1 ? 1 : nb > B ? B : nb;
-    for (size_t b0 = 0; b0 < B; b0 += nb) {
-        size_t b1 = b0 + nb < B ? b0 + nb : B, nc = (b1 - b0) * OO;
-        im2col(s, v, s->act[v->src], b0, b1);
-        if (s->bf16) {
-            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, v->cout, (int)nc, (int)K,
-                        1.0f, s->wk + v->woff, (int)K, s->col, (int)nc, 0.0f, s->scratch,
-                        (int)nc);
-            epilogue(s, v, s->scratch, nc, b0 * OO, nc);
-        } else {
-            /* the GEMM writes the output in place, the epilogue finishes it */
-            float *y = (float *)s->act[v->dst] + b0 * OO;
-            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, v->cout, (int)nc, (int)K,
-                        1.0f, s->wk + v->woff, (int)K, s->col, (int)nc, 0.0f, y, (int)N);
-            epilogue(s, v, y, N, b0 * OO, nc);
+    nb = nb > per_thread ? per_thread : nb;
+    nb = nb < 1 ? 1 : nb;
+    const long chunks = (long)((B + nb - 1) / nb);
+#pragma omp parallel num_threads(s->threads) if (s->threads > 1 && chunks > 1)
+    {
+        int tid = omp_get_thread_num(), nt = omp_get_num_threads();
+        float *col = s->col + (size_t)tid * s->col_cap;
+        float *scratch = s->scratch ? s->scratch + (size_t)tid * s->scratch_cap : NULL;
+        for (long c = tid; c < chunks; c += nt) {
+            size_t b0 = (size_t)c * nb, b1 = b0 + nb < B ? b0 + nb : B, nc = (b1 - b0) * OO;
+            im2col(s, v, s->act[v->src], b0, b1, col);
+            if (s->bf16) {
+                cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, v->cout, (int)nc, (int)K,
+                            1.0f, s->wk + v->woff, (int)K, col, (int)nc, 0.0f, scratch, (int)nc);
+                epilogue(s, v, scratch, nc, b0 * OO, nc);
+            } else {
+                /* the GEMM writes the output in place, the epilogue finishes it */
+                float *y = (float *)s->act[v->dst] + b0 * OO;
+                cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, v->cout, (int)nc, (int)K,
+                            1.0f, s->wk + v->woff, (int)K, col, (int)nc, 0.0f, y, (int)N);
+                epilogue(s, v, y, N, b0 * OO, nc);
+            }
         }
     }
 }
@@ -305,6 +312,7 @@ static int cnn_run(void *st, rn_sample *smp, rn_error *err)
     (void)err;
     cnn_state *s = st;
     const cnn_cfg *c = &s->cfg;
+    cpu_blas_threads(1); /* the GEMMs run inside the OpenMP threads */
     if (c->amp) /* autocast's weight cast, every call */
         round_bf16(s->wk, s->master, s->nparams, s->threads);
     cnn_cursor k;

@@ -19,6 +19,11 @@
 
 const rn_backend *cpu_backend(void);
 
+/* OpenBLAS's thread count, set only when it changes (select() sets the
+ * trial's; cnn_forward runs its GEMMs on one BLAS thread per OpenMP
+ * thread). */
+void cpu_blas_threads(int n);
+
 /* A warning when OPENBLAS_CORETYPE forces kernels older than the CPU can
  * run (e.g. Haswell on an AVX-512 CPU), NULL when all is well.  The text
  * lives in a thread-local buffer, valid until the thread's next call. */
