@@ -18,6 +18,10 @@ int loader_known_key(loader *L, const char *name);
  * Lua workloads make every name acceptable as a parameter) */
 int loader_declared_key(loader *L, const char *name);
 void loader_unknown_key(loader *L, const yaml_node_t *k, const char *where);
+/* 1 when a workload of the file may add the column `name` to trials.csv:
+ * one its registry entry declares (workload_desc.extras), or any when the
+ * file runs a Lua workload */
+int loader_extra_column(loader *L, const char *name);
 void loader_set_rank(loader *L, int c, int rank);
 
 /* KEY: value | [values] | {min: X, max: Y}; `k` must name a column. */

@@ -338,7 +338,9 @@ static const workload_desc registry[] = {
      .bytes = memcpy_bytes, .memory = memcpy_memory},
     {.name = "concurrent", .size_means = "-",
      .measures = "members at once on their devices: each one's time, the sum, the speedup",
-     .default_size = 0, .dtypes = "f32|f64|f16|bf16", .params = concurrent_params},
+     .default_size = 0, .dtypes = "f32|f64|f16|bf16", .params = concurrent_params,
+     .extras = "members_sum_seconds|sequential_seconds|speedup|speedup_ci95_low|"
+               "speedup_ci95_high"},
     {.name = "noop", .size_means = "-", .measures = "nothing: the harness's own overhead",
      .default_size = 0, .dtypes = "f32|f64|f16|bf16", .params = no_params},
     {.name = "selftest", .size_means = "-", .measures = "misbehaves on purpose: checks the harness",
