@@ -42,8 +42,16 @@ CFLAGS   += -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -fopenmp -pthread $(SAN
 LDLIBS   = $(PKG_LIBS) -lm -ldl
 LDFLAGS  += -fopenmp -pthread -rdynamic $(SANFLAGS)
 
-CORE_SRCS := $(filter-out runner/main.c, $(wildcard runner/*.c)) $(wildcard backends/cpu/*.c)
+# runner/<module>/*.c (README "Architecture"); main.c is the program, the rest a library
+RUNNER_SRCS := $(filter-out runner/cli/main.c, $(wildcard runner/*/*.c))
+CPU_SRCS  := $(wildcard backends/cpu/*.c)
+CORE_SRCS := $(RUNNER_SRCS) $(CPU_SRCS)
 CORE_OBJS := $(CORE_SRCS:%.c=$(BUILD)/%.o)
+# the CPU backend's objects are linked whole, not picked from the archive:
+# its workloads register themselves (backend.h RN_REGISTER_WORKLOAD) and
+# nothing else names them
+CPU_OBJS  := $(CPU_SRCS:%.c=$(BUILD)/%.o)
+RUNNER_OBJS := $(RUNNER_SRCS:%.c=$(BUILD)/%.o)
 TEST_SRCS := $(wildcard tests/test_*.c) tests/runproc.c
 TEST_OBJS := $(TEST_SRCS:%.c=$(BUILD)/%.o)
 
@@ -54,7 +62,7 @@ else
 OUTBIN := bin/runner
 endif
 
-.PHONY: check-man check-completion aa gpu-acceptance gpu-bundle deps-test install-packages studies all run test test-gpu test-valgrind fuzz-smoke fuzz/fuzz_config fuzz/fuzz_lua fuzz/fuzz_resume install clean deps plots
+.PHONY: check-layout check-man check-completion aa gpu-acceptance gpu-bundle deps-test install-packages studies all run test test-gpu test-valgrind fuzz-smoke fuzz/fuzz_config fuzz/fuzz_lua fuzz/fuzz_resume install clean deps plots
 all: $(OUTBIN) cuda
 
 # --- dependencies -----------------------------------------------------------
@@ -72,16 +80,19 @@ install-packages:
 	  else echo "missing packages; run as root:  apt-get install -y$$missing"; exit 1; fi; fi
 
 # --- the runner -------------------------------------------------------------
-$(BUILD)/%.o: %.c $(wildcard runner/*.h backends/*.h backends/cpu/*.h tests/*.h)
+# -MMD -MP: each object depends on the headers it really includes
+$(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	@echo "  CC    $<"
-	@$(CC) $(CFLAGS) -c $< -o $@
+	@$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/librunner.a: $(CORE_OBJS)
+-include $(CORE_OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(BUILD)/runner/cli/main.d
+
+$(BUILD)/librunner.a: $(RUNNER_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(BIN): $(BUILD)/runner/main.o $(BUILD)/librunner.a
+$(BIN): $(BUILD)/runner/cli/main.o $(CPU_OBJS) $(BUILD)/librunner.a
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
@@ -106,7 +117,7 @@ ifneq ($(CUDA_SRCS),)
 cuda: lib/runner-cuda.so
 lib/runner-cuda.so: $(CUDA_SRCS) $(wildcard backends/cuda/*.h runner/backend.h backends/*.h)
 	@mkdir -p lib
-	$(NVCC) $(NVFLAGS) -shared -o $@ $(CUDA_SRCS) -lcublas -lcudart -lgomp \
+	$(NVCC) $(NVFLAGS) -shared -o $@ $(CUDA_SRCS) -lcublas -lcudart -lgomp -ldl \
 	  -Xlinker --enable-new-dtags -Xlinker -rpath=$(CUDA_LIBDIR)
 else
 cuda:
@@ -118,7 +129,7 @@ cuda:
 endif
 
 # --- tests ------------------------------------------------------------------
-$(BUILD)/tests/runner-tests: $(TEST_OBJS) $(BUILD)/librunner.a
+$(BUILD)/tests/runner-tests: $(TEST_OBJS) $(CPU_OBJS) $(BUILD)/librunner.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcriterion
 
 # test code builds paths with snprintf into fixed buffers on purpose
@@ -139,7 +150,8 @@ test: deps-test $(OUTBIN) $(BUILD)/tests/runner-tests $(FAKES)
 	$(TEST_ENV) $(BUILD)/tests/runner-tests --jobs 2
 	@# timing-sensitive tests need the machine to themselves
 	$(TEST_ENV) RUNNER_TIMING_TESTS=1 $(BUILD)/tests/runner-tests --jobs 1 --filter 'timing/*'
-	@$(MAKE) -s check-man check-completion RUNNER_BIN=$(abspath $(BIN))
+	@$(MAKE) -s check-man check-completion check-layout RUNNER_BIN=$(abspath $(BIN))
+	@BUILD=$(BUILD) bash tests/adding-workload.sh
 	@# the GPU acceptance script: on a machine with no GPU, one skip line per GPU part
 	@rm -rf $(BUILD)/gpu-acceptance; RUNNER_BIN=$(abspath $(BIN)) bash bench/gpu-acceptance.sh $(BUILD)/gpu-acceptance >$(BUILD)/gpu-acceptance.out 2>&1 \
 	  || { cat $(BUILD)/gpu-acceptance.out; exit 1; }; \
@@ -152,6 +164,11 @@ ifneq ($(SAN),1)
 	@# runner submit/status/--resume on a one-node Slurm cluster it starts (root), else a skip line
 	@RUNNER_BIN=$(abspath $(BIN)) timeout -k 60 300 bash tests/slurm/run.sh
 endif
+
+# README "Architecture": no circle among modules or folders, no hidden
+# prototype, one owner of the run folder, no C file over 600 lines
+check-layout: $(OUTBIN)
+	@bash tests/check-layout.sh $(BUILD)
 
 # the man page renders without a warning (skip line without groff)
 check-man:
@@ -193,30 +210,30 @@ test-valgrind: deps-test $(OUTBIN) $(BUILD)/tests/runner-tests $(FAKES)
 
 # --- fuzzing (clang + libFuzzer from libclang-rt-14-dev) ----------------------
 FUZZ_CC    ?= clang
-FUZZ_SRCS  := $(filter-out runner/main.c, $(wildcard runner/*.c))
+FUZZ_SRCS  := $(RUNNER_SRCS)
 # fuzz_config: config loading, expansion, --filter, the CSV reader;
 # fuzz_lua: the Lua loader (workload and hooks files);
 # fuzz_resume: what --resume reads (trials.csv, trials.more.csv)
 FUZZERS    := fuzz_config fuzz_lua fuzz_resume
-$(FUZZERS:%=fuzz/%): fuzz/%: tests/fuzz/%.c $(FUZZ_SRCS) $(wildcard runner/*.h)
-	@mkdir -p build/fuzz
+$(FUZZERS:%=fuzz/%): fuzz/%: tests/fuzz/%.c $(FUZZ_SRCS) $(wildcard runner/*.h runner/*/*.h)
+	@mkdir -p $(BUILD)/fuzz
 	$(FUZZ_CC) -g -O1 -std=c11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -Wno-pass-failed \
 	  -Irunner -Ibackends \
 	  $(PKG_CFLAGS) -DRUNNER_VERSION='"fuzz"' -DRUNNER_GIT_REV='"fuzz"' \
-	  tests/fuzz/$*.c $(FUZZ_SRCS) $(wildcard backends/cpu/*.c) -o build/fuzz/$* \
+	  tests/fuzz/$*.c $(FUZZ_SRCS) $(wildcard backends/cpu/*.c) -o $(BUILD)/fuzz/$* \
 	  $(LDLIBS) -fopenmp
 
 FUZZ_SECONDS ?= 60
 # each fuzzer for FUZZ_SECONDS; the seeds: tests/fuzz/corpus (YAML and CSV),
 # tests/lua and tests/bad (Lua files), tests/fuzz/corpus-resume
 fuzz-smoke: deps-test $(FUZZERS:%=fuzz/%)
-	@mkdir -p build/fuzz/corpus build/fuzz/corpus-lua build/fuzz/corpus-resume
-	ASAN_OPTIONS=detect_leaks=1 build/fuzz/fuzz_config -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
-	  -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 build/fuzz/corpus tests/fuzz/corpus
-	ASAN_OPTIONS=detect_leaks=1 build/fuzz/fuzz_lua -max_total_time=$(FUZZ_SECONDS) -max_len=16384 \
-	  -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 build/fuzz/corpus-lua tests/lua
-	ASAN_OPTIONS=detect_leaks=1 build/fuzz/fuzz_resume -max_total_time=$(FUZZ_SECONDS) -max_len=16384 \
-	  -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 build/fuzz/corpus-resume tests/fuzz/corpus-resume
+	@mkdir -p $(BUILD)/fuzz/corpus $(BUILD)/fuzz/corpus-lua $(BUILD)/fuzz/corpus-resume
+	ASAN_OPTIONS=detect_leaks=1 $(BUILD)/fuzz/fuzz_config -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
+	  -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 $(BUILD)/fuzz/corpus tests/fuzz/corpus
+	ASAN_OPTIONS=detect_leaks=1 $(BUILD)/fuzz/fuzz_lua -max_total_time=$(FUZZ_SECONDS) -max_len=16384 \
+	  -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 $(BUILD)/fuzz/corpus-lua tests/lua
+	ASAN_OPTIONS=detect_leaks=1 $(BUILD)/fuzz/fuzz_resume -max_total_time=$(FUZZ_SECONDS) -max_len=16384 \
+	  -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 $(BUILD)/fuzz/corpus-resume tests/fuzz/corpus-resume
 
 # --- running ----------------------------------------------------------------
 run: deps all

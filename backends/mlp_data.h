@@ -9,7 +9,7 @@
  * Parameters (resolved by the runner; defaults in parentheses):
  *   size          the batch size; a batch larger than the set is the whole set
  *   layers        ("features,32,16,2") EVERY layer width, input first, output
- *                 last, as in the SPEC's [features, 32, 16, 2].  The first entry
+ *                 last, as in README's [features, 32, 16, 2].  The first entry
  *                 is the word `features` or the data set's feature count; the
  *                 last must be at least the number of classes (max label + 1).
  *                 "13,2" (no hidden layer) is logistic regression.  Brackets
@@ -546,15 +546,16 @@ static inline void mlp_config_free(mlp_config *c)
     mlp_data_free(&c->data);
 }
 
-/* Reads and checks the parameters and loads the data.  Returns 0, 2 (skip:
- * a dtype other than f32) or -1, with err filled. */
+/* Reads and checks the parameters and loads the data: RN_PREPARE_OK,
+ * RN_PREPARE_SKIP (a dtype other than f32) or -1 (failed), with err
+ * filled. */
 static inline int mlp_config_load(const rn_trial *t, mlp_config *c, rn_error *err)
 {
     memset(c, 0, sizeof *c);
     if (t->dtype != RN_F32) {
         snprintf(err->msg, sizeof err->msg, "mlp_train: dtype %s is not supported (f32 only)",
                  rn_dtype_name(t->dtype));
-        return 2;
+        return RN_PREPARE_SKIP;
     }
     c->seed = t->seed;
     c->lr = rn_param_num(t, "lr", 1e-3);

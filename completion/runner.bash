@@ -19,7 +19,7 @@ _runner()
     [ "$COMP_CWORD" -gt 0 ] && prev="${COMP_WORDS[COMP_CWORD-1]}"
 
     local commands="validate plot report export list merge submit status compare help"
-    local run_opts="--output --filter --resume --shard --run-dir --no-plots --quiet
+    local run_opts="--output --filter --resume --shard --run-dir --trace --no-plots --quiet
         --allow-unsafe-lua --dry-run --help --version"
 
     # the command: the first word after `runner` that is not an option
@@ -44,6 +44,10 @@ _runner()
         ;;
     --config)
         COMPREPLY=($(compgen -f -X '!*.y*ml' -- "$cur") $(compgen -d -- "$cur"))
+        return 0
+        ;;
+    --trace)
+        COMPREPLY=($(compgen -f -X '!*.json' -- "$cur") $(compgen -d -- "$cur"))
         return 0
         ;;
     --format)

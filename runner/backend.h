@@ -19,8 +19,11 @@
 #include <string.h>
 
 /* 2: sample_begin, sample_check's "cannot tell" answer, cold_facts
- * 3: rn_tensor_ops.fuse_compile / fuse_run / fuse_free */
-#define RN_BACKEND_ABI 3
+ * 3: prepare()'s rn_prepare_status; a workload's optional work(),
+ *    teardown() and diagnostic()
+ * 4: range
+ * 5: rn_tensor_ops.fuse_compile / fuse_run / fuse_free */
+#define RN_BACKEND_ABI 5
 #define RN_BACKEND_SYMBOL "runner_backend_entry"
 
 typedef enum { RN_DEV_CPU = 0, RN_DEV_CUDA = 1 } rn_device_kind;
@@ -71,19 +74,57 @@ static inline void rn_sample_clear(rn_sample *s)
     s->h2d = s->compute = s->d2h = NAN;
 }
 
-/* A workload as one backend implements it.  prepare() allocates and fills
- * inputs (untimed); run() is one timed call; check() compares the output of
- * the last run() with a reference; release() frees everything. */
+/* What prepare() returns (an int, so that C++ backends may return these
+ * names or plain 0).  A skipped trial is not a failure: it cannot run here
+ * (a dtype the backend lacks, a library that is absent) and err->msg says
+ * why; it is saved as `skipped` with that reason.  Any other non-zero value
+ * is a failure, as RN_PREPARE_FAIL. */
+typedef enum rn_prepare_status {
+    RN_PREPARE_OK = 0,   /* ready to run */
+    RN_PREPARE_FAIL = 1, /* the trial failed; err->msg says why */
+    RN_PREPARE_SKIP = 2, /* the trial is skipped; err->msg says why */
+} rn_prepare_status;
+
+/* A workload as one backend implements it (README "Adding a workload").
+ * Required: name, prepare, run, release.  prepare() allocates and fills
+ * inputs (untimed); run() is one timed call, returning 0 or non-zero with
+ * err->msg filled; release() frees everything.  Optional hooks are NULL
+ * when absent. */
 typedef struct rn_workload_impl {
     const char *name;
-    int (*prepare)(const rn_trial *t, void **state, rn_error *err);
+    int (*prepare)(const rn_trial *t, void **state, rn_error *err); /* rn_prepare_status */
     int (*run)(void *state, rn_sample *s, rn_error *err);
-    int (*check)(void *state, rn_error *err); /* optional */
+    /* optional: compares the output of the last run() with a reference:
+     * 0 when right, non-zero with err->msg saying what differs */
+    int (*check)(void *state, rn_error *err);
     void (*release)(void *state);
-    /* optional: extra columns for trials.csv after the samples, reported
-     * as cb(ctx, column, value) (e.g. "loss", "0.31") */
+    /* optional: extra columns of the trial's row after the samples,
+     * reported as cb(ctx, column, value) (e.g. "loss", "0.31") */
     void (*extras)(void *state, void *ctx, void (*cb)(void *ctx, const char *k, const char *v));
+    /* optional: the work of one call as the prepared state knows it
+     * (flops, bytes; NAN where unknown), when the registry's formulas do not
+     * apply (Lua workloads state their own) */
+    void (*work)(void *state, double *flops, double *bytes);
+    /* optional: user code to run before release(), whose failure fails
+     * the trial (a Lua workload's teardown); 0 or non-zero with err->msg */
+    int (*teardown)(void *state, rn_error *err);
+    /* optional: what went wrong in user code that did not fail the trial
+     * (a Lua extras() that raised), or NULL; saved in the trial's
+     * `<name>_warning` column (lua_warning) */
+    const char *(*diagnostic)(void *state);
 } rn_workload_impl;
+
+/* A backend's workloads register themselves, one line at the end of each
+ * workload's file, so that adding a workload touches no list of the
+ * backend's (README "Adding a workload"):
+ *     RN_REGISTER_WORKLOAD(cpu_register_workload, cpu_matmul)
+ * The function is the backend's own; it runs before main() (a constructor),
+ * or when the backend's shared object is loaded. */
+#define RN_REGISTER_WORKLOAD(register_fn, impl)                                                \
+    __attribute__((constructor)) static void rn_register_##impl(void)                          \
+    {                                                                                          \
+        register_fn(&impl);                                                                    \
+    }
 
 typedef struct rn_device_info {
     char name[128];
@@ -92,7 +133,7 @@ typedef struct rn_device_info {
     double free_bytes;
 } rn_device_info;
 
-/* Tensor operations for the Lua API (SPEC section 5): f32 buffers that live
+/* Tensor operations for the Lua API (README "Lua"): f32 buffers that live
  * on the backend's device.  Every function returns 0, or non-zero with
  * err->msg filled.  `dev` is the device index.  Element-wise binary ops
  * broadcast an operand of one element.  Results may alias no input. */
@@ -195,6 +236,11 @@ typedef struct rn_backend {
      * kernels' code; nothing for costs an earlier trial of the worker paid */
     void (*cold_facts)(const rn_trial *t, void *ctx,
                        void (*cb)(void *ctx, const char *k, const char *v));
+    /* optional, when the run records a trace (README "A timeline of a
+     * run"): begins (begin 1) or ends (0, the innermost) a named range of
+     * the backend's own profiling tools around what the trace records
+     * (CUDA: NVTX), so a profiler's timeline carries the same names */
+    void (*range)(const char *name, int begin);
 } rn_backend;
 
 typedef const rn_backend *(*rn_backend_entry_fn)(void);

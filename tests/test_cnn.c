@@ -12,7 +12,7 @@
 
 #include "cnn_model.h"
 #include "cpu/cpu.h"
-#include "workloads.h"
+#include "registry/workloads.h"
 
 static rn_trial trial(long long batch, rn_dtype dtype, int threads, const rn_param *p, int np)
 {
@@ -345,12 +345,12 @@ Test(cnn_cpu, f16_and_amp_with_f32_are_skipped_with_the_reason)
     rn_error err = {{0}};
     void *st = (void *)1;
     rn_trial t = trial(2, RN_F16, 1, NULL, 0);
-    cr_expect_eq(cpu_cnn_forward.prepare(&t, &st, &err), CPU_PREPARE_SKIP);
+    cr_expect_eq(cpu_cnn_forward.prepare(&t, &st, &err), RN_PREPARE_SKIP);
     cr_expect_null(st);
     cr_expect(strstr(err.msg, "dtype f16 is not supported by the cpu backend"), "%s", err.msg);
     const rn_param amp[] = {{"amp", "true", 1}};
     t = trial(2, RN_F32, 1, amp, 1);
-    cr_expect_eq(cpu_cnn_forward.prepare(&t, &st, &err), CPU_PREPARE_SKIP);
+    cr_expect_eq(cpu_cnn_forward.prepare(&t, &st, &err), RN_PREPARE_SKIP);
     cr_expect(strstr(err.msg, "amp: true with dtype f32"), "%s", err.msg);
     t = trial(0, RN_F32, 1, NULL, 0);
     cr_expect_eq(cpu_cnn_forward.prepare(&t, &st, &err), -1);

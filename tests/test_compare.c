@@ -7,9 +7,9 @@
  * pooled ranks, asymptotic ones from the textbook formula with tie and
  * continuity corrections.  The run folders are tests/fixtures_compare/ (see
  * make_fixtures.py there for what each one holds). */
-#include "commands.h"
-#include "csv.h"
-#include "mannwhitney.h"
+#include "cli/commands.h"
+#include "base/csv.h"
+#include "stats/mannwhitney.h"
 
 #include <criterion/criterion.h>
 #include <criterion/redirect.h>

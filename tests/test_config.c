@@ -1,6 +1,6 @@
 /* test_config.c - experiment files through experiment_parse(): every axis form,
  * expansion order, exclude, YAML anchors / aliases / merge keys, x- keys,
- * defaults, params, durations, the SPEC section 2 example, --filter
+ * defaults, params, durations, the README worked example, --filter
  * (experiment_filter) and the 1,000,000-trial limit. */
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
@@ -10,8 +10,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "config.h"
-#include "util.h"
+#include "experiment/config.h"
+#include "base/util.h"
 
 /* ---- helpers ---------------------------------------------------------------- */
 
@@ -574,7 +574,7 @@ Test(config_durations, bad_durations)
     }
 }
 
-/* ---- the SPEC section 2 example ---------------------------------------------------- */
+/* ---- the README worked example ---------------------------------------------------- */
 
 static const char spec_example[] =
     "name: matmul                      # results go to results/matmul/<run-id>/\n"
@@ -730,7 +730,7 @@ Test(config_limit, million_trials_accepted_one_more_row_refused, .timeout = 10)
 
 Test(config_limit, limit_is_checked_before_exclude)
 {
-    /* SPEC: the *sweep* may not expand to more than 1,000,000 trials */
+    /* README "Errors": the *sweep* may not expand to more than 1,000,000 trials */
     char *m = parse_err("workload: noop\n"
                         "sweep:\n"
                         "  size: {range: [1, 1001]}\n"
@@ -773,7 +773,7 @@ Test(config_errors, unknown_keys_everywhere_suggest)
 }
 
 /* A bug in the current runner: with a Lua workload every key counts as a
- * parameter, so parse_axis() (runner/sweep.c) refuses a linked axis named
+ * parameter, so parse_axis() (runner/experiment/sweep.c) refuses a linked axis named
  * 'target' ("needs an axis name of its own ... not the key 'target'").
  * Disabled until fixed; see also tests/good/lua_linked_axis.yaml. */
 Test(config, lua_workload_with_linked_axis)

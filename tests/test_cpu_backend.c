@@ -343,7 +343,7 @@ Test(cpu_skip, unsupported_dtypes)
             rn_trial t = trial(ws[i]->name, (rn_dtype)d, 8, 1, NULL, 0);
             rn_error err = {{0}};
             void *state = (void *)1;
-            cr_assert_eq(ws[i]->prepare(&t, &state, &err), CPU_PREPARE_SKIP, "%s %s",
+            cr_assert_eq(ws[i]->prepare(&t, &state, &err), RN_PREPARE_SKIP, "%s %s",
                          ws[i]->name, rn_dtype_name(t.dtype));
             cr_expect_null(state);
             char want[64];
@@ -354,7 +354,7 @@ Test(cpu_skip, unsupported_dtypes)
     rn_trial t = trial("sumsq", RN_F64, 8, 1, NULL, 0);
     rn_error err = {{0}};
     void *state;
-    cr_expect_eq(cpu_sumsq.prepare(&t, &state, &err), CPU_PREPARE_SKIP);
+    cr_expect_eq(cpu_sumsq.prepare(&t, &state, &err), RN_PREPARE_SKIP);
 }
 
 Test(cpu_errors, impossible_sizes_fail_cleanly)

@@ -1,7 +1,7 @@
 /* test_export.c - `runner export RUN_DIR --format json|csv` (README
  * "Results"): a run's trials with their samples, the experiment folder
  * standing for its latest run, and a missing run. */
-#include "csv.h"
+#include "base/csv.h"
 #include "runproc.h"
 
 #include <criterion/criterion.h>

@@ -1,4 +1,4 @@
-/* test_lua.c - the Lua module (runner/lua_*.c, SPEC section 5): the tensor
+/* test_lua.c - the Lua module (runner/lua/, README "Lua"): the tensor
  * API on the CPU against the Philox reference, operators and shapes, memory
  * (GC, <close>, release), device mixing, error messages with file:line and a
  * traceback, the sandbox (every escape refused, allowed under allow_unsafe),
@@ -16,8 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "backends.h"
-#include "lua_engine.h"
+#include "registry/backends.h"
+#include "lua/lua_engine.h"
 #include "philox.h"
 
 extern const rn_tensor_ops cpu_tensor_ops;

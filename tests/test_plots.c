@@ -2,12 +2,12 @@
  * report`, from the hand-made run in tests/fixtures/matmul_run (CPU and CUDA
  * trials, one failed, one timed out, two skipped, one noisy).  Each test
  * works on its own copy of the fixture. */
-#include "config.h"
-#include "plot_crossover.h"
-#include "plot_gp.h"
-#include "plot_model.h"
-#include "plot_render.h"
-#include "plots.h"
+#include "experiment/config.h"
+#include "report/plot_crossover.h"
+#include "report/plot_gp.h"
+#include "report/plot_model.h"
+#include "report/plot_render.h"
+#include "report/plots.h"
 
 #include <criterion/criterion.h>
 #include <dirent.h>

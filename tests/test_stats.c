@@ -1,6 +1,6 @@
 /* test_stats.c - statistics, the median's interval, adaptive stopping,
  * batching, outliers, bimodality (README "Measurement quality"). */
-#include "stats.h"
+#include "stats/stats.h"
 
 #include <criterion/criterion.h>
 #include <math.h>

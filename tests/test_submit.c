@@ -4,9 +4,9 @@
  * scontrol output, and both commands against fake sbatch/squeue scripts
  * ($RUNNER_SBATCH, $RUNNER_SQUEUE, $RUNNER_SCONTROL).  tests/slurm/run.sh
  * does the same on a real cluster. */
-#include "commands.h"
-#include "slurm.h"
-#include "util.h"
+#include "cli/commands.h"
+#include "slurm/slurm.h"
+#include "base/util.h"
 
 #include <criterion/criterion.h>
 #include <dirent.h>
@@ -18,10 +18,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-/* cmd_submit.c (also in commands.h once the commands are wired in) */
-int cmd_submit_main(int nargs, char **args);
-int cmd_status_main(int nargs, char **args);
 
 /* ---- helpers ------------------------------------------------------------------ */
 

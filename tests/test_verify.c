@@ -14,12 +14,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "config.h"
+#include "experiment/config.h"
 #include "cpu/cpu.h"
 #include "philox.h"
-#include "util.h"
+#include "base/util.h"
 #include "verify_tol.h"
-#include "workloads.h"
+#include "registry/workloads.h"
 
 /* --- tolerances ----------------------------------------------------------- */
 
@@ -226,7 +226,7 @@ Test(verify_inject, skip_copy_skips_a_cpu_trial)
     rn_trial t = cpu_trial("axpb", RN_F32, 100, skip, 1);
     void *state = NULL;
     rn_error err = {{0}};
-    cr_assert_eq(cpu_axpb.prepare(&t, &state, &err), CPU_PREPARE_SKIP);
+    cr_assert_eq(cpu_axpb.prepare(&t, &state, &err), RN_PREPARE_SKIP);
     cr_assert_null(state);
     cr_expect(strstr(err.msg, "skip_copy"), "%s", err.msg);
 }

@@ -54,7 +54,7 @@ static int axpb_prepare(const rn_trial *t, void **state, rn_error *err)
     if (t->dtype != RN_F32 && t->dtype != RN_F64) {
         snprintf(err->msg, sizeof err->msg, "dtype %s is not supported by the cpu backend",
                  rn_dtype_name(t->dtype));
-        return CPU_PREPARE_SKIP;
+        return RN_PREPARE_SKIP;
     }
     axpb_state *s = calloc(1, sizeof *s);
     if (!s) {
@@ -139,3 +139,5 @@ const rn_workload_impl cpu_axpb = {
     .check = axpb_check,
     .release = axpb_release,
 };
+
+RN_REGISTER_WORKLOAD(cpu_register_workload, cpu_axpb)

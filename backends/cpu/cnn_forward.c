@@ -95,13 +95,13 @@ static int cnn_prepare(const rn_trial *t, void **state, rn_error *err)
         snprintf(err->msg, sizeof err->msg,
                  "dtype %s is not supported by the cpu backend (cnn_forward: f32, bf16)",
                  rn_dtype_name(t->dtype));
-        return CPU_PREPARE_SKIP;
+        return RN_PREPARE_SKIP;
     }
     if (c.amp && t->dtype == RN_F32) {
         snprintf(err->msg, sizeof err->msg,
                  "cnn_forward: amp: true with dtype f32 has nothing to cast to (amp needs "
                  "dtype f16 or bf16)");
-        return CPU_PREPARE_SKIP;
+        return RN_PREPARE_SKIP;
     }
     cnn_state *s = calloc(1, sizeof *s);
     if (!s) {
@@ -425,3 +425,5 @@ const rn_workload_impl cpu_cnn_forward = {
     .release = cnn_release,
     .extras = cnn_extras,
 };
+
+RN_REGISTER_WORKLOAD(cpu_register_workload, cpu_cnn_forward)

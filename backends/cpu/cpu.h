@@ -1,13 +1,7 @@
 /* cpu.h - the CPU backend: OpenBLAS for matmul, OpenMP + libmvec for the
- * element-wise workloads, Philox for every input.
- *
- * Convention the core honours: a workload's prepare() returns
- *   0  ready to run,
- *   2  the trial is skipped (not failed): err->msg says why, e.g.
- *      "dtype f16 is not supported by the cpu backend",
- *   any other non-zero value: the trial failed, err->msg says why.
- * run() and check() return 0 or non-zero (failed) with err->msg filled.
- */
+ * element-wise workloads, Philox for every input.  Each workload is one
+ * file that ends with RN_REGISTER_WORKLOAD(cpu_register_workload, ...)
+ * (backend.h; README "Adding a workload"). */
 #ifndef BACKENDS_CPU_CPU_H
 #define BACKENDS_CPU_CPU_H
 
@@ -15,9 +9,9 @@
 
 #include "backend.h"
 
-#define CPU_PREPARE_SKIP 2
-
 const rn_backend *cpu_backend(void);
+/* Adds a workload to the backend (RN_REGISTER_WORKLOAD). */
+void cpu_register_workload(const rn_workload_impl *w);
 
 /* OpenBLAS's thread count, set only when it changes (select() sets the
  * trial's; cnn_forward runs its GEMMs on one BLAS thread per OpenMP
@@ -34,6 +28,7 @@ const char *cpu_coretype_warning(void);
 const char *cpu_coretype_warning_for(const char *forced, const char *detected, const char *isa,
                                      char *msg, size_t len);
 
+/* The built-in workloads, for the tests that call them directly. */
 extern const rn_workload_impl cpu_matmul;
 extern const rn_workload_impl cpu_nested_sin;
 extern const rn_workload_impl cpu_sumsq;
@@ -60,5 +55,8 @@ int cpu_test_corrupt(void *state, size_t index);
 /* Test hook: the f32 master parameters and the NCHW images of a prepared
  * cnn_forward state, the inputs of cnn_reference (cnn_model.h). */
 void cpu_cnn_inputs(void *state, const float **params, const float **images);
+
+/* The tensor operations of the Lua API on the CPU (tensor.c). */
+extern const rn_tensor_ops cpu_tensor_ops;
 
 #endif

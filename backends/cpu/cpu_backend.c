@@ -90,14 +90,20 @@ static int cpu_device_info(int index, rn_device_info *out)
     return 0;
 }
 
-static const rn_workload_impl *const impls[] = {
-    &cpu_matmul, &cpu_nested_sin, &cpu_sumsq, &cpu_axpb, &cpu_noop,
-    &cpu_selftest, &cpu_mlp_train, &cpu_cnn_forward,
-};
+/* The workloads, as their files register them (RN_REGISTER_WORKLOAD). */
+static const rn_workload_impl *impls[128];
+static int nimpls;
+
+void cpu_register_workload(const rn_workload_impl *w)
+{
+    if (nimpls == (int)(sizeof impls / sizeof impls[0]))
+        abort(); /* a build with more workloads than this table: raise its size */
+    impls[nimpls++] = w;
+}
 
 static const rn_workload_impl *cpu_workload(const char *name)
 {
-    for (size_t i = 0; i < sizeof impls / sizeof impls[0]; i++)
+    for (int i = 0; i < nimpls; i++)
         if (strcmp(impls[i]->name, name) == 0)
             return impls[i];
     return NULL; /* e.g. memcpy: nothing to copy between host and host */
@@ -177,7 +183,6 @@ static void cpu_env_info(void *ctx, rn_fact_cb cb)
         cb(ctx, "openblas_coretype_warning", warn);
 }
 
-extern const rn_tensor_ops cpu_tensor_ops; /* tensor.c */
 
 static const rn_backend backend = {
     .abi = RN_BACKEND_ABI,

@@ -85,7 +85,7 @@ static int matmul_prepare(const rn_trial *t, void **state, rn_error *err)
     if (t->dtype != RN_F32 && t->dtype != RN_F64) {
         snprintf(err->msg, sizeof err->msg, "dtype %s is not supported by the cpu backend",
                  rn_dtype_name(t->dtype));
-        return CPU_PREPARE_SKIP;
+        return RN_PREPARE_SKIP;
     }
     matmul_state *s = calloc(1, sizeof *s);
     if (!s) {
@@ -174,3 +174,5 @@ const rn_workload_impl cpu_matmul = {
     .check = matmul_check,
     .release = matmul_release,
 };
+
+RN_REGISTER_WORKLOAD(cpu_register_workload, cpu_matmul)

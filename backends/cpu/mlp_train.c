@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu.h"
 #include "mlp.h"
 #include "verify.h"
 
@@ -403,3 +404,5 @@ const rn_workload_impl cpu_mlp_train = {
     .release = mlp_release,
     .extras = mlp_extras,
 };
+
+RN_REGISTER_WORKLOAD(cpu_register_workload, cpu_mlp_train)

@@ -81,7 +81,7 @@ static int nested_sin_prepare(const rn_trial *t, void **state, rn_error *err)
     if (t->dtype != RN_F32 && t->dtype != RN_F64) {
         snprintf(err->msg, sizeof err->msg, "dtype %s is not supported by the cpu backend",
                  rn_dtype_name(t->dtype));
-        return CPU_PREPARE_SKIP;
+        return RN_PREPARE_SKIP;
     }
     double depth = rn_param_num(t, "depth", 4);
     if (!(depth >= 1 && depth <= 1 << 20)) {
@@ -197,3 +197,5 @@ const rn_workload_impl cpu_nested_sin = {
     .check = nested_sin_check,
     .release = nested_sin_release,
 };
+
+RN_REGISTER_WORKLOAD(cpu_register_workload, cpu_nested_sin)

@@ -34,3 +34,5 @@ const rn_workload_impl cpu_noop = {
     .check = NULL,
     .release = noop_release,
 };
+
+RN_REGISTER_WORKLOAD(cpu_register_workload, cpu_noop)

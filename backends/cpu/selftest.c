@@ -2,7 +2,8 @@
  * the supervisor must record a segfault, an abort, a hang (timeout), an
  * early exit, a failed run and a wrong result, and carry on with the sweep.
  * `action: sleep` sleeps `seconds` per call: a known duration for checking
- * the timer. */
+ * the timer.  `in_process: K` limits the action to process K of a
+ * `parallel: processes` trial. */
 #include "cpu.h"
 
 #include <signal.h>
@@ -26,11 +27,16 @@ static int st_prepare(const rn_trial *t, void **state, rn_error *err)
         return 1;
     }
     snprintf(s->action, sizeof s->action, "%s", rn_param_text(t, "action", "none"));
+    /* parallel: processes: misbehave in process `in_process` only (README
+     * "Processes and threads"); the others do nothing */
+    int only = (int)rn_param_num(t, "in_process", 0);
+    if (only > 0 && only != (int)rn_param_num(t, "process_index", 0))
+        snprintf(s->action, sizeof s->action, "none");
     s->seconds = rn_param_num(t, "seconds", 0.001);
     if (!strcmp(s->action, "skip")) {
         snprintf(err->msg, sizeof err->msg, "selftest: skipped on purpose");
         free(s);
-        return CPU_PREPARE_SKIP;
+        return RN_PREPARE_SKIP;
     }
     *state = s;
     return 0;
@@ -95,3 +101,5 @@ const rn_workload_impl cpu_selftest = {
     .release = st_release,
     .extras = st_extras,
 };
+
+RN_REGISTER_WORKLOAD(cpu_register_workload, cpu_selftest)

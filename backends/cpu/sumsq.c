@@ -80,7 +80,7 @@ static int sumsq_prepare(const rn_trial *t, void **state, rn_error *err)
     if (t->dtype != RN_F32) { /* the numbers are drawn as f32, as on the GPU */
         snprintf(err->msg, sizeof err->msg, "dtype %s is not supported by the cpu backend",
                  rn_dtype_name(t->dtype));
-        return CPU_PREPARE_SKIP;
+        return RN_PREPARE_SKIP;
     }
     double length = rn_param_num(t, "length", 1000);
     if (!(length >= 1 && length <= 1e15)) {
@@ -182,3 +182,5 @@ const rn_workload_impl cpu_sumsq = {
     .check = sumsq_check,
     .release = sumsq_release,
 };
+
+RN_REGISTER_WORKLOAD(cpu_register_workload, cpu_sumsq)

@@ -27,7 +27,6 @@
 #include "philox.h"
 #include "vmath.h"
 
-extern const rn_tensor_ops cpu_tensor_ops;
 
 #define PAR_MIN 32768 /* elements: below this an op runs on the calling thread */
 #define LANES CPU_PHILOX_LANES

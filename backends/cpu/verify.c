@@ -49,7 +49,7 @@ int cpu_inject(const rn_trial *t, cpu_output *o, rn_error *err)
     case RN_INJECT_SKIP_COPY:
         snprintf(err->msg, sizeof err->msg,
                  "%s: inject: skip_copy: the cpu backend makes no copy to skip", t->workload);
-        return CPU_PREPARE_SKIP;
+        return RN_PREPARE_SKIP;
     case RN_INJECT_SKIP_KERNEL:
         for (size_t i = 0; i < o->count; i++) {
             if (o->dtype == RN_F32)

@@ -40,7 +40,7 @@ int cpu_compare(double got, double ref, double tol, int digits, const char *work
  * once `o` is set: skip_kernel poisons the output with NaN and sets
  * o->skip_kernel, so that run() leaves it and check() must fail; skip_copy
  * names a copy the CPU backend does not make, so the trial is skipped
- * (CPU_PREPARE_SKIP, err says why).  0 otherwise. */
+ * (RN_PREPARE_SKIP, err says why).  0 otherwise. */
 int cpu_inject(const rn_trial *t, cpu_output *o, rn_error *err);
 
 #endif

@@ -247,3 +247,5 @@ const rn_workload_impl cuda_axpb = {
     .release = ax_release,
     .extras = ax_extras,
 };
+
+RN_REGISTER_WORKLOAD(cuda_register_workload, cuda_axpb)

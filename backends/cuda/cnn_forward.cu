@@ -507,3 +507,5 @@ const rn_workload_impl cuda_cnn_forward = {
     .check = cnn_gpu_check,
     .release = cnn_gpu_release,
 };
+
+RN_REGISTER_WORKLOAD(cuda_register_workload, cuda_cnn_forward)

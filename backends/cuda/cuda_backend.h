@@ -4,15 +4,10 @@
 
 #include "cuda_common.h"
 
-extern const rn_workload_impl cuda_matmul;
-extern const rn_workload_impl cuda_nested_sin;
-extern const rn_workload_impl cuda_sumsq;
-extern const rn_workload_impl cuda_axpb;
-extern const rn_workload_impl cuda_memcpy;
-extern const rn_workload_impl cuda_noop;
-extern const rn_workload_impl cuda_mlp_train;
-extern const rn_workload_impl cuda_selftest;
-extern const rn_workload_impl cuda_cnn_forward;
+/* Adds a workload to the backend: each workload's file ends with
+ * RN_REGISTER_WORKLOAD(cuda_register_workload, ...) (README "Adding a
+ * workload"). */
+void cuda_register_workload(const rn_workload_impl *w);
 extern const rn_tensor_ops cuda_tensor_ops;
 
 /* fuse.cu: rn_tensor_ops.fuse_compile, fuse_run, fuse_free (NVRTC) */

@@ -305,3 +305,5 @@ const rn_workload_impl cuda_matmul = {
     .release = mm_release,
     .extras = mm_extras,
 };
+
+RN_REGISTER_WORKLOAD(cuda_register_workload, cuda_matmul)

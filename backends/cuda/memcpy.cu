@@ -156,3 +156,5 @@ const rn_workload_impl cuda_memcpy = {
     .release = cp_release,
     .extras = cp_extras,
 };
+
+RN_REGISTER_WORKLOAD(cuda_register_workload, cuda_memcpy)

@@ -9,7 +9,7 @@
  * the timed call (check / extras).  One run() = the whole training from the
  * He-initialised weights (kept on the device since prepare).
  *
- * io (SPEC section 2):
+ * io (README "Built-in workloads"):
  *   without  the data set and every epoch's permutation are uploaded once in
  *            prepare; a kernel gathers each batch on the device.  Phases:
  *            compute only.
@@ -528,3 +528,5 @@ const rn_workload_impl cuda_mlp_train = {
     .release = mlp_gpu_release,
     .extras = mlp_gpu_extras,
 };
+
+RN_REGISTER_WORKLOAD(cuda_register_workload, cuda_mlp_train)

@@ -307,3 +307,5 @@ const rn_workload_impl cuda_nested_sin = {
     .release = ns_release,
     .extras = ns_extras,
 };
+
+RN_REGISTER_WORKLOAD(cuda_register_workload, cuda_nested_sin)

@@ -68,7 +68,7 @@ static int nk_prepare(const rn_trial *t, void **state, rn_error *err)
     if (!strcmp(s->action, "skip")) {
         snprintf(err->msg, sizeof err->msg, "selftest: skipped on purpose");
         nk_release(s);
-        return 2;
+        return RN_PREPARE_SKIP;
     }
     *state = s;
     return 0;
@@ -140,3 +140,6 @@ const rn_workload_impl cuda_selftest = {
     .check = nk_check,
     .release = nk_release,
 };
+
+RN_REGISTER_WORKLOAD(cuda_register_workload, cuda_noop)
+RN_REGISTER_WORKLOAD(cuda_register_workload, cuda_selftest)

@@ -195,3 +195,5 @@ const rn_workload_impl cuda_sumsq = {
     .check = sq_check,
     .release = sq_release,
 };
+
+RN_REGISTER_WORKLOAD(cuda_register_workload, cuda_sumsq)

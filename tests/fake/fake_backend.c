@@ -82,10 +82,11 @@ static void fake_extras(void *state, void *ctx, void (*cb)(void *, const char *,
     cb(ctx, "sample_checks", v);
 }
 
-static const rn_workload_impl fake_noop = {"noop", fake_prepare, fake_run, NULL, fake_release,
-                                           fake_extras};
-static const rn_workload_impl fake_selftest = {"selftest", fake_prepare, fake_run, NULL,
-                                               fake_release, NULL};
+static const rn_workload_impl fake_noop = {
+    .name = "noop", .prepare = fake_prepare, .run = fake_run, .release = fake_release,
+    .extras = fake_extras};
+static const rn_workload_impl fake_selftest = {
+    .name = "selftest", .prepare = fake_prepare, .run = fake_run, .release = fake_release};
 
 static void fake_sample_begin(const rn_trial *t)
 {

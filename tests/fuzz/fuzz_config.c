@@ -1,9 +1,9 @@
 /* fuzz_config.c - libFuzzer harness over config loading, sweep expansion,
  * --filter and the CSV reader (the input read back as a results file).
  * Any crash, leak, hang or sanitizer report is a bug; see `make fuzz-smoke`. */
-#include "config.h"
-#include "csv.h"
-#include "table.h"
+#include "experiment/config.h"
+#include "base/csv.h"
+#include "experiment/table.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -5,8 +5,8 @@
  * leak or sanitizer report is a bug; a hang in one C function (string.find
  * with a pathological pattern) is what the runner's supervised processes
  * stop, and shows here as a libFuzzer timeout.  See `make fuzz-smoke`. */
-#include "backends.h"
-#include "lua_engine.h"
+#include "registry/backends.h"
+#include "lua/lua_engine.h"
 
 #include <math.h>
 #include <stdint.h>

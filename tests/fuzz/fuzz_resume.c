@@ -4,9 +4,9 @@
  * drops damaged ones and folds the cells aside, results_close sorts and
  * folds again.  A crash, leak or sanitizer report is a bug.  See
  * `make fuzz-smoke`. */
-#include "config.h"
-#include "csv.h"
-#include "results.h"
+#include "experiment/config.h"
+#include "base/csv.h"
+#include "rundir/results.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -1,0 +1,382 @@
+/* util.c - see util.h. */
+#include "base/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static void oom(size_t n)
+{
+    fprintf(stderr, "runner: out of memory (allocating %zu bytes)\n", n);
+    abort();
+}
+
+void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p)
+        oom(n);
+    return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p)
+        oom(n * size);
+    return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+    p = realloc(p, n ? n : 1);
+    if (!p)
+        oom(n);
+    return p;
+}
+
+char *xstrdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    return memcpy(xmalloc(n), s, n);
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+    strbuf b = {0};
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(&b, fmt, ap);
+    va_end(ap);
+    return sb_take(&b);
+}
+
+static void sb_grow(strbuf *b, size_t extra)
+{
+    if (b->len + extra + 1 <= b->cap)
+        return;
+    size_t cap = b->cap ? b->cap : 64;
+    while (cap < b->len + extra + 1)
+        cap *= 2;
+    b->s = xrealloc(b->s, cap);
+    b->cap = cap;
+}
+
+void sb_putn(strbuf *b, const char *s, size_t n)
+{
+    sb_grow(b, n);
+    memcpy(b->s + b->len, s, n);
+    b->len += n;
+    b->s[b->len] = '\0';
+}
+
+void sb_putc(strbuf *b, char c)
+{
+    sb_putn(b, &c, 1);
+}
+
+void sb_puts(strbuf *b, const char *s)
+{
+    sb_putn(b, s, strlen(s));
+}
+
+void sb_vprintf(strbuf *b, const char *fmt, va_list ap)
+{
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    if (n < 0)
+        return;
+    sb_grow(b, (size_t)n);
+    vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+    b->len += (size_t)n;
+}
+
+void sb_printf(strbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(b, fmt, ap);
+    va_end(ap);
+}
+
+char *sb_take(strbuf *b)
+{
+    char *s = b->s ? b->s : xstrdup("");
+    b->s = NULL;
+    b->len = b->cap = 0;
+    return s;
+}
+
+void sb_free(strbuf *b)
+{
+    free(b->s);
+    b->s = NULL;
+    b->len = b->cap = 0;
+}
+
+void fmt_bytes(char *out, size_t n, double bytes)
+{
+    const char *units[] = {"B", "kB", "MB", "GB", "TB", "PB"};
+    int u = 0;
+    while (bytes >= 1000 && u < 5) {
+        bytes /= 1000;
+        u++;
+    }
+    snprintf(out, n, u ? "%.1f %s" : "%.0f %s", bytes, units[u]);
+}
+
+/* The one unit rule for durations (README "Measurement quality"): the unit
+ * follows the magnitude, so a value is never printed as "-1031944.5 ns". */
+const char *seconds_unit(double s, double *scale)
+{
+    double a = fabs(s);
+    static const char *const unit[] = {"ns", "us", "ms", "s"};
+    int u = a == 0 ? 3 : a < 1e-6 ? 0 : a < 1e-3 ? 1 : a < 1 ? 2 : 3;
+    *scale = u == 0 ? 1e9 : u == 1 ? 1e6 : u == 2 ? 1e3 : 1;
+    return unit[u];
+}
+
+void fmt_seconds(char *out, size_t n, double s)
+{
+    double scale;
+    const char *u = seconds_unit(s, &scale);
+    if (s != s)
+        snprintf(out, n, "-");
+    else if (isinf(s))
+        snprintf(out, n, "%s", s > 0 ? "inf" : "-inf");
+    else if (fabs(s) >= 120) /* a long elapsed time reads better as minutes */
+        snprintf(out, n, "%s%dm%02ds", s < 0 ? "-" : "", (int)(fabs(s) / 60),
+                 (int)fabs(s) % 60);
+    else
+        snprintf(out, n, scale == 1e9 ? "%.1f %s" : "%.2f %s", s * scale, u);
+}
+
+char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    strbuf b = {0};
+    char buf[1 << 16];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+        sb_putn(&b, buf, n);
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        sb_free(&b);
+        return NULL;
+    }
+    if (len)
+        *len = b.len;
+    return sb_take(&b);
+}
+
+int find_beside_exe(const char *const *rel, int nrel, int want_dir, char *out, size_t len)
+{
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0)
+        return -1;
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (!slash)
+        return -1;
+    *slash = '\0';
+    for (int i = 0; i < nrel; i++) {
+        struct stat st;
+        snprintf(out, len, "%s/%s", exe, rel[i]);
+        if (stat(out, &st) == 0 && (want_dir ? S_ISDIR(st.st_mode) : access(out, R_OK) == 0))
+            return 0;
+    }
+    return -1;
+}
+
+void xqsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+    if (base && n > 1)
+        qsort(base, n, size, cmp);
+}
+
+int valid_file_stem(const char *s)
+{
+    if (!*s || !strcmp(s, ".") || !strcmp(s, "..") || strlen(s) > 128)
+        return 0;
+    for (; *s; s++)
+        if (!(strchr("._-", *s) || (*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+              (*s >= '0' && *s <= '9')))
+            return 0;
+    return 1;
+}
+
+double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 64 || lb > 64)
+        return 99;
+    int row[65];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = (int)j;
+    for (size_t i = 1; i <= la; i++) {
+        int diag = row[0];
+        row[0] = (int)i;
+        for (size_t j = 1; j <= lb; j++) {
+            int up = row[j];
+            int cost = a[i - 1] == b[j - 1] ? 0 : 1;
+            int best = diag + cost;
+            if (row[j] + 1 < best)
+                best = row[j] + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+const char *closest_word(const char *word, const char *const *cands)
+{
+    const char *best = NULL;
+    int best_d = 99;
+    size_t wl = strlen(word);
+    for (; *cands; cands++) {
+        int d = edit_distance(word, *cands);
+        if (d < best_d) {
+            best_d = d;
+            best = *cands;
+        }
+    }
+    /* close enough: at most a third of the word's letters changed (min 1),
+     * or the word is a prefix / extension of the candidate */
+    int limit = wl <= 3 ? 1 : (int)(wl + 2) / 3;
+    if (best && best_d <= limit)
+        return best;
+    return NULL;
+}
+
+char *sanitize_text(char *s)
+{
+    if (!s)
+        return s;
+    for (unsigned char *p = (unsigned char *)s; *p; p++) {
+        if (*p == '\n' || *p == '\r' || *p == '\t')
+            *p = ' ';
+        else if (*p < 0x20 || *p == 0x7f)
+            *p = '?';
+        else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
+            p[0] = p[1] = '?';
+            p++;
+        }
+    }
+    return s;
+}
+
+int fd_write_all(int fd, const void *buf, size_t n)
+{
+    const char *p = buf;
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+int fd_read_all(int fd, void *buf, size_t n)
+{
+    char *p = buf;
+    while (n > 0) {
+        ssize_t r = read(fd, p, n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return -1;
+        p += r;
+        n -= (size_t)r;
+    }
+    return 0;
+}
+
+/* --- files ---------------------------------------------------------------- */
+
+int make_dirs(const char *path)
+{
+    char *p = xstrdup(path);
+    for (char *s = p + 1; *s; s++) {
+        if (*s != '/')
+            continue;
+        *s = '\0';
+        if (mkdir(p, 0777) < 0 && errno != EEXIST) {
+            free(p);
+            return -1;
+        }
+        *s = '/';
+    }
+    int rc = mkdir(p, 0777) < 0 && errno != EEXIST ? -1 : 0;
+    free(p);
+    return rc;
+}
+
+/* see util.h */
+int write_file_atomic(const char *path, const char *data, size_t len)
+{
+    /* a fresh temporary beside the file: O_EXCL | O_NOFOLLOW, so a link or
+     * file planted under a guessable name is never written through
+     * (README "Guarantees"); rename() then replaces `path` itself, never
+     * what a link at `path` points to */
+    char *tmp = NULL;
+    int fd = -1;
+    for (int k = 0; fd < 0 && k < 100; k++) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        free(tmp);
+        tmp = xasprintf("%s.tmp%d.%lx", path, (int)getpid(),
+                        (unsigned long)(ts.tv_nsec ^ ((long)k << 20) ^ ts.tv_sec));
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
+    if (fd < 0) {
+        int saved = errno;
+        free(tmp);
+        errno = saved;
+        return -1;
+    }
+    int rc = fd_write_all(fd, data, len);
+    if (rc == 0)
+        rc = fsync(fd);
+    int saved = errno;
+    if (close(fd) < 0 && rc == 0) {
+        rc = -1;
+        saved = errno;
+    }
+    if (rc == 0 && rename(tmp, path) < 0) {
+        rc = -1;
+        saved = errno;
+    }
+    if (rc < 0)
+        unlink(tmp);
+    free(tmp);
+    errno = saved;
+    return rc;
+}

@@ -1,0 +1,76 @@
+/* util.h - allocation that cannot fail silently, growable strings, misc. */
+#ifndef RUNNER_UTIL_H
+#define RUNNER_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A growable NUL-terminated string. */
+typedef struct strbuf {
+    char *s;
+    size_t len, cap;
+} strbuf;
+
+void sb_putc(strbuf *b, char c);
+void sb_puts(strbuf *b, const char *s);
+void sb_putn(strbuf *b, const char *s, size_t n);
+void sb_printf(strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sb_vprintf(strbuf *b, const char *fmt, va_list ap);
+char *sb_take(strbuf *b); /* returns the string (never NULL), resets b */
+void sb_free(strbuf *b);
+
+/* Human-readable sizes and durations: "8.6 GB", "1.2 ms". */
+void fmt_bytes(char *out, size_t n, double bytes);
+/* "n ns", "n us", "n ms", "n s" (or "XmYYs" from 120 s): see util.c */
+const char *seconds_unit(double s, double *scale);
+void fmt_seconds(char *out, size_t n, double s);
+
+/* All n bytes to / from a file descriptor, retrying after EINTR and short
+ * transfers: 0, or -1 on an error or end of file. */
+int fd_write_all(int fd, const void *buf, size_t n);
+int fd_read_all(int fd, void *buf, size_t n);
+
+/* A whole file as a NUL-terminated string (*len its size, if len); NULL if
+ * it cannot be read. */
+char *read_file(const char *path, size_t *len);
+
+/* The first of `rel` (paths relative to the folder of this executable, e.g.
+ * "../lua" for bin/runner) that exists, as a directory when want_dir, else
+ * as a readable file.  0 with the path in out, or -1. */
+int find_beside_exe(const char *const *rel, int nrel, int want_dir, char *out, size_t len);
+
+/* qsort that accepts an empty (NULL) array: qsort(NULL, 0, ...) is
+ * undefined behaviour. */
+void xqsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
+
+/* [A-Za-z0-9._-]+, not "." or "..": safe as a folder or file name. */
+int valid_file_stem(const char *s);
+
+/* Makes text from user code (Lua errors, hook reasons, extra columns) safe
+ * to print on a terminal and to store in one CSV line, in place: tabs, CR
+ * and LF become spaces; other control characters (C0, DEL, and C1 written
+ * in UTF-8 as C2 80..9F) become '?', so no escape sequence survives.
+ * Returns s. */
+char *sanitize_text(char *s);
+
+/* Seconds on CLOCK_MONOTONIC. */
+double now_seconds(void);
+
+/* Levenshtein distance, capped for speed; used for "did you mean". */
+int edit_distance(const char *a, const char *b);
+/* The closest of `cands` (NULL-terminated) to `word`, or NULL if none is close. */
+const char *closest_word(const char *word, const char *const *cands);
+
+/* mkdir -p: 0 when the folder exists afterwards. */
+int make_dirs(const char *path);
+/* Replaces `path` with `data` through a fresh temporary and rename(), so a
+ * reader sees the old file or the new one, never half of one. */
+int write_file_atomic(const char *path, const char *data, size_t len);
+
+#endif

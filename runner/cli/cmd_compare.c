@@ -1,0 +1,186 @@
+/* cmd_compare.c - `runner compare OLD NEW` or `runner compare OLD1 OLD2 ...
+ * -- NEW1 NEW2 ...` [--threshold PCT] [--noise-floor PCT] [--ignore KEY]
+ * [--busy-ok] [--format text|md|csv|json]: the options, the output and the
+ * exit status (README "Comparing runs"); the comparison is report/compare.h. */
+#include "cli/commands.h"
+#include "cli/opts.h"
+#include "report/compare.h"
+#include "report/compare_format.h"
+#include "base/util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int compare_runs(const char *const *old_dirs, int nold, const char *const *new_dirs, int nnew,
+                 const compare_opts *opt, FILE *out, FILE *err)
+{
+    compare_report R;
+    strbuf e = {0};
+    if (compare_build(old_dirs, nold, new_dirs, nnew, opt, &R, &e) < 0) {
+        for (const char *p = e.s; p && *p;) {
+            size_t l = strcspn(p, "\n");
+            fprintf(err, "runner: compare: %.*s\n", (int)l, p);
+            p += l + (p[l] == '\n');
+        }
+        sb_free(&e);
+        return EXIT_INVALID;
+    }
+    sb_free(&e);
+    strbuf text = {0};
+    compare_format(&R, &text);
+    fwrite(text.s, 1, text.len, out);
+    fflush(out);
+    sb_free(&text);
+    int matched, slower;
+    compare_count(&R, &matched, &slower);
+    int rc = slower ? EXIT_TRIALS_FAILED : EXIT_OK;
+    if (!matched) {
+        fprintf(err, "runner: compare: no trial of OLD matched one of NEW (%d and %d trials); "
+                     "see the header for keys that differ, or --ignore KEY\n",
+                R.runs[0].nrows, R.runs[nold].nrows);
+        rc = EXIT_INVALID;
+    }
+    compare_free(&R);
+    return rc;
+}
+
+static void compare_usage(FILE *f)
+{
+    fputs("usage: runner compare OLD_RUN NEW_RUN [options]\n"
+          "       runner compare OLD_RUN... -- NEW_RUN... [options]\n"
+          "  matches the trials of the runs by their parameters (not repeats, stop,\n"
+          "  batch, order) and tests each pair (Mann-Whitney U over per-run medians\n"
+          "  with 4+ runs a side, else over block medians; Benjamini-Hochberg q).\n"
+          "  A trial is faster or slower when q < 0.05 and new/old is beyond the\n"
+          "  run-to-run noise: measured with 2+ runs a side, else the noise floor.\n"
+          "  A trial run on a busy machine (its noise cell says busy) in any run\n"
+          "  of either side is `busy`: inconclusive, never faster or slower.\n"
+          "  --busy-ok          judge trials run on a busy machine like the others\n"
+          "  --threshold PCT    fixed effect threshold instead of the measured noise\n"
+          "  --noise-floor PCT  noise assumed with one run per side (default 10)\n"
+          "  --ignore KEY       leave KEY out of the matching (repeatable)\n"
+          "  --format text|md|csv|json\n"
+          "  exit status: 1 when some trial is slower, 0 otherwise, 2 on bad input\n"
+          "  or when no trial matched\n",
+          f);
+}
+
+static int parse_pct(const char *opt, const char *v, double *out)
+{
+    char *end;
+    if (!v || !*v) {
+        fprintf(stderr, "runner: compare: %s needs a percentage\n", opt);
+        return -1;
+    }
+    errno = 0;
+    double x = strtod(v, &end);
+    if (*end == '%')
+        end++;
+    if (end == v || *end || errno || !isfinite(x) || x < 0) {
+        fprintf(stderr, "runner: compare: %s takes a percentage >= 0, not '%s'\n", opt, v);
+        return -1;
+    }
+    *out = x;
+    return 0;
+}
+
+enum { C_THRESHOLD, C_NOISE_FLOOR, C_IGNORE, C_FORMAT, C_BUSY_OK, C_HELP };
+
+/* in this order for "did you mean" */
+static const opt_def compare_options[] = {
+    {"--threshold", 0, OPT_VALUE, C_THRESHOLD},
+    {"--noise-floor", 0, OPT_VALUE, C_NOISE_FLOOR},
+    {"--ignore", 0, OPT_VALUE, C_IGNORE},
+    {"--format", 0, OPT_VALUE, C_FORMAT},
+    {"--busy-ok", 0, OPT_NONE, C_BUSY_OK},
+    {"--help", 'h', OPT_NONE, C_HELP},
+    {NULL, 0, 0, 0},
+};
+
+int cmd_compare_main(int nargs, char **args)
+{
+    const char **dirs = xcalloc((size_t)nargs + 1, sizeof *dirs);
+    const char **ign = xcalloc((size_t)nargs + 1, sizeof *ign);
+    compare_opts o = {.threshold = NAN, .noise_floor = COMPARE_NOISE_FLOOR, .format = "text",
+                      .ignore = ign};
+    int ndirs = 0, split = -1, rc = -1, id;
+    opts p;
+    opts_init_args(&p, nargs, args, compare_options, 1);
+    while (rc < 0 && (id = opts_next(&p)) != OPT_END) {
+        const char *v = p.value;
+        switch (id) {
+        case OPT_ARG:
+            dirs[ndirs++] = v;
+            break;
+        case OPT_SEPARATOR:
+            if (split >= 0) {
+                fprintf(stderr, "runner: compare: '--' given twice\n");
+                rc = EXIT_INVALID;
+            }
+            split = ndirs;
+            break;
+        case C_BUSY_OK:
+            o.busy_ok = 1;
+            break;
+        case C_HELP:
+            compare_usage(stdout);
+            rc = EXIT_OK;
+            break;
+        case C_THRESHOLD:
+            if (parse_pct("--threshold", v, &o.threshold) < 0)
+                rc = EXIT_INVALID;
+            break;
+        case C_NOISE_FLOOR:
+            if (parse_pct("--noise-floor", v, &o.noise_floor) < 0)
+                rc = EXIT_INVALID;
+            break;
+        case C_IGNORE:
+            if (!v || !*v) {
+                fprintf(stderr, "runner: compare: --ignore needs a key\n");
+                rc = EXIT_INVALID;
+            } else
+                ign[o.nignore++] = v;
+            break;
+        case C_FORMAT:
+            if (!v || (strcmp(v, "text") && strcmp(v, "md") && strcmp(v, "csv") &&
+                       strcmp(v, "json"))) {
+                fprintf(stderr, "runner: compare: --format takes text, md, csv or json%s%s%s\n",
+                        v ? ", not '" : "", v ? v : "", v ? "'" : "");
+                rc = EXIT_INVALID;
+            } else
+                o.format = v;
+            break;
+        default: { /* OPT_UNKNOWN */
+            const char *s = opts_suggest(&p);
+            fprintf(stderr, "runner: compare: unknown option '%s'%s%s%s\n", p.name,
+                    s ? "; did you mean '" : "", s ? s : "", s ? "'?" : "");
+            rc = EXIT_INVALID;
+        }
+        }
+    }
+    opts_free(&p);
+    if (rc < 0) {
+        if (split < 0 && ndirs != 2) {
+            if (ndirs > 2)
+                fprintf(stderr, "runner: compare takes two run folders, OLD_RUN and NEW_RUN "
+                                "('%s' is one too many), or OLD_RUN... -- NEW_RUN...\n",
+                        dirs[2]);
+            else
+                compare_usage(stderr);
+            rc = EXIT_INVALID;
+        } else if (split >= 0 && (split == 0 || split == ndirs)) {
+            fprintf(stderr, "runner: compare: %s of '--' names no run\n",
+                    split == 0 ? "the OLD side" : "the NEW side");
+            rc = EXIT_INVALID;
+        } else {
+            int k = split < 0 ? 1 : split;
+            rc = compare_runs(dirs, k, dirs + k, ndirs - k, &o, stdout, stderr);
+        }
+    }
+    free(dirs);
+    free(ign);
+    return rc;
+}

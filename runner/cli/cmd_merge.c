@@ -1,0 +1,42 @@
+/* cmd_merge.c - `runner merge RUN_DIR`: joins the shards of a run
+ * (rundir/merge.h), then draws the plots and writes the report; a run made
+ * by `runner submit` earns its experiment folder's `latest` when the merge
+ * is complete and has an ok trial (README "Running on a Slurm cluster"). */
+#include "cli/commands.h"
+#include "cli/helpers.h"
+#include "report/plots.h"
+#include "rundir/merge.h"
+#include "base/util.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int cmd_merge(const cli *c)
+{
+    const char *dir = c->files[0];
+    merge_info m;
+    strbuf err = {0};
+    int mr = rundir_merge(dir, &m, &err);
+    if (mr != MERGE_OK) {
+        for (const char *p = err.s; p && *p;) {
+            size_t l = strcspn(p, "\n");
+            fprintf(stderr, "runner: merge: %.*s\n", (int)l, p);
+            p += l + (p[l] == '\n');
+        }
+        sb_free(&err);
+        return mr == MERGE_INVALID ? EXIT_INVALID : EXIT_TRIALS_FAILED;
+    }
+    sb_free(&err);
+    int incomplete = m.missing || m.unfinished;
+    if (!c->quiet)
+        fprintf(stderr, "merged %d of %d shards into %s%s\n", m.shards, m.n, dir,
+                incomplete ? " (incomplete: see runner status)" : "");
+    if (!c->no_plots)
+        draw_run(dir, NULL, c->quiet);
+    report_write(dir, c->quiet);
+    if (incomplete)
+        return EXIT_TRIALS_FAILED;
+    if (rundir_merge_earn_latest(dir) == 0 && !c->quiet)
+        fprintf(stderr, "runner: merge: latest not moved: %s has no ok trial\n", dir);
+    return EXIT_OK;
+}

@@ -1,0 +1,32 @@
+/* commands.h - one function per command; each returns the exit status. */
+#ifndef RUNNER_COMMANDS_H
+#define RUNNER_COMMANDS_H
+
+#include "cli/cli.h"
+#include "report/compare.h"
+
+#include <stdio.h>
+
+/* Exit statuses (README "Exit status"). */
+enum { EXIT_OK = 0, EXIT_TRIALS_FAILED = 1, EXIT_INVALID = 2, EXIT_INTERRUPTED = 130 };
+
+int cmd_validate(const cli *c);
+int cmd_dryrun(const cli *c);
+int cmd_list(const cli *c);
+int cmd_run(const cli *c);
+int cmd_plot(const cli *c);
+int cmd_report(const cli *c);
+int cmd_merge(const cli *c);
+int cmd_export(const cli *c);
+/* runner compare OLD_RUN NEW_RUN | OLD... -- NEW... [--threshold PCT] [--noise-floor PCT]
+ * [--ignore KEY] [--busy-ok] [--format text|md|csv|json] */
+int cmd_compare_main(int nargs, char **args);
+/* runner submit FILE.yaml [...] | --resume RUN_DIR, runner status RUN_DIR (cmd_submit.c) */
+int cmd_submit_main(int nargs, char **args);
+int cmd_status_main(int nargs, char **args);
+/* Compares the runs (report/compare.h) and writes the result to out, the
+ * reasons for exit 2 to err (cmd_compare.c). */
+int compare_runs(const char *const *old_dirs, int nold, const char *const *new_dirs, int nnew,
+                 const compare_opts *opt, FILE *out, FILE *err);
+
+#endif

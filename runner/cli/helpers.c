@@ -1,0 +1,69 @@
+/* helpers.c - see helpers.h. */
+#include "cli/helpers.h"
+
+#include "cli/commands.h"
+#include "report/plot_model.h"
+#include "report/plot_render.h"
+#include "report/plots.h"
+#include "rundir/rundir.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+load_opts cli_load_opts(const cli *c)
+{
+    return (load_opts){.filters = c->filters, .nfilters = c->nfilters, .shard_k = c->shard_k,
+                       .shard_n = c->shard_n, .allow_unsafe_lua = c->allow_unsafe_lua};
+}
+
+experiment *load_experiment(const char *path, const load_opts *o)
+{
+    diags d = {0};
+    char err[512];
+    strbuf warnings = {0};
+    experiment *e = experiment_load_file(path, o, &d, err, sizeof err, &warnings);
+    if (!e) {
+        diag_print(&d, stderr);
+        if (err[0])
+            fprintf(stderr, "runner: %s: %s\n", path, err);
+    }
+    if (warnings.len)
+        fputs(warnings.s, stderr);
+    diag_free(&d);
+    sb_free(&warnings);
+    return e;
+}
+
+int resolve_runs(const char *arg, char ***runs, int *nruns)
+{
+    char err[8192];
+    if (rundir_find_runs(arg, runs, nruns, err, sizeof err) < 0) {
+        fprintf(stderr, "runner: %s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
+void free_runs(char **runs, int n)
+{
+    rundir_free_runs(runs, n);
+}
+
+int draw_run(const char *run_dir, const experiment *spec, int quiet)
+{
+    char note[1024];
+    experiment *e = pm_run_experiment(run_dir, note, sizeof note);
+    if (!e && note[0] && !quiet)
+        fprintf(stderr, "runner: note: %s; drawing from %s alone\n", note,
+                rundir_name(RD_TRIALS));
+    int failed = 0;
+    int n = plots_render_spec(run_dir, e, spec, quiet, &failed);
+    /* keep an existing report in step with the charts */
+    char *report = rundir_path(run_dir, RD_REPORT);
+    if (n >= 0 && access(report, F_OK) == 0)
+        report_write(run_dir, 1);
+    free(report);
+    experiment_free(e);
+    return n < 0 || failed ? EXIT_TRIALS_FAILED : EXIT_OK;
+}

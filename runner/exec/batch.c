@@ -1,0 +1,74 @@
+/* batch.c - see batch.h.  (Moved out of worker.c unchanged.) */
+#include "exec/batch.h"
+
+#include "base/util.h"
+#include "stats/stats.h"
+
+#include <time.h>
+
+/* The clock (README "Batching"): its cost, one CLOCK_MONOTONIC read (the
+ * mean over many back-to-back reads), and its resolution, the smallest
+ * non-zero step between two reads.  Measured once per worker. */
+static double clock_cost, clock_step;
+
+static void clock_measure(void)
+{
+    if (clock_cost > 0)
+        return;
+    enum { READS = 2000 };
+    struct timespec prev, cur;
+    double step = 1, t0 = now_seconds();
+    clock_gettime(CLOCK_MONOTONIC, &prev);
+    for (int i = 0; i < READS; i++) {
+        clock_gettime(CLOCK_MONOTONIC, &cur);
+        double d = (double)(cur.tv_sec - prev.tv_sec) + (double)(cur.tv_nsec - prev.tv_nsec) * 1e-9;
+        if (d > 0 && d < step)
+            step = d;
+        prev = cur;
+    }
+    double cost = (now_seconds() - t0) / (READS + 2);
+    struct timespec res;
+    if (clock_getres(CLOCK_MONOTONIC, &res) == 0) {
+        double r = (double)res.tv_sec + (double)res.tv_nsec * 1e-9;
+        if (r > step)
+            step = r;
+    }
+    clock_step = step > 1e-9 ? step : 1e-9;
+    clock_cost = cost > 1e-9 ? cost : 1e-9;
+}
+
+/* The shortest sample batch: auto aims for: 1000x the clock's resolution and
+ * 100x its cost (google/benchmark grows iterations the same way), so the
+ * clock's tick and its cost are each at most 0.1 % and 1 % of a sample. */
+double sample_target(void)
+{
+    clock_measure();
+    double a = 1000 * clock_step, b = 100 * clock_cost;
+    return a > b ? a : b;
+}
+
+/* batch: auto.  The whole batch is timed, and grown (batch_grow) until one
+ * batch lasts sample_target(): each probe re-times the batch it would use,
+ * so the choice rests on a measured batch, not on one call scaled up. */
+int choose_batch(const rn_workload_impl *impl, void *state, rn_error *err, int *rc,
+                        long *calls)
+{
+    double target = sample_target();
+    int batch = 1;
+    rn_sample s;
+    for (int tries = 0; tries < 40; tries++) {
+        rn_sample_clear(&s);
+        double t0 = now_seconds();
+        for (int j = 0; j < batch; j++)
+            if ((*rc = impl->run(state, &s, err)) != 0)
+                return 1;
+        double d = now_seconds() - t0;
+        *calls += batch;
+        int next = batch_grow(batch, d, target);
+        if (next == batch)
+            break;
+        batch = next;
+    }
+    return batch;
+}
+

@@ -1,0 +1,21 @@
+/* batch.h - `batch: auto` (README "Batching"): the clock's cost and
+ * resolution, measured once per process, the shortest sample they allow,
+ * and the batch of calls grown until one batch lasts that long. */
+#ifndef RUNNER_BATCH_H
+#define RUNNER_BATCH_H
+
+#include "backend.h"
+
+/* The shortest sample: 1000x the clock's resolution and 100x its cost
+ * (google/benchmark grows iterations the same way), so the clock's tick and
+ * its cost are each at most 0.1 % and 1 % of a sample. */
+double sample_target(void);
+
+/* The whole batch is timed, and grown (batch_grow) until one batch lasts
+ * sample_target(): each probe re-times the batch it would use, so the
+ * choice rests on a measured batch, not on one call scaled up.  Returns
+ * the batch; on a failed call *rc is its code (err filled) and the return
+ * is 1.  *calls counts the calls made. */
+int choose_batch(const rn_workload_impl *impl, void *state, rn_error *err, int *rc, long *calls);
+
+#endif

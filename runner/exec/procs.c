@@ -1,0 +1,549 @@
+/* procs.c - see procs.h.
+ *
+ * The worker forks the N processes in prepare(), each with a socket pair to
+ * it.  A process builds its own trial (one thread; its part of the size;
+ * the parameters process_index and process_count added), selects its
+ * device, prepares, and answers "ready" with the times it started and was
+ * ready.  Then it serves one-byte commands: R (wait on the barrier, run one
+ * call, answer its start and end), C (check), F (its flops and bytes per
+ * call), Q (tear down and exit).  The barrier is a counter and a generation
+ * number in a shared anonymous mapping: the last process to arrive bumps the
+ * generation, the others spin on it (yielding the CPU after a while), so a
+ * call starts within microseconds in every process.  The call's time is the
+ * last end minus the first start; the spread of the starts is the barrier's
+ * skew, and the share of the call during which every process ran is the
+ * overlap (README "Processes and threads"). */
+#include "exec/procs.h"
+
+#include "base/util.h"
+#include "exec/trace.h"
+#include "stats/stats.h"
+
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define SPIN 4096 /* barrier polls before each sched_yield() */
+
+typedef struct reply {
+    int32_t rc;
+    uint32_t len; /* bytes of message after it (rc != 0) */
+    double t0, t1; /* R: the call's start and end; ready: started, ready; F: flops, bytes */
+} reply;
+
+typedef struct shared {
+    _Atomic unsigned arrived, gen;
+} shared;
+
+typedef struct child {
+    pid_t pid;
+    int fd;
+    reply last;
+} child;
+
+typedef struct procs {
+    int n, dead; /* dead: the processes were killed (a crash) */
+    child *c;
+    shared *sh;
+    const rn_trial *t;
+    double *up, *up_fork;   /* per start: to the last one ready, to the last one running */
+    int nup, cup, nupf, cupf;
+    double *skew, *overlap; /* per call */
+    int nskew, cskew, nover, cover;
+} procs;
+
+static procs_spec spec;
+
+const char *procs_refusal(const resolved_trial *r, const workload_desc *desc)
+{
+    if (!r->processes)
+        return r->replicate  ? "share: replicate needs parallel: processes"
+               : r->per_call ? "spawn: per_call needs parallel: processes"
+                             : NULL;
+    if (r->t.device != RN_DEV_CPU)
+        return "parallel: processes runs on the CPU (a CUDA context does not survive fork)";
+    if (desc && !strcmp(desc->name, "concurrent"))
+        return "parallel: processes does not apply to concurrent (use its mode)";
+    return r->t.cold_cache ? "cold_cache is not supported with parallel: processes" : NULL;
+}
+
+const rn_workload_impl *procs_workload(const procs_spec *s)
+{
+    spec = *s;
+    return &core_processes;
+}
+
+/* --- a process --------------------------------------------------------- */
+
+static void barrier_wait(shared *sh, unsigned n)
+{
+    unsigned g = atomic_load_explicit(&sh->gen, memory_order_acquire);
+    if (atomic_fetch_add_explicit(&sh->arrived, 1, memory_order_acq_rel) == n - 1) {
+        atomic_store_explicit(&sh->arrived, 0, memory_order_relaxed);
+        atomic_fetch_add_explicit(&sh->gen, 1, memory_order_release);
+        return;
+    }
+    for (unsigned long i = 1; atomic_load_explicit(&sh->gen, memory_order_acquire) == g; i++)
+        if (i % SPIN == 0)
+            sched_yield();
+}
+
+static void answer(int fd, int rc, double t0, double t1, const char *msg)
+{
+    size_t len = rc && msg ? strlen(msg) : 0;
+    reply r = {rc, (uint32_t)len, t0, t1};
+    if (send(fd, &r, sizeof r, MSG_NOSIGNAL) != (ssize_t)sizeof r ||
+        (len && send(fd, msg, len, MSG_NOSIGNAL) != (ssize_t)len))
+        _exit(3); /* the worker is gone */
+}
+
+/* The part of `total` that process k of n gets: as even as whole numbers allow. */
+static long long part(long long total, int n, int k)
+{
+    return total / n + (k < total % n ? 1 : 0);
+}
+
+static void process_main(int k, const rn_trial *tr, int fd, shared *sh, pid_t parent)
+{
+    double started = now_seconds();
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent)
+        _exit(0);
+    /* only its own socket: the worker's pipes and the other processes'
+     * sockets stay with their owners (a crash here is seen as their EOF) */
+    if (fd != 3) {
+        dup2(fd, 3);
+        fd = 3;
+    }
+    close_range(4, ~0U, 0);
+
+    rn_trial ct = *tr;
+    ct.threads = 1;
+    rn_param *ps = calloc((size_t)tr->nparams + 3, sizeof *ps);
+    char m_text[32], idx_text[16], n_text[16];
+    int np = 0;
+    const char *split = spec.desc ? spec.desc->split : "size";
+    for (int i = 0; ps && i < tr->nparams; i++)
+        if (spec.replicate || !split || strcmp(tr->params[i].name, "m"))
+            ps[np++] = tr->params[i];
+    if (!ps)
+        _exit(4);
+    if (!spec.replicate && !strcmp(split, "size")) {
+        ct.size = part(tr->size, spec.n, k);
+    } else if (!spec.replicate && !strcmp(split, "m")) {
+        double m = rn_param_num(tr, "m", -1);
+        long long rows = part(m >= 0 ? (long long)m : tr->size, spec.n, k);
+        snprintf(m_text, sizeof m_text, "%lld", rows);
+        ps[np++] = (rn_param){"m", m_text, (double)rows};
+    }
+    snprintf(idx_text, sizeof idx_text, "%d", k + 1);
+    snprintf(n_text, sizeof n_text, "%d", spec.n);
+    ps[np++] = (rn_param){"process_index", idx_text, (double)(k + 1)};
+    ps[np++] = (rn_param){"process_count", n_text, (double)spec.n};
+    ct.params = ps;
+    ct.nparams = np;
+
+    rn_error err = {{0}};
+    void *state = NULL;
+    int rc = spec.b && spec.b->select ? spec.b->select(&ct, &err) : 0;
+    if (rc == 0)
+        rc = spec.impl->prepare(&ct, &state, &err);
+    answer(fd, rc, started, now_seconds(), err.msg[0] ? err.msg : "prepare failed");
+    if (rc != 0)
+        _exit(0);
+    for (;;) {
+        char cmd;
+        ssize_t got = read(fd, &cmd, 1);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got != 1 || cmd == 'Q')
+            break;
+        if (cmd == 'R') {
+            rn_sample s;
+            rn_sample_clear(&s);
+            barrier_wait(sh, (unsigned)spec.n);
+            double t0 = now_seconds();
+            rc = spec.impl->run(state, &s, &err);
+            double t1 = now_seconds();
+            answer(fd, rc, t0, t1, err.msg[0] ? err.msg : "run failed");
+        } else if (cmd == 'C') {
+            rc = spec.impl->check ? spec.impl->check(state, &err) : 0;
+            answer(fd, rc, 0, 0, err.msg);
+        } else if (cmd == 'F') { /* as the worker counts a call (README "How a trial is timed") */
+            double f = spec.desc && spec.desc->flops ? spec.desc->flops(&ct) : NAN;
+            double b = spec.desc && spec.desc->bytes ? spec.desc->bytes(&ct) : NAN;
+            if (spec.impl->work)
+                spec.impl->work(state, &f, &b);
+            answer(fd, 0, f, b, NULL);
+        }
+    }
+    if (spec.impl->teardown) /* its error is not reported (README "Processes and threads") */
+        spec.impl->teardown(state, &err);
+    spec.impl->release(state);
+    _exit(0);
+}
+
+/* --- the worker's side ------------------------------------------------- */
+
+/* Ends every process that is still there and reaps it. */
+static void kill_all(procs *P)
+{
+    for (int k = 0; k < P->n; k++)
+        if (P->c[k].pid > 0)
+            kill(P->c[k].pid, SIGKILL);
+    for (int k = 0; k < P->n; k++)
+        if (P->c[k].pid > 0) {
+            while (waitpid(P->c[k].pid, NULL, 0) < 0 && errno == EINTR)
+                ;
+            P->c[k].pid = 0;
+        }
+    P->dead = 1;
+}
+
+/* Process k ended (its socket closed): how, in err; every other one is ended. */
+static void crashed(procs *P, int k, rn_error *err)
+{
+    int st = 0;
+    while (waitpid(P->c[k].pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    P->c[k].pid = 0;
+    if (WIFSIGNALED(st))
+        snprintf(err->msg, sizeof err->msg, "process %d of %d crashed: signal %d (%s)", k + 1,
+                 P->n, WTERMSIG(st), strsignal(WTERMSIG(st)));
+    else
+        snprintf(err->msg, sizeof err->msg, "process %d of %d exited with status %d", k + 1, P->n,
+                 WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+    kill_all(P);
+}
+
+/* Sends `cmd` to every process and reads every answer (in c[k].last);
+ * 0, or 1 with err set: a process crashed, or answered an error (the
+ * first one's message, as "process K of N: ..."). */
+static int round_trip(procs *P, char cmd, rn_error *err)
+{
+    if (P->dead) {
+        snprintf(err->msg, sizeof err->msg, "the processes were ended by an earlier failure");
+        return 1;
+    }
+    for (int k = 0; k < P->n; k++)
+        if (send(P->c[k].fd, &cmd, 1, MSG_NOSIGNAL) != 1) {
+            crashed(P, k, err);
+            return 1;
+        }
+    struct pollfd *pf = xcalloc((size_t)P->n, sizeof *pf);
+    int left = P->n, bad = -1;
+    char msg[sizeof err->msg];
+    for (int k = 0; k < P->n; k++)
+        pf[k] = (struct pollfd){P->c[k].fd, POLLIN, 0};
+    while (left > 0) {
+        if (poll(pf, (nfds_t)P->n, -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        for (int k = 0; k < P->n; k++) {
+            if (pf[k].fd < 0 || !pf[k].revents)
+                continue;
+            reply *r = &P->c[k].last;
+            if (fd_read_all(P->c[k].fd, r, sizeof *r) < 0) {
+                free(pf);
+                crashed(P, k, err);
+                return 1;
+            }
+            if (r->rc) {
+                size_t len = r->len < sizeof msg - 1 ? r->len : sizeof msg - 1;
+                char junk[256];
+                fd_read_all(P->c[k].fd, msg, len);
+                for (size_t rest = r->len - len; rest > 0;) { /* what did not fit */
+                    size_t c = rest < sizeof junk ? rest : sizeof junk;
+                    fd_read_all(P->c[k].fd, junk, c);
+                    rest -= c;
+                }
+                msg[len] = '\0';
+                if (bad < 0) {
+                    bad = k;
+                    snprintf(err->msg, sizeof err->msg, "process %d of %d: %.900s", k + 1, P->n,
+                             msg);
+                }
+            }
+            pf[k].fd = -1;
+            left--;
+        }
+    }
+    free(pf);
+    if (bad < 0 && left > 0)
+        snprintf(err->msg, sizeof err->msg, "cannot wait for the processes: %s", strerror(errno));
+    return bad >= 0 || left > 0;
+}
+
+static void push(double **v, int *n, int *cap, double x)
+{
+    if (*n == *cap) {
+        *cap = *cap ? *cap * 2 : 64;
+        *v = xrealloc(*v, (size_t)*cap * sizeof **v);
+    }
+    (*v)[(*n)++] = x;
+}
+
+/* Ends the processes: each tears down and exits; reaps them. */
+static void stop(procs *P)
+{
+    char q = 'Q';
+    for (int k = 0; k < P->n; k++)
+        if (P->c[k].pid > 0)
+            send(P->c[k].fd, &q, 1, MSG_NOSIGNAL);
+    for (int k = 0; k < P->n; k++) {
+        if (P->c[k].fd >= 0)
+            close(P->c[k].fd);
+        if (P->c[k].pid > 0)
+            while (waitpid(P->c[k].pid, NULL, 0) < 0 && errno == EINTR)
+                ;
+        P->c[k] = (child){.pid = 0, .fd = -1};
+    }
+}
+
+static void release(void *state)
+{
+    procs *P = state;
+    if (!P)
+        return;
+    stop(P);
+    if (P->sh)
+        munmap(P->sh, sizeof *P->sh);
+    free(P->c);
+    free(P->skew);
+    free(P->overlap);
+    free(P->up);
+    free(P->up_fork);
+    free(P);
+}
+
+/* Forks the processes and waits until each has prepared; *t_fork gets the
+ * time of the first fork.  0, or the failure (2: a skip) with err set and
+ * no process left. */
+static int start(procs *P, double *t_fork, rn_error *err)
+{
+    int n = P->n;
+    atomic_store(&P->sh->arrived, 0); /* a group killed in mid-call left them */
+    atomic_store(&P->sh->gen, 0);
+    P->dead = 0;
+    fflush(NULL);
+    pid_t self = getpid();
+    *t_fork = now_seconds();
+    for (int k = 0; k < n; k++) {
+        int sv[2];
+        pid_t pid = -1;
+        int made = socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0;
+        if (made && (pid = fork()) == 0) {
+            close(sv[0]);
+            process_main(k, P->t, sv[1], P->sh, self);
+        }
+        if (pid < 0) {
+            if (made) {
+                close(sv[0]);
+                close(sv[1]);
+            }
+            snprintf(err->msg, sizeof err->msg, "cannot start process %d of %d: %s", k + 1, n,
+                     strerror(errno));
+            kill_all(P);
+            stop(P);
+            return 1;
+        }
+        close(sv[1]);
+        P->c[k] = (child){.pid = pid, .fd = sv[0]};
+    }
+    /* the ready answers: prepare's outcome, and when each started and was ready */
+    int rc = 0;
+    for (int k = 0; k < n && !rc; k++) {
+        reply *r = &P->c[k].last;
+        if (fd_read_all(P->c[k].fd, r, sizeof *r) < 0) {
+            crashed(P, k, err);
+            rc = 1;
+        } else if (r->rc) {
+            char msg[sizeof err->msg];
+            size_t len = r->len < sizeof msg - 1 ? r->len : sizeof msg - 1;
+            fd_read_all(P->c[k].fd, msg, len);
+            msg[len] = '\0';
+            snprintf(err->msg, sizeof err->msg, "process %d of %d: %.900s", k + 1, n, msg);
+            rc = r->rc == 2 ? 2 : 1;
+            kill_all(P);
+        }
+    }
+    if (rc) {
+        stop(P);
+        return rc;
+    }
+    double up = 0, up_fork = 0;
+    for (int k = 0; k < n; k++) {
+        const reply *r = &P->c[k].last;
+        up = r->t1 - *t_fork > up ? r->t1 - *t_fork : up;
+        up_fork = r->t0 - *t_fork > up_fork ? r->t0 - *t_fork : up_fork;
+        if (spec.per_call)
+            continue; /* new processes every call: no track of their own */
+        char tn[48];
+        snprintf(tn, sizeof tn, "process %d of %d (%d)", k + 1, n, (int)P->c[k].pid);
+        trace_track((int)P->c[k].pid, tn);
+        trace_span_on((int)P->c[k].pid, "prepare", r->t0, r->t1);
+    }
+    push(&P->up, &P->nup, &P->cup, up);
+    push(&P->up_fork, &P->nupf, &P->cupf, up_fork);
+    return 0;
+}
+
+static int prepare(const rn_trial *t, void **state, rn_error *err)
+{
+    int n = spec.n;
+    const char *split = spec.desc ? spec.desc->split : "size";
+    const char *name = spec.desc ? spec.desc->name : t->workload;
+    if (!spec.replicate) {
+        long long total = split && !strcmp(split, "m") && rn_param_num(t, "m", -1) >= 0
+                              ? (long long)rn_param_num(t, "m", -1)
+                              : t->size;
+        if (!split) {
+            snprintf(err->msg, sizeof err->msg,
+                     "share: split: %s has no work to divide (use share: replicate)", name);
+            return 2;
+        }
+        if (total < 0) {
+            snprintf(err->msg, sizeof err->msg, "share: split needs the trial's size");
+            return 2;
+        }
+        if (total < n) {
+            snprintf(err->msg, sizeof err->msg,
+                     "share: split: %s %lld is fewer than the %d processes", split, total, n);
+            return 2;
+        }
+    }
+    procs *P = xcalloc(1, sizeof *P);
+    P->n = n;
+    P->t = t; /* the worker's trial: alive until release */
+    P->c = xcalloc((size_t)n, sizeof *P->c);
+    for (int k = 0; k < n; k++)
+        P->c[k].fd = -1;
+    P->sh = mmap(NULL, sizeof *P->sh, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (P->sh == MAP_FAILED) {
+        P->sh = NULL;
+        snprintf(err->msg, sizeof err->msg, "cannot map the barrier: %s", strerror(errno));
+        release(P);
+        return 1;
+    }
+    atomic_init(&P->sh->arrived, 0);
+    atomic_init(&P->sh->gen, 0);
+    /* spawn: per_call starts them in every call instead */
+    double t_fork;
+    int rc = spec.per_call ? 0 : start(P, &t_fork, err);
+    if (rc) {
+        release(P);
+        return rc;
+    }
+    *state = P;
+    return 0;
+}
+
+/* One call: every process starts on the barrier; from the first start to
+ * the last end. */
+static int run(void *state, rn_sample *s, rn_error *err)
+{
+    procs *P = state;
+    double t_fork = NAN;
+    if (spec.per_call && start(P, &t_fork, err))
+        return 1;
+    if (round_trip(P, 'R', err))
+        return 1;
+    double s0 = INFINITY, s1 = -INFINITY, e0 = INFINITY, e1 = -INFINITY;
+    for (int k = 0; k < P->n; k++) {
+        const reply *r = &P->c[k].last;
+        s0 = r->t0 < s0 ? r->t0 : s0;
+        s1 = r->t0 > s1 ? r->t0 : s1;
+        e0 = r->t1 < e0 ? r->t1 : e0;
+        e1 = r->t1 > e1 ? r->t1 : e1;
+        if (!spec.per_call)
+            trace_call_on(k, (int)P->c[k].pid, r->t0, r->t1);
+    }
+    double call = e1 - s0;
+    /* a batch of calls: the harness divides the sum by the batch */
+    s->seconds = (isnan(s->seconds) ? 0 : s->seconds) + call;
+    push(&P->skew, &P->nskew, &P->cskew, s1 - s0);
+    push(&P->overlap, &P->nover, &P->cover, call > 0 && e0 > s1 ? (e0 - s1) / call : 0);
+    if (spec.per_call) { /* from the first fork; each call's processes check their result */
+        s->seconds += s0 - t_fork;
+        int bad = round_trip(P, 'C', err);
+        stop(P);
+        return bad;
+    }
+    return 0;
+}
+
+static int check(void *state, rn_error *err)
+{
+    procs *P = state;
+    return spec.per_call ? 0 : round_trip(P, 'C', err); /* per call: checked in run() */
+}
+
+/* flops and bytes per call: the processes' parts summed (NAN: not stated) */
+static void work(void *state, double *flops, double *bytes)
+{
+    procs *P = state;
+    rn_error err;
+    *flops = *bytes = NAN;
+    if (round_trip(P, 'F', &err))
+        return;
+    *flops = *bytes = 0;
+    for (int k = 0; k < P->n; k++) {
+        *flops += P->c[k].last.t0; /* NAN when not stated: stays NAN */
+        *bytes += P->c[k].last.t1;
+    }
+}
+
+static double median_of(const double *v, int n)
+{
+    if (n <= 0)
+        return NAN;
+    double *x = xmalloc((size_t)n * sizeof *x);
+    memcpy(x, v, (size_t)n * sizeof *x);
+    double m = stats_median(x, n);
+    free(x);
+    return m;
+}
+
+static void extras(void *state, void *ctx, void (*cb)(void *, const char *, const char *))
+{
+    procs *P = state;
+    char v[48];
+    snprintf(v, sizeof v, "%d", P->n);
+    cb(ctx, "processes", v);
+    if (P->nup > 0) { /* spawn: per_call: the median over calls */
+        snprintf(v, sizeof v, "%.6g", median_of(P->up, P->nup));
+        cb(ctx, "startup_seconds", v);
+        snprintf(v, sizeof v, "%.6g", median_of(P->up_fork, P->nupf));
+        cb(ctx, "startup_fork_seconds", v);
+    }
+    if (P->nskew > 0) {
+        snprintf(v, sizeof v, "%.6g", median_of(P->skew, P->nskew));
+        cb(ctx, "barrier_skew_seconds", v);
+        snprintf(v, sizeof v, "%.4g", median_of(P->overlap, P->nover));
+        cb(ctx, "overlap", v);
+    }
+}
+
+const rn_workload_impl core_processes = {
+    .name = "processes",
+    .prepare = prepare,
+    .run = run,
+    .check = check,
+    .release = release,
+    .extras = extras,
+    .work = work,
+};

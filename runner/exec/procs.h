@@ -1,0 +1,37 @@
+/* procs.h - `parallel: processes` (README "Processes and threads"): a
+ * trial's work in N processes of one thread each, forked by the trial's
+ * worker (so they are in its process group: the supervisor's timeout and
+ * its end kill them with it).  Each prepares its part of the work (`share:
+ * split`: `size`, or matmul's rows, divided as evenly as whole numbers
+ * allow) or the whole (`share: replicate`), then waits for calls.  A call
+ * starts every process on a barrier in shared memory and lasts from the
+ * barrier to the last process's finish.  Start-up (fork, and each
+ * process's prepare: allocation and inputs) is timed apart.  A process
+ * that crashes fails its trial, not the worker. */
+#ifndef RUNNER_PROCS_H
+#define RUNNER_PROCS_H
+
+#include "backend.h"
+#include "exec/trial.h"
+#include "registry/workloads.h"
+
+typedef struct procs_spec {
+    int n;                        /* processes */
+    int replicate;                /* share: replicate */
+    const rn_workload_impl *impl; /* what each process runs */
+    const rn_backend *b;          /* its backend (select: one thread) */
+    const workload_desc *desc;    /* built-in: its registry entry; NULL: a Lua workload */
+    int per_call;                 /* spawn: per_call: new processes for every call */
+} procs_spec;
+
+/* Why trial r cannot run as asked (a skip reason), or NULL: processes on
+ * a GPU, for `concurrent`, with cold_cache; replicate or per_call without
+ * processes. */
+const char *procs_refusal(const resolved_trial *r, const workload_desc *desc);
+
+/* The workload that runs `spec` (one trial at a time: the spec is kept
+ * until the next call). */
+const rn_workload_impl *procs_workload(const procs_spec *spec);
+extern const rn_workload_impl core_processes;
+
+#endif

@@ -1,0 +1,55 @@
+/* supervisor.h - runs trials in a worker process and survives its crashes,
+ * hangs and out-of-memory kills: each is recorded, and the next trial gets a
+ * fresh worker. */
+#ifndef RUNNER_SUPERVISOR_H
+#define RUNNER_SUPERVISOR_H
+
+#include "backend.h"
+#include "base/affinity.h"
+#include "experiment/config.h"
+#include "exec/load.h"
+#include "exec/proto.h"
+#include "exec/trace_file.h"
+
+#include <signal.h>
+#include <sys/types.h>
+
+typedef struct trial_result {
+    trial_status status;
+    char *reason;
+    rn_sample *samples;
+    int nsamples, cap;
+    double cold;         /* NaN if no warmup */
+    double flops, bytes; /* per call; NaN if not stated */
+    char **extra_keys, **extra_vals; /* extra columns of the trial's row */
+    int nextra;
+    int ran; /* a worker ran it (order: interleaved keeps this across rounds) */
+    load_sum load; /* how busy the machine was while the worker ran it */
+} trial_result;
+
+void trial_result_add_extra(trial_result *r, const char *key, const char *val);
+
+typedef struct supervisor {
+    const experiment *e;
+    pid_t pid; /* 0: no worker */
+    int cmd_fd, res_fd;
+    volatile sig_atomic_t *interrupted;
+    char *rbuf; /* what the worker sent and is not read yet */
+    size_t rpos, rlen;
+    /* the worker's CPUs (affinity.h): a trial that wants others gets a new worker */
+    char aff_key[320];
+    cpu_set_t aff_set;
+    int aff_threads, aff_pin;
+    trace_file *trace; /* the run's timeline (README "A timeline of a run"), or NULL */
+} supervisor;
+
+void sup_init(supervisor *S, const experiment *e, volatile sig_atomic_t *interrupted);
+/* Runs trial t; timeout in seconds (0 = none).  `samples` and `warmups`
+ * override the trial's own repeats and warmups when >= 0 (order:
+ * interleaved takes one sample per round). */
+void sup_run(supervisor *S, long long t, double timeout, int samples, int warmups,
+             trial_result *out);
+void sup_stop(supervisor *S);
+void trial_result_free(trial_result *r);
+
+#endif

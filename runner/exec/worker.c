@@ -1,0 +1,572 @@
+/* worker.c - see worker.h.  The timed loop is here: warmups (the first kept
+ * as `cold`, the backend's cold_facts right after it), the batch grown to
+ * the target sample time, warm rounds to steady state, one discarded batch
+ * through the timed loop, then `repeats`
+ * samples (or the median's stop rule), each the host clock around one
+ * batch of run() calls, each of which returns only
+ * once its device is idle; a sample the backend's sample_check calls
+ * throttled is retaken after a recovery delay (README "Measurement
+ * quality", "How a trial is timed"). */
+#include "exec/worker.h"
+
+#include "registry/backends.h"
+#include "lua/lua_engine.h"
+#include "exec/batch.h"
+#include "exec/concurrent.h"
+#include "exec/procs.h"
+#include "exec/proto.h"
+#include "exec/trace.h"
+#include "exec/warmup_curve.h"
+#include "stats/stats.h"
+#include "exec/trial.h"
+#include "base/util.h"
+#include "registry/workloads.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Set when this process must not run another trial: a failed CUDA trial may
+ * leave a sticky error (illegal address) that ruins the context for good.
+ * A failed trial of another device counts too once this process has loaded
+ * the CUDA backend: a `concurrent` trial (device cpu) with a CUDA member
+ * that faulted leaves the same sticky error behind (README "The CUDA
+ * backend"). */
+static int retire;
+
+/* Messages are gathered and written together (at the end of a trial, and at
+ * least every 100 ms while samples come): one write() per trial for most. */
+static char out_buf[1 << 17];
+static size_t out_len;
+
+static void out_flush(int fd)
+{
+    if (out_len && fd_write_all(fd, out_buf, out_len) < 0)
+        _exit(3); /* the supervisor is gone */
+    out_len = 0;
+}
+
+static void send_msg(int fd, int type, int status, const void *payload, unsigned len);
+
+/* The timeline recorded so far (README "A timeline of a run"), in messages. */
+static void send_trace(int fd)
+{
+    trace_rec r[MSG_MAX_PAYLOAD / sizeof(trace_rec)];
+    for (size_t n; (n = trace_take(r, sizeof r / sizeof r[0])) > 0;)
+        send_msg(fd, MSG_TRACE, 0, r, (unsigned)(n * sizeof r[0]));
+}
+
+static void send_msg(int fd, int type, int status, const void *payload, unsigned len)
+{
+    msg_header h = {type, status, len, retire};
+    if (out_len + sizeof h + len > sizeof out_buf)
+        out_flush(fd);
+    memcpy(out_buf + out_len, &h, sizeof h);
+    out_len += sizeof h;
+    if (len)
+        memcpy(out_buf + out_len, payload, len);
+    out_len += len;
+}
+
+static rn_device_kind current_device;
+
+/* While a trial's state is alive its verdict is held back: the trial is
+ * done only after release() (the user's teardown, lua_close) returned, so
+ * that a teardown that fails, loops or crashes is charged to its own trial
+ * (README "How a trial is timed"), never to the next one. */
+static int hold_done, held;
+static trial_status held_st;
+static char held_reason[4096];
+
+static void done(int fd, trial_status st, const char *fmt, ...)
+{
+    if ((st == ST_FAILED || st == ST_TIMEOUT) &&
+        (current_device == RN_DEV_CUDA || backend_cuda_loaded()))
+        retire = 1;
+    char reason[4096] = "";
+    if (fmt) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(reason, sizeof reason, fmt, ap);
+        va_end(ap);
+    }
+    if (hold_done) {
+        if (!held) {
+            held = 1;
+            held_st = st;
+            snprintf(held_reason, sizeof held_reason, "%s", reason);
+        }
+        return;
+    }
+    trace_end_all(); /* the trial's spans end before its verdict */
+    send_trace(fd);
+    send_msg(fd, MSG_DONE, st, reason, (unsigned)strlen(reason));
+    out_flush(fd);
+}
+
+/* Samples go out in batches, so the pipe is not touched between most
+ * samples, and at least every 100 ms so that a timeout keeps what was done. */
+typedef struct sample_buf {
+    rn_sample s[256];
+    int n;
+    double last_flush;
+} sample_buf;
+
+static void flush_samples(int fd, sample_buf *b)
+{
+    if (b->n)
+        send_msg(fd, MSG_SAMPLES, 0, b->s, (unsigned)(b->n * sizeof b->s[0]));
+    send_trace(fd);
+    out_flush(fd);
+    b->n = 0;
+    b->last_flush = now_seconds();
+}
+
+/* Extra columns go out as "column\tvalue" messages. */
+static int extra_fd = -1;
+
+static void send_extra(void *ctx, const char *k, const char *v)
+{
+    (void)ctx;
+    char buf[1024];
+    int n = snprintf(buf, sizeof buf, "%s\t%s", k, v);
+    if (n > 0 && n < (int)sizeof buf && !strchr(k, '\t'))
+        send_msg(extra_fd, MSG_EXTRA, 0, buf, (unsigned)n);
+}
+
+/* The backend names the first-time costs this trial paid (cold_context,
+ * cold_module: README "How a trial is timed"), once, right after the first
+ * call of the trial, whichever that was. */
+static void cold_facts_once(const rn_backend *b, const rn_trial *tr, int *done_already)
+{
+    if (*done_already)
+        return;
+    *done_already = 1;
+    if (b && b->cold_facts)
+        b->cold_facts(tr, NULL, send_extra);
+}
+
+/* The throttle check (README "Measurement quality"): a throttled sample is
+ * retaken after a recovery delay, as nvbench waits one before it measures
+ * again; the delay doubles while the device stays throttled, so a device
+ * that needs longer to cool gets it, and a clean sample resets it. */
+#define THROTTLE_RETAKES 100
+/* still throttled after this many retakes in a row, the last ones after the
+ * longest delay, the device is throttled for good (a power or clock cap):
+ * waiting longer would only stretch the trial */
+#define THROTTLE_IN_A_ROW 6
+#define RECOVERY_FIRST 0.05
+#define RECOVERY_MAX 1.0
+
+static void sleep_seconds(double s)
+{
+    struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+    while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+        ;
+}
+
+/* Warmup to steady state (README "How a trial is timed"): after the
+ * `warmups` calls, untimed rounds (whole batches, at least sample_target()
+ * long) are run until one's time per call is within `warmup_tolerance`
+ * (default 0.10) of the round before and of the fastest so far, for at most
+ * `warmup_time` (default 0.2 s; 0: no rounds) of warming in all.  A worker
+ * whose thread count changes (an OpenMP or OpenBLAS pool to start or
+ * resize) warms at least SETTLE_TIME first. */
+#define SETTLE_TIME 0.05
+static int last_threads = -1;
+
+/* Prepares, warms up, samples and checks one trial with `impl`; `b` is the
+ * backend of the trial's device (NULL for workloads the core drives). */
+static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, const rn_backend *b,
+                     const workload_desc *desc, const stop_rule *rule, int fd)
+{
+    const rn_trial *tr = &r->t;
+    rn_error err = {{0}};
+    void *state = NULL;
+    int cold_told = 0;
+    stop_state st = {0}; /* repeats: auto */
+    extra_fd = fd;
+    if (tr->cold_cache && (!b || !b->flush_caches)) {
+        done(fd, ST_SKIPPED, "cold_cache is not supported by the %s backend", b ? b->name : "core");
+        return;
+    }
+    if (b && b->select && b->select(tr, &err) != 0) {
+        done(fd, ST_FAILED, "%s", err.msg);
+        return;
+    }
+    trace_begin("prepare", -1);
+    int rc = impl->prepare(tr, &state, &err);
+    trace_end();
+    if (rc != 0) {
+        done(fd, rc == RN_PREPARE_SKIP ? ST_SKIPPED : ST_FAILED, "%s", err.msg[0] ? err.msg : "prepare failed");
+        return;
+    }
+    hold_done = 1;
+    held = 0;
+    /* the work of one call: the workload's own count (Lua files state
+     * theirs; parallel: processes sums its processes'), else the
+     * registry's formulas */
+    double counts[2] = {desc && desc->flops ? desc->flops(tr) : NAN,
+                        desc && desc->bytes ? desc->bytes(tr) : NAN};
+    if (impl->work)
+        impl->work(state, &counts[0], &counts[1]);
+    send_msg(fd, MSG_COUNTS, 0, counts, sizeof counts);
+
+    rn_sample s;
+    double warm_start = now_seconds();
+    long warm_calls = 0;
+    /* the first warmup_curve calls are warmups too, each timed alone */
+    wcurve curve;
+    wcurve_init(&curve, r->warmup_curve);
+    trace_begin("warmup", -1);
+    for (int w = 0; w < r->warmups || w < curve.k; w++) {
+        rn_sample_clear(&s);
+        double t0 = now_seconds();
+        rc = impl->run(state, &s, &err);
+        double t1 = now_seconds();
+        warm_calls++;
+        if (rc != 0) {
+            done(fd, ST_FAILED, "%s", err.msg[0] ? err.msg : "run failed");
+            goto out;
+        }
+        if (wcurve_add(&curve, t1 - t0))
+            trace_span("call", w + 1, t0, t1, t1 - t0, 1, NULL);
+        if (w == 0) {
+            double cold = t1 - t0;
+            send_msg(fd, MSG_COLD, 0, &cold, sizeof cold);
+            cold_facts_once(b, tr, &cold_told);
+        }
+    }
+    char *curve_text = wcurve_text(&curve);
+    if (curve_text) { /* K numbers: more than send_extra's line holds */
+        char *m = xasprintf("first_calls\t%s", curve_text);
+        send_msg(fd, MSG_EXTRA, 0, m, (unsigned)strlen(m));
+        free(m);
+        free(curve_text);
+    }
+    /* cold caches cannot be batched: each call needs its flush */
+    int probed = r->batch <= 0 && !tr->cold_cache;
+    int batch = r->batch > 0 ? r->batch
+                : tr->cold_cache ? 1
+                                 : choose_batch(impl, state, &err, &rc, &warm_calls);
+    if (rc != 0) {
+        done(fd, ST_FAILED, "%s", err.msg[0] ? err.msg : "run failed");
+        goto out;
+    }
+    if (probed) /* warmups: 0: the batch probe's first call paid them */
+        cold_facts_once(b, tr, &cold_told);
+    /* steady state (see SETTLE_TIME): `warmups: 0` asks for cold samples */
+    double warm_ratio = NAN;
+    int steady = 1;
+    if (r->warmups > 0) {
+        double settle = tr->threads != last_threads ? SETTLE_TIME : 0;
+        double prev = NAN, best = INFINITY;
+        steady = 0;
+        for (int round = 0;; round++) {
+            double el = now_seconds() - warm_start;
+            if (el >= settle && (steady || el >= r->warmup_time))
+                break;
+            /* a round is whole batches lasting at least the sample target,
+             * so that the clock does not decide steadiness (batch: 1) */
+            double target = sample_target(), t0 = now_seconds(), took = 0;
+            long calls = 0;
+            do {
+                rn_sample_clear(&s);
+                for (int j = 0; j < batch && rc == 0; j++)
+                    rc = impl->run(state, &s, &err);
+                calls += batch;
+                took = now_seconds() - t0;
+            } while (rc == 0 && took < target);
+            double per = took / (double)calls;
+            warm_calls += calls;
+            if (rc != 0) {
+                done(fd, ST_FAILED, "%s", err.msg[0] ? err.msg : "run failed");
+                goto out;
+            }
+            if (round > 0) {
+                warm_ratio = per / best;
+                double tol = r->warmup_tolerance;
+                steady = fabs(per / prev - 1) <= tol && per <= (1 + tol) * best;
+            }
+            prev = per;
+            if (per < best)
+                best = per;
+        }
+        /* judged only when the time allowed two rounds (long calls: no) */
+        steady = steady || !isfinite(warm_ratio);
+    }
+    last_threads = tr->threads;
+    double warm_time = now_seconds() - warm_start;
+    trace_end(); /* warmup */
+    static sample_buf buf;
+    buf.n = 0;
+    buf.last_flush = now_seconds();
+    char warn[256];
+    extra_fd = fd;
+    if (b && b->device_warning && b->device_warning(tr, warn, sizeof warn))
+        send_extra(NULL, "device_warning", warn);
+    int throttled = 0, in_a_row = 0, retaking = 1, kept_throttled = 0;
+    int check_on = b && b->sample_check;
+    double recovery = RECOVERY_FIRST;
+    char throttle_why[256] = "", check_off[300] = "";
+    const char *stop = NULL;
+    double measured = 0, start = now_seconds();
+    /* the last warmup: one batch through this very loop, discarded (the
+     * first pass of the timed code read 3 % slow in 10 us - 1 ms trials) */
+    int discard = r->warmups > 0;
+    if (impl == &core_concurrent && !discard)
+        concurrent_timed_begin(state); /* its rounds count for the speedup from here */
+    for (int n = 1; !stop; n++) {
+        if (tr->cold_cache && b->flush_caches(tr, &err) != 0) {
+            flush_samples(fd, &buf);
+            done(fd, ST_FAILED, "cannot flush the caches: %s", err.msg);
+            goto out;
+        }
+        rn_sample_clear(&s);
+        /* outside the timed region: what sample_check will judge starts here */
+        if (check_on && b->sample_begin && !discard)
+            b->sample_begin(tr);
+        struct timespec a, z;
+        trace_range("sample", 1); /* a profiler's range, outside the timed region */
+        clock_gettime(CLOCK_MONOTONIC, &a);
+        for (int j = 0; j < batch && rc == 0; j++)
+            rc = impl->run(state, &s, &err);
+        clock_gettime(CLOCK_MONOTONIC, &z);
+        trace_range("sample", 0);
+        double ta = (double)a.tv_sec + (double)a.tv_nsec * 1e-9;
+        double tz = (double)z.tv_sec + (double)z.tv_nsec * 1e-9;
+        if (rc != 0) {
+            flush_samples(fd, &buf);
+            done(fd, ST_FAILED, "%s", err.msg[0] ? err.msg : "run failed");
+            goto out;
+        }
+        double wall = (double)(z.tv_sec - a.tv_sec) + (double)(z.tv_nsec - a.tv_nsec) * 1e-9;
+        cold_facts_once(b, tr, &cold_told); /* warmups: 0 and no probe */
+        if (discard) {
+            trace_span("discarded batch", -1, ta, tz, wall / batch, batch, NULL);
+            discard = 0;
+            warm_calls += batch;
+            warm_time += wall;
+            if (impl == &core_concurrent)
+                concurrent_timed_begin(state);
+            n--;
+            continue;
+        }
+        /* a sample taken while the device was throttled is retaken, as
+         * nvbench does (at most THROTTLE_RETAKES times a trial, and
+         * THROTTLE_IN_A_ROW times in a row: after that they are kept, and
+         * counted in throttled_kept, never silently) */
+        if (check_on) {
+            char why[256] = "";
+            int c = b->sample_check(tr, why, sizeof why);
+            if (c < 0) { /* cannot tell: say so, and stop asking */
+                check_on = 0;
+                snprintf(check_off, sizeof check_off, "off: %s",
+                         why[0] ? why : "the backend cannot tell");
+            } else if (c > 0) {
+                snprintf(throttle_why, sizeof throttle_why, "%s", why);
+                if (retaking && throttled < THROTTLE_RETAKES && in_a_row < THROTTLE_IN_A_ROW) {
+                    throttled++;
+                    in_a_row++;
+                    flush_samples(fd, &buf); /* a timeout keeps what was taken */
+                    sleep_seconds(recovery);
+                    recovery = recovery * 2 < RECOVERY_MAX ? recovery * 2 : RECOVERY_MAX;
+                    n--;
+                    continue;
+                }
+                retaking = 0; /* for the rest of the trial: kept and counted */
+                kept_throttled++;
+            } else {
+                recovery = RECOVERY_FIRST;
+                in_a_row = 0;
+            }
+        }
+        /* concurrent and parallel: processes time their own region (the
+         * together call of a round, not its solo runs; from the barrier to
+         * the last process's end), summed over the batch */
+        s.seconds = (impl == &core_concurrent || impl == &core_processes) && isfinite(s.seconds)
+                        ? s.seconds / batch
+                        : wall / batch;
+        trace_span("sample", n - 1, ta, tz, s.seconds, batch, &s);
+        buf.s[buf.n++] = s;
+        double now = (double)z.tv_sec + (double)z.tv_nsec * 1e-9;
+        if (buf.n == 256 || now - buf.last_flush > 0.1)
+            flush_samples(fd, &buf);
+        measured += wall;
+        if (r->repeats > 0)
+            stop = n >= r->repeats ? "repeats" : NULL;
+        else
+            stop = stop_add(&st, s.seconds, rule->rse, rule->min_samples, rule->max_samples,
+                            rule->min_time, rule->max_time, measured, now - start);
+    }
+    flush_samples(fd, &buf);
+    extra_fd = fd;
+    if (throttled) {
+        char t[300];
+        snprintf(t, sizeof t, "%d (%s)", throttled, throttle_why);
+        send_extra(NULL, "throttled_samples", t);
+    }
+    if (kept_throttled) {
+        char t[32];
+        snprintf(t, sizeof t, "%d", kept_throttled);
+        send_extra(NULL, "throttled_kept", t);
+    }
+    if (check_off[0])
+        send_extra(NULL, "throttle_check", check_off);
+    if (r->repeats == 0) {
+        send_extra(NULL, "stop_reason", stop);
+    }
+    {
+        char t[64];
+        snprintf(t, sizeof t, "%ld", warm_calls);
+        send_extra(NULL, "warmup_calls", t);
+        snprintf(t, sizeof t, "%.6g", warm_time);
+        send_extra(NULL, "warmup_time", t);
+        if (!steady) { /* gave up: the last round against the fastest one */
+            snprintf(t, sizeof t, "%.3g", warm_ratio);
+            send_extra(NULL, "warmup_unsteady", t);
+        }
+    }
+    if (batch > 1) {
+        char bs[16];
+        snprintf(bs, sizeof bs, "%d", batch);
+        send_extra(NULL, "batch_size", bs);
+    }
+    trace_begin("check", -1);
+    int wrong = impl->check && impl->check(state, &err) != 0;
+    trace_end();
+    if (wrong) {
+        done(fd, ST_FAILED, "wrong result: %s", err.msg);
+        goto out;
+    }
+    if (impl->extras) {
+        extra_fd = fd;
+        impl->extras(state, NULL, send_extra);
+    }
+    const char *diag = impl->diagnostic ? impl->diagnostic(state) : NULL;
+    if (diag) {
+        char col[64], w[900]; /* one message: send_extra drops what does not fit */
+        snprintf(col, sizeof col, "%s_warning", impl->name);
+        snprintf(w, sizeof w, "%s", diag);
+        send_extra(NULL, col, w);
+    }
+    done(fd, ST_OK, NULL);
+out:;
+    stop_free(&st);
+    /* the user's teardown first, so that its error can fail the trial */
+    rn_error terr = {{0}};
+    trace_begin("release", -1);
+    int torn = impl->teardown ? impl->teardown(state, &terr) : 0;
+    impl->release(state);
+    trace_end();
+    wcurve_free(&curve);
+    hold_done = 0;
+    if (torn != 0 && held_st != ST_FAILED && held_st != ST_TIMEOUT)
+        done(fd, ST_FAILED, "teardown failed: %s", terr.msg);
+    else if (torn != 0)
+        done(fd, held_st, "%s; teardown failed too: %s", held_reason, terr.msg);
+    else
+        done(fd, held_st, "%s", held_reason);
+}
+
+void worker_run_trial(const experiment *e, const worker_cmd *cmd, int fd)
+{
+    resolved_trial r;
+    trial_resolve(e, cmd->trial, &r);
+    if (cmd->samples >= 0)
+        r.repeats = cmd->samples;
+    if (cmd->warmups >= 0)
+        r.warmups = cmd->warmups;
+    const rn_trial *tr = &r.t;
+    current_device = tr->device;
+    char why[1024];
+    trace_start(cmd->trace);
+    trace_begin("trial", (long)e->ids[cmd->trial]); /* its number in the trials table */
+
+    /* lua:PATH: no registry entry (dtypes, memory estimate); the file
+     * states its own flops and bytes (run_loop asks after prepare) */
+    const workload_desc *desc = r.lua ? NULL : workload_find(tr->workload);
+    if (!r.lua && !desc) {
+        done(fd, ST_FAILED, "unknown workload '%s'", tr->workload);
+        goto out;
+    }
+    if (desc && !workload_supports_dtype(desc, rn_dtype_name(tr->dtype))) {
+        done(fd, ST_SKIPPED, "%s does not support dtype %s (it supports %s)", desc->name,
+             rn_dtype_name(tr->dtype), desc->dtypes);
+        goto out;
+    }
+    const char *no = procs_refusal(&r, desc); /* README "Processes and threads" */
+    if (no) {
+        done(fd, ST_SKIPPED, "%s", no);
+        goto out;
+    }
+    if (desc && !strcmp(desc->name, "concurrent")) {
+        /* members name their own devices: the core drives their backends */
+        run_loop(&r, &core_concurrent, NULL, desc, &e->stop, fd);
+        goto out;
+    }
+    const rn_backend *b = backend_for(tr->device, why, sizeof why);
+    if (!b) {
+        done(fd, ST_SKIPPED, "%s", why);
+        goto out;
+    }
+    trace_marker(b);
+    int ndev = b->device_count();
+    if (tr->device_index >= ndev) {
+        if (ndev == 0)
+            done(fd, ST_SKIPPED, "no CUDA device");
+        else
+            done(fd, ST_SKIPPED, "%s:%d does not exist; this machine has %d", b->name,
+                 tr->device_index, ndev);
+        goto out;
+    }
+    const rn_workload_impl *impl = r.lua ? lua_workload_impl() : b->workload(desc->name);
+    if (!impl || !impl->prepare || !impl->run || !impl->release) {
+        done(fd, ST_SKIPPED, "workload %s does not run on %s", desc->name, b->name);
+        goto out;
+    }
+    double need = desc && desc->memory ? desc->memory(tr) : 0, avail = 0;
+    if (need > 0 && b->free_memory && b->free_memory(tr->device_index, &avail) == 0 &&
+        need > 0.9 * avail) {
+        char n1[32], n2[32];
+        fmt_bytes(n1, sizeof n1, need);
+        fmt_bytes(n2, sizeof n2, avail);
+        done(fd, ST_SKIPPED, "needs %s, %s available on %s", n1, n2,
+             tr->device == RN_DEV_CPU ? "the host" : "the device");
+        goto out;
+    }
+    if (r.processes) { /* the processes run impl; the worker times them */
+        procs_spec ps = {r.processes, r.replicate, impl, b, desc, r.per_call};
+        run_loop(&r, procs_workload(&ps), NULL, desc, &e->stop, fd);
+        goto out;
+    }
+    run_loop(&r, impl, b, desc, &e->stop, fd);
+out:
+    trial_release(&r);
+}
+
+void worker_main(const experiment *e, int cmd_fd, int res_fd)
+{
+    /* Ctrl-C reaches the whole process group: the supervisor decides. */
+    signal(SIGINT, SIG_IGN);
+    signal(SIGPIPE, SIG_DFL);
+    for (;;) {
+        worker_cmd cmd;
+        ssize_t n = read(cmd_fd, &cmd, sizeof cmd);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n != (ssize_t)sizeof cmd)
+            break;
+        worker_run_trial(e, &cmd, res_fd);
+        if (retire)
+            break;
+    }
+    backends_shutdown();
+    _exit(0);
+}

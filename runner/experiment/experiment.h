@@ -1,0 +1,140 @@
+/* experiment.h - an experiment as loaded: its columns, sweep axes,
+ * exclusions, plot specs and expanded trials, and the questions the rest of
+ * the runner asks of it.
+ *
+ * The trials are the cartesian product of the sweep's axes (first axis
+ * outermost), less the `exclude`d ones.  Each trial is a vector of choices,
+ * one element index per axis; trial_value() resolves any column of it. */
+#ifndef RUNNER_EXPERIMENT_H
+#define RUNNER_EXPERIMENT_H
+
+#include "backend.h"
+#include "base/diag.h"
+#include "base/value.h"
+
+#include <stdint.h>
+
+#define MAX_TRIALS 1000000LL
+
+/* What a column of the trial table holds. */
+typedef enum { COL_RUNKEY, COL_PARAM, COL_AXIS } col_kind;
+
+typedef struct column {
+    char *name;
+    col_kind kind;
+    int runkey; /* index into the run-key table for COL_RUNKEY */
+    int axis;   /* the axis that sets it, or -1 */
+    value fixed; /* set at the top level / in params; VAL_NONE if not */
+    int line, col; /* where it was set (0 if not) */
+} column;
+
+typedef struct axis_kv {
+    int column;
+    value v;
+} axis_kv;
+
+typedef struct axis_elem {
+    axis_kv *kv;
+    int nkv;
+    int line, col;
+} axis_elem;
+
+typedef struct axis {
+    char *name;
+    int linked; /* a list of mappings */
+    int column; /* the column named after the axis */
+    axis_elem *elems;
+    int nelems;
+    int line, col;
+} axis;
+
+typedef enum { MATCH_VALUES, MATCH_RANGE } match_kind;
+
+typedef struct match {
+    int column;
+    match_kind kind;
+    value *vals;
+    int nvals;
+    int has_min, has_max;
+    double min, max;
+} match;
+
+typedef struct exclude_entry {
+    match *m;
+    int n;
+} exclude_entry;
+
+typedef struct plot_spec {
+    char *name, *type, *x, *y, *title;
+    char *xlabel, *ylabel, *legend; /* NULL: the default */
+    char **series;
+    int nseries, series_given;
+    match *where;
+    int nwhere;
+    match *baseline;
+    int nbaseline;
+    int logx, logy; /* -1 = default */
+    int line, col;
+} plot_spec;
+
+/* When `repeats: auto` stops sampling (README "Measurement quality"). */
+typedef struct stop_rule {
+    double rse;      /* relative standard error of the mean to reach */
+    int min_samples, max_samples;
+    double min_time, max_time; /* seconds of samples measured */
+} stop_rule;
+
+typedef struct experiment {
+    char *path;        /* as given */
+    char *dir;         /* folder of the file (for lua:PATH, hooks) */
+    char *text;        /* the file's bytes */
+    size_t text_len;
+    char *name, *description, *hooks;
+    int hooks_line, hooks_col; /* where `hooks` is set, for messages */
+    column *cols;
+    int ncols;
+    axis *axes;
+    int naxes;
+    exclude_entry *excl;
+    int nexcl;
+    plot_spec *plots;
+    int nplots, plots_given;
+    /* expanded trials (after exclude): ntrials x naxes choices */
+    uint32_t *choices;
+    long long *ids;    /* each trial's index in the full (unfiltered) expansion */
+    long long ntrials;
+    stop_rule stop;
+    int interleaved; /* order: interleaved */
+    int trace;       /* trace: true (README "A timeline of a run") */
+    /* warmup to steady state (README "How a trial is timed"): the time a
+     * trial warms at most (seconds), and how close two rounds must be */
+    double warmup_time, warmup_tolerance;
+    value *defaults;   /* [registry workload][column] default values */
+    int ndefault_rows;
+} experiment;
+
+void experiment_free(experiment *e);
+
+int experiment_column(const experiment *e, const char *name);
+/* Trials with `repeats: auto` whose `timeout` is shorter than stop's
+ * max_time (README "Measurement quality"): a steady trial still sampling
+ * would be cut as `timeout`.  Returns their count; *first gets the first
+ * one's index and *timeout its timeout in seconds. */
+long long experiment_short_timeouts(const experiment *e, long long *first, double *timeout);
+/* Value of column c for trial t, defaults applied (VAL_NONE: no value). */
+value trial_value(const experiment *e, long long t, int c);
+/* Keeps only the trials matching every KEY=GLOB filter (same key: any of).
+ * Returns -1 with a message on an unknown key. */
+int experiment_filter(experiment *e, char **filters, int nfilters, char *err, size_t errlen);
+
+/* Keeps trial numbers (dry-run order, before --filter) equal to K-1 modulo
+ * N: shard K of N.  The N shards are the whole sweep, each trial once, and a
+ * trial's shard does not depend on --filter. */
+void experiment_shard(experiment *e, int k, int n);
+
+/* 1 when v is one of m's values or in its range. */
+int match_value(value v, const match *m);
+/* 1 when trial t's value of m->column is one of m's values or in its range. */
+int match_trial(const experiment *e, long long t, const match *m);
+
+#endif

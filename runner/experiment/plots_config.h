@@ -1,0 +1,10 @@
+/* plots_config.h - parsing the `plots:` section (README "Plots and
+ * reports"): each chart's keys, checked against the experiment's columns. */
+#ifndef RUNNER_PLOTS_CONFIG_H
+#define RUNNER_PLOTS_CONFIG_H
+
+#include "experiment/loader.h"
+
+void plots_parse(loader *L, const yaml_node_t *v);
+
+#endif

@@ -1,0 +1,484 @@
+/* sweep.c - see sweep.h: parsing the sweep axes (lists, pow2, range, geom,
+ * linked mappings), `exclude` and KEY: value matches. */
+#include "experiment/sweep.h"
+
+#include "experiment/loader.h"
+#include "experiment/keys.h"
+#include "base/util.h"
+
+#include <fnmatch.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_AXIS_VALUES 1000000
+
+static void elem_set(axis_elem *el, int column, value v)
+{
+    el->kv = xrealloc(el->kv, (size_t)(el->nkv + 1) * sizeof *el->kv);
+    el->kv[el->nkv++] = (axis_kv){column, v};
+}
+
+static axis_elem *new_elem(axis *a, const yaml_node_t *at)
+{
+    a->elems = xrealloc(a->elems, (size_t)(a->nelems + 1) * sizeof *a->elems);
+    axis_elem *el = &a->elems[a->nelems++];
+    *el = (axis_elem){.line = yml_line(at), .col = yml_col(at)};
+    return el;
+}
+
+/* Claims column `c` for axis `ai`; a key is set in one place only. */
+static int claim(loader *L, int c, int ai, const yaml_node_t *at)
+{
+    experiment *e = loader_exp(L);
+    column *col = &e->cols[c];
+    if (col->fixed.kind != VAL_NONE) {
+        diag_add(loader_diags(L), yml_line(at), yml_col(at),
+                 "'%s' is set both at the top level (line %d) and under sweep; remove one",
+                 col->name, col->line);
+        return -1;
+    }
+    if (col->axis >= 0 && col->axis != ai) {
+        diag_add(loader_diags(L), yml_line(at), yml_col(at),
+                 "'%s' is already swept by axis '%s'", col->name, e->axes[col->axis].name);
+        return -1;
+    }
+    col->axis = ai;
+    return 0;
+}
+
+/* {pow2: [A, B]}, {range: [START, STOP(, STEP)]}, {geom: [START, STOP, FACTOR]} */
+static int generated_values(loader *L, const char *axname, const yaml_node_t *v, value **out)
+{
+    diags *d = loader_diags(L);
+    ypair *p;
+    int np = yml_pairs(loader_yml(L), (yaml_node_t *)v, &p, d);
+    if (np != 1) {
+        diag_add(d, yml_line(v), yml_col(v),
+                 "axis '%s': a generated axis is one of {pow2: [A, B]}, {range: [START, STOP, "
+                 "STEP]} or {geom: [START, STOP, FACTOR]}",
+                 axname);
+        free(p);
+        return -1;
+    }
+    const char *form = yml_text(p[0].key);
+    const yaml_node_t *args = p[0].val;
+    int nargs_min, nargs_max;
+    if (!strcmp(form, "pow2"))
+        nargs_min = nargs_max = 2;
+    else if (!strcmp(form, "range"))
+        nargs_min = 2, nargs_max = 3;
+    else if (!strcmp(form, "geom"))
+        nargs_min = nargs_max = 3;
+    else {
+        const char *forms[] = {"pow2", "range", "geom", NULL};
+        const char *s = closest_word(form, forms);
+        diag_add(d, yml_line(p[0].key), yml_col(p[0].key),
+                 "axis '%s': unknown form '%s'%s%s%s (pow2, range or geom)", axname, form,
+                 s ? "; did you mean '" : "", s ? s : "", s ? "'?" : "");
+        free(p);
+        return -1;
+    }
+    free(p);
+    yaml_node_t **items;
+    int n = yml_items(loader_yml(L), (yaml_node_t *)args, &items, d);
+    if (!args || args->type != YAML_SEQUENCE_NODE || n < nargs_min || n > nargs_max) {
+        diag_add(d, yml_line(args), yml_col(args), "axis '%s': '%s' takes a list of %d%s numbers",
+                 axname, form, nargs_min, nargs_max > nargs_min ? " or 3" : "");
+        free(items);
+        return -1;
+    }
+    double a[3] = {0, 0, 1};
+    int all_int = 1;
+    for (int i = 0; i < n; i++) {
+        value x;
+        if (scalar_value(items[i], &x, form, d) < 0) {
+            free(items);
+            return -1;
+        }
+        if (!value_is_num(&x)) {
+            diag_add(d, yml_line(items[i]), yml_col(items[i]),
+                     "axis '%s': '%s' needs numbers, not '%s'", axname, form, x.text);
+            value_free(&x);
+            free(items);
+            return -1;
+        }
+        if (x.kind != VAL_INT)
+            all_int = 0;
+        a[i] = x.f;
+        value_free(&x);
+    }
+    int line = yml_line(args), col = yml_col(args);
+    free(items);
+    value *vals = NULL;
+    int nv = 0;
+    if (!strcmp(form, "pow2")) {
+        if (!all_int || a[0] < 0 || a[1] > 62 || a[0] > a[1]) {
+            diag_add(d, line, col,
+                     "axis '%s': pow2 takes integer exponents A <= B between 0 and 62", axname);
+            return -1;
+        }
+        vals = xmalloc((size_t)(a[1] - a[0] + 1) * sizeof *vals);
+        for (long long x = (long long)a[0]; x <= (long long)a[1]; x++)
+            vals[nv++] = value_int(1LL << x);
+    } else if (!strcmp(form, "range")) {
+        if (!all_int) {
+            diag_add(d, line, col, "axis '%s': range takes integers", axname);
+            return -1;
+        }
+        if (a[2] == 0 || (a[2] > 0 && a[0] > a[1]) || (a[2] < 0 && a[0] < a[1])) {
+            diag_add(d, line, col,
+                     "axis '%s': range [%g, %g, %g] is empty or never ends (STEP must move "
+                     "START towards STOP)",
+                     axname, a[0], a[1], a[2]);
+            return -1;
+        }
+        double count = floor((a[1] - a[0]) / a[2]) + 1;
+        if (count > MAX_AXIS_VALUES) {
+            diag_add(d, line, col, "axis '%s': range has %.0f values (at most %d)", axname,
+                     count, MAX_AXIS_VALUES);
+            return -1;
+        }
+        vals = xmalloc((size_t)count * sizeof *vals);
+        for (long long i = 0; i < (long long)count; i++)
+            vals[nv++] = value_int((long long)a[0] + i * (long long)a[2]);
+    } else {
+        if (!(a[0] > 0) || !(a[2] > 1) || a[1] < a[0]) {
+            diag_add(d, line, col, "axis '%s': geom needs START > 0, STOP >= START, FACTOR > 1",
+                     axname);
+            return -1;
+        }
+        double count = floor(log(a[1] / a[0]) / log(a[2]) + 1e-9) + 1;
+        if (!(count <= MAX_AXIS_VALUES)) {
+            diag_add(d, line, col, "axis '%s': geom gives %.0f values (at most %d)", axname,
+                     count, MAX_AXIS_VALUES);
+            return -1;
+        }
+        int cap = (int)count + 2;
+        vals = xmalloc((size_t)cap * sizeof *vals);
+        for (double x = a[0]; x <= a[1] * (1 + 1e-12) && nv < cap; x *= a[2]) {
+            double r = nearbyint(x);
+            vals[nv++] = (all_int && fabs(r) < 9e18) ? value_int((long long)r) : value_float(x);
+        }
+    }
+    *out = vals;
+    return nv;
+}
+
+/* One element of a linked axis: a mapping of keys, with an optional label. */
+static void linked_elem(loader *L, axis *a, int ai, const yaml_node_t *m)
+{
+    diags *d = loader_diags(L);
+    experiment *e = loader_exp(L);
+    axis_elem *el = new_elem(a, m);
+    ypair *p;
+    int np = yml_pairs(loader_yml(L), (yaml_node_t *)m, &p, d);
+    value label = {0};
+    strbuf joined = {0};
+    for (int i = 0; i < np; i++) {
+        const char *k = yml_text(p[i].key);
+        if (!strcmp(k, "label")) {
+            if (!yml_is_scalar(p[i].val) || yml_is_null(p[i].val))
+                diag_add(d, yml_line(p[i].val), yml_col(p[i].val), "'label' must be text");
+            else
+                label = value_str(yml_text(p[i].val));
+            continue;
+        }
+        if (!strcmp(k, a->name)) {
+            diag_add(d, yml_line(p[i].key), yml_col(p[i].key),
+                     "'%s' names this axis; use 'label' for the element's name", k);
+            continue;
+        }
+        if (!loader_known_key(L, k)) {
+            loader_unknown_key(L, p[i].key, " in a sweep element", NULL);
+            continue;
+        }
+        value v;
+        if (loader_key_value(L, k, p[i].val, &v) < 0)
+            continue;
+        int c = loader_get_column(L, k);
+        a = &e->axes[ai]; /* add_column may not move axes, but stay safe */
+        if (claim(L, c, ai, p[i].key) < 0) {
+            value_free(&v);
+            continue;
+        }
+        /* keys of a linked axis follow its column, in order of first mention */
+        loader_set_rank(L, c, (ai + 1) * 1000 + 1 + c % 999);
+        int dup = 0;
+        for (int j = 0; j < el->nkv; j++)
+            dup |= el->kv[j].column == c;
+        if (dup) {
+            value_free(&v);
+            continue;
+        }
+        if (joined.len)
+            sb_putc(&joined, '/');
+        sb_puts(&joined, v.text);
+        elem_set(el, c, v);
+    }
+    free(p);
+    if (np == 0 && !loader_yml(L)->exhausted)
+        diag_add(d, yml_line(m), yml_col(m), "axis '%s': an element sets no keys", a->name);
+    if (label.kind == VAL_NONE)
+        label = value_str(joined.s ? joined.s : "");
+    sb_free(&joined);
+    elem_set(el, a->column, label);
+}
+
+static void parse_axis(loader *L, const yaml_node_t *k, const yaml_node_t *v)
+{
+    diags *d = loader_diags(L);
+    experiment *e = loader_exp(L);
+    const char *name = yml_text(k);
+    int linked = v && v->type == YAML_SEQUENCE_NODE && v->data.sequence.items.top > v->data.sequence.items.start &&
+                 yaml_document_get_node(&loader_yml(L)->doc, *v->data.sequence.items.start)->type ==
+                     YAML_MAPPING_NODE;
+    if (!strcmp(name, "members")) {
+        diag_add(d, yml_line(k), yml_col(k),
+                 "'members' is swept with a linked axis: - {label: NAME, members: [...]}");
+        return;
+    }
+    if (!linked && !loader_known_key(L, name)) {
+        loader_unknown_key(L, k, " under sweep", NULL);
+        return;
+    }
+    if (linked && loader_declared_key(L, name)) {
+        diag_add(d, yml_line(k), yml_col(k),
+                 "a list of mappings needs an axis name of its own (e.g. 'target'), not the key "
+                 "'%s'",
+                 name);
+        return;
+    }
+    if (experiment_column(e, name) >= 0 && linked) {
+        diag_add(d, yml_line(k), yml_col(k), "axis '%s' is defined twice", name);
+        return;
+    }
+    int ai = e->naxes;
+    e->axes = xrealloc(e->axes, (size_t)(e->naxes + 1) * sizeof *e->axes);
+    axis *a = &e->axes[e->naxes++];
+    *a = (axis){.name = xstrdup(name), .linked = linked, .line = yml_line(k), .col = yml_col(k)};
+    int c = linked ? loader_add_column(L, name, COL_AXIS) : loader_get_column(L, name);
+    a->column = c;
+    if (claim(L, c, ai, k) < 0)
+        return;
+    loader_set_rank(L, c, (ai + 1) * 1000);
+
+    if (v->type == YAML_MAPPING_NODE) {
+        value *vals;
+        int n = generated_values(L, name, v, &vals);
+        for (int i = 0; i < n; i++) {
+            /* generated numbers still pass the key's own checks */
+            int rk = runkey_index(name);
+            if (rk >= 0 && runkeys[rk].check(&vals[i], yml_line(v), yml_col(v), d) < 0) {
+                for (int j = i; j < n; j++)
+                    value_free(&vals[j]);
+                break;
+            }
+            elem_set(new_elem(a, v), c, vals[i]);
+        }
+        if (n > 0)
+            free(vals);
+        return;
+    }
+    if (v->type != YAML_SEQUENCE_NODE) {
+        diag_add(d, yml_line(v), yml_col(v),
+                 "axis '%s' must be a list of values, a list of mappings, or {pow2|range|geom: "
+                 "[...]}, not %s",
+                 name, yml_kind(v));
+        return;
+    }
+    yaml_node_t **items;
+    int n = yml_items(loader_yml(L), (yaml_node_t *)v, &items, d);
+    if (n == 0)
+        diag_add(d, yml_line(v), yml_col(v), "axis '%s' has no values", name);
+    for (int i = 0; i < n; i++) {
+        a = &e->axes[ai];
+        if (linked) {
+            if (!items[i] || items[i]->type != YAML_MAPPING_NODE) {
+                diag_add(d, yml_line(items[i]), yml_col(items[i]),
+                         "axis '%s': every element must be a mapping, not %s", name,
+                         yml_kind(items[i]));
+                continue;
+            }
+            linked_elem(L, a, ai, items[i]);
+            continue;
+        }
+        value x;
+        if (loader_key_value(L, name, items[i], &x) < 0)
+            continue;
+        elem_set(new_elem(a, items[i]), c, x);
+    }
+    free(items);
+    /* the same value twice would run the same trials twice */
+    a = &e->axes[ai];
+    for (int i = 0; !linked && i < a->nelems && a->nelems <= 10000; i++)
+        for (int j = 0; j < i; j++)
+            if (value_equal(&a->elems[i].kv[0].v, &a->elems[j].kv[0].v)) {
+                diag_add(d, a->elems[i].line, a->elems[i].col,
+                         "axis '%s' lists %s twice (also at line %d)", name,
+                         a->elems[i].kv[0].v.text, a->elems[j].line);
+                break;
+            }
+    /* in a linked axis the labels name the elements: they must differ */
+    a = &e->axes[ai];
+    for (int i = 0; linked && i < a->nelems; i++)
+        for (int j = 0; j < i; j++) {
+            const value *li = &a->elems[i].kv[a->elems[i].nkv - 1].v;
+            const value *lj = &a->elems[j].kv[a->elems[j].nkv - 1].v;
+            if (!strcmp(li->text, lj->text)) {
+                diag_add(d, a->elems[i].line, a->elems[i].col,
+                         "axis '%s': two elements are both labelled '%s'; give each a distinct "
+                         "label",
+                         name, li->text);
+                break;
+            }
+        }
+}
+
+void sweep_parse(loader *L, const yaml_node_t *v)
+{
+    if (yml_is_null(v))
+        return;
+    if (v->type != YAML_MAPPING_NODE) {
+        diag_add(loader_diags(L), yml_line(v), yml_col(v),
+                 "'sweep' must be a mapping of axes (e.g. size: [1, 2, 4]), not %s", yml_kind(v));
+        return;
+    }
+    ypair *p;
+    int n = yml_pairs(loader_yml(L), (yaml_node_t *)v, &p, loader_diags(L));
+    for (int i = 0; i < n; i++)
+        parse_axis(L, p[i].key, p[i].val);
+    free(p);
+}
+
+/* ---- matches: exclude entries, plot `where` and `baseline` ---------------- */
+
+int match_parse(loader *L, const yaml_node_t *k, const yaml_node_t *v, match *out,
+                const char *where)
+{
+    diags *d = loader_diags(L);
+    experiment *e = loader_exp(L);
+    *out = (match){0};
+    const char *name = yml_text(k);
+    int c = experiment_column(e, name);
+    if (c < 0) {
+        const char **cands = xcalloc((size_t)e->ncols + 1, sizeof *cands);
+        for (int i = 0; i < e->ncols; i++)
+            cands[i] = e->cols[i].name;
+        const char *s = closest_word(name, cands);
+        if (s)
+            diag_add(d, yml_line(k), yml_col(k), "unknown key '%s' in %s; did you mean '%s'?",
+                     name, where, s);
+        else
+            diag_add(d, yml_line(k), yml_col(k), "unknown key '%s' in %s", name, where);
+        free(cands);
+        return -1;
+    }
+    out->column = c;
+    int is_axis = e->cols[c].kind == COL_AXIS;
+    if (v->type == YAML_MAPPING_NODE) {
+        ypair *p;
+        int np = yml_pairs(loader_yml(L), (yaml_node_t *)v, &p, d);
+        out->kind = MATCH_RANGE;
+        int ok = np > 0;
+        for (int i = 0; i < np; i++) {
+            const char *b = yml_text(p[i].key);
+            value x;
+            if (strcmp(b, "min") && strcmp(b, "max")) {
+                diag_add(d, yml_line(p[i].key), yml_col(p[i].key),
+                         "a bound is {min: X}, {max: Y} or {min: X, max: Y}; not '%s'", b);
+                ok = 0;
+                continue;
+            }
+            if (scalar_value(p[i].val, &x, b, d) < 0) {
+                ok = 0;
+                continue;
+            }
+            if (!value_is_num(&x)) {
+                diag_add(d, yml_line(p[i].val), yml_col(p[i].val),
+                         "'%s' bound must be a number, not '%s'", b, x.text);
+                ok = 0;
+            } else if (!strcmp(b, "min")) {
+                out->has_min = 1;
+                out->min = x.f;
+            } else {
+                out->has_max = 1;
+                out->max = x.f;
+            }
+            value_free(&x);
+        }
+        free(p);
+        if (np == 0)
+            diag_add(d, yml_line(v), yml_col(v), "an empty bound matches nothing: give min or max");
+        return ok ? 0 : -1;
+    }
+    yaml_node_t *single[1] = {(yaml_node_t *)v};
+    yaml_node_t **items = single;
+    int n = 1, owned = 0;
+    if (v->type == YAML_SEQUENCE_NODE) {
+        n = yml_items(loader_yml(L), (yaml_node_t *)v, &items, d);
+        owned = 1;
+        if (n == 0)
+            diag_add(d, yml_line(v), yml_col(v), "an empty list matches nothing");
+    }
+    out->kind = MATCH_VALUES;
+    out->vals = xcalloc((size_t)n + 1, sizeof *out->vals);
+    int rc = n ? 0 : -1;
+    for (int i = 0; i < n; i++) {
+        value x;
+        int r = is_axis ? scalar_value(items[i], &x, name, d)
+                        : loader_key_value(L, name, items[i], &x);
+        if (r < 0) {
+            rc = -1;
+            continue;
+        }
+        out->vals[out->nvals++] = x;
+    }
+    if (owned)
+        free(items);
+    return rc;
+}
+
+void exclude_parse(loader *L, const yaml_node_t *v)
+{
+    diags *d = loader_diags(L);
+    experiment *e = loader_exp(L);
+    if (yml_is_null(v))
+        return;
+    if (v->type != YAML_SEQUENCE_NODE) {
+        diag_add(d, yml_line(v), yml_col(v),
+                 "'exclude' must be a list of mappings (e.g. - {device: cpu, size: {min: "
+                 "8192}}), not %s",
+                 yml_kind(v));
+        return;
+    }
+    yaml_node_t **items;
+    int n = yml_items(loader_yml(L), (yaml_node_t *)v, &items, d);
+    e->excl = xcalloc((size_t)n + 1, sizeof *e->excl);
+    for (int i = 0; i < n; i++) {
+        if (!items[i] || items[i]->type != YAML_MAPPING_NODE) {
+            diag_add(d, yml_line(items[i]), yml_col(items[i]),
+                     "an exclude entry must be a mapping of keys to values, not %s",
+                     yml_kind(items[i]));
+            continue;
+        }
+        ypair *p;
+        int np = yml_pairs(loader_yml(L), items[i], &p, d);
+        exclude_entry *x = &e->excl[e->nexcl++];
+        x->m = xcalloc((size_t)np + 1, sizeof *x->m);
+        for (int j = 0; j < np; j++)
+            if (match_parse(L, p[j].key, p[j].val, &x->m[x->n], "exclude") == 0)
+                x->n++;
+            else {
+                for (int q = 0; q < x->m[x->n].nvals; q++)
+                    value_free(&x->m[x->n].vals[q]);
+                free(x->m[x->n].vals);
+                x->m[x->n] = (match){0};
+            }
+        if (np == 0)
+            diag_add(d, yml_line(items[i]), yml_col(items[i]),
+                     "an empty exclude entry would drop every trial");
+        free(p);
+    }
+    free(items);
+}

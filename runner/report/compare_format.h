@@ -1,0 +1,14 @@
+/* compare_format.h - a comparison (compare.h) as text with aligned columns,
+ * markdown, CSV or JSON (README "Comparing runs").  Library code: it
+ * writes into a strbuf. */
+#ifndef RUNNER_COMPARE_FORMAT_H
+#define RUNNER_COMPARE_FORMAT_H
+
+#include "base/util.h"
+#include "report/compare.h"
+
+/* Appends R to out in opt->format: "text", "md", "csv" or "json"
+ */
+void compare_format(const compare_report *R, strbuf *out);
+
+#endif

@@ -1,0 +1,35 @@
+/* merge.h - joining the shards of a run (README "Running on a Slurm
+ * cluster"): RUN_DIR/shard-K-of-N/ (shards.h) become one trials table and
+ * one samples table in RUN_DIR, in dry-run order, with a meta.json that sums
+ * them up and the experiment file.  Library code: the reasons come back in
+ * err, nothing is printed; `runner merge` (cli/cmd_merge.c) prints them,
+ * then draws the plots and writes the report. */
+#ifndef RUNNER_MERGE_H
+#define RUNNER_MERGE_H
+
+#include "base/util.h"
+
+typedef struct merge_info {
+    int shards;     /* shard folders joined */
+    int n;          /* N of their shard-K-of-N */
+    int missing;    /* shards of the N with no folder */
+    int unfinished; /* joined shards whose meta.json does not say finished */
+} merge_info;
+
+enum { MERGE_OK = 0, MERGE_INVALID = -1, MERGE_WRITE_FAILED = -2 };
+
+/* Joins the shards of run_dir.  Each trial keeps the row of the first
+ * shard that has it, and that shard's samples; the header is the first
+ * shard's columns, then those only later shards have.  MERGE_INVALID when
+ * they cannot be joined (no shard folder, shards of two N or of two
+ * experiments, a shard without its trials table or experiment file):
+ * nothing is written and err holds every reason, one a line.
+ * MERGE_WRITE_FAILED when a file could not be written (the reason in err). */
+int rundir_merge(const char *run_dir, merge_info *info, strbuf *err);
+
+/* RUN_DIR/../latest moves to run_dir when runner submit made it (it holds
+ * merge.sbatch) and its trials table has an ok trial: 1 if moved, 0 if not,
+ * -1 when runner submit did not make it. */
+int rundir_merge_earn_latest(const char *run_dir);
+
+#endif

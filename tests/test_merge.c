@@ -1,0 +1,133 @@
+/* test_merge.c - rundir/merge.h, the library under `runner merge`: the
+ * shards of a run joined in trial order, the header the union of theirs,
+ * what it refuses (nothing written then), and what it reports. */
+#include "base/csv.h"
+#include "base/util.h"
+#include "rundir/merge.h"
+
+#include <criterion/criterion.h>
+#include <json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static void put(const char *dir, const char *name, const char *text)
+{
+    char *p = xasprintf("%s/%s", dir, name);
+    FILE *f = fopen(p, "w");
+    cr_assert(f, "cannot write %s", p);
+    fputs(text, f);
+    fclose(f);
+    free(p);
+}
+
+static char *shard(const char *run, int k, int n, const char *trials, const char *samples,
+                   int finished)
+{
+    char *d = xasprintf("%s/shard-%d-of-%d", run, k, n);
+    cr_assert(make_dirs(d) == 0);
+    put(d, "trials.csv", trials);
+    put(d, "samples.csv", samples);
+    put(d, "experiment.yaml", "name: m\nworkload: noop\n");
+    put(d, "meta.json", finished ? "{\"finished\": true}" : "{\"finished\": false}");
+    return d;
+}
+
+static void rm_rf(const char *dir)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        execlp("rm", "rm", "-rf", "--", dir, (char *)NULL);
+        _exit(127);
+    }
+    int st;
+    waitpid(pid, &st, 0);
+}
+
+static char *slurp(const char *dir, const char *name)
+{
+    char *p = xasprintf("%s/%s", dir, name);
+    char *t = read_file(p, NULL);
+    free(p);
+    return t;
+}
+
+Test(merge, shards_join_in_trial_order_with_the_union_of_their_columns)
+{
+    char tmpl[] = "/tmp/runner-merge-XXXXXX";
+    char *run = mkdtemp(tmpl);
+    cr_assert(run);
+    /* shard 1 holds trials 0 and 2, shard 2 trial 1 with a column of its own */
+    free(shard(run, 1, 2, "trial,size,status\n0,1,ok\n2,4,failed\n",
+               "trial,sample,seconds,device_seconds\n0,0,0.5,\n2,0,0.7,\n", 1));
+    free(shard(run, 2, 2, "trial,size,status,extra\n1,2,ok,x\n",
+               "trial,sample,seconds,device_seconds\n1,0,0.6,\n1,1,0.61,\n", 0));
+    merge_info m;
+    strbuf err = {0};
+    cr_assert_eq(rundir_merge(run, &m, &err), MERGE_OK, "%s", err.s ? err.s : "");
+    cr_assert_eq(m.shards, 2);
+    cr_assert_eq(m.n, 2);
+    cr_assert_eq(m.missing, 0);
+    cr_assert_eq(m.unfinished, 1);
+    char *t = slurp(run, "trials.csv");
+    cr_assert_str_eq(t, "trial,size,status,extra\n0,1,ok,\n1,2,ok,x\n2,4,failed,\n");
+    free(t);
+    t = slurp(run, "samples.csv");
+    cr_assert_str_eq(t, "trial,sample,seconds,device_seconds\n0,0,0.5,\n1,0,0.6,\n1,1,0.61,\n"
+                        "2,0,0.7,\n");
+    free(t);
+    t = slurp(run, "experiment.yaml");
+    cr_assert_str_eq(t, "name: m\nworkload: noop\n");
+    free(t);
+    char *mp = xasprintf("%s/meta.json", run);
+    json_object *meta = json_object_from_file(mp), *v, *s;
+    cr_assert(meta);
+    cr_assert(json_object_object_get_ex(meta, "finished", &v));
+    cr_assert_not(json_object_get_boolean(v), "a shard is unfinished");
+    cr_assert(json_object_object_get_ex(meta, "summary", &s));
+    cr_assert(json_object_object_get_ex(s, "ok", &v));
+    cr_assert_eq(json_object_get_int(v), 2);
+    cr_assert(json_object_object_get_ex(s, "failed", &v));
+    cr_assert_eq(json_object_get_int(v), 1);
+    json_object_put(meta);
+    free(mp);
+    /* not made by runner submit: latest is not its to earn */
+    cr_assert_eq(rundir_merge_earn_latest(run), -1);
+    sb_free(&err);
+    rm_rf(run);
+}
+
+Test(merge, refusals_write_nothing_and_give_every_reason)
+{
+    char tmpl[] = "/tmp/runner-merge-XXXXXX";
+    char *run = mkdtemp(tmpl);
+    cr_assert(run);
+    merge_info m;
+    strbuf err = {0};
+    cr_assert_eq(rundir_merge(run, &m, &err), MERGE_INVALID);
+    cr_assert(strstr(err.s, "no shard-K-of-N folders in"), "%s", err.s);
+    sb_free(&err);
+    /* two shards without a trials table: both named */
+    char *a = shard(run, 1, 2, "", "", 1), *b = shard(run, 2, 2, "", "", 1);
+    char *p = xasprintf("%s/trials.csv", a);
+    unlink(p);
+    free(p);
+    cr_assert_eq(rundir_merge(run, &m, &err), MERGE_INVALID);
+    cr_assert(strstr(err.s, "shard-1-of-2/trials.csv is missing or empty\n"), "%s", err.s);
+    cr_assert(strstr(err.s, "shard-2-of-2/trials.csv is missing or empty\n"), "%s", err.s);
+    sb_free(&err);
+    p = xasprintf("%s/trials.csv", run);
+    cr_assert_neq(access(p, F_OK), 0, "nothing written");
+    free(p);
+    /* shards of two N */
+    free(shard(run, 1, 3, "trial,status\n0,ok\n", "", 1));
+    cr_assert_eq(rundir_merge(run, &m, &err), MERGE_INVALID);
+    cr_assert(strstr(err.s, "mixes shards of"), "%s", err.s);
+    sb_free(&err);
+    free(a);
+    free(b);
+    rm_rf(run);
+}
