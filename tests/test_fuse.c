@@ -257,10 +257,8 @@ Test(fuse, cuda_source_compiles_with_nvrtc, .timeout = 60)
             double secs = 0;
             char src[4096], msg[1024];
             int rc = compile(&es[i], archs[a], &bytes, &secs, src, sizeof src, msg, sizeof msg);
-            if (rc != 0 && strstr(msg, "NVRTC is not available")) {
-                dlclose(h);
+            if (rc != 0 && strstr(msg, "NVRTC is not available"))
                 cr_skip_test("%s", msg);
-            }
             cr_assert_eq(rc, 0, "expression %d, sm_%d: %s\n%s", i, archs[a], msg, src);
             cr_expect_gt(bytes, 100);
             cr_log_info("NVRTC: expression %d for sm_%d: %zu bytes in %.3f s", i, archs[a],
@@ -274,5 +272,6 @@ Test(fuse, cuda_source_compiles_with_nvrtc, .timeout = 60)
                               strstr(src, "__int_as_float(0x40000000)"),
                           "the unused exp is left out; 2.0f exactly: %s", src);
         }
-    dlclose(h);
+    /* the library stays loaded: unloading it unmaps the C++ runtime's pools
+     * that NVRTC's loading made, which LeakSanitizer would report as leaks */
 }
