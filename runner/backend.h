@@ -21,8 +21,9 @@
 /* 2: sample_begin, sample_check's "cannot tell" answer, cold_facts
  * 3: prepare()'s rn_prepare_status; a workload's optional work(),
  *    teardown() and diagnostic()
- * 4: range */
-#define RN_BACKEND_ABI 4
+ * 4: range
+ * 5: rn_tensor_ops.fuse_compile / fuse_run / fuse_free */
+#define RN_BACKEND_ABI 5
 #define RN_BACKEND_SYMBOL "runner_backend_entry"
 
 typedef enum { RN_DEV_CPU = 0, RN_DEV_CUDA = 1 } rn_device_kind;
@@ -140,6 +141,34 @@ typedef enum { RN_UN_NEG, RN_UN_SIN, RN_UN_POW, RN_UN_EXP, RN_UN_ABS } rn_unary_
 typedef enum { RN_BIN_ADD, RN_BIN_SUB, RN_BIN_MUL, RN_BIN_DIV } rn_binary_op;
 typedef enum { RN_FILL_UNIFORM, RN_FILL_NORMAL, RN_FILL_CONST } rn_fill_kind;
 
+/* A fused element-wise expression (README "Fused expressions"), built by the
+ * Lua API's ctx:fuse(): nodes in topological order (operands before their
+ * users), the last one the result.  Inputs are f32 tensors of n elements or
+ * of one (broadcast); every operation is the tensor API's own, in f32. */
+typedef enum {
+    RN_FN_INPUT, /* argument `input` */
+    RN_FN_CONST, /* the number k */
+    RN_FN_NEG, RN_FN_SIN, RN_FN_EXP, RN_FN_ABS,
+    RN_FN_POW,   /* a ^ k, as rn_tensor_ops.unary's RN_UN_POW */
+    RN_FN_ADD, RN_FN_SUB, RN_FN_MUL, RN_FN_DIV
+} rn_fuse_op;
+
+typedef struct rn_fuse_node {
+    rn_fuse_op op;
+    int a, b;  /* operand nodes (b: binary ops only) */
+    int input; /* RN_FN_INPUT: which argument, from 0 */
+    double k;  /* RN_FN_CONST: the value; RN_FN_POW: the exponent */
+} rn_fuse_node;
+
+#define RN_FUSE_MAX_INPUTS 16
+#define RN_FUSE_MAX_NODES 1024
+
+typedef struct rn_fuse_expr {
+    int ninputs, nnodes;
+    const rn_fuse_node *nodes;
+    const char *key; /* the nodes as text, one per line: equal keys, equal expressions */
+} rn_fuse_expr;
+
 typedef struct rn_tensor_ops {
     void *(*alloc)(int dev, size_t n, rn_error *err); /* n f32 elements */
     void (*release)(int dev, void *p);
@@ -158,6 +187,16 @@ typedef struct rn_tensor_ops {
     int (*matmul)(int dev, float *c, const float *a, const float *b, int m, int n, int k,
                   rn_error *err);
     int (*sync)(int dev, rn_error *err);
+    /* optional (all three or none): fused expressions.  fuse_compile()
+     * makes a kernel of e for device dev (*seconds: the time it took; 0 for
+     * one cached before); fuse_run() computes dst[i] = e(in[0][i], ...) for
+     * i < n, an input of nin[j] == 1 element standing for every i; fuse_free()
+     * releases what fuse_compile() returned. */
+    int (*fuse_compile)(int dev, const rn_fuse_expr *e, void **kernel, double *seconds,
+                        rn_error *err);
+    int (*fuse_run)(int dev, const void *kernel, float *dst, const float *const *in,
+                    const size_t *nin, size_t n, rn_error *err);
+    void (*fuse_free)(int dev, void *kernel);
 } rn_tensor_ops;
 
 /* Called by env_info() once per fact, e.g. ("cublas_version", "12.9.1"). */

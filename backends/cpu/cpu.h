@@ -13,6 +13,11 @@ const rn_backend *cpu_backend(void);
 /* Adds a workload to the backend (RN_REGISTER_WORKLOAD). */
 void cpu_register_workload(const rn_workload_impl *w);
 
+/* OpenBLAS's thread count, set only when it changes (select() sets the
+ * trial's; cnn_forward runs its GEMMs on one BLAS thread per OpenMP
+ * thread). */
+void cpu_blas_threads(int n);
+
 /* A warning when OPENBLAS_CORETYPE forces kernels older than the CPU can
  * run (e.g. Haswell on an AVX-512 CPU), NULL when all is well.  The text
  * lives in a thread-local buffer, valid until the thread's next call. */
@@ -30,13 +35,26 @@ extern const rn_workload_impl cpu_sumsq;
 extern const rn_workload_impl cpu_axpb;
 extern const rn_workload_impl cpu_noop;
 extern const rn_workload_impl cpu_mlp_train;
+extern const rn_workload_impl cpu_cnn_forward;
 extern const rn_workload_impl cpu_selftest; /* misbehaves on purpose */
+
+/* Fused expressions (fuse.c): the CPU's rn_tensor_ops.fuse_compile,
+ * fuse_run and fuse_free (backend.h). */
+int cpu_fuse_compile(int dev, const rn_fuse_expr *e, void **kernel, double *seconds,
+                     rn_error *err);
+int cpu_fuse_run(int dev, const void *kernel, float *dst, const float *const *in,
+                 const size_t *nin, size_t n, rn_error *err);
+void cpu_fuse_free(int dev, void *kernel);
 
 /* Test hook: perturbs element `index` of the output of the last run() in a
  * prepared state (any workload with an output, i.e. all but noop), so that a
  * test can watch check() catch it.  Returns 0, or -1 when there is no such
  * element. */
 int cpu_test_corrupt(void *state, size_t index);
+
+/* Test hook: the f32 master parameters and the NCHW images of a prepared
+ * cnn_forward state, the inputs of cnn_reference (cnn_model.h). */
+void cpu_cnn_inputs(void *state, const float **params, const float **images);
 
 /* The tensor operations of the Lua API on the CPU (tensor.c). */
 extern const rn_tensor_ops cpu_tensor_ops;

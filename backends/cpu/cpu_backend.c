@@ -118,16 +118,22 @@ static int cpu_select(const rn_trial *t, rn_error *err)
     /* Both pools: OpenBLAS (matmul) has its own threads, OpenMP the rest.
      * The element-wise workloads also pass t->threads to each parallel
      * region, since omp_set_num_threads only binds the calling thread. */
-    /* Only when it changes: openblas_set_num_threads wakes OpenBLAS's pool,
-     * whose threads then spin for a while and steal a core from concurrent
-     * members that call select before every run. */
-    static int blas_threads;
-    if (t->threads != blas_threads) {
-        openblas_set_num_threads(t->threads);
-        blas_threads = t->threads;
-    }
+    cpu_blas_threads(t->threads);
     omp_set_num_threads(t->threads);
     return 0;
+}
+
+/* Only when it changes: openblas_set_num_threads wakes OpenBLAS's pool,
+ * whose threads then spin for a while and steal a core from concurrent
+ * members that call select before every run. */
+static int blas_threads;
+
+void cpu_blas_threads(int n)
+{
+    if (n != blas_threads) {
+        openblas_set_num_threads(n);
+        blas_threads = n;
+    }
 }
 
 /* cold_cache: write a buffer of twice the last-level cache, so that no

@@ -27,14 +27,6 @@
 #include "philox.h"
 #include "vmath.h"
 
-#if defined(__x86_64__) && defined(__GLIBC__) && !defined(__FAST_MATH__)
-#if __GLIBC_PREREQ(2, 22)
-/* libmvec's vector variants, announced as vmath.h does for sinf. */
-float expf(float) __attribute__((simd("notinbranch")));
-float powf(float, float) __attribute__((simd("notinbranch")));
-#endif
-#endif
-
 
 #define PAR_MIN 32768 /* elements: below this an op runs on the calling thread */
 #define LANES CPU_PHILOX_LANES
@@ -418,4 +410,7 @@ const rn_tensor_ops cpu_tensor_ops = {
     .sum = t_sum,
     .matmul = t_matmul,
     .sync = t_sync,
+    .fuse_compile = cpu_fuse_compile, /* fuse.c */
+    .fuse_run = cpu_fuse_run,
+    .fuse_free = cpu_fuse_free,
 };

@@ -29,6 +29,10 @@
 #if __GLIBC_PREREQ(2, 22)
 float sinf(float) __attribute__((simd("notinbranch")));
 double sin(double) __attribute__((simd("notinbranch")));
+/* the tensor API's expf and powf (tensor.c, fuse.c: the same variants fused
+ * and unfused) */
+float expf(float) __attribute__((simd("notinbranch")));
+float powf(float, float) __attribute__((simd("notinbranch")));
 #endif
 #endif
 

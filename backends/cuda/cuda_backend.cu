@@ -2,6 +2,7 @@
  * Built as lib/runner-cuda.so and loaded by the runner with dlopen(); only
  * this library links cudart and cuBLAS. */
 #include "cuda_backend.h"
+#include "cudnn_api.h"
 
 #include <nvtx3/nvToolsExt.h>
 #include <stdio.h>
@@ -199,6 +200,9 @@ static void env_info(void *ctx, rn_fact_cb cb)
         snprintf(buf, sizeof buf, "%d.%d.%d", v, mi, pa);
         cb(ctx, "cublas_version", buf);
     }
+    const char *dnn = cudnn_version_text(); /* cnn_forward's; absent: not installed */
+    if (dnn)
+        cb(ctx, "cudnn_version", dnn);
 }
 
 /* The cold breakdown (README "Cold start"): context creation where this

@@ -10,6 +10,13 @@
 void cuda_register_workload(const rn_workload_impl *w);
 extern const rn_tensor_ops cuda_tensor_ops;
 
+/* fuse.cu: rn_tensor_ops.fuse_compile, fuse_run, fuse_free (NVRTC) */
+int cuda_fuse_compile(int dev, const rn_fuse_expr *e, void **kernel, double *seconds,
+                      rn_error *err);
+int cuda_fuse_run(int dev, const void *kernel, float *dst, const float *const *in,
+                  const size_t *nin, size_t n, rn_error *err);
+void cuda_fuse_free(int dev, void *kernel);
+
 /* clock.cu: the mean SM clock over each sample (throttling) */
 void cuda_sample_begin(const rn_trial *t);
 int cuda_sample_check(const rn_trial *t, char *why, size_t len);

@@ -190,4 +190,7 @@ const rn_tensor_ops cuda_tensor_ops = {
     .sum = t_sum,
     .matmul = t_matmul,
     .sync = t_sync,
+    .fuse_compile = cuda_fuse_compile, /* fuse.cu */
+    .fuse_run = cuda_fuse_run,
+    .fuse_free = cuda_fuse_free,
 };

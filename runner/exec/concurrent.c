@@ -87,7 +87,7 @@ static void push(double **v, int *n, int *cap, double x)
 static int parse_member(member *m, char *spec, const rn_trial *outer, rn_error *err)
 {
     m->t = (rn_trial){.workload = "", .threads = outer->threads, .seed = outer->seed,
-                      .dtype = RN_F32, .io = RN_IO_WITH, .size = -1, .params = m->params};
+                      .dtype = outer->dtype, .io = RN_IO_WITH, .size = -1, .params = m->params};
     char *save = NULL;
     for (char *kv = strtok_r(spec, " ", &save); kv; kv = strtok_r(NULL, " ", &save)) {
         char *eq = strchr(kv, '=');
@@ -124,8 +124,19 @@ static int parse_member(member *m, char *spec, const rn_trial *outer, rn_error *
                  m->t.workload);
         return 1;
     }
+    /* what a member does not set it takes from the concurrent trial: its
+     * dtype (above), its size when it has one, and the parameters of the
+     * member's workload (README "concurrent": a swept batch or precision
+     * reaches every member) */
+    if (m->t.size < 0 && outer->size > 0)
+        m->t.size = outer->size;
     if (m->t.size < 0)
         m->t.size = d->default_size;
+    for (int i = 0; i < outer->nparams && m->t.nparams < 32; i++) {
+        const rn_param *p = &outer->params[i];
+        if (p->text && *p->text && workload_param(d, p->name) && !rn_trial_param(&m->t, p->name))
+            m->params[m->t.nparams++] = *p;
+    }
     return 0;
 }
 

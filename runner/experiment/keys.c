@@ -373,8 +373,16 @@ const int nrunkeys = (int)(sizeof runkeys / sizeof runkeys[0]);
 int param_check(const param_spec *p, value *v, int line, int col, diags *d)
 {
     switch (p->type) {
-    case PT_INT:
-        return want_int(v, (long long)p->min, (long long)p->max, p->name, line, col, d);
+    case PT_INT: {
+        if (want_int(v, (long long)p->min, (long long)p->max, p->name, line, col, d))
+            return -1;
+        const char *rule = workload_param_rule(p, v->i);
+        if (rule) {
+            diag_add(d, line, col, "'%s' must be %s, not %lld", p->name, rule, v->i);
+            return -1;
+        }
+        return 0;
+    }
     case PT_FLOAT:
         if (!value_is_num(v)) {
             diag_add(d, line, col, "'%s' must be a number, not '%s'", p->name, v->text);

@@ -51,6 +51,24 @@ static void note_workload(loader *L, const yaml_node_t *n)
     L->wl[L->nwl++] = w;
 }
 
+int loader_extra_column(loader *L, const char *name)
+{
+    if (L->any_lua)
+        return 1; /* a Lua workload's extras() may add any column */
+    size_t n = strlen(name);
+    for (int i = 0; i < L->nwl; i++) {
+        const char *x = L->wl[i]->extras;
+        while (x && *x) {
+            const char *e = strchr(x, '|');
+            size_t len = e ? (size_t)(e - x) : strlen(x);
+            if (len == n && !strncmp(x, name, n))
+                return 1;
+            x = e ? e + 1 : NULL;
+        }
+    }
+    return 0;
+}
+
 /* Looks for workload values at the top level and in the sweep, so that
  * params can be checked against every workload the file may run. */
 void loader_scan_workloads(loader *L, ypair *top, int ntop)

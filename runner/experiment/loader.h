@@ -25,6 +25,10 @@ void loader_scan_workloads(loader *L, ypair *top, int ntop);
 int loader_get_column(loader *L, const char *name);
 const param_spec *loader_find_param(loader *L, const char *name);
 int loader_is_known_param(loader *L, const char *name);
+/* 1 when a workload of the file may add the column `name` to the trials
+ * table: one its registry entry declares (workload_desc.extras), or any
+ * when the file runs a Lua workload */
+int loader_extra_column(loader *L, const char *name);
 /* "unknown key", with a did-you-mean from cands (NULL: the known keys). */
 void loader_unknown_key(loader *L, const yaml_node_t *k, const char *where,
                         const char *const *cands);

@@ -148,16 +148,11 @@ static void parse_plot(loader *L, const yaml_node_t *m)
                 bad_column(d, e, v, "x", 0);
         } else if (!strcmp(k, "y")) {
             ps->y = text_of(L, v, k);
-            /* workloads and hooks may add columns; check only the known ones
-             * when the workload is a built-in one */
+            /* workloads and hooks may add columns: those the file's
+             * workloads declare, any with hooks or a Lua workload */
             if (ps->y && !is_result_column(ps->y) && experiment_column(e, ps->y) < 0 &&
-                !is_processes_column(e, ps->y) &&
-                strcmp(ps->y, "loss") && strcmp(ps->y, "accuracy") && !e->hooks) {
-                int c = experiment_column(e, "workload");
-                value w = c >= 0 ? e->cols[c].fixed : (value){0};
-                if (!w.text || strncmp(w.text, "lua:", 4))
-                    bad_column(d, e, v, "y", 1);
-            }
+                !is_processes_column(e, ps->y) && !loader_extra_column(L, ps->y) && !e->hooks)
+                bad_column(d, e, v, "y", 1);
         } else if (!strcmp(k, "series")) {
             ps->series_given = 1;
             ps->series_line = yml_line(p[i].key);

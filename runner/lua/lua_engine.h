@@ -165,6 +165,20 @@ int lua_workload_eval(void *state, const char *chunk, char *out, size_t outlen,
 #include <lua.h>
 
 typedef struct lt_tensor lt_tensor;
+struct lt_engine;
+
+struct lt_tensor {
+    float *data;
+    size_t n;
+    int rows, cols; /* rows > 0: a rows x cols matrix, else a vector of n */
+    rn_device_kind kind;
+    int dev;
+    const rn_tensor_ops *ops;
+    struct lt_engine *eng;
+    lt_tensor *prev, *next; /* the engine's list (external buffers only) */
+    unsigned char external; /* data from ops->alloc, else inside the userdata */
+    unsigned char closed;   /* freed (by <close>, __gc or release) */
+};
 
 /* One Lua state's tensor bookkeeping: the ctx of a workload (or of nothing,
  * in a hooks state). */
@@ -211,6 +225,20 @@ void lt_release_all(lt_engine *eng);
 long lt_live(const lt_engine *eng);
 /* Waits for every device the state used. 0 or -1 with err. */
 int lt_sync_all(lt_engine *eng, rn_error *err);
+
+/* For C functions that have the tensor functions' three upvalues (lt_open):
+ * the tensor at index i or NULL (an error when it was closed); a new tensor
+ * on the stack top, on like's device with like's shape, of n elements; the
+ * device as text ("cpu", "cuda:0"); a value's type for messages (its
+ * metatable's __name, else Lua's type name). */
+lt_tensor *lt_test(lua_State *L, int i);
+lt_tensor *lt_new_like(lua_State *L, const lt_tensor *like, size_t n);
+const char *lt_device_text(char *buf, size_t len, const lt_tensor *t);
+const char *lt_type_name(lua_State *L, int i);
+
+/* Adds ctx:fuse(fn) (lua_fuse.c, README "Fused expressions") to the ctx
+ * table at the stack top, after lt_open(L, eng) made the tensor metatables. */
+void lt_fuse_open(lua_State *L, lt_engine *eng);
 
 /* The time limit of hook code: attach once per state, start before each
  * call into Lua, stop after it. */

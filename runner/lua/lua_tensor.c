@@ -35,19 +35,6 @@
 #define GC_MIN_BYTES ((size_t)256 << 20) /* collect at least this far apart */
 #define CACHE_MAX_BYTES ((size_t)512 << 20) /* freed buffers kept for reuse */
 
-struct lt_tensor {
-    float *data;
-    size_t n;
-    int rows, cols; /* rows > 0: a rows x cols matrix, else a vector of n */
-    rn_device_kind kind;
-    int dev;
-    const rn_tensor_ops *ops;
-    lt_engine *eng;
-    lt_tensor *prev, *next; /* the engine's list (external buffers only) */
-    unsigned char external; /* data from ops->alloc, else inside the userdata */
-    unsigned char closed;   /* freed (by <close>, __gc or release) */
-};
-
 /* --- devices ------------------------------------------------------------- */
 
 static const rn_tensor_ops *override_ops[2];
@@ -355,9 +342,9 @@ static int binop(lua_State *L, rn_binary_op op, const char *verb)
             like = (b->n > a->n) ? b : a;
     } else {
         int num = a ? 2 : 1;
-        if (lua_type(L, num) != LUA_TNUMBER)
+        if (lua_type(L, num) != LUA_TNUMBER) /* __name: "fuse expression" (lua_fuse.c) */
             return luaL_error(L, "cannot %s a %s and a %s", verb,
-                              a ? "tensor" : luaL_typename(L, 1), a ? luaL_typename(L, 2) : "tensor");
+                              a ? "tensor" : lt_type_name(L, 1), a ? lt_type_name(L, 2) : "tensor");
         if (a)
             hb = (float)lua_tonumber(L, 2);
         else
@@ -854,4 +841,32 @@ void lt_open(lua_State *L, lt_engine *e)
 long lt_live(const lt_engine *e)
 {
     return e->nlive;
+}
+
+/* --- for lua_fuse.c (lua_engine.h) ---------------------------------------- */
+
+lt_tensor *lt_test(lua_State *L, int i)
+{
+    return testt(L, i);
+}
+
+lt_tensor *lt_new_like(lua_State *L, const lt_tensor *like, size_t n)
+{
+    return newt(L, like->eng, like->kind, like->dev, like->ops, n, like->rows, like->cols);
+}
+
+const char *lt_device_text(char *buf, size_t len, const lt_tensor *t)
+{
+    return dev_text(buf, len, t->kind, t->dev);
+}
+
+const char *lt_type_name(lua_State *L, int i)
+{
+    if (luaL_getmetafield(L, i, "__name") != LUA_TNIL) {
+        const char *name = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+        lua_pop(L, 1);
+        if (name)
+            return name; /* kept alive by the metatable */
+    }
+    return luaL_typename(L, i);
 }

@@ -245,6 +245,7 @@ static int prep_body(lua_State *L)
     int p = lua_gettop(L);
     lua_newtable(L); /* ctx */
     lt_open(L, &s->eng);
+    lt_fuse_open(L, &s->eng); /* ctx:fuse */
     lua_pushstring(L, pc->device);
     lua_setfield(L, -2, "device");
     lua_pushinteger(L, pc->t->threads);

@@ -1,6 +1,8 @@
 /* workloads.c - the registry of built-in workloads (one entry each). */
 #include "registry/workloads.h"
 
+#include "cnn_model.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -256,6 +258,39 @@ static const param_spec mlp_train_params[] = {
     END_PARAMS,
 };
 
+/* cnn_forward: a ResNet's forward pass over `size` images (backends/cnn_model.h). */
+static double cnn_forward_flops(const rn_trial *t)
+{
+    cnn_cfg c;
+    rn_error err;
+    if (cnn_config(t, &c, &err))
+        return NAN;
+    return 2.0 * cnn_macs_per_image(&c) * (double)c.batch;
+}
+static double cnn_forward_memory(const rn_trial *t)
+{
+    cnn_cfg c;
+    rn_error err;
+    return cnn_config(t, &c, &err) ? 0 : cnn_memory_bytes(&c);
+}
+static const char *cnn_forward_rule(const char *param, long long v)
+{
+    if (!strcmp(param, "depth") && cnn_depth_ok(v))
+        return "6n + 2 (8, 14, 20, 26, 32, 44, 56, 110, ...)";
+    return NULL;
+}
+static const param_spec cnn_forward_params[] = {
+    {"depth", PT_INT, "20", 8, CNN_MAX_DEPTH, NULL,
+     "layers: 6n + 2 (n basic blocks per stage; 20, 32, 56, 110 as in the ResNet paper)"},
+    {"width", PT_INT, "16", 1, CNN_MAX_WIDTH, NULL, "channels of the first stage (x2, x4 after)"},
+    {"image", PT_INT, "32", 1, CNN_MAX_IMAGE, NULL, "side of the square input images"},
+    {"channels", PT_INT, "3", 1, CNN_MAX_CHANNELS, NULL, "channels of the input images"},
+    {"classes", PT_INT, "10", 1, CNN_MAX_CLASSES, NULL, "outputs of the final linear layer"},
+    {"amp", PT_BOOL, "false", 0, 0, NULL,
+     "autocast: f32 master weights cast to dtype (f16, bf16) every call"},
+    END_PARAMS,
+};
+
 static const param_spec no_params[] = {END_PARAMS};
 
 static const param_spec selftest_params[] = {
@@ -296,12 +331,19 @@ static const workload_desc registry[] = {
      .measures = "MLP training with AdamW: one call = every epoch", .default_size = 10,
      .dtypes = "f32", .params = mlp_train_params, .flops = mlp_train_flops,
      .memory = mlp_train_memory, .extras = "loss|accuracy", .blas = 1},
+    {.name = "cnn_forward", .size_means = "batch (images)",
+     .measures = "a ResNet's forward pass: im2col + GEMM on the CPU, cuDNN on CUDA",
+     .default_size = 64, .dtypes = "f32|f16|bf16", .params = cnn_forward_params,
+     .flops = cnn_forward_flops, .memory = cnn_forward_memory, .extras = "logit_error",
+     .rule = cnn_forward_rule, .blas = 1},
     {.name = "memcpy", .size_means = "bytes", .measures = "host<->device and device copies",
      .default_size = 1 << 20, .dtypes = "f32|f64|f16|bf16", .params = memcpy_params,
      .bytes = memcpy_bytes, .memory = memcpy_memory},
     {.name = "concurrent", .size_means = "-",
      .measures = "members at once on their devices: each one's time, the sum, the speedup",
-     .default_size = 0, .dtypes = "f32|f64|f16|bf16", .params = concurrent_params, .core = 1},
+     .default_size = 0, .dtypes = "f32|f64|f16|bf16", .params = concurrent_params,
+     .extras = "members_sum_seconds|sequential_seconds|speedup|speedup_ci95_low|"
+               "speedup_ci95_high", .core = 1},
     {.name = "noop", .size_means = "-", .measures = "nothing: the harness's own overhead",
      .default_size = 0, .dtypes = "f32|f64|f16|bf16", .params = no_params},
     {.name = "selftest", .size_means = "-", .measures = "misbehaves on purpose: checks the harness",
@@ -343,4 +385,14 @@ int workload_supports_dtype(const workload_desc *w, const char *dtype)
         s += len + (e ? 1 : 0);
     }
     return 0;
+}
+
+const char *workload_param_rule(const param_spec *p, long long v)
+{
+    const workload_desc *w;
+    for (int i = 0; (w = workload_at(i)); i++)
+        for (const param_spec *q = w->params; q->name; q++)
+            if (q == p)
+                return w->rule ? w->rule(p->name, v) : NULL;
+    return NULL;
 }

@@ -34,11 +34,17 @@ typedef struct workload_desc {
     /* what `share: split` divides among processes (README "Processes and
      * threads"): "size", or "m" (matmul's rows); NULL: nothing to divide */
     const char *split;
+    /* optional: for an integer parameter within its bounds, NULL when the
+     * value is allowed, else what is, e.g. "6n + 2 (8, 14, 20, ...)" */
+    const char *(*rule)(const char *param, long long v);
 } workload_desc;
 
 const workload_desc *workload_find(const char *name);
 const workload_desc *workload_at(int i); /* NULL past the end */
 const param_spec *workload_param(const workload_desc *w, const char *name);
 int workload_supports_dtype(const workload_desc *w, const char *dtype);
+/* The rule of the workload that owns p (see workload_desc.rule) for v:
+ * NULL when v is allowed. */
+const char *workload_param_rule(const param_spec *p, long long v);
 
 #endif

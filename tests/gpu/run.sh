@@ -125,6 +125,12 @@ if [ -f tests/gpu/lua.yaml ]; then
   [ $? -eq 0 ] && ok "Lua ctx:rand draws are identical on CPU and CUDA, ctx:randn within 1e-6" || bad "Lua draws differ between CPU and CUDA"
   echo "$lua"
 fi
+runexp cnn_fuse
+t="$out/gpu_cnn_fuse/latest/trials.csv"
+notok=$(rows "$t" case size status reason | awk -F'|' '$3!="ok"{print "  "$1" size "$2": "$3" "$4}')
+[ -z "$notok" ] && ok "cnn_forward (f32, f16, bf16, amp) within its tolerance of the f32 model; ctx:fuse on CUDA equals the unfused kernels" \
+  || { bad "cnn_forward / ctx:fuse on CUDA"; echo "$notok"; }
+rows "$t" case size logit_error compile_seconds | awk -F'|' '{printf "  %s size %s: logit_error %s compile_seconds %s\n", $1, $2, $3, $4}'
 rm -rf "$out"
 echo "test-gpu: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
