@@ -1,18 +1,7 @@
-/* lua_tensor.c - the tensor API of Lua workloads (README "Lua"): f32
- * tensors as full userdata, each operation run by the rn_tensor_ops of the
- * tensor's device (backend.h).
- *
- * A CPU tensor of up to INLINE_MAX numbers keeps them inside its userdata:
- * one allocation, no finalizer to run, and Lua's collector sees the memory,
- * so it paces itself on it.  Larger CPU tensors and every tensor on another
- * device get their buffer from the device's alloc(), a __gc to give it
- * back, and a place on the engine's list, so that release frees whatever
- * the collector has not reached; a freed buffer is kept for the next tensor
- * of its size (up to 1024 buffers, 512 MiB).  That memory is invisible to
- * Lua, so when the bytes alive pass a threshold the engine runs a full
- * collection first.
- * The two kinds have two metatables (only the external one has __gc) with
- * the same methods.
+/* lua_tensor.c - the tensor API of Lua workloads (README "Lua"): the
+ * operators, methods and ctx functions, each run by the rn_tensor_ops of the
+ * tensor's device (backend.h).  What a tensor is and where its memory comes
+ * from: lua_tensor_store.c.
  *
  * Every C function here has three upvalues: the metatable of external
  * tensors, the engine (light userdata), the metatable of inline tensors
@@ -20,6 +9,7 @@
  */
 #define LUA_ENGINE_INTERNAL
 #include "lua/lua_engine.h"
+#include "lua/lua_tensor_store.h"
 
 #include "registry/backends.h"
 
@@ -30,309 +20,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define INLINE_MAX ((size_t)1 << 18) /* floats: 1 MiB */
-#define ALIGN 64                       /* bytes, for the vector kernels */
-#define GC_MIN_BYTES ((size_t)256 << 20) /* collect at least this far apart */
-#define CACHE_MAX_BYTES ((size_t)512 << 20) /* freed buffers kept for reuse */
-
-/* --- devices ------------------------------------------------------------- */
-
-static const rn_tensor_ops *override_ops[2];
-static int overridden[2];
-
-void lua_engine_override_tensor_ops(rn_device_kind kind, const rn_tensor_ops *ops)
-{
-    if ((int)kind < 0 || (int)kind > 1)
-        return;
-    override_ops[kind] = ops;
-    overridden[kind] = ops != NULL;
-}
-
-static const char *kind_name(rn_device_kind k)
-{
-    return k == RN_DEV_CPU ? "cpu" : "cuda";
-}
-
-const rn_tensor_ops *lt_ops(rn_device_kind kind, char *why, size_t len)
-{
-    if (overridden[kind])
-        return override_ops[kind];
-    char w[512] = "";
-    const rn_backend *b = backend_for(kind, w, sizeof w);
-    if (!b) {
-        snprintf(why, len, "device %s is not available here: %s", kind_name(kind), w);
-        return NULL;
-    }
-    if (!b->tensor)
-        snprintf(why, len, "device %s has no tensor support in this build", kind_name(kind));
-    return b->tensor;
-}
-
-static const char *dev_text(char *buf, size_t len, rn_device_kind k, int dev)
-{
-    if (k == RN_DEV_CPU)
-        snprintf(buf, len, "cpu");
-    else
-        snprintf(buf, len, "cuda:%d", dev);
-    return buf;
-}
-
-/* --- tensors ------------------------------------------------------------- */
-
-static lt_engine *engine(lua_State *L)
-{
-    return lua_touserdata(L, lua_upvalueindex(2));
-}
-
-static void mark(lt_engine *e, rn_device_kind kind, int dev, const rn_tensor_ops *ops)
-{
-    if (dev >= 0 && dev < 32)
-        e->touched[kind] |= 1u << dev;
-    e->touched_ops[kind] = ops;
-}
-
-/* A cached buffer of exactly n floats on (kind, dev), or NULL. */
-static float *cache_take(lt_engine *e, rn_device_kind kind, int dev, const rn_tensor_ops *ops,
-                         size_t n)
-{
-    for (int i = e->ncache - 1; i >= 0; i--) {
-        struct lt_block *b = &e->cache[i];
-        if (b->n == n && b->kind == kind && b->dev == dev && b->ops == ops) {
-            float *p = b->p;
-            e->cache_bytes -= n * sizeof(float);
-            *b = e->cache[--e->ncache];
-            return p;
-        }
-    }
-    return NULL;
-}
-
-/* Keeps a freed buffer for reuse, or releases it when the cache is full. */
-static void cache_put(lt_engine *e, const lt_tensor *t)
-{
-    size_t bytes = t->n * sizeof(float);
-    if (e->ncache == (int)(sizeof e->cache / sizeof e->cache[0]) ||
-        e->cache_bytes + bytes > CACHE_MAX_BYTES) {
-        t->ops->release(t->dev, t->data);
-        return;
-    }
-    e->cache[e->ncache++] = (struct lt_block){t->data, t->n, t->dev, t->kind, t->ops};
-    e->cache_bytes += bytes;
-}
-
-static void cache_flush(lt_engine *e)
-{
-    for (int i = 0; i < e->ncache; i++)
-        e->cache[i].ops->release(e->cache[i].dev, e->cache[i].p);
-    e->ncache = 0;
-    e->cache_bytes = 0;
-}
-
-/* A new tensor on the stack top, its buffer allocated (not filled).
- * Upvalues: 1 the metatable of external tensors (with __gc), 3 the one of
- * inline tensors. */
-static lt_tensor *newt(lua_State *L, lt_engine *e, rn_device_kind kind, int dev,
-                       const rn_tensor_ops *ops, size_t n, int rows, int cols)
-{
-    int inl = kind == RN_DEV_CPU && n <= INLINE_MAX;
-    size_t bytes = n * sizeof(float);
-    lt_tensor *t;
-    if (inl) {
-        t = lua_newuserdatauv(L, sizeof *t + ALIGN + bytes, 0);
-        uintptr_t p = (uintptr_t)(t + 1);
-        t->data = (float *)((p + ALIGN - 1) & ~(uintptr_t)(ALIGN - 1));
-        lua_pushvalue(L, lua_upvalueindex(3));
-    } else {
-        if (e->live_bytes + bytes > e->gc_at) {
-            lua_gc(L, LUA_GCCOLLECT);
-            size_t twice = 2 * (e->live_bytes + bytes);
-            e->gc_at = twice > GC_MIN_BYTES ? twice : GC_MIN_BYTES;
-        } else {
-            /* the collector's debt, as if the buffer were Lua's (at least
-             * 1 KiB: a device tensor is worth collecting even when small) */
-            size_t kib = bytes / 1024;
-            lua_gc(L, LUA_GCSTEP, (int)(kib < 1 ? 1 : kib > 65536 ? 65536 : kib));
-        }
-        t = lua_newuserdatauv(L, sizeof *t, 0);
-        t->data = NULL;
-        lua_pushvalue(L, lua_upvalueindex(1));
-    }
-    t->n = n;
-    t->rows = rows;
-    t->cols = cols;
-    t->kind = kind;
-    t->dev = dev;
-    t->ops = ops;
-    t->eng = e;
-    t->prev = t->next = NULL;
-    t->external = (unsigned char)!inl;
-    t->closed = 1; /* until its buffer exists */
-    lua_setmetatable(L, -2);
-    mark(e, kind, dev, ops);
-    if (inl) {
-        t->closed = 0;
-        return t;
-    }
-    t->data = cache_take(e, kind, dev, ops, n);
-    rn_error err;
-    err.msg[0] = '\0';
-    if (!t->data)
-        t->data = ops->alloc(dev, n ? n : 1, &err);
-    if (!t->data && e->ncache > 0) { /* out of memory: give the cache back, retry */
-        cache_flush(e);
-        err.msg[0] = '\0';
-        t->data = ops->alloc(dev, n ? n : 1, &err);
-    }
-    if (!t->data) {
-        char d[32];
-        luaL_error(L, "cannot allocate a tensor of %I floats on %s: %s", (lua_Integer)n,
-                   dev_text(d, sizeof d, kind, dev), err.msg[0] ? err.msg : "out of memory");
-    }
-    t->closed = 0;
-    t->next = e->live;
-    if (e->live)
-        e->live->prev = t;
-    e->live = t;
-    e->nlive++;
-    e->live_bytes += bytes;
-    return t;
-}
-
-static void freet(lt_tensor *t)
-{
-    if (t->closed)
-        return;
-    t->closed = 1;
-    if (!t->external)
-        return; /* Lua frees the userdata, numbers and all */
-    lt_engine *e = t->eng;
-    cache_put(e, t);
-    t->data = NULL;
-    if (t->prev)
-        t->prev->next = t->next;
-    else
-        e->live = t->next;
-    if (t->next)
-        t->next->prev = t->prev;
-    t->prev = t->next = NULL;
-    e->nlive--;
-    e->live_bytes -= t->n * sizeof(float);
-}
-
-void lt_release_all(lt_engine *e)
-{
-    while (e->live)
-        freet(e->live);
-    cache_flush(e);
-    for (int k = 0; k < 2; k++) {
-        if (e->scalar[k])
-            e->scalar_ops[k]->release(e->scalar_dev[k], e->scalar[k]);
-        e->scalar[k] = NULL;
-    }
-}
-
-int lt_sync_all(lt_engine *e, rn_error *err)
-{
-    /* CPU ops are synchronous: only other devices are waited for. */
-    for (int k = 1; k < 2; k++) {
-        const rn_tensor_ops *ops = e->touched_ops[k];
-        if (!ops)
-            continue;
-        for (int d = 0; d < 32; d++)
-            if ((e->touched[k] >> d) & 1u)
-                if (ops->sync(d, err) != 0)
-                    return -1;
-    }
-    return 0;
-}
-
-/* The tensor at index i, or NULL if it is something else. */
-static lt_tensor *testt(lua_State *L, int i)
-{
-    lt_tensor *t = lua_touserdata(L, i);
-    if (!t || !lua_getmetatable(L, i))
-        return NULL;
-    int ok = lua_rawequal(L, -1, lua_upvalueindex(3)) || lua_rawequal(L, -1, lua_upvalueindex(1));
-    lua_pop(L, 1);
-    if (!ok)
-        return NULL;
-    if (t->closed)
-        luaL_error(L, "a tensor was used after it was closed");
-    return t;
-}
-
-static lt_tensor *checkt(lua_State *L, int i, const char *fn)
-{
-    lt_tensor *t = testt(L, i);
-    if (!t)
-        luaL_error(L, "%s: expected a tensor, got %s (call it as t:%s(...))", fn,
-                   luaL_typename(L, i), fn);
-    return t;
-}
-
-static const char *shape_text(char *buf, size_t len, const lt_tensor *t)
-{
-    if (t->rows > 0)
-        snprintf(buf, len, "%dx%d", t->rows, t->cols);
-    else
-        snprintf(buf, len, "a vector of %zu", t->n);
-    return buf;
-}
-
-static void same_device(lua_State *L, const lt_tensor *a, const lt_tensor *b, const char *verb)
-{
-    if (a->kind == b->kind && (a->kind == RN_DEV_CPU || a->dev == b->dev))
-        return;
-    char da[32], db[32];
-    luaL_error(L, "cannot %s a %s tensor and a %s tensor: move one with :to()", verb,
-               dev_text(da, sizeof da, a->kind, a->dev), dev_text(db, sizeof db, b->kind, b->dev));
-}
-
-static int fail(lua_State *L, const char *fn, const rn_error *err)
-{
-    return luaL_error(L, "%s: %s", fn, err->msg[0] ? err->msg : "the device operation failed");
-}
-
-/* A device pointer holding one number, for `t + 2` off the CPU (on the CPU
- * the host float itself is passed). */
-static const float *scalar_on(lua_State *L, const lt_tensor *like, float *host)
-{
-    if (like->kind == RN_DEV_CPU)
-        return host;
-    lt_engine *e = like->eng;
-    int k = like->kind;
-    rn_error err;
-    err.msg[0] = '\0';
-    if (!e->scalar[k] || e->scalar_dev[k] != like->dev || e->scalar_ops[k] != like->ops) {
-        if (e->scalar[k])
-            e->scalar_ops[k]->release(e->scalar_dev[k], e->scalar[k]);
-        e->scalar[k] = like->ops->alloc(like->dev, 1, &err);
-        if (!e->scalar[k])
-            fail(L, "scalar operand", &err);
-        e->scalar_ops[k] = like->ops;
-        e->scalar_dev[k] = like->dev;
-    }
-    if (like->ops->fill(like->dev, e->scalar[k], 1, RN_FILL_CONST, *host, 0, 0, 0, &err) != 0)
-        fail(L, "scalar operand", &err);
-    return e->scalar[k];
-}
 
 /* --- operators ----------------------------------------------------------- */
 
 static int binop(lua_State *L, rn_binary_op op, const char *verb)
 {
-    lt_tensor *a = testt(L, 1), *b = testt(L, 2);
+    lt_tensor *a = lt_testt(L, 1), *b = lt_testt(L, 2);
     float ha = 0, hb = 0;
     const lt_tensor *like;
     if (a && b) {
-        same_device(L, a, b, verb);
+        lt_same_device(L, a, b, verb);
         int fit = (a->n == b->n && a->rows == b->rows && a->cols == b->cols) || a->n == 1 ||
                   b->n == 1;
         if (!fit) {
             char sa[48], sb[48];
             return luaL_error(L, "cannot %s %s and %s: the shapes do not fit (same shape, or "
                                  "one of them a single number)",
-                              verb, shape_text(sa, sizeof sa, a), shape_text(sb, sizeof sb, b));
+                              verb, lt_shape_text(sa, sizeof sa, a), lt_shape_text(sb, sizeof sb, b));
         }
         /* broadcasting over an empty tensor gives an empty one: a single
          * number never stands in for elements that do not exist */
@@ -351,15 +55,15 @@ static int binop(lua_State *L, rn_binary_op op, const char *verb)
             ha = (float)lua_tonumber(L, 1);
         like = a ? a : b;
     }
-    const float *pa = a ? a->data : scalar_on(L, like, &ha);
-    const float *pb = b ? b->data : scalar_on(L, like, &hb);
+    const float *pa = a ? a->data : lt_scalar_on(L, like, &ha);
+    const float *pb = b ? b->data : lt_scalar_on(L, like, &hb);
     size_t na = a ? a->n : 1, nb = b ? b->n : 1;
-    lt_tensor *r = newt(L, like->eng, like->kind, like->dev, like->ops, like->n, like->rows,
+    lt_tensor *r = lt_newt(L, like->eng, like->kind, like->dev, like->ops, like->n, like->rows,
                         like->cols);
     rn_error err;
     err.msg[0] = '\0';
     if (like->ops->binary(like->dev, op, r->data, pa, na, pb, nb, &err) != 0)
-        return fail(L, verb, &err);
+        return lt_fail(L, verb, &err);
     return 1;
 }
 
@@ -385,12 +89,12 @@ static int t_div(lua_State *L)
 
 static int unop(lua_State *L, rn_unary_op op, double arg, const char *fn)
 {
-    lt_tensor *a = checkt(L, 1, fn);
-    lt_tensor *r = newt(L, a->eng, a->kind, a->dev, a->ops, a->n, a->rows, a->cols);
+    lt_tensor *a = lt_check(L, 1, fn);
+    lt_tensor *r = lt_newt(L, a->eng, a->kind, a->dev, a->ops, a->n, a->rows, a->cols);
     rn_error err;
     err.msg[0] = '\0';
     if (a->ops->unary(a->dev, op, r->data, a->data, a->n, arg, &err) != 0)
-        return fail(L, fn, &err);
+        return lt_fail(L, fn, &err);
     return 1;
 }
 
@@ -416,7 +120,7 @@ static int t_abs(lua_State *L)
 
 static int t_pow(lua_State *L)
 {
-    checkt(L, 1, "pow");
+    lt_check(L, 1, "pow");
     if (lua_type(L, 2) != LUA_TNUMBER)
         return luaL_error(L, "pow: the exponent must be a number, got %s", luaL_typename(L, 2));
     return unop(L, RN_UN_POW, lua_tonumber(L, 2), "pow");
@@ -424,44 +128,44 @@ static int t_pow(lua_State *L)
 
 static int t_sum(lua_State *L)
 {
-    lt_tensor *a = checkt(L, 1, "sum");
-    lt_tensor *r = newt(L, a->eng, a->kind, a->dev, a->ops, 1, 0, 0);
+    lt_tensor *a = lt_check(L, 1, "sum");
+    lt_tensor *r = lt_newt(L, a->eng, a->kind, a->dev, a->ops, 1, 0, 0);
     rn_error err;
     err.msg[0] = '\0';
     if (a->ops->sum(a->dev, r->data, a->data, a->n, &err) != 0)
-        return fail(L, "sum", &err);
+        return lt_fail(L, "sum", &err);
     return 1;
 }
 
 static int t_matmul(lua_State *L)
 {
-    lt_tensor *a = checkt(L, 1, "matmul");
-    lt_tensor *b = testt(L, 2);
+    lt_tensor *a = lt_check(L, 1, "matmul");
+    lt_tensor *b = lt_testt(L, 2);
     if (!b)
         return luaL_error(L, "matmul: the right operand must be a tensor, got %s",
                           luaL_typename(L, 2));
-    same_device(L, a, b, "matmul");
+    lt_same_device(L, a, b, "matmul");
     char sa[48], sb[48];
     if (a->rows <= 0)
         return luaL_error(L, "matmul: the left operand must be a matrix (ctx:matrix), not %s",
-                          shape_text(sa, sizeof sa, a));
+                          lt_shape_text(sa, sizeof sa, a));
     int m = a->rows, k = a->cols, n;
     if (b->rows > 0 ? b->rows != k : b->n != (size_t)k)
-        return luaL_error(L, "matmul: %s and %s do not fit", shape_text(sa, sizeof sa, a),
-                          shape_text(sb, sizeof sb, b));
+        return luaL_error(L, "matmul: %s and %s do not fit", lt_shape_text(sa, sizeof sa, a),
+                          lt_shape_text(sb, sizeof sb, b));
     n = b->rows > 0 ? b->cols : 1;
-    lt_tensor *r = b->rows > 0 ? newt(L, a->eng, a->kind, a->dev, a->ops, (size_t)m * (size_t)n, m, n)
-                               : newt(L, a->eng, a->kind, a->dev, a->ops, (size_t)m, 0, 0);
+    lt_tensor *r = b->rows > 0 ? lt_newt(L, a->eng, a->kind, a->dev, a->ops, (size_t)m * (size_t)n, m, n)
+                               : lt_newt(L, a->eng, a->kind, a->dev, a->ops, (size_t)m, 0, 0);
     rn_error err;
     err.msg[0] = '\0';
     if (a->ops->matmul(a->dev, r->data, a->data, b->data, m, n, k, &err) != 0)
-        return fail(L, "matmul", &err);
+        return lt_fail(L, "matmul", &err);
     return 1;
 }
 
 static int t_item(lua_State *L)
 {
-    lt_tensor *a = checkt(L, 1, "item");
+    lt_tensor *a = lt_check(L, 1, "item");
     if (a->n != 1)
         return luaL_error(L, "item: the tensor has %I elements; item() needs exactly one "
                              "(sum() it first?)",
@@ -473,7 +177,7 @@ static int t_item(lua_State *L)
         rn_error err;
         err.msg[0] = '\0';
         if (a->ops->download(a->dev, &v, a->data, 1, &err) != 0)
-            return fail(L, "item", &err);
+            return lt_fail(L, "item", &err);
     }
     lua_pushnumber(L, (lua_Number)v);
     return 1;
@@ -489,7 +193,7 @@ static const float *host_view(lua_State *L, const lt_tensor *a)
     rn_error err;
     err.msg[0] = '\0';
     if (a->ops->download(a->dev, h, a->data, a->n, &err) != 0)
-        fail(L, "download", &err);
+        lt_fail(L, "download", &err);
     return h;
 }
 
@@ -519,7 +223,7 @@ static int parse_device(const char *s, rn_device_kind *kind, int *dev)
 
 static int t_to(lua_State *L)
 {
-    lt_tensor *a = checkt(L, 1, "to");
+    lt_tensor *a = lt_check(L, 1, "to");
     const char *s = luaL_checkstring(L, 2);
     rn_device_kind kind;
     int dev;
@@ -533,15 +237,15 @@ static int t_to(lua_State *L)
     const rn_tensor_ops *ops = lt_ops(kind, why, sizeof why);
     if (!ops)
         return luaL_error(L, "to('%s'): %s", s, why);
-    if (!overridden[kind] && kind != RN_DEV_CPU) {
+    if (!lt_ops_overridden(kind) && kind != RN_DEV_CPU) {
         const rn_backend *b = backend_for(kind, why, sizeof why);
         int count = b ? b->device_count() : 0;
         if (dev >= count)
             return luaL_error(L, "to('%s'): device %s:%d does not exist; this machine has %d",
-                              s, kind_name(kind), dev, count);
+                              s, lt_kind_name(kind), dev, count);
     }
     const float *h = a->kind == RN_DEV_CPU || kind == RN_DEV_CPU ? NULL : host_view(L, a);
-    lt_tensor *r = newt(L, a->eng, kind, dev, ops, a->n, a->rows, a->cols);
+    lt_tensor *r = lt_newt(L, a->eng, kind, dev, ops, a->n, a->rows, a->cols);
     rn_error err;
     err.msg[0] = '\0';
     int rc;
@@ -552,13 +256,13 @@ static int t_to(lua_State *L)
     else
         rc = ops->upload(dev, r->data, h, a->n, &err);
     if (rc != 0)
-        return fail(L, "to", &err);
+        return lt_fail(L, "to", &err);
     return 1;
 }
 
 static int t_totable(lua_State *L)
 {
-    lt_tensor *a = checkt(L, 1, "totable");
+    lt_tensor *a = lt_check(L, 1, "totable");
     if (a->n > (size_t)INT_MAX)
         return luaL_error(L, "totable: %I elements are too many for a table", (lua_Integer)a->n);
     const float *h = host_view(L, a);
@@ -572,7 +276,7 @@ static int t_totable(lua_State *L)
 
 static int t_shape(lua_State *L)
 {
-    lt_tensor *a = checkt(L, 1, "shape");
+    lt_tensor *a = lt_check(L, 1, "shape");
     if (a->rows > 0) {
         lua_pushinteger(L, a->rows);
         lua_pushinteger(L, a->cols);
@@ -584,28 +288,28 @@ static int t_shape(lua_State *L)
 
 static int t_device(lua_State *L)
 {
-    lt_tensor *a = checkt(L, 1, "device");
+    lt_tensor *a = lt_check(L, 1, "device");
     char d[32];
-    lua_pushstring(L, dev_text(d, sizeof d, a->kind, a->dev));
+    lua_pushstring(L, lt_dev_text(d, sizeof d, a->kind, a->dev));
     return 1;
 }
 
 static int t_len(lua_State *L)
 {
-    lt_tensor *a = checkt(L, 1, "#");
+    lt_tensor *a = lt_check(L, 1, "#");
     lua_pushinteger(L, (lua_Integer)a->n);
     return 1;
 }
 
 static int t_tostring(lua_State *L)
 {
-    lt_tensor *a = testt(L, 1);
+    lt_tensor *a = lt_testt(L, 1);
     if (!a)
         return luaL_error(L, "tostring: not a tensor");
     char d[32], sh[48];
-    dev_text(d, sizeof d, a->kind, a->dev);
+    lt_dev_text(d, sizeof d, a->kind, a->dev);
     if (a->n > 8 || a->rows > 0) {
-        lua_pushfstring(L, "tensor(%s, %s)", shape_text(sh, sizeof sh, a), d);
+        lua_pushfstring(L, "tensor(%s, %s)", lt_shape_text(sh, sizeof sh, a), d);
         return 1;
     }
     const float *h = host_view(L, a);
@@ -628,7 +332,7 @@ static int t_gc(lua_State *L)
 {
     lt_tensor *t = lua_touserdata(L, 1);
     if (t)
-        freet(t);
+        lt_freet(t);
     return 0;
 }
 
@@ -653,16 +357,16 @@ static size_t check_count(lua_State *L, int i, const char *fn, const char *what)
 
 static int fill_new(lua_State *L, rn_fill_kind kind, double value, const char *fn)
 {
-    lt_engine *e = engine(L);
+    lt_engine *e = lt_engine_of(L);
     size_t n = check_count(L, 2, fn, "n");
     const rn_tensor_ops *ops = ctx_ops(L, e);
-    lt_tensor *t = newt(L, e, e->kind, e->dev, ops, n, 0, 0);
+    lt_tensor *t = lt_newt(L, e, e->kind, e->dev, ops, n, 0, 0);
     rn_error err;
     err.msg[0] = '\0';
     /* normal number i of offset o uses uniform draws 2(o + i) and 2(o + i) + 1 */
     uint64_t off = kind == RN_FILL_NORMAL ? (e->offset + 1) / 2 : e->offset;
     if (ops->fill(e->dev, t->data, n, kind, value, e->seed, e->stream, off, &err) != 0)
-        return fail(L, fn, &err);
+        return lt_fail(L, fn, &err);
     if (kind == RN_FILL_UNIFORM)
         e->offset += n;
     else if (kind == RN_FILL_NORMAL)
@@ -692,7 +396,7 @@ static int c_ones(lua_State *L)
 
 static int c_matrix(lua_State *L)
 {
-    lt_engine *e = engine(L);
+    lt_engine *e = lt_engine_of(L);
     size_t rows = check_count(L, 2, "matrix", "rows"), cols = check_count(L, 3, "matrix", "cols");
     if (rows > INT_MAX || cols > INT_MAX || rows == 0 || cols == 0)
         return luaL_error(L, "matrix: %I x %I: rows and cols must be between 1 and %d",
@@ -701,11 +405,11 @@ static int c_matrix(lua_State *L)
         return luaL_error(L, "matrix: %I x %I is too large", (lua_Integer)rows, (lua_Integer)cols);
     const rn_tensor_ops *ops = ctx_ops(L, e);
     size_t n = rows * cols;
-    lt_tensor *t = newt(L, e, e->kind, e->dev, ops, n, (int)rows, (int)cols);
+    lt_tensor *t = lt_newt(L, e, e->kind, e->dev, ops, n, (int)rows, (int)cols);
     rn_error err;
     err.msg[0] = '\0';
     if (ops->fill(e->dev, t->data, n, RN_FILL_UNIFORM, 0, e->seed, e->stream, e->offset, &err))
-        return fail(L, "matrix", &err);
+        return lt_fail(L, "matrix", &err);
     e->offset += n;
     return 1;
 }
@@ -713,7 +417,7 @@ static int c_matrix(lua_State *L)
 /* ctx:tensor{1, 2, 3} or ctx:tensor{{1, 2}, {3, 4}} (a matrix, by rows). */
 static int c_tensor(lua_State *L)
 {
-    lt_engine *e = engine(L);
+    lt_engine *e = lt_engine_of(L);
     luaL_checktype(L, 2, LUA_TTABLE);
     lua_settop(L, 2);
     lua_Integer len = (lua_Integer)lua_rawlen(L, 2);
@@ -730,7 +434,7 @@ static int c_tensor(lua_State *L)
     }
     lua_settop(L, 2);
     const rn_tensor_ops *ops = ctx_ops(L, e);
-    lt_tensor *t = newt(L, e, e->kind, e->dev, ops, n, rows, cols); /* index 3 */
+    lt_tensor *t = lt_newt(L, e, e->kind, e->dev, ops, n, rows, cols); /* index 3 */
     float *h = e->kind == RN_DEV_CPU ? t->data
                                      : lua_newuserdatauv(L, (n ? n : 1) * sizeof *h, 0);
     for (lua_Integer i = 1; i <= len; i++) {
@@ -761,7 +465,7 @@ static int c_tensor(lua_State *L)
         rn_error err;
         err.msg[0] = '\0';
         if (ops->upload(e->dev, t->data, h, n, &err) != 0)
-            return fail(L, "tensor", &err);
+            return lt_fail(L, "tensor", &err);
     }
     lua_settop(L, 3);
     return 1;
@@ -771,8 +475,8 @@ static int c_sync(lua_State *L)
 {
     rn_error err;
     err.msg[0] = '\0';
-    if (lt_sync_all(engine(L), &err) != 0)
-        return fail(L, "sync", &err);
+    if (lt_sync_all(lt_engine_of(L), &err) != 0)
+        return lt_fail(L, "sync", &err);
     return 0;
 }
 
@@ -835,38 +539,10 @@ void lt_open(lua_State *L, lt_engine *e)
     e->mt_ref = luaL_ref(L, LUA_REGISTRYINDEX); /* the inline metatable */
     e->mt_ref_ext = luaL_ref(L, LUA_REGISTRYINDEX);
     if (e->gc_at == 0)
-        e->gc_at = GC_MIN_BYTES;
+        e->gc_at = LT_GC_MIN_BYTES;
 }
 
 long lt_live(const lt_engine *e)
 {
     return e->nlive;
-}
-
-/* --- for lua_fuse.c (lua_engine.h) ---------------------------------------- */
-
-lt_tensor *lt_test(lua_State *L, int i)
-{
-    return testt(L, i);
-}
-
-lt_tensor *lt_new_like(lua_State *L, const lt_tensor *like, size_t n)
-{
-    return newt(L, like->eng, like->kind, like->dev, like->ops, n, like->rows, like->cols);
-}
-
-const char *lt_device_text(char *buf, size_t len, const lt_tensor *t)
-{
-    return dev_text(buf, len, t->kind, t->dev);
-}
-
-const char *lt_type_name(lua_State *L, int i)
-{
-    if (luaL_getmetafield(L, i, "__name") != LUA_TNIL) {
-        const char *name = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
-        lua_pop(L, 1);
-        if (name)
-            return name; /* kept alive by the metatable */
-    }
-    return luaL_typename(L, i);
 }
