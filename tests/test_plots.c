@@ -339,7 +339,7 @@ Test(plots, default_charts_from_the_fixture)
 {
     char *d = fixture_copy(NULL);
     experiment *e = load_fixture_experiment(d);
-    int n = plots_render_run(d, e, 1);
+    int n = plots_render_run(d, e, 1, NULL);
     cr_assert_eq(n, 4, "drew %d charts", n);
     assert_chart(d, "time");
     assert_chart(d, "speedup");
@@ -387,7 +387,7 @@ Test(plots, same_colour_for_a_series_on_every_chart)
 {
     char *d = fixture_copy(NULL);
     experiment *e = load_fixture_experiment(d);
-    cr_assert_eq(plots_render_run(d, e, 1), 4);
+    cr_assert_eq(plots_render_run(d, e, 1, NULL), 4);
     const char *charts[] = {"plots/time.gp", "plots/speedup.gp", "plots/throughput.gp"};
     char colour[3][16] = {{0}};
     for (int i = 0; i < 3; i++) {
@@ -430,7 +430,7 @@ Test(plots, every_chart_type)
 {
     char *d = fixture_copy(NULL);
     experiment *e = parse(every_type);
-    cr_assert_eq(plots_render_run(d, e, 1), 5);
+    cr_assert_eq(plots_render_run(d, e, 1, NULL), 5);
     const char *stems[] = {"l", "s", "t", "b", "c"};
     for (int i = 0; i < 5; i++)
         assert_chart(d, stems[i]);
@@ -465,7 +465,7 @@ Test(plots, bar_chart_when_x_is_categorical)
                           "sweep:\n  target:\n    - {label: CPU, device: cpu}\n"
                           "    - {label: GPU, device: cuda, io: with}\n"
                           "    - {label: GPU no IO, device: cuda, io: without}\n");
-    int n = plots_render_run(d, e, 1);
+    int n = plots_render_run(d, e, 1, NULL);
     cr_assert(n >= 1);
     assert_chart(d, "bar");
     cr_assert(!exists(d, "plots/time.png"), "a time chart over a categorical x");
@@ -517,7 +517,7 @@ Test(plots, injection_in_titles_and_labels_runs_nothing)
     }
     fclose(f);
     free(csv);
-    int n = plots_render_run(d, e, 1);
+    int n = plots_render_run(d, e, 1, NULL);
     cr_assert_eq(n, 3, "drew %d charts", n);
     assert_png(d, "a");
     assert_png(d, "b");
@@ -547,7 +547,7 @@ Test(plots, missing_gnuplot_returns_cleanly)
     char *d = fixture_copy(NULL);
     experiment *e = load_fixture_experiment(d);
     setenv("RUNNER_GNUPLOT", "/nonexistent/gnuplot", 1);
-    int n = plots_render_run(d, e, 1);
+    int n = plots_render_run(d, e, 1, NULL);
     unsetenv("RUNNER_GNUPLOT");
     cr_assert_eq(n, -1);
     cr_assert(exists(d, "plots/time.gp"), "the scripts should still be written");
@@ -602,7 +602,7 @@ Test(plots, title_xlabel_ylabel_legend_reach_the_script)
              "  - {name: plain}\n",
              fixture_head);
     experiment *e = parse(yaml);
-    cr_assert_eq(plots_render_run(d, e, 1), 4);
+    cr_assert_eq(plots_render_run(d, e, 1, NULL), 4);
     char *t = file_in(d, "plots/t.gp"), *sp = file_in(d, "plots/s.gp"),
          *g = file_in(d, "plots/g.gp"), *pl = file_in(d, "plots/plain.gp");
     cr_assert(strstr(t, "set title 'My title'"), "%s", t);
@@ -852,7 +852,7 @@ Test(cmd_report, tidy_numbers_in_findings_and_tables)
     memcpy(w, "pow2: [14,22]", 13);
     spit(p, y);
     free(y);
-    cr_assert_eq(report_write(d, 1), 0);
+    cr_assert_eq(report_write(d, 1, NULL), 0);
     char *md = file_in(d, "report.md");
     const char *want[] = {"GPU against CPU: faster from n = 2^18 (2^17 was the last slower)",
                           "at n = 2^20.", "| 2^22 |", "| 2^14 | CPU |",
@@ -879,12 +879,12 @@ Test(cmd_report, without_experiment_yaml_infers_the_sweep)
     cr_assert(m.is_label[t] && m.group[dev] == m.group[t] && m.group[io] == m.group[t]);
     cr_assert_eq(pm_default_x(&m), m.c_size);
     pm_free(&m);
-    int n = plots_render_run(d, NULL, 1);
+    int n = plots_render_run(d, NULL, 1, NULL);
     cr_assert_eq(n, 4);
     char *gp = file_in(d, "plots/time.gp");
     cr_assert(strstr(gp, "title 'GPU no IO'"));
     free(gp);
-    cr_assert_eq(report_write(d, 1), 0);
+    cr_assert_eq(report_write(d, 1, NULL), 0);
     char *md = file_in(d, "report.md");
     cr_assert(strstr(md, "faster from n = 256"));
     free(md);
@@ -961,7 +961,7 @@ Test(plots, device_time_charts_say_which_time_they_show)
                           "  - {name: dev, type: line, time: device}\n"
                           "  - {name: sp, type: speedup, baseline: {device: cpu}, y: device_median}\n"
                           "  - {name: gpu, type: line, time: device, where: {device: cuda}}\n");
-    cr_assert_eq(plots_render_run(d, e, 1), 4);
+    cr_assert_eq(plots_render_run(d, e, 1, NULL), 4);
     char *gp = file_in(d, "plots/wall.gp");
     cr_assert(strstr(gp, "'median wall time (seconds)'"), "%s", gp);
     cr_assert(strstr(gp, "title 'GPU no IO' noenhanced"));
@@ -1055,7 +1055,7 @@ Test(plots, logx_and_logy_force_the_axes)
                           "  - {name: loglog, x: size, logx: true, logy: true}\n"
                           "  - {name: linlin, x: size, logx: false, logy: false}\n"
                           "  - {name: auto, x: size}\n");
-    cr_assert_eq(plots_render_run(d, e, 1), 3);
+    cr_assert_eq(plots_render_run(d, e, 1, NULL), 3);
     char *gp = file_in(d, "plots/loglog.gp");
     cr_assert(strstr(gp, "set logscale x") && strstr(gp, "set logscale y"), "%s", gp);
     free(gp);

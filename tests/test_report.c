@@ -75,7 +75,7 @@ static char *made_run(const char *yaml, const char *keys, const char *extra_hdr,
 
 static char *findings(const char *d)
 {
-    cr_assert_eq(report_write(d, 1), 0);
+    cr_assert_eq(report_write(d, 1, NULL), 0);
     char *md = slurp(d, "report.md");
     cr_assert_not_null(md);
     return md;

@@ -99,6 +99,16 @@ void sb_vprintf(strbuf *b, const char *fmt, va_list ap)
     b->len += (size_t)n;
 }
 
+void notes_printf(strbuf *notes, const char *fmt, ...)
+{
+    if (!notes)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    sb_vprintf(notes, fmt, ap);
+    va_end(ap);
+}
+
 void sb_printf(strbuf *b, const char *fmt, ...)
 {
     va_list ap;

@@ -20,6 +20,9 @@ typedef struct strbuf {
 void sb_putc(strbuf *b, char c);
 void sb_puts(strbuf *b, const char *s);
 void sb_putn(strbuf *b, const char *s, size_t n);
+/* What a library module has to tell the user, one line each, for the CLI
+ * to print (README "Architecture"); nothing when notes is NULL. */
+void notes_printf(strbuf *notes, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sb_printf(strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sb_vprintf(strbuf *b, const char *fmt, va_list ap);
 char *sb_take(strbuf *b); /* returns the string (never NULL), resets b */

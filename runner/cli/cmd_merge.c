@@ -33,7 +33,9 @@ int cmd_merge(const cli *c)
                 incomplete ? " (incomplete: see runner status)" : "");
     if (!c->no_plots)
         draw_run(dir, NULL, c->quiet);
-    report_write(dir, c->quiet);
+    strbuf notes = {0};
+    report_write(dir, c->quiet, &notes);
+    print_notes(&notes);
     if (incomplete)
         return EXIT_TRIALS_FAILED;
     if (rundir_merge_earn_latest(dir) == 0 && !c->quiet)

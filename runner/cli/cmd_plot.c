@@ -67,9 +67,12 @@ int cmd_report(const cli *c)
         return EXIT_INVALID;
     }
     int rc = EXIT_OK;
-    for (int i = 0; i < nruns; i++)
-        if (report_write(runs[i], c->quiet) < 0)
+    for (int i = 0; i < nruns; i++) {
+        strbuf notes = {0};
+        if (report_write(runs[i], c->quiet, &notes) < 0)
             rc = EXIT_TRIALS_FAILED;
+        print_notes(&notes);
+    }
     free_runs(runs, nruns);
     return rc;
 }

@@ -197,7 +197,6 @@ static int hooks_after(hookproc *H, long long t, trial_result *res)
     return 0;
 }
 
-
 /* Where finished trials go, and the tallies of the run. */
 typedef struct sink {
     const experiment *e;
@@ -533,10 +532,12 @@ static int run_experiment(const cli *c, experiment *e, int argc, char **argv, in
     if (finished && !write_failed && !results_earn_latest(&R) && !c->quiet && !c->run_dir)
         fprintf(stderr, "runner: %s/latest not moved: the run has no ok trial\n", R.exp_dir);
     /* a shard is a part: `runner merge` draws and reports the whole */
+    strbuf notes = {0}; /* what the charts and the report have to say */
     if (finished && !c->no_plots && !c->shard_n)
-        plots_render_run(R.run_dir, e, c->quiet);
+        plots_render_run(R.run_dir, e, c->quiet, &notes);
     if (finished && !c->shard_n)
-        report_write(R.run_dir, c->quiet);
+        report_write(R.run_dir, c->quiet, &notes);
+    print_notes(&notes);
 
     char w[32];
     fmt_seconds(w, sizeof w, wall);

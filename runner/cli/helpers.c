@@ -53,14 +53,25 @@ void free_runs(char **runs, int n)
 
 /* Draws run_dir's charts with its experiment e (may be NULL), restyled by
  * spec (may be NULL); frees e. */
+void print_notes(strbuf *notes)
+{
+    if (notes->len)
+        fputs(notes->s, stderr);
+    sb_free(notes);
+}
+
 static int draw(const char *run_dir, experiment *e, const experiment *spec, int quiet)
 {
     int failed = 0;
-    int n = plots_render_spec(run_dir, e, spec, quiet, &failed);
+    strbuf notes = {0};
+    int n = plots_render_spec(run_dir, e, spec, quiet, &failed, &notes);
+    print_notes(&notes);
     /* keep an existing report in step with the charts */
     char *report = rundir_path(run_dir, RD_REPORT);
-    if (n >= 0 && access(report, F_OK) == 0)
-        report_write(run_dir, 1);
+    if (n >= 0 && access(report, F_OK) == 0) {
+        report_write(run_dir, 1, &notes);
+        print_notes(&notes);
+    }
     free(report);
     experiment_free(e);
     return n < 0 || failed ? EXIT_TRIALS_FAILED : EXIT_OK;
@@ -69,7 +80,7 @@ static int draw(const char *run_dir, experiment *e, const experiment *spec, int 
 static experiment *saved_experiment(const char *run_dir, int quiet)
 {
     char note[1024];
-    experiment *e = pm_run_experiment(run_dir, note, sizeof note);
+    experiment *e = rundir_read_experiment(run_dir, note, sizeof note);
     if (!e && note[0] && !quiet)
         fprintf(stderr, "runner: note: %s; drawing from %s alone\n", note,
                 rundir_name(RD_TRIALS));

@@ -24,6 +24,9 @@ void free_runs(char **runs, int n);
  * note unless quiet); spec, when given, restyles them (plot --config).
  * An existing report.md is rewritten to match.  EXIT_OK, or
  * EXIT_TRIALS_FAILED when a chart was not drawn. */
+/* Prints what a library module had to say (its notes) on stderr, and
+ * empties them. */
+void print_notes(strbuf *notes);
 int draw_run(const char *run_dir, const experiment *spec, int quiet);
 /* The same with the charts of a plots-only file (plot --config, README
  * "Plots and reports") read against the run's saved experiment; EXIT_INVALID

@@ -1,7 +1,7 @@
 /* plot_gp.h - talking to gnuplot safely: quoting user text, templates, and
  * running the program as a child process (base/spawn.h: no shell).
  *
- * Every string that comes from an experiment file or from trials.csv reaches
+ * Every string that comes from an experiment file or from the trials table reaches
  * a script only through gp_quote(): a gnuplot single-quoted string, which has
  * no escapes, no backquote substitution and no @macro expansion.  A quote
  * in the text is written as '."'".' (a concatenation: gnuplot's scanner

@@ -1,6 +1,6 @@
 /* plot_model.h - a finished run as the charts and report.md see it.
  *
- * The model is trials.csv plus what the experiment file says about its
+ * The model is the trials table plus what the experiment file says about its
  * columns: which keys are swept, and which of them a linked axis (a list of
  * mappings such as `target: [{label: CPU, device: cpu}, ...]`) sets together.
  * A linked axis contributes its label column to chart series; the keys it
@@ -8,7 +8,7 @@
  * inferred from the data (a swept key whose value follows from an earlier
  * swept key is a member of that key's group).
  *
- * Columns are referred to by their index in trials.csv's header. */
+ * Columns are referred to by their index in the trials table's header. */
 #ifndef RUNNER_PLOT_MODEL_H
 #define RUNNER_PLOT_MODEL_H
 
@@ -35,8 +35,8 @@ typedef struct run_model {
     char *size_means; /* what `size` means for the run's workload, or NULL */
 } run_model;
 
-/* Reads RUN_DIR/trials.csv; `e` (may be NULL) describes its columns.
- * Returns -1 with a message in err when trials.csv is missing or unusable. */
+/* Reads RUN_DIR's trials table; `e` (may be NULL) describes its columns.
+ * Returns -1 with a message in err when it is missing or unusable. */
 int pm_load(run_model *m, const char *run_dir, const experiment *e, char *err, size_t errlen);
 void pm_free(run_model *m);
 
@@ -87,7 +87,7 @@ void chart_spec_free(chart_spec *s);
 /* The charts drawn when the experiment has no `plots` key (README "Plots and reports"). */
 int pm_default_charts(const run_model *m, chart_spec **out);
 /* Converts the file's `plots` into charts over this run's columns.  A chart
- * naming a column that trials.csv lacks is left out with a message in warn. */
+ * naming a column that the trials table lacks is left out with a message in warn. */
 int pm_file_charts(const run_model *m, const experiment *e, chart_spec **out, char *warn,
                    size_t warnlen);
 
@@ -99,6 +99,9 @@ int pm_is_extra_col(const run_model *m, int col);
 /* The default x (a swept size, else the first numeric swept key that is
  * not a configuration, else the first numeric swept key), or -1. */
 int pm_default_x(const run_model *m);
+/* The x of a chart with none given: the default x, else the first swept
+ * key (a category), else the workload. */
+int pm_chart_x(const run_model *m);
 /* Default series keys for a chart with x column `x`: every swept key but x,
  * a linked group counted once (by its label).  Returns the count. */
 int pm_default_series(const run_model *m, int x, int *out);
@@ -151,13 +154,6 @@ typedef struct chart_data {
  * are left out (never drawn as zeros).  Returns the number of points. */
 int pm_chart_data(const run_model *m, const chart_spec *s, chart_data *d);
 void chart_data_free(chart_data *d);
-
-/* The experiment a run was made with: RUN_DIR/experiment.yaml, read where
- * it lies or (when files it names, such as hooks or lua:FILE, are not next
- * to it) as if it were at its original path from meta.json.  NULL when
- * neither works; then `note` says why and the charts are drawn from
- * trials.csv alone. */
-experiment *pm_run_experiment(const char *run_dir, char *note, size_t notelen);
 
 /* Is `col` a time column (seconds)? */
 int pm_is_time_col(const run_model *m, int col);

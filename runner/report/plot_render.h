@@ -3,15 +3,17 @@
 #ifndef RUNNER_PLOT_RENDER_H
 #define RUNNER_PLOT_RENDER_H
 
+#include "base/util.h"
 #include "experiment/config.h"
 
 /* Draws the charts of RUN_DIR into RUN_DIR/plots/.  `e` (may be NULL: then
- * inferred from trials.csv) describes the run's columns; the charts are the
+ * inferred from the trials table) describes the run's columns; the charts are the
  * `plots` of `spec` (or of `e` when spec is NULL), or the default charts when
  * that file has none.  Returns the number of charts drawn, or -1 when
  * gnuplot is missing (the scripts are still written).  *failed (may be NULL)
- * counts the charts that could not be drawn or were left out. */
+ * counts the charts that could not be drawn or were left out.  The lines to
+ * print go to notes (plots.h). */
 int plots_render_spec(const char *run_dir, const experiment *e, const experiment *spec, int quiet,
-                      int *failed);
+                      int *failed, strbuf *notes);
 
 #endif

@@ -69,6 +69,13 @@ int rundir_point_latest(const char *exp_dir, const char *run_id);
 /* Points RUN_DIR/../latest at RUN_DIR when it holds an ok trial: 1 if moved. */
 int rundir_earn_latest(const char *run_dir);
 
+/* The experiment of a run folder, from the copy of its file: as it loads;
+ * else with the files it names taken beside the original file (meta.json
+ * says where); else with empty stand-ins for them (charts need none).
+ * NULL when none of that parses, with the first error in note. */
+struct experiment;
+struct experiment *rundir_read_experiment(const char *run_dir, char *note, size_t notelen);
+
 /* 1 when the trials table holds an ok trial. */
 int rundir_has_ok_trial(const char *dir);
 

@@ -1,0 +1,14 @@
+/* findings.h - the Findings section of report.md and report.html (README
+ * "Plots and reports"). */
+#ifndef RUNNER_FINDINGS_H
+#define RUNNER_FINDINGS_H
+
+#include "base/util.h"
+#include "experiment/experiment.h"
+#include "report/plot_model.h"
+
+/* Appends the findings of run m (e: its experiment, may be NULL) as
+ * Markdown list items and sections. */
+void report_findings(strbuf *b, const run_model *m, const experiment *e);
+
+#endif
