@@ -92,7 +92,7 @@ while read -r l; do say "$l"; done < "$edges.proto"
 
 # --- the run folder's files are named in rundir/ only ------------------------
 # help and usage text (what a user reads) may name them
-help_files='runner/cli/usage.c'
+help_files='runner/cli/help.c'
 for f in $(grep -rlE 'trials\.csv|samples\.csv|trials\.more\.csv|meta\.json' runner | sort); do
     case "$f" in runner/rundir/*) continue ;; esac
     case " $help_files " in *" $f "*) continue ;; esac

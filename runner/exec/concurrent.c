@@ -412,13 +412,7 @@ static int speedup_ci(const double *ratio, int n, double *lo, double *hi)
 
 static double median_of(const double *v, int n)
 {
-    if (n <= 0)
-        return 0;
-    double *x = xmalloc((size_t)n * sizeof *x);
-    memcpy(x, v, (size_t)n * sizeof *x);
-    double m = stats_median(x, n);
-    free(x);
-    return m;
+    return n > 0 ? stats_median_copy(v, n) : 0;
 }
 
 static void extras(void *state, void *ctx, void (*cb)(void *, const char *, const char *))

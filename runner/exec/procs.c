@@ -507,17 +507,6 @@ static void work(void *state, double *flops, double *bytes)
     }
 }
 
-static double median_of(const double *v, int n)
-{
-    if (n <= 0)
-        return NAN;
-    double *x = xmalloc((size_t)n * sizeof *x);
-    memcpy(x, v, (size_t)n * sizeof *x);
-    double m = stats_median(x, n);
-    free(x);
-    return m;
-}
-
 static void extras(void *state, void *ctx, void (*cb)(void *, const char *, const char *))
 {
     procs *P = state;
@@ -525,15 +514,15 @@ static void extras(void *state, void *ctx, void (*cb)(void *, const char *, cons
     snprintf(v, sizeof v, "%d", P->n);
     cb(ctx, "processes", v);
     if (P->nup > 0) { /* spawn: per_call: the median over calls */
-        snprintf(v, sizeof v, "%.6g", median_of(P->up, P->nup));
+        snprintf(v, sizeof v, "%.6g", stats_median_copy(P->up, P->nup));
         cb(ctx, "startup_seconds", v);
-        snprintf(v, sizeof v, "%.6g", median_of(P->up_fork, P->nupf));
+        snprintf(v, sizeof v, "%.6g", stats_median_copy(P->up_fork, P->nupf));
         cb(ctx, "startup_fork_seconds", v);
     }
     if (P->nskew > 0) {
-        snprintf(v, sizeof v, "%.6g", median_of(P->skew, P->nskew));
+        snprintf(v, sizeof v, "%.6g", stats_median_copy(P->skew, P->nskew));
         cb(ctx, "barrier_skew_seconds", v);
-        snprintf(v, sizeof v, "%.4g", median_of(P->overlap, P->nover));
+        snprintf(v, sizeof v, "%.4g", stats_median_copy(P->overlap, P->nover));
         cb(ctx, "overlap", v);
     }
 }

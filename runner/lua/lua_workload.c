@@ -179,21 +179,29 @@ static void build_p(lua_State *L, int table, const rn_trial *t, const char *devi
     lua_setfield(L, p, "io");
 }
 
-int lua_workload_teardown(void *st, rn_error *err)
+/* Calls the file's function `ref` as f(ctx, p, state): 0, or the Lua error
+ * in err. */
+static int call_user(lw_state *s, int ref, rn_error *err)
 {
-    lw_state *s = st;
-    if (!s || !s->L || s->r_teardown == LUA_NOREF)
-        return 0;
     lua_State *L = s->L;
     lua_settop(L, 0);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, s->r_teardown);
-    s->r_teardown = LUA_NOREF; /* once */
+    lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
     lua_rawgeti(L, LUA_REGISTRYINDEX, s->r_ctx);
     lua_rawgeti(L, LUA_REGISTRYINDEX, s->r_p);
     lua_rawgeti(L, LUA_REGISTRYINDEX, s->r_state);
     int rc = pcall(L, 3, 0, err->msg, sizeof err->msg);
     lua_settop(L, 0);
     return rc;
+}
+
+int lua_workload_teardown(void *st, rn_error *err)
+{
+    lw_state *s = st;
+    if (!s || !s->L || s->r_teardown == LUA_NOREF)
+        return 0;
+    int ref = s->r_teardown;
+    s->r_teardown = LUA_NOREF; /* once */
+    return call_user(s, ref, err);
 }
 
 static void lw_release(void *st)
@@ -376,17 +384,7 @@ static int lw_run(void *st, rn_sample *smp, rn_error *err)
 static int lw_check(void *st, rn_error *err)
 {
     lw_state *s = st;
-    if (s->r_check == LUA_NOREF)
-        return 0;
-    lua_State *L = s->L;
-    lua_settop(L, 0);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, s->r_check);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, s->r_ctx);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, s->r_p);
-    lua_rawgeti(L, LUA_REGISTRYINDEX, s->r_state);
-    int rc = pcall(L, 3, 0, err->msg, sizeof err->msg);
-    lua_settop(L, 0);
-    return rc;
+    return s->r_check == LUA_NOREF ? 0 : call_user(s, s->r_check, err);
 }
 
 /* extras(ctx, p, state) -> {column = value}: columns of the trial's row after

@@ -208,20 +208,6 @@ static int varies(const run_model *m, int col)
     return 0;
 }
 
-static char *meta_name(const char *run_dir)
-{
-    int absent;
-    char err[8];
-    json_object *root = rundir_read_meta(run_dir, &absent, err, sizeof err);
-    char *name = NULL;
-    json_object *x, *n;
-    if (root && json_object_object_get_ex(root, "experiment", &x) &&
-        json_object_object_get_ex(x, "name", &n) && json_object_is_type(n, json_type_string))
-        name = xstrdup(json_object_get_string(n));
-    json_object_put(root);
-    return name;
-}
-
 int pm_load(run_model *m, const char *run_dir, const experiment *e, char *err, size_t errlen)
 {
     memset(m, 0, sizeof *m);
@@ -310,7 +296,7 @@ int pm_load(run_model *m, const char *run_dir, const experiment *e, char *err, s
         }
     }
     (void)inferred;
-    m->name = e && e->name ? xstrdup(e->name) : meta_name(run_dir);
+    m->name = e && e->name ? xstrdup(e->name) : rundir_meta_experiment(run_dir, "name");
     if (!m->name)
         m->name = xstrdup("experiment");
     /* what size counts, for each workload of the run */

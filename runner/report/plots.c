@@ -30,7 +30,7 @@
 #include "report/plot_model.h"
 #include "report/plot_warmup.h"
 #include "report/plot_render.h"
-#include "rundir/results.h"
+#include "rundir/rundir.h"
 #include "base/util.h"
 
 #include <errno.h>
@@ -110,7 +110,7 @@ int plots_render_spec(const char *run_dir, const experiment *e, const experiment
     }
     palette_sort(&pal);
 
-    char *dir = xasprintf("%s/plots", run_dir);
+    char *dir = rundir_path(run_dir, RD_PLOTS);
     if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
         notes_printf(notes, "runner: cannot create %s: %s\n", dir, strerror(errno));
         free(dir);

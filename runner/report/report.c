@@ -369,17 +369,9 @@ int report_write(const char *run_dir, int quiet, strbuf *notes)
     }
 
     char *out = rundir_path(run_dir, RD_REPORT);
-    char *tmp = xasprintf("%s/.report.md.tmp%d", run_dir, (int)getpid());
     int rc = 0;
-    FILE *f = fopen(tmp, "w");
-    int ok = f != NULL;
-    if (f) {
-        ok = fwrite(b.s, 1, b.len, f) == b.len;
-        ok &= fclose(f) == 0;
-    }
-    if (!ok || rename(tmp, out) < 0) {
+    if (write_file_atomic(out, b.s, b.len) < 0) {
         notes_printf(notes, "runner: cannot write %s: %s\n", out, strerror(errno));
-        unlink(tmp);
         rc = -1;
     } else {
         char *head = xasprintf("%.*s", (int)head_len, b.s);
@@ -394,7 +386,6 @@ int report_write(const char *run_dir, int quiet, strbuf *notes)
         }
         free(head);
     }
-    free(tmp);
     free(out);
     sb_free(&b);
     json_object_put(meta);

@@ -41,7 +41,7 @@ static int cmp_chart(const void *a, const void *b)
 
 int report_chart_names(const char *run_dir, char ***out)
 {
-    char *dir = xasprintf("%s/plots", run_dir);
+    char *dir = rundir_path(run_dir, RD_PLOTS);
     DIR *d = opendir(dir);
     free(dir);
     char **names = NULL;
@@ -152,7 +152,7 @@ static void charts(strbuf *b, const char *run_dir)
         sb_puts(b, "<p>No charts: no ok trial to draw, or gnuplot is missing (install it, then "
                    "run <code>runner plot</code> on this folder).</p>\n");
     for (int i = 0; i < n; i++) {
-        char *svg = xasprintf("%s/plots/%s.svg", run_dir, names[i]);
+        char *svg = xasprintf("%s/%s/%s.svg", run_dir, rundir_name(RD_PLOTS), names[i]);
         char *pre = xasprintf("c%d", i + 1);
         sb_printf(b, "<figure class=\"chart\" id=\"chart-%s\">\n", names[i]);
         if (inline_svg(b, svg, pre) < 0)
@@ -327,20 +327,11 @@ int report_html_write(const char *run_dir, const run_model *m, const char *md_he
     sb_puts(&b, "</script>\n</body>\n</html>\n");
 
     char *out = rundir_path(run_dir, RD_REPORT_HTML);
-    char *tmp = xasprintf("%s.tmp%d", out, (int)getpid());
     int rc = 0;
-    FILE *f = fopen(tmp, "w");
-    int ok = f != NULL;
-    if (f) {
-        ok = fwrite(b.s, 1, b.len, f) == b.len;
-        ok &= fclose(f) == 0;
-    }
-    if (!ok || rename(tmp, out) < 0) {
+    if (write_file_atomic(out, b.s, b.len) < 0) {
         snprintf(err, errlen, "cannot write %s: %s", out, strerror(errno));
-        unlink(tmp);
         rc = -1;
     }
-    free(tmp);
     free(out);
     sb_free(&b);
     return rc;

@@ -12,7 +12,7 @@
 static const char *const names[] = {
     [RD_TRIALS] = "trials.csv",   [RD_SAMPLES] = "samples.csv", [RD_MORE] = "trials.more.csv",
     [RD_META] = "meta.json",      [RD_REPORT] = "report.md",    [RD_REPORT_HTML] = "report.html",
-    [RD_LATEST] = "latest",       [RD_EXPERIMENT] = "experiment.yaml",
+    [RD_LATEST] = "latest",       [RD_PLOTS] = "plots",       [RD_EXPERIMENT] = "experiment.yaml",
 };
 
 const char *rundir_name(rd_file f)
@@ -96,6 +96,20 @@ json_object *rundir_read_meta(const char *dir, int *absent, char *err, size_t le
         snprintf(err, len, "%s: not readable as JSON", p);
     free(p);
     return m;
+}
+
+char *rundir_meta_experiment(const char *dir, const char *field)
+{
+    int absent;
+    char err[8]; /* unreadable is absent here */
+    json_object *root = rundir_read_meta(dir, &absent, err, sizeof err);
+    char *v = NULL;
+    json_object *x, *n;
+    if (root && json_object_object_get_ex(root, "experiment", &x) &&
+        json_object_object_get_ex(x, field, &n) && json_object_is_type(n, json_type_string))
+        v = xstrdup(json_object_get_string(n));
+    json_object_put(root);
+    return v;
 }
 
 int rundir_write_meta(const char *dir, json_object *m, char *err, size_t len)

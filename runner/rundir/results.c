@@ -124,16 +124,42 @@ static int start_files(run_files *R, const experiment *e, char *err, size_t len)
     return rc;
 }
 
-int results_open(run_files *R, const experiment *e, const char *output, int resume, char *err,
-                 size_t len)
+/* No files open yet; room for a done mark per trial id. */
+static void init_files(run_files *R, const experiment *e)
 {
     memset(R, 0, sizeof *R);
     R->trials_fd = R->samples_fd = R->lock_fd = R->more_fd = -1;
-    R->max_id = 0;
     for (long long i = 0; i < e->ntrials; i++)
         if (e->ids[i] > R->max_id)
             R->max_id = e->ids[i];
     R->done = xcalloc((size_t)(R->max_id / 8 + 1), 1);
+}
+
+/* A locked run folder: read back what it holds, or start its files (a run
+ * killed while its folder was being made has none yet). */
+static int load_or_start(run_files *R, const experiment *e, char *err, size_t len)
+{
+    return rundir_is_run(R->run_dir) ? resume_load(R, e, err, len)
+                                     : start_files(R, e, err, len);
+}
+
+/* The trials and samples tables, opened for appending. */
+static int open_tables(run_files *R, char *err, size_t len)
+{
+    R->trials_fd = open_append(R->run_dir, rundir_name(RD_TRIALS));
+    R->samples_fd = open_append(R->run_dir, rundir_name(RD_SAMPLES));
+    R->trials_size = R->samples_size = -1; /* learnt at the first append */
+    if (R->trials_fd < 0 || R->samples_fd < 0) {
+        snprintf(err, len, "cannot open the results in %s: %s", R->run_dir, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+int results_open(run_files *R, const experiment *e, const char *output, int resume, char *err,
+                 size_t len)
+{
+    init_files(R, e);
     R->exp_dir = xasprintf("%s/%s", output, e->name);
     if (make_dirs(R->exp_dir) < 0 || access(R->exp_dir, W_OK) < 0) {
         snprintf(err, len, "cannot write to the output folder %s: %s", R->exp_dir,
@@ -146,13 +172,8 @@ int results_open(run_files *R, const experiment *e, const char *output, int resu
             R->run_id = id;
             R->run_dir = xasprintf("%s/%s", R->exp_dir, id);
             R->resumed = 1;
-            if (rundir_lock(R->run_dir, &R->lock_fd, err, len) < 0)
-                return -1;
-            char *tp = xasprintf("%s/trials.csv", R->run_dir);
-            int started = access(tp, F_OK) == 0;
-            free(tp);
-            /* a run killed while its folder was being made has no files yet */
-            if (started ? resume_load(R, e, err, len) < 0 : start_files(R, e, err, len) < 0)
+            if (rundir_lock(R->run_dir, &R->lock_fd, err, len) < 0 ||
+                load_or_start(R, e, err, len) < 0)
                 return -1;
         }
     }
@@ -163,24 +184,12 @@ int results_open(run_files *R, const experiment *e, const char *output, int resu
             return -1;
     }
     R->may_be_latest = 1;
-    R->trials_fd = open_append(R->run_dir, "trials.csv");
-    R->samples_fd = open_append(R->run_dir, "samples.csv");
-    R->trials_size = R->samples_size = -1; /* learnt at the first append */
-    if (R->trials_fd < 0 || R->samples_fd < 0) {
-        snprintf(err, len, "cannot open the results in %s: %s", R->run_dir, strerror(errno));
-        return -1;
-    }
-    return 0;
+    return open_tables(R, err, len);
 }
 
 int results_open_dir(run_files *R, const experiment *e, const char *dir, char *err, size_t len)
 {
-    memset(R, 0, sizeof *R);
-    R->trials_fd = R->samples_fd = R->lock_fd = R->more_fd = -1;
-    for (long long i = 0; i < e->ntrials; i++)
-        if (e->ids[i] > R->max_id)
-            R->max_id = e->ids[i];
-    R->done = xcalloc((size_t)(R->max_id / 8 + 1), 1);
+    init_files(R, e);
     if (make_dirs(dir) < 0 || access(dir, W_OK) < 0) {
         snprintf(err, len, "cannot write to %s: %s", dir, strerror(errno));
         return -1;
@@ -191,20 +200,10 @@ int results_open_dir(run_files *R, const experiment *e, const char *dir, char *e
     R->exp_dir = slash ? strndup(dir, (size_t)(slash - dir)) : xstrdup(".");
     if (rundir_lock(R->run_dir, &R->lock_fd, err, len) < 0)
         return -1;
-    char *tp = xasprintf("%s/trials.csv", dir);
-    int started = access(tp, F_OK) == 0;
-    free(tp);
-    R->resumed = started;
-    if (started ? resume_load(R, e, err, len) < 0 : start_files(R, e, err, len) < 0)
+    R->resumed = rundir_is_run(R->run_dir);
+    if (load_or_start(R, e, err, len) < 0)
         return -1;
-    R->trials_fd = open_append(R->run_dir, "trials.csv");
-    R->samples_fd = open_append(R->run_dir, "samples.csv");
-    R->trials_size = R->samples_size = -1; /* learnt at the first append */
-    if (R->trials_fd < 0 || R->samples_fd < 0) {
-        snprintf(err, len, "cannot open the results in %s: %s", R->run_dir, strerror(errno));
-        return -1;
-    }
-    return 0;
+    return open_tables(R, err, len);
 }
 
 /* times and statistics: 9 significant digits (finer than the clock's

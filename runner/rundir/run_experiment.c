@@ -13,20 +13,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static char *meta_path(const char *run_dir)
-{
-    int absent;
-    char err[8];
-    json_object *root = rundir_read_meta(run_dir, &absent, err, sizeof err);
-    char *path = NULL;
-    json_object *x, *n;
-    if (root && json_object_object_get_ex(root, "experiment", &x) &&
-        json_object_object_get_ex(x, "path", &n) && json_object_is_type(n, json_type_string))
-        path = xstrdup(json_object_get_string(n));
-    json_object_put(root);
-    return path;
-}
-
 /* The files an experiment names but that are absent ("hooks file 'X' not
  * found", "Lua workload file 'X' not found"), as relative paths. */
 static int missing_files(const diags *d, char **out, int max)
@@ -116,7 +102,7 @@ experiment *rundir_read_experiment(const char *run_dir, char *note, size_t notel
     char *text = e ? NULL : read_file(path, &len);
     if (text) {
         /* the files it names may sit next to the original file ... */
-        char *orig = meta_path(run_dir);
+        char *orig = rundir_meta_experiment(run_dir, "path");
         if (orig) {
             diags d2 = {0};
             e = experiment_parse(orig, text, len, &d2);

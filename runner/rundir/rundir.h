@@ -22,6 +22,7 @@ typedef enum rd_file {
     RD_REPORT,  /* report.md */
     RD_REPORT_HTML, /* report.html */
     RD_LATEST,  /* OUTPUT/<name>/latest: the newest finished run with an ok trial */
+    RD_PLOTS,   /* plots/: each chart's gnuplot script, PNG and SVG */
     RD_EXPERIMENT, /* experiment.yaml: the experiment file, as it was run */
 } rd_file;
 
@@ -44,6 +45,9 @@ int rundir_read_trials(const char *dir, csv_table *t, char *err, size_t len);
 int rundir_read_samples(const char *dir, csv_table *t, int *present, char *err, size_t len);
 /* meta.json parsed; NULL when absent (*absent = 1) or unreadable (reason in err). */
 json_object *rundir_read_meta(const char *dir, int *absent, char *err, size_t len);
+/* A string of meta.json's "experiment" object ("name", "path"), malloc'd;
+ * NULL when the file, the object or the string is absent. */
+char *rundir_meta_experiment(const char *dir, const char *field);
 /* meta.json written atomically from m. */
 int rundir_write_meta(const char *dir, json_object *m, char *err, size_t len);
 /* The same, but arg/latest is named by the run it points to, arg/<run-id>

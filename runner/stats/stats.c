@@ -110,6 +110,17 @@ int stats_bimodal(const double *x, int k, double *lo_mode, double *hi_mode, doub
     return 1;
 }
 
+double stats_median_copy(const double *v, int n)
+{
+    if (n <= 0)
+        return NAN;
+    double *x = xmalloc((size_t)n * sizeof *x);
+    memcpy(x, v, (size_t)n * sizeof *x);
+    double m = stats_median(x, n);
+    free(x);
+    return m;
+}
+
 double stats_median(double *x, int n)
 {
     int k = sort_finite(x, n);

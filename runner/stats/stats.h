@@ -18,6 +18,8 @@ typedef struct stats {
 /* `x` is sorted in place.  NaN entries are ignored. */
 void stats_compute(double *x, int n, stats *out);
 double stats_median(double *x, int n); /* NaN when no finite value */
+/* The same of a copy of v (v is not reordered); NaN when n <= 0. */
+double stats_median_copy(const double *v, int n);
 /* Samples outside Tukey's fences (1.5 IQR beyond the quartiles); sorts x. */
 int stats_outliers(double *x, int n);
 
