@@ -19,14 +19,15 @@ experiment *load_experiment(const char *path, const load_opts *o);
 int resolve_runs(const char *arg, char ***runs, int *nruns);
 void free_runs(char **runs, int n);
 
+/* Prints what a library module had to say (its notes) on stderr, and
+ * empties them. */
+void print_notes(strbuf *notes);
+
 /* Draws the charts of a saved run again (README "Plots and reports"): with
  * the experiment the run saved, or from its trials table alone (said in a
  * note unless quiet); spec, when given, restyles them (plot --config).
  * An existing report.md is rewritten to match.  EXIT_OK, or
  * EXIT_TRIALS_FAILED when a chart was not drawn. */
-/* Prints what a library module had to say (its notes) on stderr, and
- * empties them. */
-void print_notes(strbuf *notes);
 int draw_run(const char *run_dir, const experiment *spec, int quiet);
 /* The same with the charts of a plots-only file (plot --config, README
  * "Plots and reports") read against the run's saved experiment; EXIT_INVALID

@@ -355,6 +355,11 @@ int report_write(const char *run_dir, int quiet, strbuf *notes)
     environment(&b, meta);
 
     sb_puts(&b, "## Findings\n\n");
+    /* what every ratio below is (README "Plots and reports") */
+    sb_puts(&b, "Speedups and ratios are ratios of median times, as the charts draw them (wall "
+                "time; device time where a chart asks for it and a trial measured it); a "
+                "crossover is claimed only where the speedup's interval, from the two "
+                "medians' confidence intervals, clears 1 by at least 5 %.\n\n");
     report_findings(&b, &m, e);
     sb_puts(&b, "\n");
     size_t head_len = b.len; /* report.html shows this part as it is */
