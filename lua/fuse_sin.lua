@@ -31,6 +31,7 @@ end
 
 return {
   defaults = {size = 1 << 22, depth = 4, mode = "fuse"},
+  size_means = "elements",
 
   setup = function(ctx, p)
     if p.mode ~= "fuse" and p.mode ~= "unfused" then

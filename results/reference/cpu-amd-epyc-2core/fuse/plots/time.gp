@@ -40,7 +40,7 @@ set terminal pngcairo size 1000,650 enhanced font 'DejaVu Sans,11' linewidth 1.2
 set output 'time.png'
 
 set title 'fuse: median wall time vs size' noenhanced font ',14'
-set xlabel 'size' noenhanced
+set xlabel 'size (elements)' noenhanced
 set ylabel 'median wall time (seconds)' noenhanced
 set border 3 lc rgb '#555555'
 set tics nomirror out
