@@ -1024,3 +1024,27 @@ Test(lua, memory_cap_stops_a_state, .timeout = 30)
     lua_engine_set_memory_limit(0);
     cr_expect_eq(lua_engine_memory_limit(), (size_t)LUA_MEMORY_DEFAULT_MB << 20);
 }
+
+/* Freed Lua blocks of 64 KiB or more are kept for the next of their size
+ * (README "The tensor API"): kept ones do not count against the memory cap,
+ * a reused block holds the new tensor's numbers, and a live set beyond the
+ * cap still fails. */
+Test(lua, kept_blocks_are_reused_within_the_cap, .timeout = 30)
+{
+    lua_engine_set_memory_limit((size_t)8 << 20);
+    void *st = prep("lua:empty.lua", 0);
+    /* 400 tensors of 2^16 floats (256 KiB each, 100 MiB in all), each
+     * garbage at once: within an 8 MiB cap */
+    ok(st, "local x = ctx:rand(1 << 16)\n"
+           "local want = x:sin():sum():item()\n"
+           "for i = 1, 400 do\n"
+           "  local y <close> = x:sin()\n"
+           "  assert(y:sum():item() == want, 'call ' .. i)\n"
+           "  local z <close> = x * i\n"
+           "  assert(math.abs(z:sum():item() - i * x:sum():item()) <= 1e-3 * i * x:sum():item())\n"
+           "end");
+    fails(st, "local keep = {}\n"
+              "for i = 1, 64 do keep[i] = ctx:rand(1 << 16) end", "not enough memory");
+    release(st);
+    lua_engine_set_memory_limit(0);
+}
