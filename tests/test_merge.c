@@ -1,6 +1,7 @@
 /* test_merge.c - rundir/merge.h, the library under `runner merge`: the
  * shards of a run joined in trial order, the header the union of theirs,
- * what it refuses (nothing written then), and what it reports. */
+ * the late columns a killed shard left in its trials.more.csv, what it
+ * refuses (nothing written then), and what it reports. */
 #include "base/csv.h"
 #include "base/util.h"
 #include "rundir/merge.h"
@@ -96,6 +97,52 @@ Test(merge, shards_join_in_trial_order_with_the_union_of_their_columns)
     free(mp);
     /* not made by runner submit: latest is not its to earn */
     cr_assert_eq(rundir_merge_earn_latest(run), -1);
+    sb_free(&err);
+    rm_rf(run);
+}
+
+/* A shard killed before its end (a Slurm time limit) keeps the cells of
+ * columns its header did not have yet in trials.more.csv: the merge takes
+ * them, as the shard's own end would have folded them in, and leaves the
+ * shard's files as they are (it may still be running). */
+Test(merge, a_killed_shards_late_columns_are_merged)
+{
+    char tmpl[] = "/tmp/runner-merge-XXXXXX";
+    char *run = mkdtemp(tmpl);
+    cr_assert(run);
+    free(shard(run, 1, 2, "trial,size,status,extra\n0,1,ok,p\n2,4,ok,q\n",
+               "trial,sample,seconds,device_seconds\n0,0,0.5,\n2,0,0.7,\n", 1));
+    const char *trials2 = "trial,size,status\n1,2,ok\n3,8,failed\n";
+    char *d = shard(run, 2, 2, trials2,
+                    "trial,sample,seconds,device_seconds\n1,0,0.6,\n3,0,0.8,\n", 0);
+    /* trial 5 has no row (killed between the two appends): dropped; the
+     * last line for a cell wins; a torn last line is not read */
+    const char *more2 = "trial,column,value\n1,extra,x\n3,extra,\"a,b\"\n3,late,1.5\n"
+                        "5,extra,lost\n1,extra,y\n3,la";
+    put(d, "trials.more.csv", more2);
+    merge_info m;
+    strbuf err = {0};
+    cr_assert_eq(rundir_merge(run, &m, &err), MERGE_OK, "%s", err.s ? err.s : "");
+    cr_assert_eq(m.unfinished, 1);
+    char *t = slurp(run, "trials.csv");
+    cr_assert_str_eq(t, "trial,size,status,extra,late\n0,1,ok,p,\n1,2,ok,y,\n"
+                        "2,4,ok,q,\n3,8,failed,\"a,b\",1.5\n");
+    free(t);
+    t = slurp(d, "trials.csv");
+    cr_assert_str_eq(t, trials2, "the shard's trials.csv was rewritten");
+    free(t);
+    t = slurp(d, "trials.more.csv");
+    cr_assert(t, "the shard's trials.more.csv was removed");
+    cr_assert_str_eq(t, more2);
+    free(t);
+    /* one that cannot be read is a refusal that names it */
+    char *mp = xasprintf("%s/trials.more.csv", d);
+    cr_assert_eq(unlink(mp), 0);
+    cr_assert_eq(mkdir(mp, 0700), 0);
+    cr_assert_eq(rundir_merge(run, &m, &err), MERGE_INVALID);
+    cr_assert(strstr(err.s, "shard-2-of-2/trials.more.csv: not a file\n"), "%s", err.s);
+    free(mp);
+    free(d);
     sb_free(&err);
     rm_rf(run);
 }

@@ -814,6 +814,56 @@ Test(run, merge_reports_a_missing_shard, .timeout = 60)
     free(d);
 }
 
+/* A shard killed before its end (a Slurm time limit) keeps the cells of
+ * columns its header did not have yet in trials.more.csv; merge read only
+ * trials.csv and lost them.  Now they are merged, and the shard's files
+ * are left as they are. */
+Test(run, merge_keeps_a_killed_shards_late_columns, .timeout = 60)
+{
+    char *d = tmpdir();
+    write_text(d, "h.lua",
+               "return {after_trial = function(trial, r)\n"
+               "  return {['c' .. trial.size] = trial.size}\nend}\n");
+    write_text(d, "k.yaml", "name: k\nworkload: selftest\nhooks: h.lua\nrepeats: 1\nwarmups: 0\n"
+                            "sweep:\n  size: {range: [1, 20]}\n  action: [sleep]\n  seconds: [0.2]\n");
+    char exp[4096], rd[4096], p[8192], more[8192];
+    snprintf(exp, sizeof exp, "%s/k.yaml", d);
+    snprintf(rd, sizeof rd, "%s/run", d);
+    snprintf(p, sizeof p, "%s/shard-1-of-2/trials.csv", rd);
+    snprintf(more, sizeof more, "%s/shard-1-of-2/trials.more.csv", rd);
+    proc_out r;
+    run((char *[]){"--quiet", "--no-plots", "--shard", "2/2", "--run-dir", rd, exp, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    /* shard 1 killed once two of its ten trials are saved */
+    int o, e;
+    pid_t pid = start((char *[]){"--quiet", "--no-plots", "--shard", "1/2", "--run-dir", rd, exp, NULL},
+                      &o, &e);
+    for (int i = 0; i < 2000 && (count_lines(p) < 3 || access(more, F_OK) != 0); i++)
+        usleep(10000);
+    kill(pid, SIGKILL);
+    finish(pid, o, e, &r);
+    cr_assert_eq(access(more, F_OK), 0, "the killed shard left no trials.more.csv");
+    int saved = count_lines(p) - 1;
+    cr_assert(saved >= 2 && saved < 10, "%d trials saved", saved);
+    run((char *[]){"merge", "--quiet", "--no-plots", rd, NULL}, &r);
+    cr_assert_eq(r.status, 1, "incomplete: %s", r.err);
+    cr_assert_eq(access(more, F_OK), 0, "merge removed the shard's trials.more.csv");
+    snprintf(p, sizeof p, "%s/trials.csv", rd);
+    csv_table t;
+    cr_assert_eq(csv_read(p, &t), 0);
+    cr_assert_eq(t.nrows, 1 + 10 + saved);
+    int sz = csv_col(&t, "size");
+    for (int i = 1; i < t.nrows; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "c%s", t.rows[i][sz]);
+        int c = csv_col(&t, name);
+        cr_assert(c > 0, "no column %s", name);
+        cr_assert_str_eq(t.rows[i][c], t.rows[i][sz], "trial %s lost its cell", t.rows[i][0]);
+    }
+    csv_free(&t);
+    free(d);
+}
+
 /* A Lua workload stuck in a loop is stopped at its timeout; the next trial runs. */
 Test(run, a_lua_loop_is_stopped_at_the_timeout, .timeout = 30)
 {

@@ -36,7 +36,14 @@ int csv_read(const char *path, csv_table *t)
         sb_putn(&raw, chunk, n);
     fclose(f);
     size_t len = raw.len;
-    t->arena = sb_take(&raw);
+    csv_parse(sb_take(&raw), len, t);
+    return 0;
+}
+
+void csv_parse(char *text, size_t len, csv_table *t)
+{
+    memset(t, 0, sizeof *t);
+    t->arena = text;
     /* a last line without its newline was cut short by a crash: drop it */
     if (len && t->arena[len - 1] != '\n') {
         t->torn = 1;
@@ -98,7 +105,6 @@ int csv_read(const char *path, csv_table *t)
         t->nfields[i] = (int)(next - starts[i]);
     }
     free(starts);
-    return 0;
 }
 
 void csv_free(csv_table *t)

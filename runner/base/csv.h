@@ -20,6 +20,9 @@ typedef struct csv_table {
 } csv_table;
 
 int csv_read(const char *path, csv_table *t); /* -1 if unreadable */
+/* The same over text in memory: t takes text (malloc'd, len bytes and a NUL
+ * after them, as sb_take gives) and frees it in csv_free. */
+void csv_parse(char *text, size_t len, csv_table *t);
 void csv_free(csv_table *t);
 int csv_col(const csv_table *t, const char *name); /* index in the header, or -1 */
 

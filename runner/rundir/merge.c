@@ -7,6 +7,7 @@
 #include "base/csv.h"
 #include "base/util.h"
 #include "exec/proto.h"
+#include "rundir/resume.h"
 #include "rundir/rundir.h"
 #include "rundir/shards.h"
 
@@ -324,7 +325,14 @@ int rundir_merge(const char *dir, merge_info *info, strbuf *err)
     for (int i = 0; i < ns; i++) {
         char *tp = rundir_path(s[i].dir, RD_TRIALS);
         char *sp = rundir_path(s[i].dir, RD_SAMPLES);
-        if (csv_read(tp, &s[i].trials) < 0 || s[i].trials.nrows == 0) {
+        /* with the cells a shard killed before its end left in its
+         * trials.more.csv, read in memory: the shard may still be running */
+        char e[512] = "";
+        int r = resume_read_folded(s[i].dir, &s[i].trials, e, sizeof e);
+        if (r < 0 && access(tp, F_OK) == 0) {
+            sb_printf(err, "%s\n", e);
+            rc = MERGE_INVALID;
+        } else if (r < 0 || s[i].trials.nrows == 0) {
             sb_printf(err, "%s is missing or empty\n", tp);
             rc = MERGE_INVALID;
         }

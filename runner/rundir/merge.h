@@ -19,10 +19,13 @@ typedef struct merge_info {
 enum { MERGE_OK = 0, MERGE_INVALID = -1, MERGE_WRITE_FAILED = -2 };
 
 /* Joins the shards of run_dir.  Each trial keeps the row of the first
- * shard that has it, and that shard's samples; the header is the first
- * shard's columns, then those only later shards have.  MERGE_INVALID when
- * they cannot be joined (no shard folder, shards of two N or of two
- * experiments, a shard without its trials table or experiment file):
+ * shard that has it, and that shard's samples; a shard's trials table is
+ * read with the cells of its late columns folded in (a shard killed before
+ * its end left them aside: README "Results"), nothing in the shard
+ * rewritten; the header is the first shard's columns, then those only
+ * later shards have.  MERGE_INVALID when they cannot be joined (no shard
+ * folder, shards of two N or of two experiments, a shard without its
+ * trials table or experiment file, or with late cells that cannot be read):
  * nothing is written and err holds every reason, one a line.
  * MERGE_WRITE_FAILED when a file could not be written (the reason in err). */
 int rundir_merge(const char *run_dir, merge_info *info, strbuf *err);

@@ -203,11 +203,14 @@ out:
 }
 
 /* Cells of columns trials.csv's header did not have when their trial was
- * saved wait in trials.more.csv (trial,column,value); this folds them into
- * trials.csv with one rewrite (the header widened, earlier rows padded) and
- * removes the file.  Lines of trials with no row (a crash between the two
- * appends) are dropped.  Run at results_close and, after a crash, by
- * --resume before it reads trials.csv. */
+ * saved wait in trials.more.csv (trial,column,value) until the run's end
+ * folds them in (README "Results").  fold_more_text makes the folded table:
+ * the header widened, earlier rows padded, the last line for a cell
+ * winning; lines of trials with no row (a crash between the two appends)
+ * are dropped.  resume_fold_more writes it over trials.csv (results_close,
+ * and --resume after a crash); resume_read_folded only reads it (merge.c:
+ * a killed shard's cells, nothing rewritten in a shard that may still
+ * run). */
 typedef struct keyed_row {
     long long id;
     int row;
@@ -234,30 +237,38 @@ static int cmp_cell(const void *a, const void *b)
     return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
-int resume_fold_more(const char *dir, char *err, size_t len)
+/* trials.csv of dir with trials.more.csv folded in, as CSV text in *out;
+ * *more is 0 (nothing read, *out empty) when there is no trials.more.csv.
+ * It is read before trials.csv: a fold made meanwhile by the end of a run
+ * still going on (trials.csv widened, then trials.more.csv removed) loses
+ * no cell. */
+static int fold_more_text(const char *dir, strbuf *out, int *more, char *err, size_t len)
 {
-    char *mp = xasprintf("%s/trials.more.csv", dir);
+    *more = 0;
+    char *mp = rundir_path(dir, RD_MORE);
     struct stat st;
     if (lstat(mp, &st) < 0) {
         free(mp);
         return 0;
     }
-    char *tp = xasprintf("%s/trials.csv", dir);
     csv_table t, m;
-    int rc = -1;
+    if (!S_ISREG(st.st_mode) || csv_read(mp, &m) < 0) {
+        int gone = S_ISREG(st.st_mode) && errno == ENOENT; /* folded meanwhile */
+        if (!gone)
+            snprintf(err, len, "cannot read %s: %s", mp, S_ISREG(st.st_mode) ? strerror(errno) : "not a file");
+        free(mp);
+        return gone ? 0 : -1;
+    }
+    free(mp);
+    *more = 1;
+    char *tp = rundir_path(dir, RD_TRIALS);
     if (csv_read(tp, &t) < 0) {
         snprintf(err, len, "cannot read %s: %s", tp, strerror(errno));
+        csv_free(&m);
         free(tp);
-        free(mp);
         return -1;
     }
-    if (!S_ISREG(st.st_mode) || csv_read(mp, &m) < 0) {
-        snprintf(err, len, "cannot read %s: %s", mp, S_ISREG(st.st_mode) ? strerror(errno) : "not a file");
-        csv_free(&t);
-        free(tp);
-        free(mp);
-        return -1;
-    }
+    free(tp);
     int width = t.nrows ? t.nfields[0] : 0;
     int nrows = t.nrows > 0 ? t.nrows - 1 : 0;
     keyed_row *ids = xmalloc(((size_t)nrows + 1) * sizeof *ids);
@@ -292,12 +303,11 @@ int resume_fold_more(const char *dir, char *err, size_t len)
         cells[ncells++] = (more_cell){hit->row, col, l, m.rows[l][2]};
     }
     xqsort(cells, (size_t)ncells, sizeof *cells, cmp_cell);
-    strbuf b = {0};
     int c = 0;
     for (int r = 0; r < t.nrows; r++) {
         for (int i = 0; i < width + nnames; i++) {
             if (i)
-                sb_putc(&b, ',');
+                sb_putc(out, ',');
             const char *v = r == 0 ? (i < width ? t.rows[0][i] : names[i - width])
                                    : (i < width && i < t.nfields[r] ? t.rows[r][i] : NULL);
             /* the last line for a cell wins */
@@ -306,10 +316,29 @@ int resume_fold_more(const char *dir, char *err, size_t len)
                     v = cells[c].v;
                 c++;
             }
-            csv_field(&b, v);
+            csv_field(out, v);
         }
-        sb_putc(&b, '\n');
+        sb_putc(out, '\n');
     }
+    free(cells);
+    free(names);
+    free(ids);
+    csv_free(&m);
+    csv_free(&t);
+    return 0;
+}
+
+int resume_fold_more(const char *dir, char *err, size_t len)
+{
+    strbuf b = {0};
+    int more;
+    if (fold_more_text(dir, &b, &more, err, len) < 0)
+        return -1;
+    if (!more)
+        return 0;
+    char *tp = rundir_path(dir, RD_TRIALS);
+    char *mp = rundir_path(dir, RD_MORE);
+    int rc = -1;
     if (write_file_atomic(tp, b.s, b.len) < 0)
         snprintf(err, len, "cannot rewrite %s: %s", tp, strerror(errno));
     else if (unlink(mp) < 0)
@@ -317,13 +346,30 @@ int resume_fold_more(const char *dir, char *err, size_t len)
     else
         rc = 0;
     sb_free(&b);
-    free(cells);
-    free(names);
-    free(ids);
-    csv_free(&m);
-    csv_free(&t);
     free(tp);
     free(mp);
+    return rc;
+}
+
+int resume_read_folded(const char *dir, csv_table *t, char *err, size_t len)
+{
+    memset(t, 0, sizeof *t);
+    strbuf b = {0};
+    int more;
+    if (fold_more_text(dir, &b, &more, err, len) < 0) {
+        sb_free(&b);
+        return -1;
+    }
+    if (more) {
+        size_t n = b.len;
+        csv_parse(sb_take(&b), n, t);
+        return 0;
+    }
+    char *tp = rundir_path(dir, RD_TRIALS);
+    int rc = csv_read(tp, t);
+    if (rc < 0)
+        snprintf(err, len, "cannot read %s: %s", tp, strerror(errno));
+    free(tp);
     return rc;
 }
 
