@@ -1,8 +1,8 @@
 /* test_parallel.c - issue 18: `parallel: processes` (barrier timing, real
- * overlap, a crashing process, split and replicate), `warmup_curve` (with
- * the fake CUDA backend's phases and a fresh worker per trial) and the
- * trace-event file (its structure, and its sample spans against
- * samples.csv). */
+ * overlap, a crashing process, split and replicate, a teardown's error),
+ * `warmup_curve` (with the fake CUDA backend's phases and a fresh worker
+ * per trial) and the trace-event file (its structure, and its sample spans
+ * against samples.csv). */
 #include "base/csv.h"
 #include "runproc.h"
 
@@ -234,6 +234,54 @@ Test(parallel, lua_workloads_run_their_part_in_each_process, .timeout = 60)
     /* the file's flops, summed over the parts: 2 x 101 per call */
     double f = num(&t, 1, "gflops") * num(&t, 1, "median") * 1e9;
     cr_assert(fabs(f - 202) < 1e-3, "flops a call: %g", f);
+    csv_free(&t);
+    free(d);
+}
+
+/* A Lua workload's teardown runs in each process; its error was dropped.
+ * Now it fails the trial, named by its process, as it does in the worker;
+ * a trial that failed already says both. */
+Test(parallel, a_process_teardown_error_fails_the_trial, .timeout = 60)
+{
+    char *d = tmpdir();
+    write_text(d, "w.lua",
+               "return {\n"
+               "  run = function(ctx, p, s) end,\n"
+               "  check = function(ctx, p, s)\n"
+               "    if p.mode == 'check' and p.process_index == 1 then error('wrong sum') end\n"
+               "  end,\n"
+               "  teardown = function(ctx, p, s)\n"
+               "    if p.mode ~= 'ok' and p.process_index == 2 then error('cannot let go') end\n"
+               "  end,\n"
+               "}\n");
+    write_text(d, "e.yaml", "workload: lua:w.lua\nsize: 10\nparallel: processes\nthreads: 2\n"
+                            "repeats: 2\n"
+                            "sweep:\n  spawn: [once, per_call]\n  mode: [ok, teardown, check]\n");
+    char exp[4096], rd[4096];
+    snprintf(exp, sizeof exp, "%s/e.yaml", d);
+    snprintf(rd, sizeof rd, "%s/run", d);
+    proc_out r;
+    run((char *[]){"--quiet", "--no-plots", "--run-dir", rd, exp, NULL}, &r);
+    cr_assert_eq(r.status, 1, "%s", r.err);
+    csv_table t;
+    read_trials(d, &t);
+    cr_assert_eq(t.nrows, 7);
+    for (int i = 1; i < t.nrows; i++) {
+        const char *mode = cell(&t, i, "mode"), *why = cell(&t, i, "reason");
+        if (!strcmp(mode, "ok")) {
+            cr_assert_str_eq(cell(&t, i, "status"), "ok", "%s", why);
+            continue;
+        }
+        cr_assert_str_eq(cell(&t, i, "status"), "failed", "%s", why);
+        const char *torn = strstr(why, "process 2 of 2: ");
+        cr_assert(torn && strstr(torn, "cannot let go"), "trial %d: %s", i, why);
+        if (!strcmp(mode, "teardown")) {
+            cr_assert(!strncmp(why, "teardown failed: process 2 of 2: ", 33), "%s", why);
+        } else { /* already failed: its reason first */
+            cr_assert(strstr(why, "process 1 of 2: ") && strstr(why, "wrong sum"), "%s", why);
+            cr_assert(strstr(why, "; teardown failed too: process 2 of 2: "), "%s", why);
+        }
+    }
     csv_free(&t);
     free(d);
 }

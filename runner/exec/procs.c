@@ -6,7 +6,8 @@
  * device, prepares, and answers "ready" with the times it started and was
  * ready.  Then it serves one-byte commands: R (wait on the barrier, run one
  * call, answer its start and end), C (check), F (its flops and bytes per
- * call), Q (tear down and exit).  The barrier is a counter and a generation
+ * call), T (the user's teardown, answering its error), Q (exit; the
+ * teardown first if no T came).  The barrier is a counter and a generation
  * number in a shared anonymous mapping: the last process to arrive bumps the
  * generation, the others spin on it (yielding the CPU after a while), so a
  * call starts within microseconds in every process.  The call's time is the
@@ -62,6 +63,8 @@ typedef struct procs {
     int nup, cup, nupf, cupf;
     double *skew, *overlap; /* per call */
     int nskew, cskew, nover, cover;
+    int torn_failed; /* spawn: per_call: a call's teardown failed (torn: how) */
+    rn_error torn;
 } procs;
 
 static procs_spec spec;
@@ -157,6 +160,7 @@ static void process_main(int k, const rn_trial *tr, int fd, shared *sh, pid_t pa
 
     rn_error err = {{0}};
     void *state = NULL;
+    int torn = 0;
     int rc = spec.b && spec.b->select ? spec.b->select(&ct, &err) : 0;
     if (rc == 0)
         rc = spec.impl->prepare(&ct, &state, &err);
@@ -187,9 +191,14 @@ static void process_main(int k, const rn_trial *tr, int fd, shared *sh, pid_t pa
             if (spec.impl->work)
                 spec.impl->work(state, &f, &b);
             answer(fd, 0, f, b, NULL);
+        } else if (cmd == 'T') { /* its error fails the trial (README "Processes and threads") */
+            err = (rn_error){{0}};
+            rc = spec.impl->teardown && !torn ? spec.impl->teardown(state, &err) : 0;
+            torn = 1;
+            answer(fd, rc, 0, 0, err.msg[0] ? err.msg : "teardown failed");
         }
     }
-    if (spec.impl->teardown) /* its error is not reported (README "Processes and threads") */
+    if (spec.impl->teardown && !torn) /* no T came: the worker is gone */
         spec.impl->teardown(state, &err);
     spec.impl->release(state);
     _exit(0);
@@ -480,6 +489,12 @@ static int run(void *state, rn_sample *s, rn_error *err)
     if (spec.per_call) { /* from the first fork; each call's processes check their result */
         s->seconds += s0 - t_fork;
         int bad = round_trip(P, 'C', err);
+        /* and tear down: the first error fails the trial at its end */
+        rn_error terr = {{0}};
+        if (spec.impl->teardown && !P->dead && round_trip(P, 'T', &terr) && !P->torn_failed) {
+            P->torn_failed = 1;
+            P->torn = terr;
+        }
         stop(P);
         return bad;
     }
@@ -490,6 +505,23 @@ static int check(void *state, rn_error *err)
 {
     procs *P = state;
     return spec.per_call ? 0 : round_trip(P, 'C', err); /* per call: checked in run() */
+}
+
+/* The user's teardown in every process, before release (the worker's end
+ * of a trial): the first error, "process K of N: ...", fails the trial, as
+ * a teardown's error does in the worker (README "Processes and threads").
+ * Processes ended by a crash have nothing left to tear down. */
+static int teardown(void *state, rn_error *err)
+{
+    procs *P = state;
+    if (!spec.impl->teardown)
+        return 0;
+    if (spec.per_call) { /* torn down after each call, in run() */
+        if (P->torn_failed)
+            *err = P->torn;
+        return P->torn_failed;
+    }
+    return P->dead ? 0 : round_trip(P, 'T', err);
 }
 
 /* flops and bytes per call: the processes' parts summed (NAN: not stated) */
@@ -535,4 +567,5 @@ const rn_workload_impl core_processes = {
     .release = release,
     .extras = extras,
     .work = work,
+    .teardown = teardown,
 };

@@ -7,7 +7,8 @@
  * starts every process on a barrier in shared memory and lasts from the
  * barrier to the last process's finish.  Start-up (fork, and each
  * process's prepare: allocation and inputs) is timed apart.  A process
- * that crashes fails its trial, not the worker. */
+ * that crashes fails its trial, not the worker; so does a Lua workload's
+ * teardown that fails in a process. */
 #ifndef RUNNER_PROCS_H
 #define RUNNER_PROCS_H
 
