@@ -1,7 +1,7 @@
 /* cmd_check.c - `runner validate` and `runner --dry-run`: load, expand,
  * print; run nothing. */
 #include "cli/commands.h"
-#include "cli/helpers.h"
+#include "cli/load.h"
 #include "experiment/config.h"
 #include "experiment/table.h"
 #include "base/util.h"

@@ -3,7 +3,7 @@
  * resolved as `runner plot` and `report` do (an experiment folder stands for
  * its latest run). */
 #include "cli/commands.h"
-#include "cli/helpers.h"
+#include "cli/load.h"
 #include "rundir/export.h"
 
 #include <stdio.h>

@@ -3,7 +3,8 @@
  * by `runner submit` earns its experiment folder's `latest` when the merge
  * is complete and has an ok trial (README "Running on a Slurm cluster"). */
 #include "cli/commands.h"
-#include "cli/helpers.h"
+#include "cli/notes.h"
+#include "cli/redraw.h"
 #include "report/plots.h"
 #include "rundir/merge.h"
 #include "base/util.h"

@@ -7,7 +7,9 @@
  * it: DIR/latest, or every DIR/<name>/latest (so `runner plot results/`
  * re-draws them all; rundir_find_runs). */
 #include "cli/commands.h"
-#include "cli/helpers.h"
+#include "cli/load.h"
+#include "cli/notes.h"
+#include "cli/redraw.h"
 #include "experiment/plots_file.h"
 #include "report/plots.h"
 

@@ -1,7 +1,8 @@
 /* cmd_run.c - `runner FILE.yaml ...`: every trial of each experiment, in a
  * supervised worker, saved as it finishes; then plots and the report. */
 #include "cli/commands.h"
-#include "cli/helpers.h"
+#include "cli/load.h"
+#include "cli/notes.h"
 #include "experiment/config.h"
 #include "lua/hookproc.h"
 #include "lua/lua_engine.h"
@@ -334,8 +335,7 @@ static void add_round_extra(trial_result *a, const char *key, const char *val)
  * (untimed) and warms it up as a sequential trial is (README "How a trial is
  * timed"): a round without warmups would time a cold call (issue 15: 1.53 ms
  * against 147 us for axpb n=1e6); `cold` is the first round's.  A trial is
- * saved once it has all its
- * samples, or as soon as one round fails. */
+ * saved once it has all its samples, or as soon as one round fails. */
 static void run_interleaved(const experiment *e, supervisor *S, sink *o)
 {
     long long n = e->ntrials;

@@ -4,7 +4,7 @@
  * options and what they print.  What they do is in slurm/submit.h and
  * slurm/status.h (README "Running on a Slurm cluster"). */
 #include "cli/commands.h"
-#include "cli/helpers.h"
+#include "cli/load.h"
 #include "cli/opts.h"
 #include "experiment/config.h"
 #include "slurm/slurm.h"

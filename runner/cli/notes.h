@@ -1,0 +1,11 @@
+/* notes.h - where what library modules had to say is printed: they
+ * return notes (a strbuf) and never print (README "Architecture"). */
+#ifndef RUNNER_CLI_NOTES_H
+#define RUNNER_CLI_NOTES_H
+
+#include "base/util.h"
+
+/* Prints the notes on stderr, and empties them. */
+void print_notes(strbuf *notes);
+
+#endif
