@@ -5,17 +5,18 @@
 # `slower` or `faster` verdict is a false positive), then every pair again with
 # the NEW run's samples scaled by 1.10 and by 1.25 (an injected slowdown that
 # should be found).  Prints, per case, the pairs with any flagged trial, the
-# trials flagged, and the rates; trials that compare calls `busy` (run on a
-# busy machine: no verdict) are counted apart and are in neither rate
-# (AA_COMPARE_ARGS=--busy-ok judges them too).
+# trials flagged, and the rates; trials that compare calls `busy` or
+# `throttled` (run on a busy machine or a throttled CPU or GPU: no verdict)
+# are counted apart and are in neither rate (AA_COMPARE_ARGS=--busy-ok
+# judges them too).
 #
 #   sh bench/aa.sh [N]          (from anywhere; RUNNER=path overrides bin/runner;
 #                                AA_COMPARE_ARGS adds options, e.g. --noise-floor 5;
 #                                AA_KEEP=DIR keeps the runs there)
 #
 # Exit status 0 when at most 1 pair in 10 has a false positive and 1.25x is
-# detected in every judged (not `busy`) trial of every pair, 1 otherwise
-# (also when every trial was `busy`: nothing was judged).  On a shared machine
+# detected in every judged (not `busy` or `throttled`) trial of every pair, 1
+# otherwise (also when no trial was judged).  On a shared machine
 # the figures move from one invocation to the next: say what else ran.
 set -eu
 cd "$(dirname "$0")/.."
@@ -53,12 +54,12 @@ while [ "$i" -le "$N" ]; do
 done
 
 # compare OLD NEW: prints "flagged compared busy" (trials slower or faster
-# among those judged, and those `busy`)
+# among those judged, and those `busy` or `throttled`)
 cmp() {
     # shellcheck disable=SC2086 # ARGS holds several options
     "$RUNNER" compare "$1" "$2" --format csv $ARGS >"$tmp/cmp.csv" 2>"$tmp/cmp.err" || true
     awk -F, 'NR == 1 { for (c = 1; c <= NF; c++) if ($c == "verdict") v = c; next }
-        $v == "same" { n++ } $v == "slower" || $v == "faster" { n++; k++ } $v == "busy" { b++ }
+        $v == "same" { n++ } $v == "slower" || $v == "faster" { n++; k++ } $v == "busy" || $v == "throttled" { b++ }
         END { printf "%d %d %d\n", k + 0, n + 0, b + 0 }' "$tmp/cmp.csv"
 }
 
@@ -88,7 +89,7 @@ done
 
 rate() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f %%", b ? 100 * a / b : 0 }'; }
 echo "A/A calibration: $N runs of bench/aa.yaml, $pairs pairs${ARGS:+, compare $ARGS}"
-printf '%-22s %-28s %-30s %s\n' case "pairs with a flagged trial" "trials flagged" "busy (no verdict)"
+printf '%-22s %-28s %-30s %s\n' case "pairs with a flagged trial" "trials flagged" "busy or throttled (no verdict)"
 printf '%-22s %-28s %-30s %s\n' "A/A (false positive)" "$pf_aa of $pairs" "$tf_aa of $tn_aa ($(rate "$tf_aa" "$tn_aa"))" "$tb_aa"
 printf '%-22s %-28s %-30s %s\n' "x1.10 (detection)" "$pf_1_10 of $pairs" "$tf_1_10 of $tn_1_10 ($(rate "$tf_1_10" "$tn_1_10"))" "$tb_1_10"
 printf '%-22s %-28s %-30s %s\n' "x1.25 (detection)" "$pf_1_25 of $pairs" "$tf_1_25 of $tn_1_25 ($(rate "$tf_1_25" "$tn_1_25"))" "$tb_1_25"

@@ -849,3 +849,160 @@ Test(compare, a_trial_run_on_a_busy_machine_is_busy_not_slower)
     rm_run(b);
     rmdir(d);
 }
+
+/* Rewrites a make_run run's trials.csv with a `noise` and a `throttled_kept`
+ * column, trial i's cells noise[i] and kept[i]. */
+static void set_quality(const char *d, const char *keys, int ntr, const char *const *vals, int n,
+                        const char *const *noise, const char *const *kept)
+{
+    char p[4096];
+    snprintf(p, sizeof p, "%s/trials.csv", d);
+    FILE *f = fopen(p, "w");
+    cr_assert(f);
+    fprintf(f, "trial,%s,status,reason,samples,median,noise,throttled_kept\n", keys);
+    for (int i = 0; i < ntr; i++)
+        fprintf(f, "%d,%s,ok,,%d,,\"%s\",%s\n", i, vals[i], n, noise[i], kept[i]);
+    fclose(f);
+}
+
+/* compare_runs on one run a side, in `fmt`, --busy-ok when busy_ok. */
+static result compare_fmt(const char *a, const char *b, const char *fmt, int busy_ok)
+{
+    result r = {0};
+    size_t on, en;
+    FILE *out = open_memstream(&r.out, &on), *err = open_memstream(&r.err, &en);
+    const char *o[] = {a}, *n[] = {b};
+    compare_opts opt = {.threshold = NAN, .noise_floor = COMPARE_NOISE_FLOOR, .format = fmt,
+                        .busy_ok = busy_ok};
+    r.rc = compare_runs(o, 1, n, 1, &opt, out, err);
+    fclose(out);
+    fclose(err);
+    return r;
+}
+
+#define THROTTLED_CPU "throttled: fastest CPU at 1200 MHz, 40% of its 3000 MHz maximum"
+
+/* A trial run on a throttled CPU (its noise cell, README "Measurement
+ * quality", Load) in either run gets no verdict, like a busy one */
+Test(compare, a_trial_run_on_a_throttled_cpu_is_throttled_not_slower)
+{
+    char tmpl[] = "/tmp/runner-compare-XXXXXX";
+    char *d = mkdtemp(tmpl);
+    const char *v[] = {"cpu,64", "cpu,128", "cpu,256"};
+    double base[] = {1e-3, 1e-3, 1e-3}, nb[] = {1.5e-3, 1.5e-3, 0.5e-3};
+    char *a = make_run(d, "a", "device,size", 3, v, base, 1.0, 20);
+    char *b = make_run(d, "b", "device,size", 3, v, nb, 1.0, 20);
+    /* 64 (slower) throttled in NEW, 256 (faster) in OLD */
+    const char *na[] = {"", "", "cv 12.0%; " THROTTLED_CPU}, *nn[] = {THROTTLED_CPU, "", ""};
+    const char *none[] = {"", "", ""};
+    set_quality(a, "device,size", 3, v, 20, na, none);
+    set_quality(b, "device,size", 3, v, 20, nn, none);
+    result r = compare_fmt(a, b, "csv", 0);
+    cr_assert_eq(r.rc, 1, "128 is still slower: %s%s", r.out, r.err);
+    csv_table t;
+    parse_csv(r.out, &t);
+    int i = csv_find(&t, "size", "64", NULL, NULL);
+    cr_assert_str_eq(csv_get(&t, i, "verdict"), "throttled", "%s", r.out);
+    cr_assert(atof(csv_get(&t, i, "q_value")) < 0.05, "the test is still reported: %s", r.out);
+    cr_assert_str_eq(csv_get(&t, csv_find(&t, "size", "128", NULL, NULL), "verdict"), "slower");
+    cr_assert_str_eq(csv_get(&t, csv_find(&t, "size", "256", NULL, NULL), "verdict"),
+                     "throttled");
+    csv_free(&t);
+    result_free(&r);
+    rm_run(a);
+    rm_run(b);
+    rmdir(d);
+}
+
+/* GPU samples kept while the device stayed throttled (README "Measurement
+ * quality", The machine): throttled_kept > 0 is throttled, 0 or empty is not */
+Test(compare, throttled_kept_above_0_is_throttled_and_0_or_empty_is_not)
+{
+    char tmpl[] = "/tmp/runner-compare-XXXXXX";
+    char *d = mkdtemp(tmpl);
+    const char *v[] = {"cuda,64", "cuda,128", "cuda,256"};
+    double base[] = {1e-3, 1e-3, 1e-3}, nb[] = {1.5e-3, 1.5e-3, 1.5e-3};
+    char *a = make_run(d, "a", "device,size", 3, v, base, 1.0, 20);
+    char *b = make_run(d, "b", "device,size", 3, v, nb, 1.0, 20);
+    const char *none[] = {"", "", ""}, *kept[] = {"3", "0", ""};
+    set_quality(b, "device,size", 3, v, 20, none, kept);
+    result r = compare_fmt(a, b, "csv", 0);
+    cr_assert_eq(r.rc, 1, "%s%s", r.out, r.err);
+    csv_table t;
+    parse_csv(r.out, &t);
+    cr_assert_str_eq(csv_get(&t, csv_find(&t, "size", "64", NULL, NULL), "verdict"),
+                     "throttled", "%s", r.out);
+    cr_assert_str_eq(csv_get(&t, csv_find(&t, "size", "128", NULL, NULL), "verdict"), "slower",
+                     "%s", r.out);
+    cr_assert_str_eq(csv_get(&t, csv_find(&t, "size", "256", NULL, NULL), "verdict"), "slower",
+                     "%s", r.out);
+    csv_free(&t);
+    result_free(&r);
+    rm_run(a);
+    rm_run(b);
+    rmdir(d);
+}
+
+/* every slower-looking trial throttled: exit 0 (and matched: not 2), the
+ * summary counts them, every format carries the verdict; --busy-ok judges
+ * them like the others; busy wins over throttled */
+Test(compare, throttled_trials_are_counted_exit_0_and_busy_ok_judges_them)
+{
+    char tmpl[] = "/tmp/runner-compare-XXXXXX";
+    char *d = mkdtemp(tmpl);
+    const char *v[] = {"cpu,64", "cpu,128", "cpu,256"};
+    double base[] = {1e-3, 1e-3, 1e-3}, nb[] = {1.5e-3, 1.5e-3, 0.5e-3};
+    char *a = make_run(d, "a", "device,size", 3, v, base, 1.0, 20);
+    char *b = make_run(d, "b", "device,size", 3, v, nb, 1.0, 20);
+    const char *noise[] = {THROTTLED_CPU, "", ""}, *kept[] = {"", "2", ""};
+    set_quality(b, "device,size", 3, v, 20, noise, kept);
+    result r = compare_fmt(a, b, "text", 0);
+    cr_assert_eq(r.rc, 0, "%s%s", r.out, r.err);
+    cr_assert(has_line(r.out, "0 slower, 1 faster, 0 same",
+                       ", 2 throttled (run on a throttled CPU or GPU: inconclusive)"),
+              "%s", r.out);
+    cr_assert(!strstr(r.out, "busy"), "%s", r.out);
+    cr_assert(has_line(r.out, "  64  ", "throttled"), "%s", r.out);
+    cr_assert(has_line(r.out, " 128  ", "throttled"), "%s", r.out);
+    result_free(&r);
+    r = compare_fmt(a, b, "md", 0);
+    cr_assert_eq(r.rc, 0, "%s%s", r.out, r.err);
+    cr_assert(has_line(r.out, "| 64 |", "| throttled |"), "%s", r.out);
+    cr_assert(has_line(r.out, "2 throttled (", NULL), "%s", r.out);
+    result_free(&r);
+    r = compare_fmt(a, b, "json", 0);
+    cr_assert_eq(r.rc, 0, "%s%s", r.out, r.err);
+    json_object *j = json_tokener_parse(r.out), *row, *verdict;
+    cr_assert(j && json_object_array_length(j) == 3, "%s", r.out);
+    row = json_object_array_get_idx(j, 0);
+    cr_assert(json_object_object_get_ex(row, "verdict", &verdict));
+    cr_assert_str_eq(json_object_get_string(verdict), "throttled");
+    json_object_put(j);
+    result_free(&r);
+    /* --busy-ok: judged like the others */
+    r = compare_fmt(a, b, "text", 1);
+    cr_assert_eq(r.rc, 1, "%s%s", r.out, r.err);
+    cr_assert(has_line(r.out, "2 slower, 1 faster, 0 same", NULL), "%s", r.out);
+    cr_assert(!strstr(r.out, "throttled"), "%s", r.out);
+    result_free(&r);
+    /* 64 busy as well: busy wins; 128 still throttled */
+    const char *both[] = {"busy: other processes used 1.37 cores; " THROTTLED_CPU, "", ""};
+    set_quality(b, "device,size", 3, v, 20, both, kept);
+    r = compare_fmt(a, b, "csv", 0);
+    cr_assert_eq(r.rc, 0, "%s%s", r.out, r.err);
+    csv_table t;
+    parse_csv(r.out, &t);
+    cr_assert_str_eq(csv_get(&t, csv_find(&t, "size", "64", NULL, NULL), "verdict"), "busy");
+    cr_assert_str_eq(csv_get(&t, csv_find(&t, "size", "128", NULL, NULL), "verdict"),
+                     "throttled");
+    csv_free(&t);
+    result_free(&r);
+    r = compare_fmt(a, b, "text", 0);
+    cr_assert(has_line(r.out, "0 slower, 1 faster, 0 same",
+                       ", 1 busy (run on a busy machine: inconclusive), 1 throttled ("),
+              "%s", r.out);
+    result_free(&r);
+    rm_run(a);
+    rm_run(b);
+    rmdir(d);
+}

@@ -33,8 +33,9 @@
  * when q < 0.05 and new/old < 1 / (1 + t), else `same`; but `busy` (no
  * verdict: inconclusive) when an ok run of either side ran the trial on a
  * busy machine (its `noise` cell in the trials table says "busy: ...", README
- * "Measurement quality", Load), whatever the test says; --busy-ok judges
- * them like the others.
+ * "Measurement quality", Load), whatever the test says, else `throttled`
+ * when one ran it on a throttled CPU or GPU (compare_trial.h); --busy-ok
+ * judges both like the others.
  *
  * The median of a side is the median of its ok runs' medians (the trials
  * table's, or computed from the samples where the cell is empty).  A side
@@ -49,6 +50,7 @@
 #include "report/compare.h"
 
 #include "base/util.h"
+#include "report/compare_trial.h"
 #include "stats/mannwhitney.h"
 #include "stats/stats.h"
 
@@ -57,7 +59,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define COMPARE_BLOCKS 10
 #define COMPARE_MIN_RUNS 4
 
 /* keys that say how a trial was measured, not what it ran */
@@ -112,53 +113,15 @@ static int constant_col(const compare_run *R, int col, const char **v)
     return 1;
 }
 
-static double median_of(const compare_run *R, int pos)
-{
-    const char *c = compare_cell(R, pos, R->median_col);
-    char *end;
-    double v = strtod(c, &end);
-    if (*c && !*end && !isnan(v))
-        return v;
-    if (R->nsmp[pos] == 0)
-        return NAN;
-    double *x = xmalloc((size_t)R->nsmp[pos] * sizeof *x);
-    memcpy(x, R->smp[pos], (size_t)R->nsmp[pos] * sizeof *x);
-    v = stats_median(x, R->nsmp[pos]);
-    free(x);
-    return v;
-}
-
-static int is_ok(const compare_run *D, int pos)
-{
-    return pos >= 0 && !strcmp(compare_cell(D, pos, D->status_col), "ok");
-}
-
 static int cmp_double(const void *pa, const void *pb)
 {
     double a = *(const double *)pa, b = *(const double *)pb;
     return (a > b) - (a < b);
 }
 
-/* The medians of at most COMPARE_BLOCKS consecutive blocks of a trial's
- * samples, in the order taken (README "Comparing runs"). */
-static double *block_medians(const compare_run *D, int pos, int *n)
-{
-    int ns = D->nsmp[pos], nb = ns < COMPARE_BLOCKS ? ns : COMPARE_BLOCKS;
-    double *x = xmalloc((size_t)(nb + 1) * sizeof *x);
-    double *tmp = xmalloc((size_t)(ns + 1) * sizeof *tmp);
-    for (int b = 0; b < nb; b++) {
-        int a = (int)((long long)b * ns / nb), e = (int)((long long)(b + 1) * ns / nb);
-        memcpy(tmp, D->smp[pos] + a, (size_t)(e - a) * sizeof *tmp);
-        x[b] = stats_median(tmp, e - a);
-    }
-    free(tmp);
-    *n = nb;
-    return x;
-}
-
 static compare_side side_of(const compare_report *R, const compare_row *c, int lo, int hi)
 {
-    compare_side s = {-1, -1, NULL, 0, 0, NAN, NAN, 0, 0};
+    compare_side s = {-1, -1, NULL, 0, 0, NAN, NAN, 0, 0, 0};
     double *m = xmalloc((size_t)(hi - lo) * sizeof *m);
     for (int r = lo; r < hi; r++) {
         const compare_run *D = &R->runs[r];
@@ -170,25 +133,26 @@ static compare_side side_of(const compare_report *R, const compare_row *c, int l
             s.pos = pos;
             s.status = compare_cell(D, pos, D->status_col);
         }
-        if (!is_ok(D, pos))
+        if (!compare_trial_ok(D, pos))
             continue;
         if (strcmp(s.status, "ok")) {
             s.run = r;
             s.pos = pos;
             s.status = "ok";
         }
-        double v = median_of(D, pos);
+        double v = compare_trial_median(D, pos);
         if (isfinite(v))
             m[s.nruns++] = v;
-        /* run on a busy machine (README "Measurement quality", Load) */
-        if (strstr(compare_cell(D, pos, D->noise_col), "busy: "))
-            s.busy++;
+        /* run on a busy machine, or a throttled CPU or GPU (README
+         * "Measurement quality") */
+        s.busy += compare_trial_busy(D, pos);
+        s.throttled += compare_trial_throttled(D, pos);
         s.n += D->nsmp[pos];
         /* the drift: upper / lower quartile of the block medians, less 1; the
          * quartiles, not the extremes: one block with a stall must not hide
          * every verdict of the trial */
         int nb;
-        double *b = block_medians(D, pos, &nb);
+        double *b = compare_trial_blocks(D, pos, &nb);
         xqsort(b, (size_t)nb, sizeof *b, cmp_double);
         if (nb >= 4 && b[nb / 4] > 0 && b[nb - 1 - nb / 4] / b[nb / 4] - 1.0 > s.drift)
             s.drift = b[nb - 1 - nb / 4] / b[nb / 4] - 1.0;
@@ -218,14 +182,14 @@ static double *replicates(const compare_report *R, const compare_row *c, int lo,
     for (int r = lo; r < hi; r++) {
         const compare_run *D = &R->runs[r];
         int pos = c->pos[r];
-        if (!is_ok(D, pos))
+        if (!compare_trial_ok(D, pos))
             continue;
         if (per_run) {
-            x[(*n)++] = median_of(D, pos);
+            x[(*n)++] = compare_trial_median(D, pos);
             continue;
         }
         int nb;
-        double *b = block_medians(D, pos, &nb);
+        double *b = compare_trial_blocks(D, pos, &nb);
         memcpy(x + *n, b, (size_t)nb * sizeof *x);
         *n += nb;
         free(b);
@@ -327,15 +291,19 @@ static void correct_and_decide(compare_report *R)
             c->kind = CMP_FASTER;
         else
             c->kind = CMP_SAME;
-        /* a machine busy with other work in either side's runs: no verdict,
-         * whatever the test says (the p- and q-values are still shown) */
+        /* a machine busy with other work, or a throttled CPU or GPU, in
+         * either side's runs: no verdict, whatever the test says (the p- and
+         * q-values are still shown); busy first when both */
         if ((c->o.busy || c->n.busy) && !R->opt->busy_ok)
             c->kind = CMP_BUSY;
+        else if ((c->o.throttled || c->n.throttled) && !R->opt->busy_ok)
+            c->kind = CMP_THROTTLED;
         snprintf(c->verdict, sizeof c->verdict, "%s",
-                 c->kind == CMP_SLOWER   ? "slower"
-                 : c->kind == CMP_FASTER ? "faster"
-                 : c->kind == CMP_BUSY   ? "busy"
-                                : "same");
+                 c->kind == CMP_SLOWER      ? "slower"
+                 : c->kind == CMP_FASTER    ? "faster"
+                 : c->kind == CMP_BUSY      ? "busy"
+                 : c->kind == CMP_THROTTLED ? "throttled"
+                                            : "same");
     }
 }
 
@@ -573,7 +541,8 @@ void compare_count(const compare_report *R, int *matched, int *slower)
 {
     *matched = *slower = 0;
     for (int r = 0; r < R->nrows; r++) {
-        if (R->rows[r].kind < CMP_ONLY_OLD || R->rows[r].kind == CMP_BUSY)
+        compare_kind k = R->rows[r].kind;
+        if (k < CMP_ONLY_OLD || k == CMP_BUSY || k == CMP_THROTTLED)
             ++*matched;
         if (R->rows[r].kind == CMP_SLOWER)
             ++*slower;

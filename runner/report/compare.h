@@ -23,7 +23,7 @@ typedef struct compare_opts {
     const char *format;        /* text, md, csv, json */
     const char *const *ignore; /* keys left out of the matching */
     int nignore;
-    int busy_ok; /* --busy-ok: judge trials run on a busy machine too */
+    int busy_ok; /* --busy-ok: judge trials run on a busy machine or a throttled CPU or GPU too */
 } compare_opts;
 
 /* A trial on one side (OLD or NEW). */
@@ -36,6 +36,7 @@ typedef struct compare_side {
     double spread;      /* max / min - 1 of the per-run medians; NaN with < 2 */
     double drift;       /* upper / lower quartile - 1 of the block medians of a run, the largest */
     int busy;           /* ok runs whose `noise` says the machine was busy */
+    int throttled;      /* ok runs where the CPU or GPU was throttled (compare_trial.h) */
 } compare_side;
 
 typedef enum compare_kind {
@@ -46,6 +47,7 @@ typedef enum compare_kind {
     CMP_ONLY_OLD,
     CMP_ONLY_NEW,
     CMP_BUSY,
+    CMP_THROTTLED,
     CMP_NKINDS
 } compare_kind;
 
@@ -84,8 +86,8 @@ int compare_build(const char *const *old_dirs, int nold, const char *const *new_
                   const compare_opts *opt, compare_report *R, strbuf *err);
 /* The value of parameter column i in row c. */
 const char *compare_param(const compare_report *R, const compare_row *c, int i);
-/* How many rows were matched (both sides, or busy), and how many of them
- * are slower. */
+/* How many rows were matched (both sides, or busy or throttled), and how
+ * many of them are slower. */
 void compare_count(const compare_report *R, int *matched, int *slower);
 void compare_free(compare_report *R);
 

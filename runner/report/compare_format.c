@@ -169,6 +169,9 @@ static void summary(const compare_report *R, strbuf *b)
               n[CMP_ONLY_NEW]);
     if (n[CMP_BUSY])
         sb_printf(b, ", %d busy (run on a busy machine: inconclusive)", n[CMP_BUSY]);
+    if (n[CMP_THROTTLED])
+        sb_printf(b, ", %d throttled (run on a throttled CPU or GPU: inconclusive)",
+                  n[CMP_THROTTLED]);
 }
 
 static void run_line(strbuf *b, const char *tag, const compare_run *D, int md)

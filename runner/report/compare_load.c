@@ -110,6 +110,7 @@ int compare_run_load(compare_run *R, const char *arg, strbuf *err)
     R->nkeys = R->status_col - 1;
     R->median_col = csv_col(&R->t, "median");
     R->noise_col = csv_col(&R->t, "noise");
+    R->throttled_kept_col = csv_col(&R->t, "throttled_kept");
 
     /* one row per trial id, the last one written wins, in trial order */
     int n = R->t.nrows - 1;

@@ -14,7 +14,7 @@ typedef struct compare_run {
     char *dir;       /* the run folder used (arg, or the run arg/latest names) */
     csv_table t;     /* its trials table */
     int nkeys;      /* key columns: 1 .. nkeys of the header */
-    int status_col, median_col, noise_col;
+    int status_col, median_col, noise_col, throttled_kept_col; /* -1 when absent */
     int nrows;      /* trials, one row per trial id (the last one wins) */
     int *row;       /* row index in t, by trial order */
     long long *id;
