@@ -146,6 +146,16 @@ Test(stats, bimodal_samples_and_stalls)
     cr_assert_eq(stats_bimodal(y, 40, &lo, &hi, &share), 0);
     y[39] = 1;
     cr_assert_eq(stats_bimodal(y, 40, &lo, &hi, &share), 0);
+    /* 15 samples (an interleaved study's): one slow sample is 7 % of them,
+     * but not a mode; two are */
+    double z[15];
+    for (int i = 0; i < 15; i++)
+        z[i] = 1e-3 * (1 + 0.001 * i);
+    z[14] = 3e-3;
+    cr_assert_eq(stats_bimodal(z, 15, &lo, &hi, &share), 0);
+    z[13] = 3e-3;
+    cr_assert_eq(stats_bimodal(z, 15, &lo, &hi, &share), 1);
+    cr_assert_float_eq(share, 2.0 / 15, 1e-12);
 }
 
 /* Feeds a synthetic stream through stop_add, as the worker does. */

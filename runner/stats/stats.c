@@ -94,7 +94,11 @@ int stats_bimodal(const double *x, int k, double *lo_mode, double *hi_mode, doub
 {
     if (k < 10)
         return 0;
+    /* a mode is at least two samples: a lone slow one is an outlier or a
+     * stall (README "Measurement quality"), and one of 15 is already 7 % */
     int edge = (int)ceil(0.05 * k), best = -1;
+    if (edge < 2)
+        edge = 2;
     double ratio = 2;
     for (int i = edge; i <= k - edge; i++)
         if (x[i - 1] > 0 && x[i] / x[i - 1] >= ratio) {
