@@ -18,6 +18,9 @@
 /* The fastest CPU at a trial's end ran below this share of the highest
  * maximum frequency that cpufreq gives: the trial is flagged throttled */
 #define LOAD_THROTTLE_FRAC 0.8
+/* The load average and the frequencies are read at an interval's end, at
+ * most this often (seconds): a shorter trial reuses the reading before it */
+#define LOAD_MHZ_EVERY 0.1
 
 typedef struct load_snap {
     double t;                        /* CLOCK_MONOTONIC seconds */
