@@ -850,3 +850,76 @@ Test(config_warmup, bad_values_point_at_the_value)
     expect_diag(m, "2:1: unknown key 'warmup_tolerence'");
     free(m);
 }
+
+/* ---- order: a run key (README "Top-level keys") ----------------------------- */
+
+Test(config_order, swept_and_set_its_column_only_where_named)
+{
+    experiment *e = parse_ok("workload: noop\nrepeats: 3\n");
+    cr_expect_eq(experiment_column(e, "order"), -1, "no `order` column in a file without it");
+    cr_expect_eq(trial_interleaved(e, 0), 0);
+    experiment_free(e);
+    e = parse_ok("workload: noop\nrepeats: 3\nsweep:\n  order: [sequential, interleaved]\n"
+                 "  seed: [1, 2]\n");
+    cr_assert_eq(e->ntrials, 4);
+    char *v = values(e, "order");
+    cr_expect_str_eq(v, "sequential,sequential,interleaved,interleaved");
+    free(v);
+    cr_expect_eq(trial_interleaved(e, 1), 0);
+    cr_expect_eq(trial_interleaved(e, 2), 1);
+    experiment_free(e);
+    e = parse_ok("workload: noop\norder: interleaved\nsweep:\n  seed: [1, 2]\n");
+    cr_expect_str_eq(tv(e, 1, "order"), "interleaved");
+    experiment_free(e);
+    e = parse_ok("workload: noop\nsweep:\n  how:\n    - {label: mixed, order: interleaved}\n"
+                 "    - {label: plain, repeats: auto}\n");
+    cr_expect_str_eq(tv(e, 0, "order"), "interleaved");
+    cr_expect_str_eq(tv(e, 1, "order"), "sequential", "the default");
+    experiment_free(e);
+}
+
+Test(config_order, bad_values_point_at_the_value)
+{
+    char *m = parse_err("workload: noop\norder: shuffled\n");
+    expect_diag(m, "2:8: 'order' must be sequential or interleaved, not 'shuffled'");
+    free(m);
+    m = parse_err("workload: noop\nsweep:\n  order: [sequential, random]\n");
+    expect_diag(m, "3:23: 'order' must be sequential or interleaved, not 'random'");
+    free(m);
+    m = parse_err("workload: noop\nsweep:\n  how:\n    - {label: a, order: rounds}\n");
+    expect_diag(m, "4:25: 'order' must be sequential or interleaved, not 'rounds'");
+    free(m);
+}
+
+/* `order: interleaved` with `repeats: auto` is an error per trial, at the
+ * value that makes the conflict: the swept one of the two, else `order`'s. */
+Test(config_order, interleaved_auto_repeats_is_reported_where_it_is_set)
+{
+    /* both at the top level: the order value */
+    char *m = parse_err("workload: noop\nrepeats: auto\norder: interleaved\n");
+    expect_diag(m, "3:8: order: interleaved needs a number of repeats, not 'auto'");
+    free(m);
+    /* order swept, repeats fixed: the interleaved element, once */
+    m = parse_err("workload: noop\nrepeats: auto\nsweep:\n  order: [sequential, interleaved]\n"
+                  "  seed: [1, 2, 3]\n");
+    cr_expect_str_eq(m, "4:23: order: interleaved needs a number of repeats, not 'auto'\n");
+    free(m);
+    /* repeats swept, order fixed: the auto element */
+    m = parse_err("workload: noop\norder: interleaved\nsweep:\n  repeats: [3, auto]\n");
+    cr_expect_str_eq(m, "4:16: order: interleaved needs a number of repeats, not 'auto'\n");
+    free(m);
+    /* in linked elements: each element's order value */
+    m = parse_err("workload: noop\nrepeats: auto\nsweep:\n  how:\n"
+                  "    - {label: a, order: interleaved}\n"
+                  "    - {label: b, order: sequential}\n"
+                  "    - {label: c,\n       order: interleaved}\n");
+    cr_expect_str_eq(m,
+                     "5:25: order: interleaved needs a number of repeats, not 'auto'\n"
+                     "8:15: order: interleaved needs a number of repeats, not 'auto'\n");
+    free(m);
+    /* no trial both interleaved and auto: fine */
+    experiment *e = parse_ok("workload: noop\nsweep:\n  how:\n"
+                             "    - {label: a, order: interleaved, repeats: 3}\n"
+                             "    - {label: b, repeats: auto}\n");
+    experiment_free(e);
+}

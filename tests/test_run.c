@@ -1287,6 +1287,91 @@ Test(run, interleaved_warmup_extras_are_summed_over_rounds, .timeout = 60)
     free(d);
 }
 
+/* The supervisor's `trial` spans in a trace, in the order they began:
+ * their trial numbers, space-separated (README "A timeline of a run"). */
+static void runner_trial_spans(const char *trace, char *out, size_t len)
+{
+    FILE *f = fopen(trace, "r");
+    cr_assert(f, "no trace %s", trace);
+    char line[4096], pid[64] = "";
+    size_t n = 0;
+    out[0] = '\0';
+    while (fgets(line, sizeof line, f)) {
+        static const char track[] = "\"args\":{\"name\":\"runner ", num[] = "\"args\":{\"n\":";
+        const char *p = strstr(line, track);
+        if (p && !*pid) /* the runner's own track: "pid":PID, */
+            snprintf(pid, sizeof pid, "\"pid\":%d,", atoi(p + strlen(track)));
+        const char *a = strstr(line, num);
+        if (*pid && a && strstr(line, "\"name\":\"trial\"") && strstr(line, "\"ph\":\"B\"") &&
+            strstr(line, pid))
+            n += (size_t)snprintf(out + n, len - n, "%s%d", n ? " " : "", atoi(a + strlen(num)));
+    }
+    fclose(f);
+}
+
+/* `order` swept (README "How a trial is timed"): the sequential trials run
+ * first, one by one in trial order, then the interleaved ones round by
+ * round; both groups keep their samples, hooks, --filter. */
+Test(run, order_swept_runs_the_sequential_trials_then_the_interleaved_rounds, .timeout = 60)
+{
+    char *d = tmpdir();
+    write_text(d, "hooks.lua", "return {after_trial = function(t, r) return {seen = 1} end}\n");
+    write_text(d, "o.yaml",
+               "workload: noop\nhooks: hooks.lua\nthreads: 1\nbatch: 1\nrepeats: 3\n"
+               "warmups: 2\nwarmup_time: 0\nsweep:\n  order: [sequential, interleaved]\n"
+               "  seed: [1, 2]\n");
+    char exp[4096], out[4096], tr[4096], p[8192];
+    snprintf(exp, sizeof exp, "%s/o.yaml", d);
+    snprintf(out, sizeof out, "%s/out", d);
+    snprintf(tr, sizeof tr, "%s/t.json", d);
+    proc_out r;
+    run((char *[]){"--quiet", "--no-plots", "--output", out, "--trace", tr, exp, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    csv_table t;
+    latest(out, "o", "trials.csv", p, sizeof p);
+    cr_assert_eq(csv_read(p, &t), 0);
+    cr_assert_eq(t.nrows, 5, "%d rows", t.nrows);
+    cr_assert_eq(csv_col(&t, "order"), 1, "`order` is the first axis' column");
+    const char *order[] = {"sequential", "sequential", "interleaved", "interleaved"};
+    for (int i = 1; i <= 4; i++) {
+        char num[8];
+        snprintf(num, sizeof num, "%d", i - 1);
+        cr_assert_str_eq(cell(&t, i, "trial"), num);
+        cr_assert_str_eq(cell(&t, i, "order"), order[i - 1]);
+        cr_assert_str_eq(cell(&t, i, "status"), "ok", "trial %d: %s", i - 1, cell(&t, i, "reason"));
+        cr_assert_str_eq(cell(&t, i, "samples"), "3", "trial %d", i - 1);
+        cr_assert_str_eq(cell(&t, i, "seen"), "1", "trial %d: after_trial ran", i - 1);
+    }
+    /* 2 warmups and the discarded batch, once for a sequential trial, in
+     * each of the 3 rounds of an interleaved one (the worker's first trial
+     * also settles its thread pool) */
+    cr_assert_str_eq(cell(&t, 2, "warmup_calls"), "3");
+    cr_assert_str_eq(cell(&t, 3, "warmup_calls"), "9", "3 rounds of 3");
+    cr_assert_str_eq(cell(&t, 4, "warmup_calls"), "9", "3 rounds of 3");
+    csv_free(&t);
+    char spans[256];
+    runner_trial_spans(tr, spans, sizeof spans);
+    cr_assert_str_eq(spans, "0 1 2 3 2 3 2 3", "the supervisor's trial spans");
+
+    /* --filter keeps one trial of each group */
+    char rd[4096];
+    snprintf(rd, sizeof rd, "%s/run", d);
+    run((char *[]){"--quiet", "--no-plots", "--run-dir", rd, "--filter", "seed=2", "--trace", tr,
+                   exp, NULL},
+        &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    snprintf(p, sizeof p, "%s/trials.csv", rd);
+    cr_assert_eq(csv_read(p, &t), 0);
+    cr_assert_eq(t.nrows, 3, "%d rows", t.nrows);
+    cr_assert_str_eq(cell(&t, 1, "trial"), "1");
+    cr_assert_str_eq(cell(&t, 2, "trial"), "3");
+    cr_assert_str_eq(cell(&t, 2, "samples"), "3");
+    csv_free(&t);
+    runner_trial_spans(tr, spans, sizeof spans);
+    cr_assert_str_eq(spans, "1 3 3 3");
+    free(d);
+}
+
 /* Issue 15: interleaved rounds are warmed as a sequential trial is, so the
  * medians of a steady workload (axpb n=1e6, batch 1) agree within 10 %.  A
  * shared 2-core machine drifts: the best of three attempts counts. */

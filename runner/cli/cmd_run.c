@@ -3,6 +3,7 @@
 #include "cli/commands.h"
 #include "cli/load.h"
 #include "cli/notes.h"
+#include "cli/trial_extras.h"
 #include "experiment/config.h"
 #include "lua/hookproc.h"
 #include "lua/lua_engine.h"
@@ -60,105 +61,6 @@ static void count_reason(reasons *r, const char *why)
     if (r->n < 16) {
         r->text[r->n] = xstrdup(why);
         r->count[r->n++] = 1;
-    }
-}
-
-/* The value of extra column `key` of r, or NULL. */
-static const char *extra_of(const trial_result *r, const char *key)
-{
-    for (int i = r->nextra - 1; i >= 0; i--)
-        if (!strcmp(r->extra_keys[i], key))
-            return r->extra_vals[i];
-    return NULL;
-}
-
-/* A `noise` column for trials worth a second look (README "Measurement
- * quality"), each part naming a cause the report's advice follows: the
- * spread ("cv 7.2%, mad 0.4%": the coefficient of variation beside the
- * robust one, 1.4826 MAD / median, when either is above 5 %), outliers
- * beyond Tukey's fences, stalls (samples over 10x the median), two modes
- * ("bimodal ..."), a stop rule that gave up ("gave up ..."), a warmup that
- * never reached steady state ("unsteady warmup"), a busy machine ("busy:
- * ...", load.h), a throttled CPU ("throttled: ...", load.h). */
-static void flag_noise(trial_result *r, double rse_target)
-{
-    if (r->status != ST_OK)
-        return;
-    double *x = xmalloc((size_t)r->nsamples * sizeof *x);
-    for (int i = 0; i < r->nsamples; i++)
-        x[i] = r->samples[i].seconds;
-    stats s;
-    stats_compute(x, r->nsamples, &s); /* sorts x */
-    double lo_mode, hi_mode, share;
-    int bimodal = stats_bimodal(x, s.n, &lo_mode, &hi_mode, &share);
-    int stalls = 0;
-    for (int i = 0; i < s.n; i++)
-        stalls += s.median > 0 && x[i] > 10 * s.median;
-    int outliers = stats_outliers(x, r->nsamples);
-    free(x);
-    double cv = s.mean > 0 ? s.stddev / s.mean : 0;
-    double rmad = s.median > 0 ? 1.4826 * s.mad / s.median : 0;
-    strbuf b = {0};
-    if (cv > 0.05 || rmad > 0.05)
-        sb_printf(&b, "cv %.1f%%, mad %.1f%%", 100 * cv, 100 * rmad);
-    if (outliers)
-        sb_printf(&b, "%s%d outlier%s", b.len ? "; " : "", outliers, outliers == 1 ? "" : "s");
-    if (stalls)
-        sb_printf(&b, "%s%d stall%s over 10x the median", b.len ? "; " : "", stalls,
-                  stalls == 1 ? "" : "s");
-    if (bimodal) {
-        char l[32], h[32];
-        fmt_seconds(l, sizeof l, lo_mode);
-        fmt_seconds(h, sizeof h, hi_mode);
-        sb_printf(&b, "%sbimodal: %s and %s (%.0f%% slow)", b.len ? "; " : "", l, h, 100 * share);
-    }
-    const char *why = extra_of(r, "stop_reason");
-    if (why && strcmp(why, "rse") && s.median > 0 && isfinite(s.median_ci_low)) {
-        double lo = s.median - s.median_ci_low, hi = s.median_ci_high - s.median;
-        double w = (lo > hi ? lo : hi) / s.median;
-        if (w > rse_target)
-            sb_printf(&b, "%sgave up (%s): median +-%.2g%% > rse %.2g%%", b.len ? "; " : "", why,
-                      100 * w, 100 * rse_target);
-    }
-    const char *warm = extra_of(r, "warmup_unsteady");
-    if (warm)
-        sb_printf(&b, "%sunsteady warmup (last/fastest %s)", b.len ? "; " : "", warm);
-    char busy[96];
-    if (load_busy(&r->load, busy, sizeof busy))
-        sb_printf(&b, "%s%s", b.len ? "; " : "", busy);
-    char thr[128];
-    if (load_throttled(&r->load, thr, sizeof thr))
-        sb_printf(&b, "%s%s", b.len ? "; " : "", thr);
-    if (b.len)
-        trial_result_add_extra(r, "noise", b.s);
-    sb_free(&b);
-}
-
-/* The machine's load during a trial that a worker ran (README "Measurement
- * quality", Load): `load_avg`, `steal`, `other_cpu`, `cpu_mhz`, `cpu_max_mhz` columns. */
-static void record_load(trial_result *r)
-{
-    const load_sum *l = &r->load;
-    if (!l->n || l->wall <= 0)
-        return;
-    char v[32];
-    if (l->loadavg >= 0) {
-        format_decimals(v, sizeof v, l->loadavg, 2);
-        trial_result_add_extra(r, "load_avg", v);
-    }
-    format_decimals(v, sizeof v, l->total > 0 ? l->steal / l->total : 0.0, 3);
-    trial_result_add_extra(r, "steal", v);
-    if (l->wall >= LOAD_MIN_WALL) { /* else too few clock ticks to tell */
-        format_decimals(v, sizeof v, l->other / l->wall, 2);
-        trial_result_add_extra(r, "other_cpu", v);
-    }
-    if (l->mhz > 0) {
-        format_decimals(v, sizeof v, l->mhz, 0);
-        trial_result_add_extra(r, "cpu_mhz", v);
-    }
-    if (l->max_mhz > 0) {
-        format_decimals(v, sizeof v, l->max_mhz, 0);
-        trial_result_add_extra(r, "cpu_max_mhz", v);
     }
 }
 
@@ -258,8 +160,8 @@ static void finish_trial(sink *o, long long t, trial_result *res, int ran)
         trace_file_end(o->T);
     if (stopped)
         return;
-    record_load(res);
-    flag_noise(res, o->e->stop.rse);
+    trial_record_load(res);
+    trial_flag_noise(res, o->e->stop.rse);
     /* what user code wrote reaches stderr and the CSV without control
      * characters (issue 14: escape sequences from a Lua error) */
     sanitize_text(res->reason);
@@ -305,37 +207,14 @@ static double trial_timeout(const experiment *e, long long t)
     return value_is_num(&v) ? v.f : 0;
 }
 
-/* One round's extra into the trial's (order: interleaved): warmup_calls and
- * warmup_time are summed over the rounds, warmup_unsteady keeps the largest
- * ratio of the rounds whose warmup gave up (README "How a trial is timed");
- * any other extra is the last round's. */
-static void add_round_extra(trial_result *a, const char *key, const char *val)
-{
-    int sum = !strcmp(key, "warmup_calls") || !strcmp(key, "warmup_time");
-    int most = !strcmp(key, "warmup_unsteady");
-    const char *had = (sum || most) ? extra_of(a, key) : NULL;
-    if (!had) {
-        trial_result_add_extra(a, key, val);
-        return;
-    }
-    double x = strtod(had, NULL), y = strtod(val, NULL);
-    char t[64];
-    if (!strcmp(key, "warmup_calls"))
-        format_decimals(t, sizeof t, x + y, 0);
-    else if (sum)
-        format_number(t, sizeof t, x + y, 6);
-    else
-        format_number(t, sizeof t, y > x ? y : x, 3);
-    trial_result_add_extra(a, key, t);
-}
-
-/* order: interleaved.  Samples are taken round-robin across the trials (one
- * sample of each trial per round), so that slow drift of a shared machine
- * spreads over all of them evenly.  Each round prepares the trial afresh
- * (untimed) and warms it up as a sequential trial is (README "How a trial is
- * timed"): a round without warmups would time a cold call (issue 15: 1.53 ms
- * against 147 us for axpb n=1e6); `cold` is the first round's.  A trial is
- * saved once it has all its samples, or as soon as one round fails. */
+/* The trials with `order: interleaved`, measured together after the
+ * sequential ones (README "How a trial is timed").  Samples are taken
+ * round-robin across them (one sample of each trial per round), so that
+ * slow drift of a shared machine spreads over all of them evenly.  Each
+ * round prepares the trial afresh (untimed) and warms it up as a sequential
+ * trial is: a round without warmups would time a cold call (issue 15: 1.53
+ * ms against 147 us for axpb n=1e6); `cold` is the first round's.  A trial
+ * is saved once it has all its samples, or as soon as one round fails. */
 static void run_interleaved(const experiment *e, supervisor *S, sink *o)
 {
     long long n = e->ntrials;
@@ -344,7 +223,7 @@ static void run_interleaved(const experiment *e, supervisor *S, sink *o)
     char *open = xcalloc((size_t)n + 1, 1);
     long long left = 0;
     for (long long t = 0; t < n; t++) {
-        if (results_is_done(o->R, e->ids[t]))
+        if (!trial_interleaved(e, t) || results_is_done(o->R, e->ids[t]))
             continue;
         resolved_trial rt;
         trial_resolve(e, t, &rt);
@@ -368,31 +247,7 @@ static void run_interleaved(const experiment *e, supervisor *S, sink *o)
                 break;
             }
             trial_result *a = &acc[t];
-            for (int i = 0; i < r.nsamples; i++) {
-                if (a->nsamples == a->cap) {
-                    a->cap = a->cap ? a->cap * 2 : 8;
-                    a->samples = xrealloc(a->samples, (size_t)a->cap * sizeof *a->samples);
-                }
-                a->samples[a->nsamples++] = r.samples[i];
-            }
-            if (round == 0)
-                a->cold = r.cold;
-            /* the load over all rounds: sums, the largest load average */
-            a->load.wall += r.load.wall;
-            a->load.other += r.load.other;
-            a->load.steal += r.load.steal;
-            a->load.total += r.load.total;
-            a->load.n += r.load.n;
-            if (r.load.loadavg > a->load.loadavg)
-                a->load.loadavg = r.load.loadavg;
-            load_add_mhz(&a->load, r.load.mhz, r.load.max_mhz);
-            a->flops = r.flops;
-            a->bytes = r.bytes;
-            for (int i = 0; i < r.nextra; i++)
-                add_round_extra(a, r.extra_keys[i], r.extra_vals[i]);
-            a->status = r.status;
-            free(a->reason);
-            a->reason = r.reason ? xstrdup(r.reason) : NULL;
+            trial_add_round(a, &r, round);
             trial_result_free(&r);
             if (a->status != ST_OK || a->nsamples >= want[t]) {
                 progress_trial(o->pr, o->pr->done, "interleaved");
@@ -487,30 +342,35 @@ static int run_experiment(const cli *c, experiment *e, int argc, char **argv, in
     int write_failed = 0;
     long long seq = 0;
     sink out = {e, &R, &pr, counts, &skipped, any_failed, &write_failed, H, T};
-    if (e->interleaved) {
-        run_interleaved(e, &S, &out);
-    } else {
-        for (long long t = 0; t < e->ntrials && !interrupted && !write_failed; t++) {
-            if (results_is_done(&R, e->ids[t]))
-                continue;
-            if (pr.enabled) { /* not on the hot path of a quiet run */
-                strbuf desc = {0};
-                table_describe(e, t, &desc);
-                progress_trial(&pr, seq, desc.s);
-                sb_free(&desc);
-            }
-            seq++;
-            double t0 = now_seconds();
-            trial_result res;
-            int ran = !hooks_before(&out, t, &res);
-            if (ran)
-                sup_run(&S, t, trial_timeout(e, t), -1, -1, &res);
-            progress_finished(&pr, now_seconds() - t0, res.status != ST_SKIPPED);
-            if (res.status != ST_INTERRUPTED)
-                finish_trial(&out, t, &res, ran);
-            trial_result_free(&res);
+    /* the sequential trials one by one in trial order, then the interleaved
+     * ones together (README "How a trial is timed") */
+    int any_interleaved = 0;
+    for (long long t = 0; t < e->ntrials && !interrupted && !write_failed; t++) {
+        if (results_is_done(&R, e->ids[t]))
+            continue;
+        if (trial_interleaved(e, t)) {
+            any_interleaved = 1;
+            continue;
         }
+        if (pr.enabled) { /* not on the hot path of a quiet run */
+            strbuf desc = {0};
+            table_describe(e, t, &desc);
+            progress_trial(&pr, seq, desc.s);
+            sb_free(&desc);
+        }
+        seq++;
+        double t0 = now_seconds();
+        trial_result res;
+        int ran = !hooks_before(&out, t, &res);
+        if (ran)
+            sup_run(&S, t, trial_timeout(e, t), -1, -1, &res);
+        progress_finished(&pr, now_seconds() - t0, res.status != ST_SKIPPED);
+        if (res.status != ST_INTERRUPTED)
+            finish_trial(&out, t, &res, ran);
+        trial_result_free(&res);
     }
+    if (any_interleaved && !interrupted && !write_failed)
+        run_interleaved(e, &S, &out);
     sup_stop(&S);
     if (T != given && trace_file_close(T, err, sizeof err) < 0) {
         fprintf(stderr, "runner: %s\n", err);

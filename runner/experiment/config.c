@@ -220,19 +220,6 @@ static void h_trace(loader *L, const yaml_node_t *k, const yaml_node_t *v)
                  yml_is_scalar(v) ? s : yml_kind(v));
 }
 
-/* order: sequential (each trial's samples together) or interleaved */
-static void h_order(loader *L, const yaml_node_t *k, const yaml_node_t *v)
-{
-    const char *s = yml_text(v);
-    L->e->order_line = yml_line(k);
-    L->e->order_col = yml_col(k);
-    if (yml_is_scalar(v) && !strcmp(s, "interleaved"))
-        L->e->interleaved = 1;
-    else if (!yml_is_scalar(v) || strcmp(s, "sequential"))
-        diag_add(L->d, yml_line(v), yml_col(v), "'order' must be sequential or interleaved, not '%s'",
-                 yml_is_scalar(v) ? s : yml_kind(v));
-}
-
 typedef void (*top_handler)(loader *L, const yaml_node_t *k, const yaml_node_t *v);
 
 /* sweep, exclude and plots run after the rest: they refer to the columns. */
@@ -251,7 +238,7 @@ static const struct top_key {
     {"affinity", h_runkey, 0},
     {"parallel", h_runkey, 0},   {"share", h_runkey, 0},     {"spawn", h_runkey, 0},
     {"warmup_curve", h_runkey, 0}, {"trace", h_trace, 0},
-    {"stop", h_stop, 0},         {"order", h_order, 0},
+    {"stop", h_stop, 0},         {"order", h_runkey, 0},
     {"warmup_time", h_warmup_time, 0}, {"warmup_tolerance", h_warmup_tolerance, 0},
     {"params", h_params, 0},     {"hooks", h_hooks, 0},
     {"sweep", NULL, 1},          {"exclude", NULL, 1},
@@ -398,6 +385,32 @@ static void check_lua_file(const experiment *e, const value *v, int line, int co
     free(p);
 }
 
+/* `order: interleaved` needs a number of repeats (README "Top-level keys"),
+ * trial by trial.  The conflict is reported where the trial's `order` value
+ * is set, or where its `repeats: auto` is when only that one is swept; each
+ * place once. */
+static void check_interleaved_repeats(const experiment *e, diags *d)
+{
+    int oc = experiment_column(e, "order"), rc = experiment_column(e, "repeats");
+    if (oc < 0 || rc < 0)
+        return;
+    int at = e->cols[rc].axis >= 0 && e->cols[oc].axis < 0 ? rc : oc;
+    int seen[16][2], nseen = 0;
+    for (long long t = 0; t < e->ntrials && nseen < 16; t++) {
+        if (!trial_interleaved(e, t) || trial_value(e, t, rc).kind != VAL_STR)
+            continue;
+        int line, col, dup = 0;
+        trial_value_where(e, t, at, &line, &col);
+        for (int i = 0; i < nseen; i++)
+            dup |= seen[i][0] == line && seen[i][1] == col;
+        if (dup)
+            continue;
+        seen[nseen][0] = line;
+        seen[nseen++][1] = col;
+        diag_add(d, line, col, "order: interleaved needs a number of repeats, not 'auto'");
+    }
+}
+
 experiment *experiment_parse(const char *path, const char *text, size_t len, diags *d)
 {
     experiment *e = xcalloc(1, sizeof *e);
@@ -512,13 +525,8 @@ experiment *experiment_parse(const char *path, const char *text, size_t len, dia
     sweep_expand(L.e, L.d);
     if (!d->n)
         plots_check_merges(e, d);
-    if (e->interleaved)
-        for (long long t = 0; t < e->ntrials && !d->n; t++) {
-            value r = trial_value(e, t, experiment_column(e, "repeats"));
-            if (r.kind == VAL_STR)
-                diag_add(d, e->order_line, e->order_col,
-                         "order: interleaved needs a number of repeats, not 'auto'");
-        }
+    if (!d->n)
+        check_interleaved_repeats(e, d);
 out:
     yml_free(&L.y);
     free(L.rank);

@@ -50,6 +50,30 @@ value trial_value(const experiment *e, long long t, int c)
     return e->defaults[wi * e->ncols + c];
 }
 
+void trial_value_where(const experiment *e, long long t, int c, int *line, int *col)
+{
+    const column *cl = &e->cols[c];
+    *line = cl->line;
+    *col = cl->col;
+    if (cl->axis < 0)
+        return;
+    const axis_elem *el = &e->axes[cl->axis].elems[e->choices[t * e->naxes + cl->axis]];
+    for (int i = 0; i < el->nkv; i++)
+        if (el->kv[i].column == c) {
+            *line = el->kv[i].line;
+            *col = el->kv[i].col;
+        }
+}
+
+int trial_interleaved(const experiment *e, long long t)
+{
+    int c = experiment_column(e, "order");
+    if (c < 0)
+        return 0;
+    value v = trial_value(e, t, c);
+    return v.text && !strcmp(v.text, "interleaved");
+}
+
 int match_value(value v, const match *m)
 {
     if (v.kind == VAL_NONE)

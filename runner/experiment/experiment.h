@@ -31,6 +31,7 @@ typedef struct column {
 typedef struct axis_kv {
     int column;
     value v;
+    int line, col; /* where the value is written */
 } axis_kv;
 
 typedef struct axis_elem {
@@ -105,8 +106,6 @@ typedef struct experiment {
     long long *ids;    /* each trial's index in the full (unfiltered) expansion */
     long long ntrials;
     stop_rule stop;
-    int interleaved; /* order: interleaved */
-    int order_line, order_col; /* where `order` is set (0 if not) */
     int trace;       /* trace: true (README "A timeline of a run") */
     /* warmup to steady state (README "How a trial is timed"): the time a
      * trial warms at most (seconds), and how close two rounds must be */
@@ -126,6 +125,11 @@ int experiment_column(const experiment *e, const char *name);
 long long experiment_short_timeouts(const experiment *e, long long *first, double *timeout);
 /* Value of column c for trial t, defaults applied (VAL_NONE: no value). */
 value trial_value(const experiment *e, long long t, int c);
+/* Where trial t's value of column c is written: the sweep element's value,
+ * else the top-level one; 0, 0 for a default. */
+void trial_value_where(const experiment *e, long long t, int c, int *line, int *col);
+/* 1 when trial t has `order: interleaved` (README "How a trial is timed"). */
+int trial_interleaved(const experiment *e, long long t);
 /* Keeps only the trials matching every KEY=GLOB filter (same key: any of).
  * Returns -1 with a message on an unknown key. */
 int experiment_filter(experiment *e, char **filters, int nfilters, char *err, size_t errlen);

@@ -338,6 +338,13 @@ static int check_warmup_curve(value *v, int line, int col, diags *d)
     return want_int(v, 0, 1000, "warmup_curve", line, col, d);
 }
 
+/* README "How a trial is timed": interleaved trials are measured together,
+ * round by round, after the sequential ones */
+static int check_order(value *v, int line, int col, diags *d)
+{
+    return want_choice(v, "sequential|interleaved", "order", line, col, d);
+}
+
 static int check_seed(value *v, int line, int col, diags *d)
 {
     return want_int(v, 0, 9223372036854775807LL, "seed", line, col, d);
@@ -367,6 +374,9 @@ const runkey runkeys[] = {
                   "parallel: processes: started once a trial, or for every call (per_call)", 1},
     [RK_WARMUP_CURVE] = {"warmup_curve", check_warmup_curve, "0",
                          "time each of the first K calls of a fresh worker", 1},
+    [RK_ORDER] = {"order", check_order, "sequential",
+                  "sequential, or interleaved: one sample per round with the other "
+                  "interleaved trials", 1},
 };
 const int nrunkeys = (int)(sizeof runkeys / sizeof runkeys[0]);
 
@@ -417,7 +427,7 @@ const char *const runkey_names[] = {"workload", "device",  "threads", "io",
                                     "dtype",    "size",    "repeats", "warmups",
                                     "timeout",  "seed",    "cold_cache", "batch",
                                     "affinity", "parallel", "share", "spawn", "warmup_curve",
-                                    NULL};
+                                    "order", NULL};
 
 int runkey_index(const char *name)
 {

@@ -9,7 +9,7 @@ static const char *const config_runkeys[] = {
     "workload", "device",   "threads",    "io",    "dtype", "batch",
     "affinity", "cold_cache", "parallel", "share", "spawn", NULL};
 static const char *const work_runkeys[] = {"size", "repeats", "warmups", "timeout", "seed",
-                                           "warmup_curve", NULL};
+                                           "warmup_curve", "order", NULL};
 
 /* the runner's own columns after gbps (README "Results") */
 static const char *const runner_cols[] = {

@@ -13,7 +13,7 @@
  * spawn, for a linked axis and the keys it sets (`linked`), and for a
  * workload parameter whose values are not numbers (fused: true, math:
  * tf32); no for size, the other run keys (repeats, warmups, timeout, seed,
- * warmup_curve) and a workload parameter whose
+ * warmup_curve, order) and a workload parameter whose
  * values are numbers (`numeric`: iters, length, depth), amounts of work. */
 int column_is_config(const char *name, int numeric, int linked);
 

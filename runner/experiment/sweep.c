@@ -13,10 +13,11 @@
 
 #define MAX_AXIS_VALUES 1000000
 
-static void elem_set(axis_elem *el, int column, value v)
+/* Sets `column` to v in element el; `at` is where v is written. */
+static void elem_set(axis_elem *el, int column, value v, const yaml_node_t *at)
 {
     el->kv = xrealloc(el->kv, (size_t)(el->nkv + 1) * sizeof *el->kv);
-    el->kv[el->nkv++] = (axis_kv){column, v};
+    el->kv[el->nkv++] = (axis_kv){column, v, yml_line(at), yml_col(at)};
 }
 
 static axis_elem *new_elem(axis *a, const yaml_node_t *at)
@@ -174,14 +175,17 @@ static void linked_elem(loader *L, axis *a, int ai, const yaml_node_t *m)
     ypair *p;
     int np = yml_pairs(loader_yml(L), (yaml_node_t *)m, &p, d);
     value label = {0};
+    const yaml_node_t *label_at = m;
     strbuf joined = {0};
     for (int i = 0; i < np; i++) {
         const char *k = yml_text(p[i].key);
         if (!strcmp(k, "label")) {
             if (!yml_is_scalar(p[i].val) || yml_is_null(p[i].val))
                 diag_add(d, yml_line(p[i].val), yml_col(p[i].val), "'label' must be text");
-            else
+            else {
                 label = value_str(yml_text(p[i].val));
+                label_at = p[i].val;
+            }
             continue;
         }
         if (!strcmp(k, a->name)) {
@@ -214,7 +218,7 @@ static void linked_elem(loader *L, axis *a, int ai, const yaml_node_t *m)
         if (joined.len)
             sb_putc(&joined, '/');
         sb_puts(&joined, v.text);
-        elem_set(el, c, v);
+        elem_set(el, c, v, p[i].val);
     }
     free(p);
     if (np == 0 && !loader_yml(L)->exhausted)
@@ -222,7 +226,7 @@ static void linked_elem(loader *L, axis *a, int ai, const yaml_node_t *m)
     if (label.kind == VAL_NONE)
         label = value_str(joined.s ? joined.s : "");
     sb_free(&joined);
-    elem_set(el, a->column, label);
+    elem_set(el, a->column, label, label_at);
 }
 
 static void parse_axis(loader *L, const yaml_node_t *k, const yaml_node_t *v)
@@ -240,7 +244,7 @@ static void parse_axis(loader *L, const yaml_node_t *k, const yaml_node_t *v)
     }
     /* keys of the whole run (README "Top-level keys") */
     static const char *const whole_run[] = {"name", "description", "sweep", "exclude", "hooks",
-                                            "plots", "stop", "order", "warmup_time",
+                                            "plots", "stop", "warmup_time",
                                             "warmup_tolerance", NULL};
     for (int i = 0; whole_run[i] && !linked && !loader_known_key(L, name); i++)
         if (!strcmp(name, whole_run[i])) {
@@ -286,7 +290,7 @@ static void parse_axis(loader *L, const yaml_node_t *k, const yaml_node_t *v)
                     value_free(&vals[j]);
                 break;
             }
-            elem_set(new_elem(a, v), c, vals[i]);
+            elem_set(new_elem(a, v), c, vals[i], v);
         }
         if (n > 0)
             free(vals);
@@ -318,7 +322,7 @@ static void parse_axis(loader *L, const yaml_node_t *k, const yaml_node_t *v)
         value x;
         if (loader_key_value(L, name, items[i], &x) < 0)
             continue;
-        elem_set(new_elem(a, items[i]), c, x);
+        elem_set(new_elem(a, items[i]), c, x, items[i]);
     }
     free(items);
     /* the same value twice would run the same trials twice */
