@@ -20,7 +20,10 @@
  * a product of two bf16 numbers is exact in f32, so this is a bf16 GEMM
  * with f32 accumulation.  amp: true keeps the f32 master weights and rounds
  * them to bf16 at the start of every call (timed), as autocast casts the
- * weights on entering its region.  f16 is not supported here (skipped).
+ * weights on entering its region.  dtype f16 does the same with f16 values
+ * (11 significant bits: a product of two is exact in f32 too), converted
+ * with the compiler's _Float16 (round to nearest even, subnormals, overflow
+ * to infinity, as cnn_round emulates).
  *
  * check() compares the first, middle and last image's logits with the f32
  * model computed in double by direct convolution (cnn_reference), within
@@ -43,14 +46,15 @@
 typedef struct cnn_state {
     cpu_output out; /* logits, f32 [batch][classes]; first member, see verify.h */
     cnn_cfg cfg;
-    int threads, bf16;
+    int threads;
+    rn_dtype half;   /* RN_BF16 or RN_F16: how activations are stored; RN_F32 */
     size_t nparams, fc_w, fc_b;
     float *master;   /* f32 parameters, batch-norm folded */
-    float *wk;       /* the weights the GEMMs use: master, or bf16 values */
+    float *wk;       /* the weights the GEMMs use: master, or 16-bit values */
     float *images;   /* NCHW, f32: the reference's input */
     void *act[5];    /* [C][B][H][W]: 0 the images, 1..4 the layers' outputs */
     float *col;      /* one im2col chunk per thread (col_cap floats each) */
-    float *scratch;  /* bf16: the GEMM's f32 output of one chunk, per thread */
+    float *scratch;  /* 16-bit: the GEMM's f32 output of one chunk, per thread */
     float *pooled;   /* [batch][features] */
     float *logits;   /* [batch][classes] */
     size_t col_cap, scratch_cap; /* floats of col and scratch */
@@ -77,12 +81,61 @@ static void cnn_release(void *st)
     free(s);
 }
 
-/* bf16 rounding of n floats, kept as floats. */
-static void round_bf16(float *dst, const float *src, size_t n, int threads)
+/* --- 16-bit storage --------------------------------------------------------
+ * Each loop that converts is written once, for a conversion passed as a
+ * constant function: always_inline makes one copy per type, so the bf16
+ * loops stay vectorised and f16 uses the compiler's conversions. */
+#define SPECIALISED static inline __attribute__((always_inline))
+
+typedef uint16_t (*to_half_fn)(float);
+typedef float (*from_half_fn)(uint16_t);
+
+static uint16_t f16_bits(float f)
+{
+    _Float16 h = (_Float16)f;
+    uint16_t u;
+    memcpy(&u, &h, 2);
+    return u;
+}
+
+static float f16_value(uint16_t u)
+{
+    _Float16 h;
+    memcpy(&h, &u, 2);
+    return (float)h;
+}
+
+/* x rounded to the trial's storage type (itself for f32) */
+static float stored(rn_dtype half, float x)
+{
+    return half == RN_BF16  ? cnn_bf16_value(cnn_bf16_bits(x))
+           : half == RN_F16 ? f16_value(f16_bits(x))
+                            : x;
+}
+
+/* element i of an activation of the trial's storage type */
+static float act_at(rn_dtype half, const void *x, size_t i)
+{
+    return half == RN_BF16  ? cnn_bf16_value(((const uint16_t *)x)[i])
+           : half == RN_F16 ? f16_value(((const uint16_t *)x)[i])
+                            : ((const float *)x)[i];
+}
+
+SPECIALISED void round_with(float *dst, const float *src, size_t n, int threads, to_half_fn to,
+                            from_half_fn from)
 {
 #pragma omp parallel for simd num_threads(threads) if (threads > 1 && n > 65536)
     for (size_t i = 0; i < n; i++)
-        dst[i] = cnn_bf16_value(cnn_bf16_bits(src[i]));
+        dst[i] = from(to(src[i]));
+}
+
+/* the weights rounded to the storage type, kept as floats */
+static void round_weights(rn_dtype half, float *dst, const float *src, size_t n, int threads)
+{
+    if (half == RN_BF16)
+        round_with(dst, src, n, threads, cnn_bf16_bits, cnn_bf16_value);
+    else
+        round_with(dst, src, n, threads, f16_bits, f16_value);
 }
 
 static int cnn_prepare(const rn_trial *t, void **state, rn_error *err)
@@ -91,9 +144,9 @@ static int cnn_prepare(const rn_trial *t, void **state, rn_error *err)
     cnn_cfg c;
     if (cnn_config(t, &c, err))
         return -1;
-    if (t->dtype != RN_F32 && t->dtype != RN_BF16) {
+    if (t->dtype != RN_F32 && t->dtype != RN_BF16 && t->dtype != RN_F16) {
         snprintf(err->msg, sizeof err->msg,
-                 "dtype %s is not supported by the cpu backend (cnn_forward: f32, bf16)",
+                 "dtype %s is not supported by the cpu backend (cnn_forward: f32, f16, bf16)",
                  rn_dtype_name(t->dtype));
         return RN_PREPARE_SKIP;
     }
@@ -110,9 +163,9 @@ static int cnn_prepare(const rn_trial *t, void **state, rn_error *err)
     }
     s->cfg = c;
     s->threads = t->threads > 1 ? t->threads : 1;
-    s->bf16 = t->dtype == RN_BF16;
+    s->half = t->dtype;
     cnn_param_layout(&c, &s->fc_w, &s->fc_b, &s->nparams);
-    size_t B = (size_t)c.batch, es = s->bf16 ? 2 : 4;
+    size_t B = (size_t)c.batch, es = s->half != RN_F32 ? 2 : 4;
     size_t per_image = (size_t)c.channels * c.image * c.image;
     size_t most = (size_t)cnn_max_activation(&c);
     int F = cnn_features(&c);
@@ -137,7 +190,7 @@ static int cnn_prepare(const rn_trial *t, void **state, rn_error *err)
              (s->logits = cpu_alloc(B * (size_t)c.classes, 4, "cnn_forward", "the logits", err));
     for (int i = 1; ok && i < 5; i++)
         ok = (s->act[i] = cpu_alloc(B * most, es, "cnn_forward", "an activation", err)) != NULL;
-    if (ok && s->bf16)
+    if (ok && s->half != RN_F32)
         ok = (s->scratch = cpu_alloc(s->scratch_cap * (size_t)s->threads, 4, "cnn_forward", "the GEMM output", err)) !=
              NULL;
     if (!ok) {
@@ -145,8 +198,8 @@ static int cnn_prepare(const rn_trial *t, void **state, rn_error *err)
         return -1;
     }
     cnn_init_params(&c, t->seed, s->master);
-    if (s->bf16)
-        round_bf16(s->wk, s->master, s->nparams, s->threads);
+    if (s->half != RN_F32)
+        round_weights(s->half, s->wk, s->master, s->nparams, s->threads);
     else
         memcpy(s->wk, s->master, s->nparams * sizeof(float));
     /* images: NCHW values, stored [C][B][H][W] */
@@ -159,8 +212,10 @@ static int cnn_prepare(const rn_trial *t, void **state, rn_error *err)
                 size_t cnhw = (ch * B + b) * hw + i;
                 float v = cnn_image_value(t->seed, nchw);
                 s->images[nchw] = v;
-                if (s->bf16)
+                if (s->half == RN_BF16)
                     ((uint16_t *)s->act[0])[cnhw] = cnn_bf16_bits(v);
+                else if (s->half == RN_F16)
+                    ((uint16_t *)s->act[0])[cnhw] = f16_bits(v);
                 else
                     ((float *)s->act[0])[cnhw] = v;
             }
@@ -180,13 +235,22 @@ static void valid_range(long H, long O, long stride, long kx, long pad, long *lo
     *lo = *lo > *hi ? *hi : *lo;
 }
 
+/* o[ox] = x[off + ox st] for ox in [lo, hi), widened to f32 */
+SPECIALISED void widen(float *o, const uint16_t *x, long off, long st, long lo, long hi,
+                       from_half_fn from)
+{
+#pragma omp simd
+    for (long ox = lo; ox < hi; ox++)
+        o[ox] = from(x[off + ox * st]);
+}
+
 /* col[r][(b - b0, oy, ox)] for r = (ci, ky, kx), images [b0, b1). */
 static void im2col(const cnn_state *s, const cnn_conv *v, const void *src, size_t b0, size_t b1,
                    float *col)
 {
     const size_t B = (size_t)s->cfg.batch, H = (size_t)v->hin, O = (size_t)v->hout;
     const size_t nc = (b1 - b0) * O * O, rows = (size_t)v->cin * v->k * v->k;
-    const int bf16 = s->bf16;
+    const rn_dtype half = s->half;
     const long st = v->stride;
     for (size_t r = 0; r < rows; r++)
         for (size_t b = b0; b < b1; b++) {
@@ -206,11 +270,10 @@ static void im2col(const cnn_state *s, const cnn_conv *v, const void *src, size_
                 long off = (long)(plane + (size_t)iy * H) + (long)kx - v->pad; /* ox = 0 */
                 for (long ox = 0; ox < lo; ox++)
                     o[ox] = 0;
-                if (bf16) {
-                    const uint16_t *x = (const uint16_t *)src;
-#pragma omp simd
-                    for (long ox = lo; ox < hi; ox++)
-                        o[ox] = cnn_bf16_value(x[off + ox * st]);
+                if (half == RN_BF16) {
+                    widen(o, (const uint16_t *)src, off, st, lo, hi, cnn_bf16_value);
+                } else if (half == RN_F16) {
+                    widen(o, (const uint16_t *)src, off, st, lo, hi, f16_value);
                 } else {
                     const float *x = (const float *)src;
 #pragma omp simd
@@ -223,6 +286,25 @@ static void im2col(const cnn_state *s, const cnn_conv *v, const void *src, size_
         }
 }
 
+/* y[j] = act(g[j] + bias (+ a[j])), stored in 16 bits */
+SPECIALISED void narrow(uint16_t *y, const float *g, float bias, const uint16_t *a, size_t nc,
+                        int relu, to_half_fn to, from_half_fn from)
+{
+    if (a) {
+#pragma omp simd
+        for (size_t j = 0; j < nc; j++) {
+            float r = g[j] + bias + from(a[j]);
+            y[j] = to(relu && r < 0 ? 0.0f : r);
+        }
+    } else {
+#pragma omp simd
+        for (size_t j = 0; j < nc; j++) {
+            float r = g[j] + bias;
+            y[j] = to(relu && r < 0 ? 0.0f : r);
+        }
+    }
+}
+
 /* y = act(g + bias (+ residual)) for output columns [c0, c0 + nc) of every
  * channel; g is the GEMM's output (ldg floats a row). */
 static void epilogue(const cnn_state *s, const cnn_conv *v, const float *g, size_t ldg,
@@ -230,29 +312,21 @@ static void epilogue(const cnn_state *s, const cnn_conv *v, const float *g, size
 {
     const size_t N = (size_t)s->cfg.batch * v->hout * v->hout;
     const float *bias = s->wk + v->boff;
-    const int bf16 = s->bf16, relu = v->relu;
+    const int relu = v->relu;
+    const rn_dtype half = s->half;
     const void *add = v->add >= 0 ? s->act[v->add] : NULL;
     void *dst = s->act[v->dst];
     for (int o = 0; o < v->cout; o++) {
         const float *go = g + (size_t)o * ldg;
         size_t base = (size_t)o * N + c0;
         float bo = bias[o];
-        if (bf16) {
+        if (half != RN_F32) {
             uint16_t *y = (uint16_t *)dst + base;
             const uint16_t *a = add ? (const uint16_t *)add + base : NULL;
-            if (a) {
-#pragma omp simd
-                for (size_t j = 0; j < nc; j++) {
-                    float r = go[j] + bo + cnn_bf16_value(a[j]);
-                    y[j] = cnn_bf16_bits(relu && r < 0 ? 0.0f : r);
-                }
-            } else {
-#pragma omp simd
-                for (size_t j = 0; j < nc; j++) {
-                    float r = go[j] + bo;
-                    y[j] = cnn_bf16_bits(relu && r < 0 ? 0.0f : r);
-                }
-            }
+            if (half == RN_BF16)
+                narrow(y, go, bo, a, nc, relu, cnn_bf16_bits, cnn_bf16_value);
+            else
+                narrow(y, go, bo, a, nc, relu, f16_bits, f16_value);
         } else {
             float *y = (float *)dst + base;
             const float *a = add ? (const float *)add + base : NULL;
@@ -291,7 +365,7 @@ static void conv_layer(cnn_state *s, const cnn_conv *v)
         for (long c = tid; c < chunks; c += nt) {
             size_t b0 = (size_t)c * nb, b1 = b0 + nb < B ? b0 + nb : B, nc = (b1 - b0) * OO;
             im2col(s, v, s->act[v->src], b0, b1, col);
-            if (s->bf16) {
+            if (s->half != RN_F32) {
                 cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, v->cout, (int)nc, (int)K,
                             1.0f, s->wk + v->woff, (int)K, col, (int)nc, 0.0f, scratch, (int)nc);
                 epilogue(s, v, scratch, nc, b0 * OO, nc);
@@ -314,7 +388,7 @@ static int cnn_run(void *st, rn_sample *smp, rn_error *err)
     const cnn_cfg *c = &s->cfg;
     cpu_blas_threads(1); /* the GEMMs run inside the OpenMP threads */
     if (c->amp) /* autocast's weight cast, every call */
-        round_bf16(s->wk, s->master, s->nparams, s->threads);
+        round_weights(s->half, s->wk, s->master, s->nparams, s->threads);
     cnn_cursor k;
     cnn_conv v;
     cnn_start(&k);
@@ -325,7 +399,8 @@ static int cnn_run(void *st, rn_sample *smp, rn_error *err)
     }
     /* global average pooling, f32 sums, stored in the dtype */
     const size_t B = (size_t)c->batch, SS = (size_t)cnn_final_side(c) * cnn_final_side(c);
-    const int F = cnn_features(c), bf16 = s->bf16;
+    const int F = cnn_features(c);
+    const rn_dtype half = s->half;
     const void *x = s->act[last];
     float *pooled = s->pooled;
 #pragma omp parallel for collapse(2) num_threads(s->threads) if (s->threads > 1)
@@ -334,10 +409,8 @@ static int cnn_run(void *st, rn_sample *smp, rn_error *err)
             size_t base = ((size_t)f * B + b) * SS;
             float sum = 0;
             for (size_t i = 0; i < SS; i++)
-                sum += bf16 ? cnn_bf16_value(((const uint16_t *)x)[base + i])
-                            : ((const float *)x)[base + i];
-            float m = sum / (float)SS;
-            pooled[b * (size_t)F + (size_t)f] = bf16 ? cnn_bf16_value(cnn_bf16_bits(m)) : m;
+                sum += act_at(half, x, base + i);
+            pooled[b * (size_t)F + (size_t)f] = stored(half, sum / (float)SS);
         }
     /* the linear layer: logits [B][classes] = pooled [B][F] W^T + bias */
     const int C = c->classes;
@@ -347,7 +420,7 @@ static int cnn_run(void *st, rn_sample *smp, rn_error *err)
     for (size_t b = 0; b < B; b++)
         for (int j = 0; j < C; j++) {
             float r = s->logits[b * (size_t)C + (size_t)j] + bias[j];
-            s->logits[b * (size_t)C + (size_t)j] = bf16 ? cnn_bf16_value(cnn_bf16_bits(r)) : r;
+            s->logits[b * (size_t)C + (size_t)j] = stored(half, r);
         }
     s->checked = 0;
     return 0;
