@@ -345,6 +345,51 @@ static inline float cnn_bf16_value(uint16_t h)
     return f;
 }
 
+/* f32 -> f16 bits, round to nearest even: subnormals (units of 2^-24),
+ * infinity from 65520 up (the tie above 65504 rounds to even), NaN stays a
+ * quiet NaN.  Plain integer code, so that every compiler of the project
+ * takes it and its loops vectorise (cnn_round(x, RN_F16) is the reference
+ * tests/test_cnn.c holds it to). */
+static inline uint16_t cnn_f16_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    uint32_t sign = (u >> 16) & 0x8000u, a = u & 0x7fffffffu;
+    if (a > 0x7f800000u)
+        return (uint16_t)(sign | 0x7e00u);
+    if (a >= 0x477ff000u) /* 65520 and up, and infinity */
+        return (uint16_t)(sign | 0x7c00u);
+    if (a >= 0x38800000u) { /* 2^-14 and up: normal, exponent rebiased */
+        uint32_t r = a - 0x38000000u;
+        r += 0xfffu + ((r >> 13) & 1u);
+        return (uint16_t)(sign | (r >> 13));
+    }
+    uint32_t e = a >> 23;
+    if (e < 102) /* below 2^-25: 0 (2^-25 itself is a tie, to even: 0) */
+        return (uint16_t)sign;
+    uint32_t m = (a & 0x7fffffu) | 0x800000u, s = 126 - e; /* s in 14..24 */
+    uint32_t q = m >> s, rem = m & ((1u << s) - 1), half = 1u << (s - 1);
+    q += rem > half || (rem == half && (q & 1u));
+    return (uint16_t)(sign | q);
+}
+
+static inline float cnn_f16_value(uint16_t h)
+{
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu, u;
+    float f;
+    if (e == 31)
+        u = sign | 0x7f800000u | (m << 13);
+    else if (e)
+        u = sign | ((e + 112) << 23) | (m << 13);
+    else {
+        f = (float)m * 5.9604644775390625e-8f; /* 2^-24 */
+        memcpy(&u, &f, 4);
+        u |= sign;
+    }
+    memcpy(&f, &u, 4);
+    return f;
+}
+
 /* x rounded to `bits` significant bits (round to nearest even), with the
  * smallest normal exponent emin and the largest finite value max (beyond
  * it: infinity): f16 is (11, -14, 65504), bf16 (8, -126, 3.39e38).  Used by

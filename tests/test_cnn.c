@@ -145,6 +145,34 @@ Test(cnn_model, rounding_emulation_is_round_to_nearest_even)
     cr_expect(isinf(cnn_round(70000.0, RN_F16)));
     cr_expect_eq(cnn_round(ldexp(1, -24), RN_F16), ldexp(1, -24)); /* the least subnormal */
     cr_expect_eq(cnn_round(ldexp(1, -26), RN_F16), 0.0);
+    /* the f16 bit conversions round as cnn_round does: edges, and 200,000
+     * floats spread over every exponent an f16 reaches and past it */
+    cr_expect_eq(cnn_f16_bits(1.0f), 0x3c00);
+    cr_expect_eq(cnn_f16_bits(65504.0f), 0x7bff);
+    cr_expect_eq(cnn_f16_bits(65519.99f), 0x7bff);
+    cr_expect_eq(cnn_f16_bits(65520.0f), 0x7c00);
+    cr_expect_eq(cnn_f16_bits(-INFINITY), 0xfc00);
+    cr_expect_eq(cnn_f16_bits((float)ldexp(1, -24)), 0x0001);
+    cr_expect_eq(cnn_f16_bits((float)ldexp(1, -25)), 0x0000);            /* tie: to even */
+    cr_expect_eq(cnn_f16_bits((float)ldexp(3, -25)), 0x0002);            /* tie: to even */
+    cr_expect_eq(cnn_f16_bits((float)ldexp(1023, -24)), 0x03ff);         /* largest subnormal */
+    cr_expect_eq(cnn_f16_bits((float)ldexp(2047, -25)), 0x0400);         /* rounds up to normal */
+    cr_expect_eq(cnn_f16_bits(-0.0f), 0x8000);
+    cr_expect(isnan(cnn_f16_value(cnn_f16_bits(NAN))));
+    cr_expect_eq(cnn_f16_value(0x0001), (float)ldexp(1, -24));
+    cr_expect_eq(cnn_f16_value(0xc000), -2.0f);
+    uint64_t state = 42;
+    for (int i = 0; i < 200000; i++) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        int e = (int)((state >> 33) % 50) - 30; /* 2^-30 to 2^19 */
+        float x = (float)ldexp(1.0 + (double)(state >> 40) / 16777216.0, e);
+        if (state & 1)
+            x = -x;
+        double want = cnn_round(x, RN_F16);
+        float got = cnn_f16_value(cnn_f16_bits(x));
+        if (got != (float)want)
+            cr_assert_fail("%.9g: %.9g, cnn_round %.9g", x, got, want);
+    }
     /* bf16: 8 significant bits, as the bit conversion rounds */
     for (int i = 0; i < 1000; i++) {
         float x = (float)((i - 500) * 0.01234567);
@@ -291,10 +319,9 @@ Test(cnn_cpu, f16_matches_its_emulation_and_the_f32_model_within_the_tolerance, 
     cr_expect_gt(to_f32, 1e-6, "f16 rounding must show: %.3g", to_f32);
     cr_expect_lt(to_emulation, to_f32 / 4, "%.3g vs %.3g", to_emulation, to_f32);
     cr_expect_lt(to_f32, bf_to_f32, "f16 %.3g, bf16 %.3g", to_f32, bf_to_f32);
-    for (int i = 0; i < 40; i++) {
-        _Float16 x = (_Float16)h[i];
-        cr_expect_eq(h[i], (float)x, "logit %d = %.9g is not an f16 value", i, h[i]);
-    }
+    for (int i = 0; i < 40; i++)
+        cr_expect_eq(h[i], cnn_f16_value(cnn_f16_bits(h[i])), "logit %d = %.9g is not an f16 value",
+                     i, h[i]);
     const rn_param pa[] = {{"depth", "14", 14}, {"width", "8", 8}, {"image", "12", 12},
                            {"amp", "true", 1}};
     rn_trial ta = trial(4, RN_F16, 2, pa, 4);

@@ -22,8 +22,8 @@
  * them to bf16 at the start of every call (timed), as autocast casts the
  * weights on entering its region.  dtype f16 does the same with f16 values
  * (11 significant bits: a product of two is exact in f32 too), converted
- * with the compiler's _Float16 (round to nearest even, subnormals, overflow
- * to infinity, as cnn_round emulates).
+ * by cnn_f16_bits / cnn_f16_value (round to nearest even, subnormals,
+ * overflow to infinity, as cnn_round emulates).
  *
  * check() compares the first, middle and last image's logits with the f32
  * model computed in double by direct convolution (cnn_reference), within
@@ -83,33 +83,18 @@ static void cnn_release(void *st)
 
 /* --- 16-bit storage --------------------------------------------------------
  * Each loop that converts is written once, for a conversion passed as a
- * constant function: always_inline makes one copy per type, so the bf16
- * loops stay vectorised and f16 uses the compiler's conversions. */
+ * constant function: always_inline makes one copy per type, and each
+ * stays vectorised. */
 #define SPECIALISED static inline __attribute__((always_inline))
 
 typedef uint16_t (*to_half_fn)(float);
 typedef float (*from_half_fn)(uint16_t);
 
-static uint16_t f16_bits(float f)
-{
-    _Float16 h = (_Float16)f;
-    uint16_t u;
-    memcpy(&u, &h, 2);
-    return u;
-}
-
-static float f16_value(uint16_t u)
-{
-    _Float16 h;
-    memcpy(&h, &u, 2);
-    return (float)h;
-}
-
 /* x rounded to the trial's storage type (itself for f32) */
 static float stored(rn_dtype half, float x)
 {
     return half == RN_BF16  ? cnn_bf16_value(cnn_bf16_bits(x))
-           : half == RN_F16 ? f16_value(f16_bits(x))
+           : half == RN_F16 ? cnn_f16_value(cnn_f16_bits(x))
                             : x;
 }
 
@@ -117,7 +102,7 @@ static float stored(rn_dtype half, float x)
 static float act_at(rn_dtype half, const void *x, size_t i)
 {
     return half == RN_BF16  ? cnn_bf16_value(((const uint16_t *)x)[i])
-           : half == RN_F16 ? f16_value(((const uint16_t *)x)[i])
+           : half == RN_F16 ? cnn_f16_value(((const uint16_t *)x)[i])
                             : ((const float *)x)[i];
 }
 
@@ -135,7 +120,7 @@ static void round_weights(rn_dtype half, float *dst, const float *src, size_t n,
     if (half == RN_BF16)
         round_with(dst, src, n, threads, cnn_bf16_bits, cnn_bf16_value);
     else
-        round_with(dst, src, n, threads, f16_bits, f16_value);
+        round_with(dst, src, n, threads, cnn_f16_bits, cnn_f16_value);
 }
 
 static int cnn_prepare(const rn_trial *t, void **state, rn_error *err)
@@ -215,7 +200,7 @@ static int cnn_prepare(const rn_trial *t, void **state, rn_error *err)
                 if (s->half == RN_BF16)
                     ((uint16_t *)s->act[0])[cnhw] = cnn_bf16_bits(v);
                 else if (s->half == RN_F16)
-                    ((uint16_t *)s->act[0])[cnhw] = f16_bits(v);
+                    ((uint16_t *)s->act[0])[cnhw] = cnn_f16_bits(v);
                 else
                     ((float *)s->act[0])[cnhw] = v;
             }
@@ -273,7 +258,7 @@ static void im2col(const cnn_state *s, const cnn_conv *v, const void *src, size_
                 if (half == RN_BF16) {
                     widen(o, (const uint16_t *)src, off, st, lo, hi, cnn_bf16_value);
                 } else if (half == RN_F16) {
-                    widen(o, (const uint16_t *)src, off, st, lo, hi, f16_value);
+                    widen(o, (const uint16_t *)src, off, st, lo, hi, cnn_f16_value);
                 } else {
                     const float *x = (const float *)src;
 #pragma omp simd
@@ -326,7 +311,7 @@ static void epilogue(const cnn_state *s, const cnn_conv *v, const float *g, size
             if (half == RN_BF16)
                 narrow(y, go, bo, a, nc, relu, cnn_bf16_bits, cnn_bf16_value);
             else
-                narrow(y, go, bo, a, nc, relu, f16_bits, f16_value);
+                narrow(y, go, bo, a, nc, relu, cnn_f16_bits, cnn_f16_value);
         } else {
             float *y = (float *)dst + base;
             const float *a = add ? (const float *)add + base : NULL;
