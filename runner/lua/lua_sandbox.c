@@ -167,33 +167,13 @@ double lua_hooks_time_limit(void)
     return hook_limit;
 }
 
-/* Blocks of at least KEEP_MIN bytes that Lua frees are kept (up to KEEP_N
- * of them, KEEP_BYTES in all) for the next allocation of the same size.
- * Such blocks are mostly CPU tensors kept inside their userdata, one made
- * per tensor op: handed back to glibc, each would be unmapped (or trimmed
- * off the heap top) and its pages faulted in again by the next op, and
- * glibc's moving mmap threshold made a fresh worker's calls alternate
- * between two speeds (fuse_sin.lua unfused, 2^16 floats: 80 and 145 us a
- * call for the first 0.2 s, 31 us once settled; 2^17: 140 and 260 us,
- * never settled, against 56 us kept; issue 15). */
-#define KEEP_MIN ((size_t)64 << 10)
-#define KEEP_N 64
-#define KEEP_BYTES ((size_t)64 << 20)
-
 /* What every state (and each of its coroutines, which copy the main
  * thread's extra space) points at: the time limit in force, the memory
- * cap's accounting, how deep coroutine.close calls are nested, and the
- * freed big blocks kept for reuse. */
+ * cap's accounting, and how deep coroutine.close calls are nested. */
 typedef struct lx_state {
     lx_limit *lim;
     size_t used, cap;
     int close_depth;
-    int nkept;
-    size_t kept_bytes;
-    struct {
-        void *p;
-        size_t n;
-    } kept[KEEP_N];
 } lx_state;
 
 static lx_state *state_of(lua_State *L)
@@ -475,62 +455,21 @@ size_t lua_engine_memory_limit(void)
     return (size_t)LUA_MEMORY_DEFAULT_MB << 20;
 }
 
-/* A kept block of exactly n bytes, or NULL (see KEEP_MIN). */
-static void *keep_take(lx_state *xs, size_t n)
-{
-    for (int i = xs->nkept - 1; i >= 0; i--)
-        if (xs->kept[i].n == n) {
-            void *p = xs->kept[i].p;
-            xs->kept_bytes -= n;
-            xs->kept[i] = xs->kept[--xs->nkept];
-            return p;
-        }
-    return NULL;
-}
-
-/* Keeps a freed block, or frees it when it is small or the store full. */
-static void keep_put(lx_state *xs, void *p, size_t n)
-{
-    if (n < KEEP_MIN || xs->nkept == KEEP_N || xs->kept_bytes + n > KEEP_BYTES) {
-        free(p);
-        return;
-    }
-    xs->kept[xs->nkept].p = p;
-    xs->kept[xs->nkept++].n = n;
-    xs->kept_bytes += n;
-}
-
-static void keep_flush(lx_state *xs)
-{
-    while (xs->nkept > 0)
-        free(xs->kept[--xs->nkept].p);
-    xs->kept_bytes = 0;
-}
-
 /* Lua's allocator with a cap: past it an allocation fails, which Lua turns
  * into a "not enough memory" error the pcall around the call catches
- * (README "The sandbox").  Buffers of large tensors and of tensors on a
- * GPU are not Lua allocations (lua_tensor_store.c); kept blocks do not
- * count against the cap. */
+ * (README "The sandbox").  Tensor buffers are not Lua allocations. */
 static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 {
     lx_state *xs = ud;
     size_t old = ptr ? osize : 0;
     if (nsize == 0) {
-        if (ptr)
-            keep_put(xs, ptr, old);
+        free(ptr);
         xs->used -= old;
         return NULL;
     }
     if (nsize > old && xs->used - old + nsize > xs->cap)
         return NULL;
-    void *p = !ptr && nsize >= KEEP_MIN ? keep_take(xs, nsize) : NULL;
-    if (!p)
-        p = realloc(ptr, nsize);
-    if (!p && xs->nkept > 0) { /* out of memory: give the kept blocks back */
-        keep_flush(xs);
-        p = realloc(ptr, nsize);
-    }
+    void *p = realloc(ptr, nsize);
     if (p)
         xs->used = xs->used - old + nsize;
     return p;
@@ -577,6 +516,5 @@ void lx_close(lua_State *L)
      * (the worker at the trial's timeout, the hooks and validate children
      * at theirs: README "Guarantees"). */
     lua_close(L);
-    keep_flush(xs);
     free(xs);
 }

@@ -29,7 +29,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define INLINE_MAX ((size_t)1 << 18) /* floats: 1 MiB */
+/* floats: 64 KiB.  A larger tensor inside its userdata went back to glibc
+ * when collected, which unmapped it or trimmed it off the heap (its moving
+ * mmap threshold), and the next op faulted the pages in again: a fresh
+ * worker's fuse_sin.lua unfused calls alternated between two speeds (2^17
+ * floats: 140 and 260 us, never settling, against 56 us; issue 15).  From
+ * here up, the freed-buffer cache below serves them. */
+#define INLINE_MAX ((size_t)1 << 14)
 #define ALIGN 64                       /* bytes, for the vector kernels */
 #define CACHE_MAX_BYTES ((size_t)512 << 20) /* freed buffers kept for reuse */
 
@@ -94,20 +100,29 @@ static void mark(lt_engine *e, rn_device_kind kind, int dev, const rn_tensor_ops
     e->touched_ops[kind] = ops;
 }
 
+/* The index of a cached buffer of exactly n floats on (kind, dev), or -1. */
+static int cache_find(const lt_engine *e, rn_device_kind kind, int dev, const rn_tensor_ops *ops,
+                      size_t n)
+{
+    for (int i = e->ncache - 1; i >= 0; i--) {
+        const struct lt_block *b = &e->cache[i];
+        if (b->n == n && b->kind == kind && b->dev == dev && b->ops == ops)
+            return i;
+    }
+    return -1;
+}
+
 /* A cached buffer of exactly n floats on (kind, dev), or NULL. */
 static float *cache_take(lt_engine *e, rn_device_kind kind, int dev, const rn_tensor_ops *ops,
                          size_t n)
 {
-    for (int i = e->ncache - 1; i >= 0; i--) {
-        struct lt_block *b = &e->cache[i];
-        if (b->n == n && b->kind == kind && b->dev == dev && b->ops == ops) {
-            float *p = b->p;
-            e->cache_bytes -= n * sizeof(float);
-            *b = e->cache[--e->ncache];
-            return p;
-        }
-    }
-    return NULL;
+    int i = cache_find(e, kind, dev, ops, n);
+    if (i < 0)
+        return NULL;
+    float *p = e->cache[i].p;
+    e->cache_bytes -= n * sizeof(float);
+    e->cache[i] = e->cache[--e->ncache];
+    return p;
 }
 
 /* Keeps a freed buffer for reuse, or releases it when the cache is full. */
@@ -152,8 +167,11 @@ lt_tensor *lt_newt(lua_State *L, lt_engine *e, rn_device_kind kind, int dev,
             e->gc_at = twice > LT_GC_MIN_BYTES ? twice : LT_GC_MIN_BYTES;
         } else {
             /* the collector's debt, as if the buffer were Lua's (at least
-             * 1 KiB: a device tensor is worth collecting even when small) */
-            size_t kib = bytes / 1024;
+             * 1 KiB: a device tensor is worth collecting even when small);
+             * a buffer the cache holds is no new memory, so only that 1 KiB,
+             * which keeps garbage tensors coming back to the cache (the
+             * whole size cost 2.5 us an op at 2^16 floats) */
+            size_t kib = cache_find(e, kind, dev, ops, n) >= 0 ? 0 : bytes / 1024;
             lua_gc(L, LUA_GCSTEP, (int)(kib < 1 ? 1 : kib > 65536 ? 65536 : kib));
         }
         t = lua_newuserdatauv(L, sizeof *t, 0);
