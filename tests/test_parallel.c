@@ -78,6 +78,33 @@ Test(parallel, processes_start_together_on_the_barrier_and_overlap, .timeout = 6
     free(d);
 }
 
+/* shared_cpu_calls (README "Processes and threads"): counted when the
+ * worker has a CPU for each process, left empty when it has fewer */
+Test(parallel, shared_cpu_calls_is_counted_only_when_each_process_has_a_cpu, .timeout = 60)
+{
+    if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+        cr_skip_test("needs 2 CPUs");
+    proc_out r;
+    char *d = run_yaml("workload: sumsq\nsize: 100000\nparallel: processes\nthreads: 2\n"
+                       "sweep:\n  affinity: [none, \"0\"]\nrepeats: 5\nbatch: 1\n",
+                       NULL, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    csv_table t;
+    read_trials(d, &t);
+    cr_assert_eq(t.nrows, 3);
+    for (int i = 1; i <= 2; i++)
+        cr_assert_str_eq(cell(&t, i, "status"), "ok", "%s", cell(&t, i, "reason"));
+    const char *own = cell(&t, 1, "shared_cpu_calls"), *one = cell(&t, 2, "shared_cpu_calls");
+    cr_assert(*own && atoi(own) >= 0 && atoi(own) <= 5, "two CPUs: shared_cpu_calls '%s'", own);
+    cr_assert_str_eq(one, "", "one CPU for two processes: sharing is asked for");
+    /* a count above 0 is named in the noise column */
+    if (atoi(own) > 0)
+        cr_assert(strstr(cell(&t, 1, "noise"), "processes shared a CPU in"), "noise '%s'",
+                  cell(&t, 1, "noise"));
+    csv_free(&t);
+    free(d);
+}
+
 Test(parallel, the_processes_really_run_at_once_in_the_trace, .timeout = 60)
 {
     proc_out r;

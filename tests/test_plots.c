@@ -817,6 +817,44 @@ Test(cmd_report, report_md_from_the_fixture)
     free(d);
 }
 
+/* Each cause in the noise column gets its own advice in report.md (README
+ * "Measurement quality"): the fixture's trials 0-5 given one cause each. */
+Test(cmd_report, noisy_trials_get_the_advice_of_their_cause)
+{
+    char *d = fixture_copy(NULL);
+    char *csv = file_in(d, "trials.csv");
+    static const char *const causes[] = {
+        "bimodal: 3.0 us and 9.0 us (20% slow)", "2 stalls over 10x the median",
+        "unsteady warmup (last/fastest 1.4)", "gave up (max_time): median +-3% > rse 1%",
+        "processes shared a CPU in 2 calls"};
+    strbuf b = {0};
+    int line = 0;
+    for (char *p = csv; *p; line++) {
+        char *nl = strchr(p, '\n');
+        size_t len = nl ? (size_t)(nl - p) : strlen(p);
+        const char *add = line == 0 ? "noise" : line <= 5 ? causes[line - 1] : "";
+        sb_printf(&b, "%.*s,\"%s\"\n", (int)len, p, add);
+        p += len + (nl ? 1 : 0);
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/trials.csv", d);
+    spit(path, b.s);
+    proc pr;
+    run_bin(&pr, d, NULL, (char *[]){"report", d, NULL});
+    cr_assert_eq(pr.status, 0, "%s", pr.err);
+    char *md = file_in(d, "report.md");
+    cr_assert_not_null(md);
+    const char *want[] = {"two modes: a thread pool waking up", "stalls: something else ran",
+                          "a longer warmup_time would help", "more time (stop: max_time)",
+                          "the OS ran two of its processes on one CPU"};
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+        cr_assert(strstr(md, want[i]), "report.md lacks '%s':\n%s", want[i], md);
+    sb_free(&b);
+    free(csv);
+    free(md);
+    free(d);
+}
+
 /* The fixture with sizes 1024 times larger (2^14 to 2^22): report.md writes sizes as 2^K and never an exponent. */
 Test(cmd_report, tidy_numbers_in_findings_and_tables)
 {

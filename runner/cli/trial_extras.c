@@ -24,7 +24,8 @@ const char *trial_extra(const trial_result *r, const char *key)
  * robust one, 1.4826 MAD / median, when either is above 5 %), outliers
  * beyond Tukey's fences, stalls (samples over 10x the median), two modes
  * ("bimodal ..."), a stop rule that gave up ("gave up ..."), a warmup that
- * never reached steady state ("unsteady warmup"), a busy machine ("busy:
+ * never reached steady state ("unsteady warmup"), processes the OS ran on
+ * one CPU ("processes shared a CPU in K calls"), a busy machine ("busy:
  * ...", load.h), a throttled CPU ("throttled: ...", load.h). */
 void trial_flag_noise(trial_result *r, double rse_target)
 {
@@ -69,6 +70,10 @@ void trial_flag_noise(trial_result *r, double rse_target)
     const char *warm = trial_extra(r, "warmup_unsteady");
     if (warm)
         sb_printf(&b, "%sunsteady warmup (last/fastest %s)", b.len ? "; " : "", warm);
+    const char *shared = trial_extra(r, "shared_cpu_calls"); /* procs.h */
+    if (shared && atol(shared) > 0)
+        sb_printf(&b, "%sprocesses shared a CPU in %s call%s", b.len ? "; " : "", shared,
+                  atol(shared) == 1 ? "" : "s");
     char busy[96];
     if (load_busy(&r->load, busy, sizeof busy))
         sb_printf(&b, "%s%s", b.len ? "; " : "", busy);

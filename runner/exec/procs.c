@@ -1,13 +1,11 @@
 /* procs.c - see procs.h.
  *
  * The worker forks the N processes in prepare(), each with a socket pair to
- * it.  A process builds its own trial (one thread; its part of the size;
- * the parameters process_index and process_count added), selects its
- * device, prepares, and answers "ready" with the times it started and was
- * ready.  Then it serves one-byte commands: R (wait on the barrier, run one
- * call, answer its start and end), C (check), F (its flops and bytes per
- * call), T (the user's teardown, answering its error), Q (exit; the
- * teardown first if no T came).  The barrier is a counter and a generation
+ * it.  A process (procs_child.c) builds its own trial (one thread; its
+ * part of the size; the parameters process_index and process_count
+ * added), selects its device, prepares, and answers "ready" with the times
+ * it started and was ready; then it serves the worker's one-byte commands.
+ * The barrier is a counter and a generation
  * number in a shared anonymous mapping: the last process to arrive bumps the
  * generation, the others spin on it (yielding the CPU after a while), so a
  * call starts within microseconds in every process.  The call's time is the
@@ -17,6 +15,7 @@
 #include "exec/procs.h"
 
 #include "base/util.h"
+#include "exec/procs_child.h"
 #include "exec/trace.h"
 #include "stats/stats.h"
 
@@ -31,33 +30,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define SPIN 4096 /* barrier polls before each sched_yield() */
-
-typedef struct reply {
-    int32_t rc;
-    uint32_t len; /* bytes of message after it (rc != 0) */
-    double t0, t1; /* R: the call's start and end; ready: started, ready; F: flops, bytes */
-} reply;
-
-typedef struct shared {
-    _Atomic unsigned arrived, gen;
-} shared;
-
 typedef struct child {
     pid_t pid;
     int fd;
-    reply last;
+    procs_reply last;
 } child;
 
 typedef struct procs {
     int n, dead; /* dead: the processes were killed (a crash) */
     child *c;
-    shared *sh;
+    procs_shared *sh;
     const rn_trial *t;
     double *up, *up_fork;   /* per start: to the last one ready, to the last one running */
     int nup, cup, nupf, cupf;
@@ -65,6 +51,9 @@ typedef struct procs {
     int nskew, cskew, nover, cover;
     int torn_failed; /* spawn: per_call: a call's teardown failed (torn: how) */
     rn_error torn;
+    int cpus;                /* CPUs the worker may use: crowding is only told below it */
+    int crowded;             /* the last call had two processes on one CPU */
+    long calls, crowded_calls; /* since procs_timed_begin */
 } procs;
 
 static procs_spec spec;
@@ -86,122 +75,6 @@ const rn_workload_impl *procs_workload(const procs_spec *s)
 {
     spec = *s;
     return &core_processes;
-}
-
-/* --- a process --------------------------------------------------------- */
-
-static void barrier_wait(shared *sh, unsigned n)
-{
-    unsigned g = atomic_load_explicit(&sh->gen, memory_order_acquire);
-    if (atomic_fetch_add_explicit(&sh->arrived, 1, memory_order_acq_rel) == n - 1) {
-        atomic_store_explicit(&sh->arrived, 0, memory_order_relaxed);
-        atomic_fetch_add_explicit(&sh->gen, 1, memory_order_release);
-        return;
-    }
-    for (unsigned long i = 1; atomic_load_explicit(&sh->gen, memory_order_acquire) == g; i++)
-        if (i % SPIN == 0)
-            sched_yield();
-}
-
-static void answer(int fd, int rc, double t0, double t1, const char *msg)
-{
-    size_t len = rc && msg ? strlen(msg) : 0;
-    reply r = {rc, (uint32_t)len, t0, t1};
-    if (send(fd, &r, sizeof r, MSG_NOSIGNAL) != (ssize_t)sizeof r ||
-        (len && send(fd, msg, len, MSG_NOSIGNAL) != (ssize_t)len))
-        _exit(3); /* the worker is gone */
-}
-
-/* The part of `total` that process k of n gets: as even as whole numbers allow. */
-static long long part(long long total, int n, int k)
-{
-    return total / n + (k < total % n ? 1 : 0);
-}
-
-static void process_main(int k, const rn_trial *tr, int fd, shared *sh, pid_t parent)
-{
-    double started = now_seconds();
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent)
-        _exit(0);
-    /* only its own socket: the worker's pipes and the other processes'
-     * sockets stay with their owners (a crash here is seen as their EOF) */
-    if (fd != 3) {
-        dup2(fd, 3);
-        fd = 3;
-    }
-    close_range(4, ~0U, 0);
-
-    rn_trial ct = *tr;
-    ct.threads = 1;
-    rn_param *ps = calloc((size_t)tr->nparams + 3, sizeof *ps);
-    char m_text[32], idx_text[16], n_text[16];
-    int np = 0;
-    const char *split = spec.desc ? spec.desc->split : "size";
-    for (int i = 0; ps && i < tr->nparams; i++)
-        if (spec.replicate || !split || strcmp(tr->params[i].name, "m"))
-            ps[np++] = tr->params[i];
-    if (!ps)
-        _exit(4);
-    if (!spec.replicate && !strcmp(split, "size")) {
-        ct.size = part(tr->size, spec.n, k);
-    } else if (!spec.replicate && !strcmp(split, "m")) {
-        double m = rn_param_num(tr, "m", -1);
-        long long rows = part(m >= 0 ? (long long)m : tr->size, spec.n, k);
-        snprintf(m_text, sizeof m_text, "%lld", rows);
-        ps[np++] = (rn_param){"m", m_text, (double)rows};
-    }
-    snprintf(idx_text, sizeof idx_text, "%d", k + 1);
-    snprintf(n_text, sizeof n_text, "%d", spec.n);
-    ps[np++] = (rn_param){"process_index", idx_text, (double)(k + 1)};
-    ps[np++] = (rn_param){"process_count", n_text, (double)spec.n};
-    ct.params = ps;
-    ct.nparams = np;
-
-    rn_error err = {{0}};
-    void *state = NULL;
-    int torn = 0;
-    int rc = spec.b && spec.b->select ? spec.b->select(&ct, &err) : 0;
-    if (rc == 0)
-        rc = spec.impl->prepare(&ct, &state, &err);
-    answer(fd, rc, started, now_seconds(), err.msg[0] ? err.msg : "prepare failed");
-    if (rc != 0)
-        _exit(0);
-    for (;;) {
-        char cmd;
-        ssize_t got = read(fd, &cmd, 1);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got != 1 || cmd == 'Q')
-            break;
-        if (cmd == 'R') {
-            rn_sample s;
-            rn_sample_clear(&s);
-            barrier_wait(sh, (unsigned)spec.n);
-            double t0 = now_seconds();
-            rc = spec.impl->run(state, &s, &err);
-            double t1 = now_seconds();
-            answer(fd, rc, t0, t1, err.msg[0] ? err.msg : "run failed");
-        } else if (cmd == 'C') {
-            rc = spec.impl->check ? spec.impl->check(state, &err) : 0;
-            answer(fd, rc, 0, 0, err.msg);
-        } else if (cmd == 'F') { /* as the worker counts a call (README "How a trial is timed") */
-            double f = spec.desc && spec.desc->flops ? spec.desc->flops(&ct) : NAN;
-            double b = spec.desc && spec.desc->bytes ? spec.desc->bytes(&ct) : NAN;
-            if (spec.impl->work)
-                spec.impl->work(state, &f, &b);
-            answer(fd, 0, f, b, NULL);
-        } else if (cmd == 'T') { /* its error fails the trial (README "Processes and threads") */
-            err = (rn_error){{0}};
-            rc = spec.impl->teardown && !torn ? spec.impl->teardown(state, &err) : 0;
-            torn = 1;
-            answer(fd, rc, 0, 0, err.msg[0] ? err.msg : "teardown failed");
-        }
-    }
-    if (spec.impl->teardown && !torn) /* no T came: the worker is gone */
-        spec.impl->teardown(state, &err);
-    spec.impl->release(state);
-    _exit(0);
 }
 
 /* --- the worker's side ------------------------------------------------- */
@@ -265,7 +138,7 @@ static int round_trip(procs *P, char cmd, rn_error *err)
         for (int k = 0; k < P->n; k++) {
             if (pf[k].fd < 0 || !pf[k].revents)
                 continue;
-            reply *r = &P->c[k].last;
+            procs_reply *r = &P->c[k].last;
             if (fd_read_all(P->c[k].fd, r, sizeof *r) < 0) {
                 free(pf);
                 crashed(P, k, err);
@@ -357,7 +230,7 @@ static int start(procs *P, double *t_fork, rn_error *err)
         int made = socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0;
         if (made && (pid = fork()) == 0) {
             close(sv[0]);
-            process_main(k, P->t, sv[1], P->sh, self);
+            procs_child_main(k, &spec, P->t, sv[1], P->sh, self);
         }
         if (pid < 0) {
             if (made) {
@@ -376,7 +249,7 @@ static int start(procs *P, double *t_fork, rn_error *err)
     /* the ready answers: prepare's outcome, and when each started and was ready */
     int rc = 0;
     for (int k = 0; k < n && !rc; k++) {
-        reply *r = &P->c[k].last;
+        procs_reply *r = &P->c[k].last;
         if (fd_read_all(P->c[k].fd, r, sizeof *r) < 0) {
             crashed(P, k, err);
             rc = 1;
@@ -396,7 +269,7 @@ static int start(procs *P, double *t_fork, rn_error *err)
     }
     double up = 0, up_fork = 0;
     for (int k = 0; k < n; k++) {
-        const reply *r = &P->c[k].last;
+        const procs_reply *r = &P->c[k].last;
         up = r->t1 - *t_fork > up ? r->t1 - *t_fork : up;
         up_fork = r->t0 - *t_fork > up_fork ? r->t0 - *t_fork : up_fork;
         if (spec.per_call)
@@ -450,6 +323,8 @@ static int prepare(const rn_trial *t, void **state, rn_error *err)
     }
     atomic_init(&P->sh->arrived, 0);
     atomic_init(&P->sh->gen, 0);
+    cpu_set_t mine;
+    P->cpus = sched_getaffinity(0, sizeof mine, &mine) == 0 ? CPU_COUNT(&mine) : host_cpus();
     /* spawn: per_call starts them in every call instead */
     double t_fork;
     int rc = spec.per_call ? 0 : start(P, &t_fork, err);
@@ -458,6 +333,24 @@ static int prepare(const rn_trial *t, void **state, rn_error *err)
         return rc;
     }
     *state = P;
+    return 0;
+}
+
+/* Whether two of the processes began or ended the call on one CPU while
+ * the worker had a CPU for each: the OS placed them together (a wakeup on
+ * the waker's CPU, a busy or preempted CPU passed over) and they took
+ * turns; the balancer moves one away later, tens of milliseconds on
+ * (README "Processes and threads", shared_cpu_calls). */
+static int crowded(const procs *P)
+{
+    if (P->n > P->cpus)
+        return 0; /* sharing is what was asked for */
+    for (int k = 0; k < P->n; k++)
+        for (int j = k + 1; j < P->n; j++) {
+            const procs_reply *a = &P->c[k].last, *b = &P->c[j].last;
+            if ((a->cpu0 >= 0 && a->cpu0 == b->cpu0) || (a->cpu1 >= 0 && a->cpu1 == b->cpu1))
+                return 1;
+        }
     return 0;
 }
 
@@ -473,7 +366,7 @@ static int run(void *state, rn_sample *s, rn_error *err)
         return 1;
     double s0 = INFINITY, s1 = -INFINITY, e0 = INFINITY, e1 = -INFINITY;
     for (int k = 0; k < P->n; k++) {
-        const reply *r = &P->c[k].last;
+        const procs_reply *r = &P->c[k].last;
         s0 = r->t0 < s0 ? r->t0 : s0;
         s1 = r->t0 > s1 ? r->t0 : s1;
         e0 = r->t1 < e0 ? r->t1 : e0;
@@ -482,6 +375,9 @@ static int run(void *state, rn_sample *s, rn_error *err)
             trace_call_on(k, (int)P->c[k].pid, r->t0, r->t1);
     }
     double call = e1 - s0;
+    P->crowded = crowded(P);
+    P->calls++;
+    P->crowded_calls += P->crowded;
     /* a batch of calls: the harness divides the sum by the batch */
     s->seconds = (isnan(s->seconds) ? 0 : s->seconds) + call;
     push(&P->skew, &P->nskew, &P->cskew, s1 - s0);
@@ -551,12 +447,27 @@ static void extras(void *state, void *ctx, void (*cb)(void *, const char *, cons
         snprintf(v, sizeof v, "%.6g", stats_median_copy(P->up_fork, P->nupf));
         cb(ctx, "startup_fork_seconds", v);
     }
+    if (P->calls > 0 && P->n <= P->cpus) {
+        snprintf(v, sizeof v, "%ld", P->crowded_calls);
+        cb(ctx, "shared_cpu_calls", v);
+    }
     if (P->nskew > 0) {
         snprintf(v, sizeof v, "%.6g", stats_median_copy(P->skew, P->nskew));
         cb(ctx, "barrier_skew_seconds", v);
         snprintf(v, sizeof v, "%.4g", stats_median_copy(P->overlap, P->nover));
         cb(ctx, "overlap", v);
     }
+}
+
+void procs_timed_begin(void *state)
+{
+    procs *P = state;
+    P->calls = P->crowded_calls = 0;
+}
+
+int procs_crowded(const void *state)
+{
+    return ((const procs *)state)->crowded;
 }
 
 const rn_workload_impl core_processes = {

@@ -13,17 +13,9 @@
 #define RUNNER_PROCS_H
 
 #include "backend.h"
+#include "exec/procs_child.h" /* procs_spec */
 #include "exec/trial.h"
 #include "registry/workloads.h"
-
-typedef struct procs_spec {
-    int n;                        /* processes */
-    int replicate;                /* share: replicate */
-    const rn_workload_impl *impl; /* what each process runs */
-    const rn_backend *b;          /* its backend (select: one thread) */
-    const workload_desc *desc;    /* built-in: its registry entry; NULL: a Lua workload */
-    int per_call;                 /* spawn: per_call: new processes for every call */
-} procs_spec;
 
 /* Why trial r cannot run as asked (a skip reason), or NULL: processes on
  * a GPU, for `concurrent`, with cold_cache; replicate or per_call without
@@ -34,5 +26,14 @@ const char *procs_refusal(const resolved_trial *r, const workload_desc *desc);
  * until the next call). */
 const rn_workload_impl *procs_workload(const procs_spec *spec);
 extern const rn_workload_impl core_processes;
+
+/* The timed calls start now: shared_cpu_calls counts from here (the
+ * warmup's calls are not the trial's). */
+void procs_timed_begin(void *state);
+
+/* Whether the last call of core_processes' `state` had two processes on
+ * one CPU though the worker had one for each (a warmup is not steady
+ * then: README "How a trial is timed"). */
+int procs_crowded(const void *state);
 
 #endif

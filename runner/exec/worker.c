@@ -301,6 +301,10 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
                 double tol = r->warmup_tolerance;
                 steady = fabs(per / prev - 1) <= tol && per <= (1 + tol) * best;
             }
+            /* processes the OS put on one CPU agree with each other at
+             * twice the time: not steady until it moves one (procs.h) */
+            if (impl == &core_processes && procs_crowded(state))
+                steady = 0;
             prev = per;
             if (per < best)
                 best = per;
@@ -329,6 +333,8 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
     int discard = r->warmups > 0;
     if (impl == &core_concurrent && !discard)
         concurrent_timed_begin(state); /* its rounds count for the speedup from here */
+    if (impl == &core_processes && !discard)
+        procs_timed_begin(state);
     for (int n = 1; !stop; n++) {
         if (tr->cold_cache && b->flush_caches(tr, &err) != 0) {
             flush_samples(fd, &buf);
@@ -362,6 +368,8 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
             warm_time += wall;
             if (impl == &core_concurrent)
                 concurrent_timed_begin(state);
+            if (impl == &core_processes)
+                procs_timed_begin(state);
             n--;
             continue;
         }

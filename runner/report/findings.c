@@ -350,6 +350,10 @@ static const char *noise_advice(const char *noise, double samples)
         return "two modes: a thread pool waking up, a frequency or power state change, or "
                "contention; more samples will not help: look at the samples table, pin threads, "
                "or change the thread count";
+    if (strstr(noise, "shared a CPU"))
+        return "the OS ran two of its processes on one CPU though each had its own (a busy or "
+               "preempted CPU passed over): a quieter machine would help, or pinning the worker's "
+               "CPUs (affinity)";
     if (strstr(noise, "stall"))
         return "stalls: something else ran (a busy machine, interrupts, swapping); a quieter "
                "machine would help, more samples would not";
@@ -372,9 +376,11 @@ static void noisy(strbuf *b, const run_model *m)
         double sd = pm_num(m, r, m->c_stddev), mean = pm_num(m, r, m->c_mean);
         const char *noise = cn >= 0 ? pm_cell(m, r, cn) : "";
         /* listed: a CV above NOISY_CV, or a noise cause other than spread
-         * alone (bimodal, stalls, gave up, unsteady warmup) */
+         * alone (bimodal, stalls, gave up, unsteady warmup, processes
+         * that shared a CPU) */
         int cause = strstr(noise, "bimodal") || strstr(noise, "stall") ||
-                    strstr(noise, "gave up") || strstr(noise, "unsteady");
+                    strstr(noise, "gave up") || strstr(noise, "unsteady") ||
+                    strstr(noise, "shared a CPU");
         int high = isfinite(sd) && mean > 0 && sd / mean > NOISY_CV;
         if (!pm_ok(m, r) || (!high && !cause))
             continue;
