@@ -186,6 +186,16 @@ static void sleep_seconds(double s)
 #define MIN_WARM_TIME 0.01
 static int last_threads = -1;
 
+/* The timed calls start now: the core's own workloads count from here
+ * (concurrent: its rounds for the speedup; processes: shared_cpu_calls). */
+static void timed_begin(const rn_workload_impl *impl, void *state)
+{
+    if (impl == &core_concurrent)
+        concurrent_timed_begin(state);
+    else if (impl == &core_processes)
+        procs_timed_begin(state);
+}
+
 /* Prepares, warms up, samples and checks one trial with `impl`; `b` is the
  * backend of the trial's device (NULL for workloads the core drives). */
 static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, const rn_backend *b,
@@ -329,19 +339,14 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
     char throttle_why[256] = "", check_off[300] = "";
     const char *stop = NULL;
     double measured = 0, start = now_seconds();
-    /* the last warmup: one batch through this very loop, discarded (the
-     * first pass of the timed code read 3 % slow in 10 us - 1 ms trials).
-     * It goes through all of a sample's steps (its sample stored, the
-     * flush and stop checks) before it is dropped, and the sample buffer
-     * is written once before, so that the first timed sample follows what
-     * every later one follows: with a shorter path for the discarded batch
-     * the first timed sample was the fastest and the second the slowest
-     * of sub-millisecond trials more often than chance (issue 15). */
+    /* the last warmup: one batch through all of a sample's steps, then
+     * dropped (README "How a trial is timed", step 5), so that the first
+     * timed sample follows what every later one follows (the first pass
+     * of the timed code read 3 % slow in 10 us - 1 ms trials; a shorter
+     * path for this batch made the second sample the slow one) */
     int discard = r->warmups > 0;
-    if (impl == &core_concurrent && !discard)
-        concurrent_timed_begin(state); /* its rounds count for the speedup from here */
-    if (impl == &core_processes && !discard)
-        procs_timed_begin(state);
+    if (!discard)
+        timed_begin(impl, state);
     for (int n = 1; !stop; n++) {
         if (tr->cold_cache && b->flush_caches(tr, &err) != 0) {
             flush_samples(fd, &buf);
@@ -423,10 +428,7 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
             discard = 0;
             warm_calls += batch;
             warm_time += wall;
-            if (impl == &core_concurrent)
-                concurrent_timed_begin(state);
-            if (impl == &core_processes)
-                procs_timed_begin(state);
+            timed_begin(impl, state);
             n--;
         }
     }
