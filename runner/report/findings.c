@@ -352,8 +352,8 @@ static const char *noise_advice(const char *noise, double samples)
                "or change the thread count";
     if (strstr(noise, "shared a CPU"))
         return "the OS ran two of its processes on one CPU though each had its own (a busy or "
-               "preempted CPU passed over): a quieter machine would help, or pinning the worker's "
-               "CPUs (affinity)";
+               "preempted CPU passed over): a quieter machine would help; more samples dilute "
+               "such calls but do not remove them";
     if (strstr(noise, "stall"))
         return "stalls: something else ran (a busy machine, interrupts, swapping); a quieter "
                "machine would help, more samples would not";
