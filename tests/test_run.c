@@ -1420,6 +1420,52 @@ Test(timing, interleaved_and_sequential_medians_agree, .timeout = 180)
     free(d);
 }
 
+/* Issue 15: the warmup goes on while calls keep getting faster, even by
+ * steps within warmup_tolerance: a workload whose first 8 calls each take
+ * 1.3x the next (then flat) is warmed past them all, where "within the
+ * tolerance of the round before" alone stopped a worker's second trial
+ * after the 10 ms minimum, two or three calls in, and left the ramp to the
+ * timed samples (README "How a trial is timed", step 4).  Timing: a busy
+ * loop's steps must stand out of the noise, so it runs alone. */
+Test(timing, warmup_goes_on_while_calls_get_faster, .timeout = 60)
+{
+    if (!getenv("RUNNER_TIMING_TESTS"))
+        cr_skip_test("timing test: run alone by make test (RUNNER_TIMING_TESTS=1)");
+    char *d = tmpdir();
+    write_text(d, "ramp.lua",
+               "return {\n"
+               "  setup = function(ctx, p) return {k = 0} end,\n"
+               "  run = function(ctx, p, s)\n"
+               "    s.k = s.k + 1\n"
+               "    local n, x = math.floor(200000 * 1.3 ^ math.max(0, 9 - s.k)), 0\n"
+               "    for i = 1, n do x = x + i end\n"
+               "    s.x = x\n"
+               "  end,\n"
+               "}\n");
+    write_text(d, "r.yaml", "workload: lua:ramp.lua\nbatch: 1\nrepeats: 5\nwarmups: 1\n"
+                            "warmup_tolerance: 0.5\nwarmup_time: 5s\nsweep:\n  seed: [1, 2]\n");
+    char exp[4096], out[4096], p[8192];
+    snprintf(exp, sizeof exp, "%s/r.yaml", d);
+    snprintf(out, sizeof out, "%s/out", d);
+    proc_out r;
+    run((char *[]){"--quiet", "--no-plots", "--output", out, exp, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    csv_table t;
+    latest(out, "r", "trials.csv", p, sizeof p);
+    cr_assert_eq(csv_read(p, &t), 0);
+    /* the 8 ramp calls, the first flat one, the discarded batch; the
+     * second trial (same threads) has only the 10 ms minimum to ride on */
+    int u = csv_col(&t, "warmup_unsteady"); /* a column only when some trial has it */
+    for (int i = 1; i <= 2; i++) {
+        cr_assert_geq(atol(cell(&t, i, "warmup_calls")), 10, "trial %d: %s warmup calls", i,
+                      cell(&t, i, "warmup_calls"));
+        cr_assert(u < 0 || u >= t.nfields[i] || !t.rows[i][u][0], "steady once flat: %s",
+                  t.rows[i][u]);
+    }
+    csv_free(&t);
+    free(d);
+}
+
 /* `validate` warns when repeats: auto could be cut by a shorter timeout. */
 Test(run, validate_warns_when_timeout_is_under_max_time, .timeout = 30)
 {

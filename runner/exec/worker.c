@@ -1,11 +1,10 @@
 /* worker.c - see worker.h.  The timed loop is here: warmups (the first kept
  * as `cold`, the backend's cold_facts right after it), the batch grown to
- * the target sample time, warm rounds to steady state, one discarded batch
- * through the timed loop, then `repeats`
- * samples (or the median's stop rule), each the host clock around one
- * batch of run() calls, each of which returns only
- * once its device is idle; a sample the backend's sample_check calls
- * throttled is retaken after a recovery delay (README "Measurement
+ * the target sample time, warm rounds to steady state, discarded batches
+ * through the timed loop, then `repeats` samples (or the median's stop
+ * rule), each the host clock around one batch of run() calls, each of which
+ * returns only once its device is idle; a sample the backend's sample_check
+ * calls throttled is retaken after a recovery delay (README "Measurement
  * quality", "How a trial is timed"). */
 #include "exec/worker.h"
 
@@ -15,6 +14,7 @@
 #include "exec/concurrent.h"
 #include "exec/procs.h"
 #include "exec/proto.h"
+#include "exec/steady.h"
 #include "exec/trace.h"
 #include "exec/warmup_curve.h"
 #include "stats/stats.h"
@@ -162,6 +162,7 @@ static void cold_facts_once(const rn_backend *b, const rn_trial *tr, int *done_a
  * waiting longer would only stretch the trial */
 #define THROTTLE_IN_A_ROW 6
 #define RECOVERY_FIRST 0.05
+#define DISCARD_TIME 1e-3
 #define RECOVERY_MAX 1.0
 
 static void sleep_seconds(double s)
@@ -170,21 +171,6 @@ static void sleep_seconds(double s)
     while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
         ;
 }
-
-/* Warmup to steady state (README "How a trial is timed"): after the
- * `warmups` calls, untimed rounds (whole batches, at least sample_target()
- * long) are run until one's time per call is within `warmup_tolerance`
- * (default 0.10) of the round before and of the fastest so far, for at most
- * `warmup_time` (default 0.2 s; 0: no rounds) of warming in all.  A worker
- * whose thread count changes (an OpenMP or OpenBLAS pool to start or
- * resize) warms at least SETTLE_TIME first; every other trial at least
- * MIN_WARM_TIME (at most `warmup_time`): two quick rounds that agree after
- * a millisecond are not yet steady (issue 15: with rounds of ~1 ms the first
- * timed sample was the slowest in 92 nested_sin trials where chance
- * predicts 77; warming 10 ms brought it to 35 against 38). */
-#define SETTLE_TIME 0.05
-#define MIN_WARM_TIME 0.01
-static int last_threads = -1;
 
 /* The timed calls start now: the core's own workloads count from here
  * (concurrent: its rounds for the speedup; processes: shared_cpu_calls). */
@@ -276,53 +262,16 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
     }
     if (probed) /* warmups: 0: the batch probe's first call paid them */
         cold_facts_once(b, tr, &cold_told);
-    /* steady state (see SETTLE_TIME): `warmups: 0` asks for cold samples */
+    /* steady state (exec/steady.c): `warmups: 0` asks for cold samples */
     double warm_ratio = NAN;
     int steady = 1;
-    if (r->warmups > 0) {
-        double settle = tr->threads != last_threads
-                            ? SETTLE_TIME
-                            : fmin(MIN_WARM_TIME, r->warmup_time);
-        double prev = NAN, best = INFINITY;
-        steady = 0;
-        for (int round = 0;; round++) {
-            double el = now_seconds() - warm_start;
-            if (el >= settle && (steady || el >= r->warmup_time))
-                break;
-            /* a round is whole batches lasting at least the sample target,
-             * so that the clock does not decide steadiness (batch: 1) */
-            double target = sample_target(), t0 = now_seconds(), took = 0;
-            long calls = 0;
-            do {
-                rn_sample_clear(&s);
-                for (int j = 0; j < batch && rc == 0; j++)
-                    rc = impl->run(state, &s, &err);
-                calls += batch;
-                took = now_seconds() - t0;
-            } while (rc == 0 && took < target);
-            double per = took / (double)calls;
-            warm_calls += calls;
-            if (rc != 0) {
-                done(fd, ST_FAILED, "%s", err.msg[0] ? err.msg : "run failed");
-                goto out;
-            }
-            if (round > 0) {
-                warm_ratio = per / best;
-                double tol = r->warmup_tolerance;
-                steady = fabs(per / prev - 1) <= tol && per <= (1 + tol) * best;
-            }
-            /* processes the OS put on one CPU agree with each other at
-             * twice the time: not steady until it moves one (procs.h) */
-            if (impl == &core_processes && procs_crowded(state))
-                steady = 0;
-            prev = per;
-            if (per < best)
-                best = per;
-        }
-        /* judged only when the time allowed two rounds (long calls: no) */
-        steady = steady || !isfinite(warm_ratio);
+    double settle = steady_settle(tr->threads, r->warmup_time);
+    if (r->warmups > 0 &&
+        (rc = steady_warm(impl, state, batch, warm_start, settle, r->warmup_time,
+                          r->warmup_tolerance, &warm_calls, &steady, &warm_ratio, &err)) != 0) {
+        done(fd, ST_FAILED, "%s", err.msg[0] ? err.msg : "run failed");
+        goto out;
     }
-    last_threads = tr->threads;
     double warm_time = now_seconds() - warm_start;
     trace_end(); /* warmup */
     static sample_buf buf;
@@ -339,12 +288,18 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
     char throttle_why[256] = "", check_off[300] = "";
     const char *stop = NULL;
     double measured = 0, start = now_seconds();
-    /* the last warmup: one batch through all of a sample's steps, then
+    /* the last warmups: batches through all of a sample's steps, then
      * dropped (README "How a trial is timed", step 5), so that the first
-     * timed sample follows what every later one follows (the first pass
-     * of the timed code read 3 % slow in 10 us - 1 ms trials; a shorter
-     * path for this batch made the second sample the slow one) */
-    int discard = r->warmups > 0;
+     * timed sample follows what every later one follows: at least one, and
+     * as many as DISCARD_TIME (at most warmup_time) holds; one with
+     * cold_cache, as each needs its flush.  A worker's first passes of the
+     * timed code are slow: its first trial's 6 us Lua calls took 8, 7 and
+     * 6.7 us, then 6.3 */
+    double discard_left = r->warmups <= 0 ? -1
+                          : tr->cold_cache ? 0
+                                           : fmin(DISCARD_TIME, r->warmup_time);
+    int discard = discard_left >= 0, discard_calls = 0;
+    double discard_t0 = 0;
     if (!discard)
         timed_begin(impl, state);
     for (int n = 1; !stop; n++) {
@@ -424,12 +379,19 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
             buf.n--;
             measured = 0;
             stop = NULL;
-            trace_span("discarded batch", -1, ta, tz, wall / batch, batch, NULL);
-            discard = 0;
+            if (!discard_calls)
+                discard_t0 = ta;
+            discard_calls += batch;
             warm_calls += batch;
             warm_time += wall;
-            timed_begin(impl, state);
             n--;
+            discard_left -= wall;
+            if (discard_left <= 0) { /* one span for them all: a trace stays small */
+                trace_span("discarded batches", -1, discard_t0, tz, (tz - discard_t0) / discard_calls,
+                           discard_calls, NULL);
+                discard = 0;
+                timed_begin(impl, state);
+            }
         }
     }
     flush_samples(fd, &buf);

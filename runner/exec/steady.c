@@ -1,0 +1,79 @@
+/* steady.c - see steady.h.
+ *
+ * After the `warmups` calls, untimed rounds (whole batches, at least
+ * sample_target() long, so that the clock does not decide steadiness with
+ * batch: 1) are run until one's time per call is within `warmup_tolerance`
+ * (default 0.10) of the round before and of the fastest so far and is not
+ * itself a new fastest, for at most `warmup_time` (default 0.2 s; 0: no
+ * rounds) in all.  Calls still speeding up, even by steps within the
+ * tolerance, would leave the speed-up to the timed samples and make the
+ * first one the slowest.  A worker whose thread count changes (an OpenMP or
+ * OpenBLAS pool to start or resize) warms at least SETTLE_TIME first; every
+ * other trial at least MIN_WARM_TIME (at most `warmup_time`): two quick
+ * rounds that agree after a millisecond are not yet steady (issue 15: with
+ * rounds of ~1 ms the first timed sample was the slowest in 92 nested_sin
+ * trials where chance predicts 77; warming 10 ms brought it to 35 against
+ * 38). */
+#include "exec/steady.h"
+
+#include "base/util.h"
+#include "exec/batch.h"
+#include "exec/procs.h"
+
+#include <math.h>
+
+#define SETTLE_TIME 0.05
+#define MIN_WARM_TIME 0.01
+
+static int last_threads = -1;
+
+double steady_settle(int threads, double warmup_time)
+{
+    double settle = threads != last_threads ? SETTLE_TIME : fmin(MIN_WARM_TIME, warmup_time);
+    last_threads = threads;
+    return settle;
+}
+
+int steady_warm(const rn_workload_impl *impl, void *state, int batch, double warm_start,
+                double settle, double warmup_time, double tolerance, long *calls, int *steady,
+                double *ratio, rn_error *err)
+{
+    double prev = NAN, best = INFINITY;
+    int faster = 0; /* the last round was the fastest yet */
+    rn_sample s;
+    *steady = 0;
+    *ratio = NAN;
+    for (int round = 0;; round++) {
+        double el = now_seconds() - warm_start;
+        if (el >= settle && ((*steady && !faster) || el >= warmup_time))
+            break;
+        double target = sample_target(), t0 = now_seconds(), took = 0;
+        long n = 0;
+        int rc = 0;
+        do {
+            rn_sample_clear(&s);
+            for (int j = 0; j < batch && rc == 0; j++)
+                rc = impl->run(state, &s, err);
+            n += batch;
+            took = now_seconds() - t0;
+        } while (rc == 0 && took < target);
+        *calls += n;
+        if (rc != 0)
+            return rc;
+        double per = took / (double)n;
+        if (round > 0) {
+            *ratio = per / best;
+            *steady = fabs(per / prev - 1) <= tolerance && per <= (1 + tolerance) * best;
+        }
+        /* processes the OS put on one CPU agree with each other at twice
+         * the time: not steady until it moves one (procs.h) */
+        if (impl == &core_processes && procs_crowded(state))
+            *steady = 0;
+        prev = per;
+        faster = per < best;
+        best = fmin(best, per);
+    }
+    /* judged only when the time allowed two rounds (long calls: no) */
+    *steady = *steady || !isfinite(*ratio);
+    return 0;
+}
