@@ -162,7 +162,6 @@ static void cold_facts_once(const rn_backend *b, const rn_trial *tr, int *done_a
  * waiting longer would only stretch the trial */
 #define THROTTLE_IN_A_ROW 6
 #define RECOVERY_FIRST 0.05
-#define DISCARD_TIME 1e-3
 #define RECOVERY_MAX 1.0
 
 static void sleep_seconds(double s)
@@ -171,6 +170,10 @@ static void sleep_seconds(double s)
     while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
         ;
 }
+
+/* The least time of the discarded batches after the warmup (README "How a
+ * trial is timed", step 5; see run_loop). */
+#define DISCARD_TIME 1e-3
 
 /* The timed calls start now: the core's own workloads count from here
  * (concurrent: its rounds for the speedup; processes: shared_cpu_calls). */
