@@ -91,3 +91,38 @@ void run(char *const args[], proc_out *r)
     pid_t pid = start(args, &o, &e);
     finish(pid, o, e, r);
 }
+
+void run_yaml_in(const char *d, const char *yaml, const char *const *extra, proc_out *r)
+{
+    write_text(d, "e.yaml", yaml);
+    char exp[4096], rd[4096];
+    snprintf(exp, sizeof exp, "%s/e.yaml", d);
+    snprintf(rd, sizeof rd, "%s/run", d);
+    char *args[32] = {"--quiet", "--no-plots", "--run-dir", rd};
+    int n = 4;
+    for (int i = 0; extra && extra[i] && n < 30; i++)
+        args[n++] = (char *)extra[i];
+    args[n++] = exp;
+    args[n] = NULL;
+    run(args, r);
+}
+
+char *run_yaml(const char *yaml, const char *const *extra, proc_out *r)
+{
+    char *d = tmpdir();
+    run_yaml_in(d, yaml, extra, r);
+    return d;
+}
+
+void read_trials(const char *d, csv_table *t)
+{
+    char p[4096];
+    snprintf(p, sizeof p, "%s/run/trials.csv", d);
+    cr_assert_eq(csv_read(p, t), 0, "no %s", p);
+}
+
+void skip_unless_timing(void)
+{
+    if (!getenv("RUNNER_TIMING_TESTS"))
+        cr_skip_test("timing test: run alone by make test (RUNNER_TIMING_TESTS=1)");
+}

@@ -4,6 +4,8 @@
 #ifndef TESTS_RUNPROC_H
 #define TESTS_RUNPROC_H
 
+#include "base/csv.h"
+
 #include <sys/types.h>
 
 typedef struct proc_out {
@@ -24,5 +26,15 @@ pid_t start(char *const args[], int *out_fd, int *err_fd);
 void finish(pid_t pid, int ofd, int efd, proc_out *r);
 /* start + finish. */
 void run(char *const args[], proc_out *r);
+/* Writes `yaml` as DIR/e.yaml and runs it into DIR/run (--quiet --no-plots
+ * --run-dir) with the NULL-terminated extra arguments (NULL: none). */
+void run_yaml_in(const char *d, const char *yaml, const char *const *extra, proc_out *r);
+/* run_yaml_in a fresh tmpdir(); returns it (malloc'd). */
+char *run_yaml(const char *yaml, const char *const *extra, proc_out *r);
+/* DIR/run/trials.csv of run_yaml, read (asserted). */
+void read_trials(const char *d, csv_table *t);
+/* Skips a timing test unless make test runs it alone (RUNNER_TIMING_TESTS):
+ * timings need both cores to themselves. */
+void skip_unless_timing(void);
 
 #endif

@@ -14,32 +14,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Runs `yaml` (written as DIR/e.yaml) into DIR/run with extra arguments;
- * returns DIR (malloc'd). */
-static char *run_yaml(const char *yaml, const char *const *extra, proc_out *r)
-{
-    char *d = tmpdir();
-    write_text(d, "e.yaml", yaml);
-    char exp[4096], rd[4096];
-    snprintf(exp, sizeof exp, "%s/e.yaml", d);
-    snprintf(rd, sizeof rd, "%s/run", d);
-    char *args[32] = {"--quiet", "--no-plots", "--run-dir", rd};
-    int n = 4;
-    for (int i = 0; extra && extra[i]; i++)
-        args[n++] = (char *)extra[i];
-    args[n++] = exp;
-    args[n] = NULL;
-    run(args, r);
-    return d;
-}
-
-static void read_trials(const char *d, csv_table *t)
-{
-    char p[4096];
-    snprintf(p, sizeof p, "%s/run/trials.csv", d);
-    cr_assert_eq(csv_read(p, t), 0, "no %s", p);
-}
-
 static const char *cell(const csv_table *t, int row, const char *col)
 {
     int c = csv_col(t, col);
@@ -247,13 +221,9 @@ Test(parallel, lua_workloads_run_their_part_in_each_process, .timeout = 60)
                "  run = function(ctx, p, s) s.x = ctx:rand(p.size):sum():item() end,\n"
                "  flops = function(p) return 2 * p.size end,\n"
                "}\n");
-    write_text(d, "e.yaml", "workload: lua:w.lua\nsize: 101\nparallel: processes\nthreads: 2\n"
-                            "repeats: 3\n");
-    char exp[4096], rd[4096];
-    snprintf(exp, sizeof exp, "%s/e.yaml", d);
-    snprintf(rd, sizeof rd, "%s/run", d);
     proc_out r;
-    run((char *[]){"--quiet", "--no-plots", "--run-dir", rd, exp, NULL}, &r);
+    run_yaml_in(d, "workload: lua:w.lua\nsize: 101\nparallel: processes\nthreads: 2\nrepeats: 3\n",
+                NULL, &r);
     cr_assert_eq(r.status, 0, "%s", r.err);
     csv_table t;
     read_trials(d, &t);

@@ -613,8 +613,7 @@ Test(run, extra_columns_appear_in_trials_csv, .timeout = 30)
 /* Timing tests need both cores: `make test` runs them alone, after the rest. */
 Test(timing, concurrent_cpu_members_speed_up, .timeout = 120)
 {
-    if (!getenv("RUNNER_TIMING_TESTS"))
-        cr_skip_test("timing test: run alone by make test (RUNNER_TIMING_TESTS=1)");
+    skip_unless_timing();
     char *d = tmpdir();
     write_text(d, "c.yaml",
                "workload: concurrent\nparams:\n  mode: threads\n  members:\n"
@@ -1377,8 +1376,7 @@ Test(run, order_swept_runs_the_sequential_trials_then_the_interleaved_rounds, .t
  * shared 2-core machine drifts: the best of three attempts counts. */
 Test(timing, interleaved_and_sequential_medians_agree, .timeout = 180)
 {
-    if (!getenv("RUNNER_TIMING_TESTS"))
-        cr_skip_test("timing test: run alone by make test (RUNNER_TIMING_TESTS=1)");
+    skip_unless_timing();
     char *d = tmpdir();
     const char *body = "workload: axpb\nsize: 1000000\nthreads: 1\nbatch: 1\nrepeats: 15\n"
                        "sweep:\n  seed: [1, 2]\n";
@@ -1429,8 +1427,7 @@ Test(timing, interleaved_and_sequential_medians_agree, .timeout = 180)
  * loop's steps must stand out of the noise, so it runs alone. */
 Test(timing, warmup_goes_on_while_calls_get_faster, .timeout = 60)
 {
-    if (!getenv("RUNNER_TIMING_TESTS"))
-        cr_skip_test("timing test: run alone by make test (RUNNER_TIMING_TESTS=1)");
+    skip_unless_timing();
     char *d = tmpdir();
     write_text(d, "ramp.lua",
                "return {\n"
@@ -1442,17 +1439,14 @@ Test(timing, warmup_goes_on_while_calls_get_faster, .timeout = 60)
                "    s.x = x\n"
                "  end,\n"
                "}\n");
-    write_text(d, "r.yaml", "workload: lua:ramp.lua\nbatch: 1\nrepeats: 5\nwarmups: 1\n"
-                            "warmup_tolerance: 0.5\nwarmup_time: 5s\nsweep:\n  seed: [1, 2]\n");
-    char exp[4096], out[4096], p[8192];
-    snprintf(exp, sizeof exp, "%s/r.yaml", d);
-    snprintf(out, sizeof out, "%s/out", d);
     proc_out r;
-    run((char *[]){"--quiet", "--no-plots", "--output", out, exp, NULL}, &r);
+    run_yaml_in(d,
+                "workload: lua:ramp.lua\nbatch: 1\nrepeats: 5\nwarmups: 1\n"
+                "warmup_tolerance: 0.5\nwarmup_time: 5s\nsweep:\n  seed: [1, 2]\n",
+                NULL, &r);
     cr_assert_eq(r.status, 0, "%s", r.err);
     csv_table t;
-    latest(out, "r", "trials.csv", p, sizeof p);
-    cr_assert_eq(csv_read(p, &t), 0);
+    read_trials(d, &t);
     /* the 8 ramp calls, the first flat one, the discarded batch; the
      * second trial (same threads) has only the 10 ms minimum to ride on */
     int u = csv_col(&t, "warmup_unsteady"); /* a column only when some trial has it */
