@@ -22,8 +22,9 @@
  * 3: prepare()'s rn_prepare_status; a workload's optional work(),
  *    teardown() and diagnostic()
  * 4: range
- * 5: rn_tensor_ops.fuse_compile / fuse_run / fuse_free */
-#define RN_BACKEND_ABI 5
+ * 5: rn_tensor_ops.fuse_compile / fuse_run / fuse_free
+ * 6: a workload's optional timed_begin() and unsettled() */
+#define RN_BACKEND_ABI 6
 #define RN_BACKEND_SYMBOL "runner_backend_entry"
 
 typedef enum { RN_DEV_CPU = 0, RN_DEV_CUDA = 1 } rn_device_kind;
@@ -112,6 +113,13 @@ typedef struct rn_workload_impl {
      * (a Lua extras() that raised), or NULL; saved in the trial's
      * `<name>_warning` column (lua_warning) */
     const char *(*diagnostic)(void *state);
+    /* optional: the timed calls start now (after the warmup and the
+     * discarded batches): what the workload counts for the trial's columns
+     * counts from here (README "How a trial is timed") */
+    void (*timed_begin)(void *state);
+    /* optional: non-zero when the last call ran under conditions that the
+     * warmup must not call steady (processes the OS put on one CPU) */
+    int (*unsettled)(const void *state);
 } rn_workload_impl;
 
 /* A backend's workloads register themselves, one line at the end of each

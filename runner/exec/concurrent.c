@@ -8,7 +8,7 @@
  * Issue 16: solo runs taken once in prepare, before the calls, gave speedups
  * of 1.31, 1.01 and 1.91 on three reruns as the machine drifted.  The sample
  * the harness records is the together call alone (run() sets s->seconds);
- * the rounds of the timed calls (concurrent_timed_begin() drops those of
+ * the rounds of the timed calls (timed_begin() drops those of
  * warmups and batch probes) give per-round speedups, sum of that round's solo
  * times / that round's call, whose median is `speedup`, with a bootstrap 95 %
  * CI over rounds (speedup_ci95_low/high).  `threads` and `streams` start one
@@ -140,7 +140,10 @@ static int parse_member(member *m, char *spec, const rn_trial *outer, rn_error *
     return 0;
 }
 
-void concurrent_timed_begin(void *state)
+/* timed_begin: the rounds run so far (warmups, batch probes) are dropped
+ * from the solo and call times that the speedup is computed from (README
+ * "concurrent"). */
+static void timed_begin(void *state)
 {
     conc *c = state;
     c->ncalls = 0;
@@ -458,4 +461,5 @@ const rn_workload_impl core_concurrent = {
     .check = check,
     .release = release,
     .extras = extras,
+    .timed_begin = timed_begin,
 };

@@ -8,9 +8,4 @@
 
 extern const rn_workload_impl core_concurrent;
 
-/* Called by the worker just before the timed calls: the rounds run so far
- * (warmups, batch probes) are dropped from the solo and call times that the
- * speedup is computed from (README "concurrent"). */
-void concurrent_timed_begin(void *state);
-
 #endif

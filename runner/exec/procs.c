@@ -53,7 +53,7 @@ typedef struct procs {
     rn_error torn;
     int cpus;                /* CPUs the worker may use: crowding is only told below it */
     int crowded;             /* the last call had two processes on one CPU */
-    long calls, crowded_calls; /* since procs_timed_begin */
+    long calls, crowded_calls; /* since timed_begin */
 } procs;
 
 static procs_spec spec;
@@ -459,13 +459,17 @@ static void extras(void *state, void *ctx, void (*cb)(void *, const char *, cons
     }
 }
 
-void procs_timed_begin(void *state)
+/* timed_begin: shared_cpu_calls counts from here (the warmup's calls are
+ * not the trial's). */
+static void timed_begin(void *state)
 {
     procs *P = state;
     P->calls = P->crowded_calls = 0;
 }
 
-int procs_crowded(const void *state)
+/* unsettled: the last call had two processes on one CPU though the worker
+ * had one for each (a warmup is not steady then). */
+static int unsettled(const void *state)
 {
     return ((const procs *)state)->crowded;
 }
@@ -479,4 +483,6 @@ const rn_workload_impl core_processes = {
     .extras = extras,
     .work = work,
     .teardown = teardown,
+    .timed_begin = timed_begin,
+    .unsettled = unsettled,
 };

@@ -27,13 +27,4 @@ const char *procs_refusal(const resolved_trial *r, const workload_desc *desc);
 const rn_workload_impl *procs_workload(const procs_spec *spec);
 extern const rn_workload_impl core_processes;
 
-/* The timed calls start now: shared_cpu_calls counts from here (the
- * warmup's calls are not the trial's). */
-void procs_timed_begin(void *state);
-
-/* Whether the last call of core_processes' `state` had two processes on
- * one CPU though the worker had one for each (a warmup is not steady
- * then: README "How a trial is timed"). */
-int procs_crowded(const void *state);
-
 #endif

@@ -18,7 +18,6 @@
 
 #include "base/util.h"
 #include "exec/batch.h"
-#include "exec/procs.h"
 
 #include <math.h>
 
@@ -65,9 +64,9 @@ int steady_warm(const rn_workload_impl *impl, void *state, int batch, double war
             *ratio = per / best;
             *steady = fabs(per / prev - 1) <= tolerance && per <= (1 + tolerance) * best;
         }
-        /* processes the OS put on one CPU agree with each other at twice
-         * the time: not steady until it moves one (procs.h) */
-        if (impl == &core_processes && procs_crowded(state))
+        /* e.g. processes the OS put on one CPU agree with each other at
+         * twice the time: not steady until it moves one (procs.c) */
+        if (impl->unsettled && impl->unsettled(state))
             *steady = 0;
         prev = per;
         faster = per < best;

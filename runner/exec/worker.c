@@ -175,14 +175,12 @@ static void sleep_seconds(double s)
  * trial is timed", step 5; see run_loop). */
 #define DISCARD_TIME 1e-3
 
-/* The timed calls start now: the core's own workloads count from here
- * (concurrent: its rounds for the speedup; processes: shared_cpu_calls). */
+/* The timed calls start now (concurrent: its rounds for the speedup;
+ * processes: shared_cpu_calls). */
 static void timed_begin(const rn_workload_impl *impl, void *state)
 {
-    if (impl == &core_concurrent)
-        concurrent_timed_begin(state);
-    else if (impl == &core_processes)
-        procs_timed_begin(state);
+    if (impl->timed_begin)
+        impl->timed_begin(state);
 }
 
 /* Prepares, warms up, samples and checks one trial with `impl`; `b` is the
@@ -298,10 +296,8 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
      * cold_cache, as each needs its flush.  A worker's first passes of the
      * timed code are slow: its first trial's 6 us Lua calls took 8, 7 and
      * 6.7 us, then 6.3 */
-    double discard_left = r->warmups <= 0 ? -1
-                          : tr->cold_cache ? 0
-                                           : fmin(DISCARD_TIME, r->warmup_time);
-    int discard = discard_left >= 0, discard_calls = 0;
+    int discard = r->warmups > 0, discard_calls = 0;
+    double discard_left = tr->cold_cache ? 0 : fmin(DISCARD_TIME, r->warmup_time);
     double discard_t0 = 0;
     if (!discard)
         timed_begin(impl, state);
