@@ -45,7 +45,7 @@ typedef struct axis {
     int linked; /* a list of mappings */
     int column; /* the column named after the axis */
     axis_elem *elems;
-    int nelems;
+    int nelems, elems_cap; /* grown by doubling: a range may give 10^6 values */
     int line, col;
 } axis;
 

@@ -22,7 +22,10 @@ static void elem_set(axis_elem *el, int column, value v, const yaml_node_t *at)
 
 static axis_elem *new_elem(axis *a, const yaml_node_t *at)
 {
-    a->elems = xrealloc(a->elems, (size_t)(a->nelems + 1) * sizeof *a->elems);
+    if (a->nelems == a->elems_cap) {
+        a->elems_cap = a->elems_cap ? 2 * a->elems_cap : 8;
+        a->elems = xrealloc(a->elems, (size_t)a->elems_cap * sizeof *a->elems);
+    }
     axis_elem *el = &a->elems[a->nelems++];
     *el = (axis_elem){.line = yml_line(at), .col = yml_col(at)};
     return el;
