@@ -728,6 +728,20 @@ Test(config_limit, million_trials_accepted_one_more_row_refused, .timeout = 10)
     free(m);
 }
 
+Test(config_limit, huge_generated_axis_refused_where_it_passes_the_limit, .timeout = 10)
+{
+    /* a 10^6-value range after another axis is refused at its own line,
+     * before its values are built (README "Errors") */
+    char *m = parse_err("workload: noop\n"
+                        "sweep:\n"
+                        "  seed: [1, 2]\n"
+                        "  size: {range: [1, 1000000, 1]}\n"
+                        "  repeats: {geom: [1, 1e300, 1.0001]}\n");
+    expect_diag(m, "4:17: the sweep expands to at least 2000000 trials; the limit is 1000000");
+    expect_diag(m, "5:19: the sweep expands to at least 13816202 trials");
+    free(m);
+}
+
 Test(config_limit, limit_is_checked_before_exclude)
 {
     /* README "Errors": the *sweep* may not expand to more than 1,000,000 trials */
