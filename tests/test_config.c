@@ -737,8 +737,8 @@ Test(config_limit, huge_generated_axis_refused_where_it_passes_the_limit, .timeo
                         "  seed: [1, 2]\n"
                         "  size: {range: [1, 1000000, 1]}\n"
                         "  repeats: {geom: [1, 1e300, 1.0001]}\n");
-    expect_diag(m, "4:17: the sweep expands to at least 2000000 trials; the limit is 1000000");
-    expect_diag(m, "5:19: the sweep expands to at least 13816202 trials");
+    expect_diag(m, "4:17: axis 'size': range gives 1000000 values, so the sweep expands to at least 2000000 trials; the limit is 1000000");
+    expect_diag(m, "5:19: axis 'repeats': geom gives 6908101 values, so the sweep expands to at least 13816202 trials");
     free(m);
 }
 

@@ -16,7 +16,9 @@
  * refused before its values are built (three 10^6-value ranges took 7 s
  * under ASan); smaller ones are built, and sweep_expand names the total */
 #define SMALL_AXIS 10000
-#define TOO_MANY "the sweep expands to at least %.0f trials; the limit is %lld: split the experiment"
+#define TOO_MANY                                                                              \
+    "axis '%s': %s gives %.0f values, so the sweep expands to at least %.0f trials; the limit "  \
+    "is %lld: split the experiment"
 
 /* Sets `column` to v in element el; `at` is where v is written. */
 static void elem_set(axis_elem *el, int column, value v, const yaml_node_t *at)
@@ -145,7 +147,7 @@ static int generated_values(loader *L, const char *axname, const yaml_node_t *v,
         }
         double count = floor((a[1] - a[0]) / a[2]) + 1;
         if (count > MAX_TRIALS || (count > SMALL_AXIS && count * before > MAX_TRIALS)) {
-            diag_add(d, line, col, TOO_MANY, count * before, MAX_TRIALS);
+            diag_add(d, line, col, TOO_MANY, axname, form, count, count * before, MAX_TRIALS);
             return -1;
         }
         vals = xmalloc((size_t)count * sizeof *vals);
@@ -159,7 +161,7 @@ static int generated_values(loader *L, const char *axname, const yaml_node_t *v,
         }
         double count = floor(log(a[1] / a[0]) / log(a[2]) + 1e-9) + 1;
         if (!(count <= MAX_TRIALS) || (count > SMALL_AXIS && count * before > MAX_TRIALS)) {
-            diag_add(d, line, col, TOO_MANY, count * before, MAX_TRIALS);
+            diag_add(d, line, col, TOO_MANY, axname, form, count, count * before, MAX_TRIALS);
             return -1;
         }
         int cap = (int)count + 2;
