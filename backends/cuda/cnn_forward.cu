@@ -140,6 +140,8 @@ typedef struct cnn_gpu {
     size_t workspace_bytes;
     float *logits;    /* host copy, by check() */
     int ran;
+    int checked;      /* check() passed: error is the logit_error column */
+    double error;     /* check(): largest |got - ref| / the image's largest |ref| */
 } cnn_gpu;
 
 #define CKD(call)                                                                          \
@@ -454,18 +456,39 @@ static int cnn_gpu_check(void *state, rn_error *err)
     }
     double *got = ref + c->classes;
     int rc = 0;
+    s->error = 0;
     for (int i = 0; i < n && rc == 0; i++) {
         if (cnn_reference(c, s->master, s->images, imgs[i], RN_F64, ref)) {
             snprintf(err->msg, sizeof err->msg, "cnn_forward: out of memory for the reference");
             rc = 1;
             break;
         }
-        for (int j = 0; j < c->classes; j++)
+        double m = 0;
+        for (int j = 0; j < c->classes; j++) {
             got[j] = s->logits[(size_t)imgs[i] * c->classes + (size_t)j];
+            m = fabs(ref[j]) > m ? fabs(ref[j]) : m;
+        }
+        for (int j = 0; j < c->classes; j++) {
+            double e = fabs(got[j] - ref[j]) / (m > 0 ? m : 1);
+            s->error = e > s->error || e != e ? e : s->error;
+        }
         rc = cnn_compare(c, imgs[i], got, ref, err) ? 1 : 0;
     }
     free(ref);
+    s->checked = rc == 0;
     return rc;
+}
+
+/* logit_error, as on the CPU (README "cnn_forward"): the check's largest
+ * error, of the image's largest |logit| */
+static void cnn_gpu_extras(void *state, void *ctx, void (*cb)(void *ctx, const char *k, const char *v))
+{
+    cnn_gpu *s = (cnn_gpu *)state;
+    if (!s || !s->checked)
+        return;
+    char buf[32];
+    snprintf(buf, sizeof buf, "%.3g", s->error);
+    cb(ctx, "logit_error", buf);
 }
 
 #else /* no cudnn.h at build time */
@@ -498,6 +521,13 @@ static void cnn_gpu_release(void *state)
     (void)state;
 }
 
+static void cnn_gpu_extras(void *state, void *ctx, void (*cb)(void *ctx, const char *k, const char *v))
+{
+    (void)state;
+    (void)ctx;
+    (void)cb;
+}
+
 #endif
 
 const rn_workload_impl cuda_cnn_forward = {
@@ -506,6 +536,7 @@ const rn_workload_impl cuda_cnn_forward = {
     .run = cnn_gpu_run,
     .check = cnn_gpu_check,
     .release = cnn_gpu_release,
+    .extras = cnn_gpu_extras,
 };
 
 RN_REGISTER_WORKLOAD(cuda_register_workload, cuda_cnn_forward)
