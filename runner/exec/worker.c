@@ -308,8 +308,10 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
             goto out;
         }
         rn_sample_clear(&s);
-        /* outside the timed region: what sample_check will judge starts here */
-        if (check_on && b->sample_begin && !discard)
+        /* outside the timed region: what sample_check will judge starts
+         * here; a discarded batch takes it too, so that the first timed
+         * sample follows the same device calls as every later one */
+        if (check_on && b->sample_begin)
             b->sample_begin(tr);
         struct timespec a, z;
         trace_range("sample", 1); /* a profiler's range, outside the timed region */
@@ -331,10 +333,12 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
          * nvbench does (at most THROTTLE_RETAKES times a trial, and
          * THROTTLE_IN_A_ROW times in a row: after that they are kept, and
          * counted in throttled_kept, never silently) */
-        if (check_on && !discard) {
+        if (check_on) {
             char why[256] = "";
             int c = b->sample_check(tr, why, sizeof why);
-            if (c < 0) { /* cannot tell: say so, and stop asking */
+            if (c > 0 && discard) {
+                /* a discarded batch is dropped anyway: not retaken, not counted */
+            } else if (c < 0) { /* cannot tell: say so, and stop asking */
                 check_on = 0;
                 snprintf(check_off, sizeof check_off, "off: %s",
                          why[0] ? why : "the backend cannot tell");
