@@ -1514,6 +1514,45 @@ Test(timing, warmup_goes_on_while_calls_get_faster, .timeout = 60)
     free(d);
 }
 
+/* Issue 15: a ramp with a tie in it is warmed past.  Calls of 6.0, 5.3,
+ * 4.7, 4.2, 3.7 units, then 3.72 (a tie: not a new fastest, within the
+ * tolerance), then 3.3 down to 2.6 and flat: "steady and not a new fastest"
+ * alone ended the second trial's warmup at the tie, six calls in, and left
+ * the rest of the ramp to the timed samples.  The
+ * plateau rule waits until the time since the fastest round last improved
+ * by more than 1 % is as long as the descent (README "How a trial is
+ * timed", step 4).  Timing: it runs alone. */
+Test(timing, warmup_waits_out_a_ramp_with_a_tie, .timeout = 60)
+{
+    skip_unless_timing();
+    char *d = tmpdir();
+    write_text(d, "tie.lua",
+               "local f = {6.0, 5.3, 4.7, 4.2, 3.7, 3.72, 3.3, 2.9, 2.6}\n"
+               "return {\n"
+               "  setup = function(ctx, p) return {k = 0} end,\n"
+               "  run = function(ctx, p, s)\n"
+               "    s.k = s.k + 1\n"
+               "    local n, x = math.floor(100000 * (f[s.k] or 2.6)), 0\n"
+               "    for i = 1, n do x = x + i end\n"
+               "    s.x = x\n"
+               "  end,\n"
+               "}\n");
+    proc_out r;
+    run_yaml_in(d,
+                "workload: lua:tie.lua\nbatch: 1\nrepeats: 5\nwarmups: 1\nwarmup_time: 5s\n"
+                "sweep:\n  seed: [1, 2]\n",
+                NULL, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    csv_table t;
+    read_trials(d, &t);
+    /* the second trial (same threads: only the 10 ms least warmup): the 9
+     * ramp calls and a flat stretch as long as the ramp */
+    cr_assert_geq(atol(cell(&t, 2, "warmup_calls")), 16, "%s warmup calls",
+                  cell(&t, 2, "warmup_calls"));
+    csv_free(&t);
+    free(d);
+}
+
 /* `validate` warns when repeats: auto could be cut by a shorter timeout. */
 Test(run, validate_warns_when_timeout_is_under_max_time, .timeout = 30)
 {

@@ -13,7 +13,17 @@
  * rounds that agree after a millisecond are not yet steady (issue 15: with
  * rounds of ~1 ms the first timed sample was the slowest in 92 nested_sin
  * trials where chance predicts 77; warming 10 ms brought it to 35 against
- * 38). */
+ * 38).
+ *
+ * A plateau as long as the descent: the rounds also go on until the time
+ * since the fastest round improved on the one before by more than
+ * PLATEAU_MARGIN is at least the time it took to get there.  A ramp slower
+ * than the noise between two rounds (a Lua trial on this 2-core VM: rounds
+ * of 0.58, 0.44, 0.43, 0.38, 0.33 ms and then 0.335, a tie that ended the
+ * warmup at 11 ms while its calls kept speeding up to 0.25 ms at 15 ms)
+ * keeps making new fastest rounds, so it is warmed past; noise around a
+ * steady speed makes a new fastest by more than 1 % ever more rarely, so it
+ * ends soon after. */
 #include "exec/steady.h"
 
 #include "base/util.h"
@@ -23,6 +33,7 @@
 
 #define SETTLE_TIME 0.05
 #define MIN_WARM_TIME 0.01
+#define PLATEAU_MARGIN 0.01
 
 static int last_threads = -1;
 
@@ -39,13 +50,17 @@ int steady_warm(const rn_workload_impl *impl, void *state, int batch, double war
 {
     double prev = NAN, best = INFINITY;
     int faster = 0; /* the last round was the fastest yet */
+    double first_el = NAN, best_el = NAN; /* when the rounds began; the last clear new fastest */
     rn_sample s;
     *steady = 0;
     *ratio = NAN;
     for (int round = 0;; round++) {
         double el = now_seconds() - warm_start;
-        if (el >= settle && ((*steady && !faster) || el >= warmup_time))
+        int plateau = round == 0 || el - best_el >= best_el - first_el;
+        if (el >= settle && ((*steady && !faster && plateau) || el >= warmup_time))
             break;
+        if (round == 0)
+            first_el = el;
         double target = sample_target(), t0 = now_seconds(), took = 0;
         long n = 0;
         int rc = 0;
@@ -70,6 +85,8 @@ int steady_warm(const rn_workload_impl *impl, void *state, int batch, double war
             *steady = 0;
         prev = per;
         faster = per < best;
+        if (per < best * (1 - PLATEAU_MARGIN))
+            best_el = now_seconds() - warm_start;
         best = fmin(best, per);
     }
     /* judged only when the time allowed two rounds (long calls: no) */
