@@ -50,6 +50,7 @@ int steady_warm(const rn_workload_impl *impl, void *state, int batch, double war
 {
     double prev = NAN, best = INFINITY;
     int faster = 0; /* the last round was the fastest yet */
+    int agreed = 0; /* a round was steady and no new fastest: what ended the rounds before the plateau rule */
     double first_el = NAN, best_el = NAN; /* when the rounds began; the last clear new fastest */
     rn_sample s;
     *steady = 0;
@@ -83,13 +84,17 @@ int steady_warm(const rn_workload_impl *impl, void *state, int batch, double war
          * twice the time: not steady until it moves one (procs.c) */
         if (impl->unsettled && impl->unsettled(state))
             *steady = 0;
+        agreed = agreed || (*steady && per >= best);
         prev = per;
         faster = per < best;
         if (per < best * (1 - PLATEAU_MARGIN))
             best_el = now_seconds() - warm_start;
         best = fmin(best, per);
     }
-    /* judged only when the time allowed two rounds (long calls: no) */
-    *steady = *steady || !isfinite(*ratio);
+    /* judged only when the time allowed two rounds (long calls: no); rounds
+     * that agreed once and went on for the plateau are not unsteady for a
+     * noisy last pair (README: warmup_unsteady is a warmup_time spent
+     * without two rounds agreeing) */
+    *steady = *steady || agreed || !isfinite(*ratio);
     return 0;
 }
