@@ -17,7 +17,9 @@
  *
  * A plateau as long as the descent: the rounds also go on until the time
  * since the fastest round improved on the one before by more than
- * PLATEAU_MARGIN is at least the time it took to get there.  A ramp slower
+ * PLATEAU_MARGIN is at least the time it took to get there, and at least
+ * two rounds (one slow round right after the first must not end it: a 1.3x
+ * ramp stopped at its second round in a busy hour).  A ramp slower
  * than the noise between two rounds (a Lua trial on this 2-core VM: rounds
  * of 0.58, 0.44, 0.43, 0.38, 0.33 ms and then 0.335, a tie that ended the
  * warmup at 11 ms while its calls kept speeding up to 0.25 ms at 15 ms)
@@ -52,12 +54,13 @@ int steady_warm(const rn_workload_impl *impl, void *state, int batch, double war
     int faster = 0; /* the last round was the fastest yet */
     int agreed = 0; /* a round was steady and no new fastest: what ended the rounds before the plateau rule */
     double first_el = NAN, best_el = NAN; /* when the rounds began; the last clear new fastest */
+    int since_best = 0; /* rounds since that one */
     rn_sample s;
     *steady = 0;
     *ratio = NAN;
     for (int round = 0;; round++) {
         double el = now_seconds() - warm_start;
-        int plateau = round == 0 || el - best_el >= best_el - first_el;
+        int plateau = round == 0 || (since_best >= 2 && el - best_el >= best_el - first_el);
         if (el >= settle && ((*steady && !faster && plateau) || el >= warmup_time))
             break;
         if (round == 0)
@@ -87,8 +90,11 @@ int steady_warm(const rn_workload_impl *impl, void *state, int batch, double war
         agreed = agreed || (*steady && per >= best);
         prev = per;
         faster = per < best;
-        if (per < best * (1 - PLATEAU_MARGIN))
+        since_best++;
+        if (per < best * (1 - PLATEAU_MARGIN)) {
             best_el = now_seconds() - warm_start;
+            since_best = 0;
+        }
         best = fmin(best, per);
     }
     /* judged only when the time allowed two rounds (long calls: no); rounds
