@@ -557,9 +557,10 @@ static inline int cnn_checked_images(long long batch, long long out[3])
 
 /* Compares the logits of image b (got, classes of them) with ref: 0, or
  * -1 with "cnn_forward: logit [b][j] = G but the reference is R (error E of
- * the image's largest |logit| M > TOL)". */
+ * the image's largest |logit| M > TOL)".  *worst keeps the largest error
+ * seen (NaN sticks): the logit_error column of both backends. */
 static inline int cnn_compare(const cnn_cfg *c, long long b, const double *got,
-                              const double *ref, rn_error *err)
+                              const double *ref, double *worst, rn_error *err)
 {
     double m = 0;
     for (int j = 0; j < c->classes; j++)
@@ -567,6 +568,7 @@ static inline int cnn_compare(const cnn_cfg *c, long long b, const double *got,
     double tol = cnn_tolerance(c->dtype);
     for (int j = 0; j < c->classes; j++) {
         double e = m > 0 ? fabs(got[j] - ref[j]) / m : fabs(got[j] - ref[j]);
+        *worst = e > *worst || e != e ? e : *worst;
         if (!(e <= tol)) { /* NaN fails */
             snprintf(err->msg, sizeof err->msg,
                      "cnn_forward: logit [%lld][%d] = %.9g but the reference is %.9g (error "

@@ -1491,6 +1491,33 @@ Test(timing, interleaved_and_sequential_medians_agree, .timeout = 180)
     free(d);
 }
 
+/* Runs `workload: lua:ramp.lua` plus yaml in d and reads its trials: a
+ * busy loop whose call k (1, 2, ...) counts `iterations` (a Lua expression
+ * of s.k, after `prelude`), for the warmup tests below. */
+static void run_ramp(const char *d, const char *prelude, const char *iterations, const char *yaml,
+                     csv_table *t)
+{
+    char lua[1024], y[1024];
+    snprintf(lua, sizeof lua,
+             "%s"
+             "return {\n"
+             "  setup = function(ctx, p) return {k = 0} end,\n"
+             "  run = function(ctx, p, s)\n"
+             "    s.k = s.k + 1\n"
+             "    local n, x = math.floor(%s), 0\n"
+             "    for i = 1, n do x = x + i end\n"
+             "    s.x = x\n"
+             "  end,\n"
+             "}\n",
+             prelude, iterations);
+    write_text(d, "ramp.lua", lua);
+    snprintf(y, sizeof y, "workload: lua:ramp.lua\n%s", yaml);
+    proc_out r;
+    run_yaml_in(d, y, NULL, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    read_trials(d, t);
+}
+
 /* Issue 15: the warmup goes on while calls keep getting faster, even by
  * steps within warmup_tolerance: a workload whose first 8 calls each take
  * 1.3x the next (then flat) is warmed past them all, where "within the
@@ -1502,24 +1529,11 @@ Test(timing, warmup_goes_on_while_calls_get_faster, .timeout = 60)
 {
     skip_unless_timing();
     char *d = tmpdir();
-    write_text(d, "ramp.lua",
-               "return {\n"
-               "  setup = function(ctx, p) return {k = 0} end,\n"
-               "  run = function(ctx, p, s)\n"
-               "    s.k = s.k + 1\n"
-               "    local n, x = math.floor(200000 * 1.3 ^ math.max(0, 9 - s.k)), 0\n"
-               "    for i = 1, n do x = x + i end\n"
-               "    s.x = x\n"
-               "  end,\n"
-               "}\n");
-    proc_out r;
-    run_yaml_in(d,
-                "workload: lua:ramp.lua\nbatch: 1\nrepeats: 5\nwarmups: 1\n"
-                "warmup_tolerance: 0.5\nwarmup_time: 5s\nsweep:\n  seed: [1, 2]\n",
-                NULL, &r);
-    cr_assert_eq(r.status, 0, "%s", r.err);
     csv_table t;
-    read_trials(d, &t);
+    run_ramp(d, "", "200000 * 1.3 ^ math.max(0, 9 - s.k)",
+             "batch: 1\nrepeats: 5\nwarmups: 1\n"
+             "warmup_tolerance: 0.5\nwarmup_time: 5s\nsweep:\n  seed: [1, 2]\n",
+             &t);
     /* the 8 ramp calls, the first flat one, the discarded batch; the
      * second trial (same threads) has only the 10 ms minimum to ride on */
     int u = csv_col(&t, "warmup_unsteady"); /* a column only when some trial has it */
@@ -1537,33 +1551,17 @@ Test(timing, warmup_goes_on_while_calls_get_faster, .timeout = 60)
  * 4.7, 4.2, 3.7 units, then 3.72 (a tie: not a new fastest, within the
  * tolerance), then 3.3 down to 2.6 and flat: "steady and not a new fastest"
  * alone ended the second trial's warmup at the tie, six calls in, and left
- * the rest of the ramp to the timed samples.  The
- * plateau rule waits until the time since the fastest round last improved
+ * the rest of the ramp to the timed samples.  The plateau rule waits until the time since the fastest round last improved
  * by more than 1 % is as long as the descent (README "How a trial is
  * timed", step 4).  Timing: it runs alone. */
 Test(timing, warmup_waits_out_a_ramp_with_a_tie, .timeout = 60)
 {
     skip_unless_timing();
     char *d = tmpdir();
-    write_text(d, "tie.lua",
-               "local f = {6.0, 5.3, 4.7, 4.2, 3.7, 3.72, 3.3, 2.9, 2.6}\n"
-               "return {\n"
-               "  setup = function(ctx, p) return {k = 0} end,\n"
-               "  run = function(ctx, p, s)\n"
-               "    s.k = s.k + 1\n"
-               "    local n, x = math.floor(200000 * (f[s.k] or 2.6)), 0\n"
-               "    for i = 1, n do x = x + i end\n"
-               "    s.x = x\n"
-               "  end,\n"
-               "}\n");
-    proc_out r;
-    run_yaml_in(d,
-                "workload: lua:tie.lua\nbatch: 1\nrepeats: 5\nwarmups: 1\nwarmup_time: 5s\n"
-                "sweep:\n  seed: [1, 2]\n",
-                NULL, &r);
-    cr_assert_eq(r.status, 0, "%s", r.err);
     csv_table t;
-    read_trials(d, &t);
+    run_ramp(d, "local f = {6.0, 5.3, 4.7, 4.2, 3.7, 3.72, 3.3, 2.9, 2.6}\n",
+             "200000 * (f[s.k] or 2.6)",
+             "batch: 1\nrepeats: 5\nwarmups: 1\nwarmup_time: 5s\nsweep:\n  seed: [1, 2]\n", &t);
     /* the second trial (same threads: only the 10 ms least warmup): the 9
      * ramp calls and a flat stretch as long as the ramp */
     cr_assert_geq(atol(cell(&t, 2, "warmup_calls")), 14, "%s warmup calls",

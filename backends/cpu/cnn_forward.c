@@ -439,16 +439,9 @@ static int cnn_check(void *st, rn_error *err)
     s->error = 0;
     for (int i = 0; i < n && rc == 0; i++) {
         const double *ref = s->ref + (size_t)i * (size_t)c->classes;
-        double m = 0;
-        for (int j = 0; j < c->classes; j++) {
+        for (int j = 0; j < c->classes; j++)
             got[j] = s->logits[(size_t)imgs[i] * (size_t)c->classes + (size_t)j];
-            m = fabs(ref[j]) > m ? fabs(ref[j]) : m;
-        }
-        for (int j = 0; j < c->classes; j++) {
-            double e = fabs(got[j] - ref[j]) / (m > 0 ? m : 1);
-            s->error = e > s->error || e != e ? e : s->error;
-        }
-        rc = cnn_compare(c, imgs[i], got, ref, err);
+        rc = cnn_compare(c, imgs[i], got, ref, &s->error, err);
     }
     free(got);
     s->checked = rc == 0;

@@ -413,21 +413,13 @@ static int run_experiment(const cli *c, experiment *e, int argc, char **argv, in
     if (interrupted) {
         /* the command that continues this run folder (README "Results"):
          * a --run-dir run continues where it was written, not under --output */
+        char shard[48] = "";
         if (c->run_dir && c->shard_n)
-            fprintf(stderr,
-                    "runner: interrupted; finished trials are saved. Continue with: runner "
-                    "--run-dir %s --shard %d/%d %s\n",
-                    c->run_dir, c->shard_k, c->shard_n, e->path);
-        else if (c->run_dir)
-            fprintf(stderr,
-                    "runner: interrupted; finished trials are saved. Continue with: runner "
-                    "--run-dir %s %s\n",
-                    c->run_dir, e->path);
-        else
-            fprintf(stderr,
-                    "runner: interrupted; finished trials are saved. Continue with: runner --resume "
-                    "--output %s %s\n",
-                    c->output, e->path);
+            snprintf(shard, sizeof shard, " --shard %d/%d", c->shard_k, c->shard_n);
+        fprintf(stderr,
+                "runner: interrupted; finished trials are saved. Continue with: runner %s %s%s %s\n",
+                c->run_dir ? "--run-dir" : "--resume --output", c->run_dir ? c->run_dir : c->output,
+                shard, e->path);
         rc = EXIT_INTERRUPTED;
     } else if (write_failed) {
         rc = EXIT_TRIALS_FAILED;

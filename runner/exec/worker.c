@@ -336,13 +336,11 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
         if (check_on) {
             char why[256] = "";
             int c = b->sample_check(tr, why, sizeof why);
-            if (c > 0 && discard) {
-                /* a discarded batch is dropped anyway: not retaken, not counted */
-            } else if (c < 0) { /* cannot tell: say so, and stop asking */
+            if (c < 0) { /* cannot tell: say so, and stop asking */
                 check_on = 0;
                 snprintf(check_off, sizeof check_off, "off: %s",
                          why[0] ? why : "the backend cannot tell");
-            } else if (c > 0) {
+            } else if (c > 0 && !discard) { /* a discarded batch is dropped anyway */
                 snprintf(throttle_why, sizeof throttle_why, "%s", why);
                 if (retaking && throttled < THROTTLE_RETAKES && in_a_row < THROTTLE_IN_A_ROW) {
                     throttled++;
@@ -355,7 +353,7 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
                 }
                 retaking = 0; /* for the rest of the trial: kept and counted */
                 kept_throttled++;
-            } else {
+            } else if (c == 0) {
                 recovery = RECOVERY_FIRST;
                 in_a_row = 0;
             }
