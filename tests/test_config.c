@@ -865,6 +865,42 @@ Test(config_warmup, bad_values_point_at_the_value)
     free(m);
 }
 
+/* sample_time: the least sample of batch: auto (README "Batching"). */
+Test(config_sample_time, default_and_values)
+{
+    experiment *e = parse_ok("workload: noop\n");
+    cr_assert_float_eq(e->sample_time, 1e-3, 1e-15);
+    experiment_free(e);
+    e = parse_ok("workload: noop\nsample_time: 0.1ms\n");
+    cr_assert_float_eq(e->sample_time, 100e-6, 1e-15);
+    experiment_free(e);
+    e = parse_ok("workload: noop\nsample_time: 0.5\n");
+    cr_assert_float_eq(e->sample_time, 0.5, 1e-15);
+    experiment_free(e);
+    e = parse_ok("workload: noop\nsample_time: 0\n");
+    cr_assert_float_eq(e->sample_time, 0, 1e-15);
+    experiment_free(e);
+}
+
+Test(config_sample_time, bad_values_point_at_the_value)
+{
+    char *m = parse_err("workload: noop\nsample_time: long\n");
+    expect_diag(m, "2:14: 'sample_time' must be a duration such as 1ms or 0.1s (0 to 10s), not 'long'");
+    free(m);
+    m = parse_err("workload: noop\nsample_time: -1ms\n");
+    expect_diag(m, "2:14: 'sample_time' must be a duration");
+    free(m);
+    m = parse_err("workload: noop\nsample_time: 11s\n");
+    expect_diag(m, "2:14: 'sample_time' must be a duration such as 1ms or 0.1s (0 to 10s), not '11s'");
+    free(m);
+    m = parse_err("workload: noop\nsample_time: [1ms]\n");
+    expect_diag(m, "2:14:");
+    free(m);
+    m = parse_err("workload: noop\nsweep:\n  sample_time: [1ms, 2ms]\n");
+    expect_diag(m, "3:3: 'sample_time' applies to the whole run and cannot be swept");
+    free(m);
+}
+
 /* ---- order: a run key (README "Top-level keys") ----------------------------- */
 
 Test(config_order, swept_and_set_its_column_only_where_named)

@@ -716,6 +716,41 @@ Test(run, concurrent_member_on_a_missing_device_is_skipped, .timeout = 30)
     free(d);
 }
 
+/* batch: auto grows a sample to sample_time (default 1 ms; README
+ * "Batching"); sample_time: 0 leaves only the clock's floor (1000x its
+ * resolution, 100x its cost: microseconds). */
+Test(run, auto_batches_last_the_sample_time, .timeout = 60)
+{
+    char *d = tmpdir();
+    /* sample_time is a whole-run key: two files, one run each */
+    write_text(d, "d.yaml", "name: d\nworkload: noop\nrepeats: 5\nwarmup_time: 0\n");
+    write_text(d, "z.yaml", "name: z\nworkload: noop\nrepeats: 5\nwarmup_time: 0\nsample_time: 0\n");
+    char ed[4096], ez[4096], out[4096], p[8192];
+    snprintf(ed, sizeof ed, "%s/d.yaml", d);
+    snprintf(ez, sizeof ez, "%s/z.yaml", d);
+    snprintf(out, sizeof out, "%s/out", d);
+    proc_out r;
+    run((char *[]){"--quiet", "--no-plots", "--output", out, ed, ez, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    double sample[2];
+    for (int i = 0; i < 2; i++) {
+        latest(out, i ? "z" : "d", "trials.csv", p, sizeof p);
+        csv_table t;
+        cr_assert_eq(csv_read(p, &t), 0);
+        const char *b = t.rows[1][csv_col(&t, "batch_size")];
+        long batch = atol(b);
+        cr_assert(batch >= 1 && batch <= 1 << 20, "batch_size '%s'", b);
+        sample[i] = batch * atof(t.rows[1][csv_col(&t, "median")]);
+        csv_free(&t);
+    }
+    /* the default: a sample of 1 ms at least when it was chosen (a busy
+     * machine may speed up after), below 2 ms x the 2x of a power of two,
+     * or the 2^20-call cap */
+    cr_assert(sample[0] > 0.5e-3 && sample[0] < 8e-3, "default sample %g s", sample[0]);
+    cr_assert(sample[1] < 0.3e-3, "sample_time: 0 gave a sample of %g s", sample[1]);
+    free(d);
+}
+
 /* Two columns appearing at different times (batch_size first, then noise or
  * calls) keep every row as wide as the header. */
 Test(run, columns_appearing_one_after_another_keep_rows_whole, .timeout = 30)

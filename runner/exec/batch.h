@@ -1,6 +1,7 @@
 /* batch.h - `batch: auto` (README "Batching"): the clock's cost and
  * resolution, measured once per process, the shortest sample they allow,
- * and the batch of calls grown until one batch lasts that long. */
+ * and the batch of calls grown until one batch lasts that long and at
+ * least the experiment's `sample_time`. */
 #ifndef RUNNER_BATCH_H
 #define RUNNER_BATCH_H
 
@@ -12,10 +13,12 @@
 double sample_target(void);
 
 /* The whole batch is timed, and grown (batch_grow) until one batch lasts
- * sample_target(): each probe re-times the batch it would use, so the
- * choice rests on a measured batch, not on one call scaled up.  Returns
- * the batch; on a failed call *rc is its code (err filled) and the return
- * is 1.  *calls counts the calls made. */
-int choose_batch(const rn_workload_impl *impl, void *state, rn_error *err, int *rc, long *calls);
+ * the larger of sample_target() and sample_time (seconds): each probe
+ * re-times the batch it would use, so the choice rests on a measured
+ * batch, not on one call scaled up.  Returns the batch; on a failed call
+ * *rc is its code (err filled) and the return is 1.  *calls counts the
+ * calls made. */
+int choose_batch(const rn_workload_impl *impl, void *state, double sample_time, rn_error *err,
+                 int *rc, long *calls);
 
 #endif

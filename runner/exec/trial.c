@@ -76,6 +76,7 @@ void trial_resolve(const experiment *e, long long t, resolved_trial *r)
     r->warmup_curve = v.kind == VAL_INT ? (int)v.i : 0;
     r->warmup_time = e->warmup_time;
     r->warmup_tolerance = e->warmup_tolerance;
+    r->sample_time = e->sample_time;
 
     r->params = xcalloc((size_t)e->ncols + 1, sizeof *r->params);
     for (int c = 0; c < e->ncols; c++) {

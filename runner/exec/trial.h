@@ -13,6 +13,7 @@ typedef struct resolved_trial {
     double timeout; /* seconds; 0 = none */
     int lua;        /* workload is lua:PATH */
     double warmup_time, warmup_tolerance; /* the experiment's (config.h) */
+    double sample_time;                   /* the least sample with batch: auto */
     int processes; /* parallel: processes: that many (the trial's threads); 0: threads */
     int replicate; /* share: replicate (each process runs the whole size) */
     int per_call;  /* spawn: per_call (new processes for every call) */

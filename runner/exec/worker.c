@@ -256,7 +256,7 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
     int probed = r->batch <= 0 && !tr->cold_cache;
     int batch = r->batch > 0 ? r->batch
                 : tr->cold_cache ? 1
-                                 : choose_batch(impl, state, &err, &rc, &warm_calls);
+                                 : choose_batch(impl, state, r->sample_time, &err, &rc, &warm_calls);
     if (rc != 0) {
         done(fd, ST_FAILED, "%s", err.msg[0] ? err.msg : "run failed");
         goto out;

@@ -27,7 +27,7 @@ static const char *const top_names[] = {"name",    "description", "workload", "d
                                         "params",  "sweep",       "exclude",  "repeats",
                                         "warmups", "timeout",     "seed",     "hooks",
                                         "plots",   "cold_cache", "batch",    "stop",
-                                        "order",   "affinity", "warmup_time",
+                                        "order",   "affinity", "warmup_time", "sample_time",
                                         "warmup_tolerance", "parallel", "share",
                                         "spawn", "warmup_curve", "trace", NULL};
 
@@ -191,6 +191,23 @@ static void h_warmup_time(loader *L, const yaml_node_t *k, const yaml_node_t *v)
     value_free(&x);
 }
 
+/* sample_time: a duration (README "Batching") */
+static void h_sample_time(loader *L, const yaml_node_t *k, const yaml_node_t *v)
+{
+    (void)k;
+    value x;
+    if (scalar_value(v, &x, "'sample_time'", L->d) < 0)
+        return;
+    double f = value_is_num(&x) ? x.f : x.kind == VAL_STR ? parse_duration(x.text) : -1;
+    if (!(f >= 0) || f > 10)
+        diag_add(L->d, yml_line(v), yml_col(v),
+                 "'sample_time' must be a duration such as 1ms or 0.1s (0 to 10s), not '%s'",
+                 x.text);
+    else
+        L->e->sample_time = f;
+    value_free(&x);
+}
+
 /* warmup_tolerance: a fraction (README "How a trial is timed") */
 static void h_warmup_tolerance(loader *L, const yaml_node_t *k, const yaml_node_t *v)
 {
@@ -240,6 +257,7 @@ static const struct top_key {
     {"warmup_curve", h_runkey, 0}, {"trace", h_trace, 0},
     {"stop", h_stop, 0},         {"order", h_runkey, 0},
     {"warmup_time", h_warmup_time, 0}, {"warmup_tolerance", h_warmup_tolerance, 0},
+    {"sample_time", h_sample_time, 0},
     {"params", h_params, 0},     {"hooks", h_hooks, 0},
     {"sweep", NULL, 1},          {"exclude", NULL, 1},
     {"plots", NULL, 1},
@@ -426,6 +444,7 @@ experiment *experiment_parse(const char *path, const char *text, size_t len, dia
                           .min_time = 0.5, .max_time = 15};
     e->warmup_time = 0.2;
     e->warmup_tolerance = 0.10;
+    e->sample_time = 1e-3;
 
     loader L = {.d = d, .e = e};
     text = e->text; /* the caller's bytes need not end in a NUL; ours do */

@@ -110,6 +110,8 @@ typedef struct experiment {
     /* warmup to steady state (README "How a trial is timed"): the time a
      * trial warms at most (seconds), and how close two rounds must be */
     double warmup_time, warmup_tolerance;
+    /* the least time of one sample with batch: auto (README "Batching") */
+    double sample_time;
     value *defaults;   /* [registry workload][column] default values */
     int ndefault_rows;
 } experiment;

@@ -254,7 +254,7 @@ static void parse_axis(loader *L, const yaml_node_t *k, const yaml_node_t *v)
     /* keys of the whole run (README "Top-level keys") */
     static const char *const whole_run[] = {"name", "description", "sweep", "exclude", "hooks",
                                             "plots", "stop", "warmup_time",
-                                            "warmup_tolerance", NULL};
+                                            "warmup_tolerance", "sample_time", NULL};
     for (int i = 0; whole_run[i] && !linked && !loader_known_key(L, name); i++)
         if (!strcmp(name, whole_run[i])) {
             diag_add(d, yml_line(k), yml_col(k),
