@@ -6,7 +6,11 @@
 # n=1e6 (batch 1) sequential against interleaved; the axpb 2-thread size-1
 # trial's early samples; how often the first timed sample is the slowest
 # (against the 1/n per trial chance predicts); intervals that miss their
-# median or go negative.  Runs on the CPU only, about a minute per binary.
+# median or go negative.  The axpb pair is run STATS_PAIRS times (default 5)
+# in turns, sequential then interleaved: a sequential trial's 30 samples are
+# a 6 ms snapshot of a machine whose speed moves 10-50 % from one second to
+# the next, so one pair says little; the median of the pairs' ratios says
+# more.  Runs on the CPU only, about a minute per binary.
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
 [ $# -gt 0 ] || set -- "now=$here/../build/bin/runner"
@@ -49,6 +53,12 @@ for spec in "$@"; do
     out=$work/$label
     "$bin" --quiet --no-plots --output "$out" "$work"/noop.yaml "$work"/axpb-*.yaml \
         "$work"/threads.yaml >/dev/null 2>&1 || true
+    for k in $(seq 2 "${STATS_PAIRS:-5}"); do
+        for order in sequential interleaved; do
+            "$bin" --quiet --no-plots --output "$out/pair$k" "$work/axpb-$order.yaml" \
+                >/dev/null 2>&1 || true
+        done
+    done
 done
 python3 - "$work" "$@" <<'PY'
 import csv, os, sys
@@ -87,6 +97,16 @@ for spec in specs:
         f["axpb 1e6 sequential"] = unit(med(s))
         f["axpb 1e6 interleaved"] = unit(med(i))
         f["interleaved / sequential"] = "%.2f" % (med(i) / med(s))
+        ratios = [med(i) / med(s)]
+        for d in sorted(os.listdir(out)):
+            if d.startswith("pair"):
+                s2 = [float(r["median"]) for r in rows(os.path.join(out, d), "axpb-sequential") if r["status"] == "ok"]
+                i2 = [float(r["median"]) for r in rows(os.path.join(out, d), "axpb-interleaved") if r["status"] == "ok"]
+                if s2 and i2:
+                    ratios.append(med(i2) / med(s2))
+        if len(ratios) > 1:
+            f["the same, median of %d pairs (range)" % len(ratios)] = "%.2f (%.2f-%.2f)" % (
+                med(ratios), min(ratios), max(ratios))
     t = rows(out, "threads")
     sm = samples(out, "threads")
     for r in t:
