@@ -1605,6 +1605,24 @@ Test(timing, warmup_waits_out_a_ramp_with_a_tie, .timeout = 60)
     free(d);
 }
 
+/* batch: auto probes again once the trial is warm (README "Batching"): a
+ * workload whose first calls take milliseconds and the rest microseconds
+ * is batched, where one probe right after the warmups call saw a slow call
+ * and left it at one call a sample.  The second trial's rows: its worker
+ * has settled. */
+Test(run, a_batch_probed_cold_is_grown_when_warm, .timeout = 60)
+{
+    char *d = tmpdir();
+    csv_table t;
+    run_ramp(d, "", "s.k <= 3 and 300000 or 1000",
+             "repeats: 3\nwarmups: 1\nsweep:\n  seed: [1, 2]\n", &t);
+    for (int row = 1; row <= 2; row++)
+        cr_assert_geq(atol(cell(&t, row, "batch_size")), 8, "trial %d: batch_size '%s'", row,
+                      cell(&t, row, "batch_size"));
+    csv_free(&t);
+    free(d);
+}
+
 /* `validate` warns when repeats: auto could be cut by a shorter timeout. */
 Test(run, validate_warns_when_timeout_is_under_max_time, .timeout = 30)
 {

@@ -56,12 +56,15 @@ double sample_target(void)
  * interruptions fall between them and their median reads faster than the
  * calls run in steady use (noop on a 2-core VM: batches of 10 to 200 us
  * read 3 to 5 % below a batch of 2^20 calls, 0.75 ms and more within
- * 1 %; README "Batching"). */
-int choose_batch(const rn_workload_impl *impl, void *state, double sample_time, rn_error *err,
-                 int *rc, long *calls)
+ * 1 %; README "Batching").  The worker probes twice: from one call right
+ * after the `warmups` calls, and from that batch again once the trial is
+ * warm (the first calls after `prepare` can be cold for a while: a 40 us
+ * matmul's first probe calls took 2 to 4 ms and left it unbatched). */
+int choose_batch(const rn_workload_impl *impl, void *state, int start, double sample_time,
+                 rn_error *err, int *rc, long *calls)
 {
     double target = fmax(sample_target(), sample_time);
-    int batch = 1;
+    int batch = start;
     rn_sample s;
     for (int tries = 0; tries < 40; tries++) {
         rn_sample_clear(&s);

@@ -12,13 +12,15 @@
  * its cost are each at most 0.1 % and 1 % of a sample. */
 double sample_target(void);
 
-/* The whole batch is timed, and grown (batch_grow) until one batch lasts
- * the larger of sample_target() and sample_time (seconds): each probe
- * re-times the batch it would use, so the choice rests on a measured
- * batch, not on one call scaled up.  Returns the batch; on a failed call
- * *rc is its code (err filled) and the return is 1.  *calls counts the
- * calls made. */
-int choose_batch(const rn_workload_impl *impl, void *state, double sample_time, rn_error *err,
-                 int *rc, long *calls);
+/* The whole batch, `start` calls at first, is timed, and grown
+ * (batch_grow) until one batch lasts the larger of sample_target() and
+ * sample_time (seconds): each probe re-times the batch it would use, so
+ * the choice rests on a measured batch, not on one call scaled up.  It
+ * never shrinks: a batch chosen while the calls were cold is grown from
+ * by a second probe once they are warm.  Returns the batch; on a failed
+ * call *rc is its code (err filled) and the return is 1.  *calls counts
+ * the calls made. */
+int choose_batch(const rn_workload_impl *impl, void *state, int start, double sample_time,
+                 rn_error *err, int *rc, long *calls);
 
 #endif

@@ -256,7 +256,7 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
     int probed = r->batch <= 0 && !tr->cold_cache;
     int batch = r->batch > 0 ? r->batch
                 : tr->cold_cache ? 1
-                                 : choose_batch(impl, state, r->sample_time, &err, &rc, &warm_calls);
+                                 : choose_batch(impl, state, 1, r->sample_time, &err, &rc, &warm_calls);
     if (rc != 0) {
         done(fd, ST_FAILED, "%s", err.msg[0] ? err.msg : "run failed");
         goto out;
@@ -270,6 +270,12 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
     if (r->warmups > 0 &&
         (rc = steady_warm(impl, state, batch, warm_start, settle, r->warmup_time,
                           r->warmup_tolerance, &warm_calls, &steady, &warm_ratio, &err)) != 0) {
+        done(fd, ST_FAILED, "%s", err.msg[0] ? err.msg : "run failed");
+        goto out;
+    }
+    /* the probe again, warm (README "Batching"): it only grows the batch */
+    if (probed && r->warmups > 0 &&
+        (batch = choose_batch(impl, state, batch, r->sample_time, &err, &rc, &warm_calls), rc != 0)) {
         done(fd, ST_FAILED, "%s", err.msg[0] ? err.msg : "run failed");
         goto out;
     }
