@@ -274,10 +274,12 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
         goto out;
     }
     /* the probe again, warm (README "Batching"): it only grows the batch */
-    if (probed && r->warmups > 0 &&
-        (batch = choose_batch(impl, state, batch, r->sample_time, &err, &rc, &warm_calls), rc != 0)) {
-        done(fd, ST_FAILED, "%s", err.msg[0] ? err.msg : "run failed");
-        goto out;
+    if (probed && r->warmups > 0) {
+        batch = choose_batch(impl, state, batch, r->sample_time, &err, &rc, &warm_calls);
+        if (rc != 0) {
+            done(fd, ST_FAILED, "%s", err.msg[0] ? err.msg : "run failed");
+            goto out;
+        }
     }
     double warm_time = now_seconds() - warm_start;
     trace_end(); /* warmup */

@@ -174,38 +174,35 @@ static void h_stop(loader *L, const yaml_node_t *k, const yaml_node_t *v)
                  s->min_samples, s->max_samples);
 }
 
-/* warmup_time: a duration (README "How a trial is timed") */
-static void h_warmup_time(loader *L, const yaml_node_t *k, const yaml_node_t *v)
+/* A whole-run duration key from 0 to max seconds: warmup_time (README "How
+ * a trial is timed"), sample_time (README "Batching"). */
+static void duration_key(loader *L, const yaml_node_t *v, const char *name, double max,
+                         const char *hint, double *out)
 {
-    (void)k;
+    char label[40];
+    snprintf(label, sizeof label, "'%s'", name);
     value x;
-    if (scalar_value(v, &x, "'warmup_time'", L->d) < 0)
+    if (scalar_value(v, &x, label, L->d) < 0)
         return;
     double f = value_is_num(&x) ? x.f : x.kind == VAL_STR ? parse_duration(x.text) : -1;
-    if (!(f >= 0) || f > 3600)
-        diag_add(L->d, yml_line(v), yml_col(v),
-                 "'warmup_time' must be a duration such as 0.2s or 500ms (0 to 1h), not '%s'",
-                 x.text);
+    if (!(f >= 0) || f > max)
+        diag_add(L->d, yml_line(v), yml_col(v), "%s must be a duration such as %s, not '%s'",
+                 label, hint, x.text);
     else
-        L->e->warmup_time = f;
+        *out = f;
     value_free(&x);
 }
 
-/* sample_time: a duration (README "Batching") */
+static void h_warmup_time(loader *L, const yaml_node_t *k, const yaml_node_t *v)
+{
+    (void)k;
+    duration_key(L, v, "warmup_time", 3600, "0.2s or 500ms (0 to 1h)", &L->e->warmup_time);
+}
+
 static void h_sample_time(loader *L, const yaml_node_t *k, const yaml_node_t *v)
 {
     (void)k;
-    value x;
-    if (scalar_value(v, &x, "'sample_time'", L->d) < 0)
-        return;
-    double f = value_is_num(&x) ? x.f : x.kind == VAL_STR ? parse_duration(x.text) : -1;
-    if (!(f >= 0) || f > 10)
-        diag_add(L->d, yml_line(v), yml_col(v),
-                 "'sample_time' must be a duration such as 1ms or 0.1s (0 to 10s), not '%s'",
-                 x.text);
-    else
-        L->e->sample_time = f;
-    value_free(&x);
+    duration_key(L, v, "sample_time", 10, "1ms or 0.1s (0 to 10s)", &L->e->sample_time);
 }
 
 /* warmup_tolerance: a fraction (README "How a trial is timed") */
