@@ -23,8 +23,9 @@
  *    teardown() and diagnostic()
  * 4: range
  * 5: rn_tensor_ops.fuse_compile / fuse_run / fuse_free
- * 6: a workload's optional timed_begin() and unsettled() */
-#define RN_BACKEND_ABI 6
+ * 6: a workload's optional timed_begin() and unsettled()
+ * 7: min_warm */
+#define RN_BACKEND_ABI 7
 #define RN_BACKEND_SYMBOL "runner_backend_entry"
 
 typedef enum { RN_DEV_CPU = 0, RN_DEV_CUDA = 1 } rn_device_kind;
@@ -249,6 +250,12 @@ typedef struct rn_backend {
      * the backend's own profiling tools around what the trace records
      * (CUDA: NVTX), so a profiler's timeline carries the same names */
     void (*range)(const char *name, int begin);
+    /* optional: the least seconds a trial on this backend warms before the
+     * steady-state rule may end its warmup (README "How a trial is timed",
+     * step 4), at most its `warmup_time`; 0: the core's 0.01 s.  For
+     * devices that speed up under load slower than their calls settle (a
+     * GPU's clocks) */
+    double min_warm;
 } rn_backend;
 
 typedef const rn_backend *(*rn_backend_entry_fn)(void);

@@ -273,6 +273,12 @@ static const rn_backend cuda_backend = {
     .device_warning = cuda_device_warning,
     .cold_facts = cold_facts,
     .range = range,
+    /* a GPU's clocks ramp under load for longer than its calls take to
+     * settle: on an H200, CUDA trials that warmed under 20 ms had their
+     * first timed sample the slowest (by 1-3 %, on the device's clock too)
+     * about twice as often as chance; 50 ms brought it to chance
+     * (bench/NOTES-gpu.md) */
+    .min_warm = 0.05,
 };
 
 extern "C" __attribute__((visibility("default"))) const rn_backend *runner_backend_entry(void)

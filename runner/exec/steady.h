@@ -7,10 +7,11 @@
 #include "backend.h"
 
 /* The least warming, in seconds, of a trial with `threads` threads and the
- * given `warmup_time`: longer when the worker's thread count changes (a
- * pool to start or resize).  Called for every trial a worker runs, in
- * order: it remembers the thread count for the next one. */
-double steady_settle(int threads, double warmup_time);
+ * given `warmup_time` on a backend whose table asks for `min_warm` (0: the
+ * core's floor): longer when the worker's thread count changes (a pool to
+ * start or resize).  Called for every trial a worker runs, in order: it
+ * remembers the thread count for the next one. */
+double steady_settle(int threads, double warmup_time, double min_warm);
 
 /* Rounds of `batch` calls from `warm_start` (now_seconds()) until steady,
  * at least `settle` and at most `warmup_time` seconds after it.  *calls

@@ -266,7 +266,7 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
     /* steady state (exec/steady.c): `warmups: 0` asks for cold samples */
     double warm_ratio = NAN;
     int steady = 1;
-    double settle = steady_settle(tr->threads, r->warmup_time);
+    double settle = steady_settle(tr->threads, r->warmup_time, b ? b->min_warm : 0);
     if (r->warmups > 0 &&
         (rc = steady_warm(impl, state, batch, warm_start, settle, r->warmup_time,
                           r->warmup_tolerance, &warm_calls, &steady, &warm_ratio, &err)) != 0) {

@@ -25,7 +25,8 @@
  *                     error, as a sticky CUDA error does
  * Every sample gets device_seconds (1 ms, 2 ms, 3 ms, ...); cold_facts
  * reports cold_context and cold_module once per process; `noop`'s extras
- * count sample_begin and sample_check calls (sample_begins, sample_checks). */
+ * count sample_begin and sample_check calls (sample_begins, sample_checks).
+ * Its trials warm at least 0.08 s (min_warm). */
 static int env_int(const char *name, int dflt)
 {
     const char *v = getenv(name);
@@ -171,6 +172,7 @@ static const rn_backend fake = {
     .sample_begin = fake_sample_begin,
     .sample_check = fake_sample_check,
     .cold_facts = fake_cold_facts,
+    .min_warm = 0.08, /* longer than the first trial's pool settling (0.05 s) */
 };
 
 const rn_backend *runner_backend_entry(void)

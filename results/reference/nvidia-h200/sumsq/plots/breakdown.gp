@@ -4,10 +4,11 @@
 # position, then the median seconds of h2d (host->device copy), compute and
 # d2h (device->host copy) of each trial.
 $b0 << EOD
-0 0 95.33662752 4.663372479 0 0.000197567999 9.66400001e-06
-1 0 99.0758145 0.9241854996 0 0.00161919999 1.51040005e-05
-2 0 99.7862317 0.213768296 0 0.0183282871 3.9264001e-05
-3 0 99.96989472 0.03010527982 0 0.184576477 5.55839986e-05
+0 0 89.70869723 10.29130277 0 0.000135008007 1.54879997e-05
+1 0 98.91203543 1.087964573 0 0.00139935994 1.53919999e-05
+2 0 99.93384093 0.06615906854 0 0.014162528 9.37599968e-06
+3 0 99.98095107 0.01904892555 0 0.125463486 2.39039995e-05
+4 0 99.99771878 0.002281219187 0 1.28910583 2.94080004e-05
 EOD
 
 set encoding utf8
@@ -29,13 +30,13 @@ set bmargin 6
 h2d_colour = '#a8a8a8'
 compute_colour = '#4a4a4a'
 d2h_colour = '#dcdcdc'
-set xrange [-0.7:3.7]
-set xtics ('10' 0, '100' 1, '1000' 2, '10000' 3) noenhanced
+set xrange [-0.7:4.7]
+set xtics ('10' 0, '100' 1, '1000' 2, '10000' 3, '100000' 4) noenhanced
 set boxwidth 0.8 absolute
 set yrange [0:100]
 set format y '%g%%'
 
-set label 'GPU' at first 1.5, graph 0 center offset 0, char -2.4 noenhanced font ',12'
+set label 'GPU' at first 2, graph 0 center offset 0, char -2.4 noenhanced font ',12'
 
 plot $b0 using 1:($2+$3+$4) with boxes lc rgb d2h_colour title 'd2h: device to host copy', \
      $b0 using 1:($2+$3) with boxes lc rgb compute_colour title 'compute', \

@@ -3,10 +3,11 @@
 # (writes speedup.png and speedup.svg).  The data is inline below.
 # speedup = baseline time / curve time: above the dashed line at 1 is faster.
 $s0 << EOD
-10 0.04802099718
-100 0.01622672679
-1000 0.01093597391
-10000 0.0107200762
+10 0.06732928897
+100 0.02713404254
+1000 0.01431153197
+10000 0.01522281385
+100000 0.01989975668
 EOD
 
 set encoding utf8
@@ -28,7 +29,7 @@ set format y '%g'
 set ytics 10
 set mytics 10
 set logscale x 10
-set xrange [8:12500]
+set xrange [8:125000]
 set format x '%g'
 
 # where each curve crosses 1

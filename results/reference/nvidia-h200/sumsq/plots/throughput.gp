@@ -2,24 +2,25 @@
 # Edit it, then re-draw in this folder with:  gnuplot throughput.gp
 # (writes throughput.png and throughput.svg).  The data is inline below.
 $s0 << EOD
-10 1.90439916
-100 7.50229758
-1000 9.92890901
-10000 10.1042863
-100000 9.93722605
+10 1.89370823
+100 5.18492354
+1000 9.85088227
+10000 10.4695543
+100000 7.79623784
 EOD
 $s1 << EOD
-10 0.88571998
-100 0.909037193
-1000 0.899624811
-10000 0.911411445
-100000 0.908638647
+10 1.07885594
+100 1.09268421
+1000 1.06442258
+10000 1.09870502
+100000 1.06378765
 EOD
 $s2 << EOD
-10 0.0914511468
-100 0.121737733
-1000 0.10858229
-10000 0.10831872
+10 0.127502028
+100 0.140687936
+1000 0.140981217
+10000 0.159376076
+100000 0.155143236
 EOD
 
 set encoding utf8
@@ -38,7 +39,7 @@ set bars small
 set pointsize 1.1
 # one curve per series: the rate computed from each trial's median time
 set logscale y 10
-set yrange [1e-2:1e2]
+set yrange [1e-1:1e2]
 set format y '%g'
 set ytics 10
 set mytics 10
