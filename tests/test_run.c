@@ -233,6 +233,37 @@ Test(run, sigint_in_a_run_dir_names_the_run_dir_to_continue, .timeout = 60)
     free(d);
 }
 
+/* The continue command keeps the --filter that chose the trials (quoted
+ * for the shell): run as printed, it finishes the filtered sweep, not the
+ * whole experiment. */
+Test(run, sigint_names_the_filters_to_continue_with, .timeout = 60)
+{
+    char *d = tmpdir();
+    write_text(d, "slow.yaml",
+               "workload: selftest\nparams: {action: sleep, seconds: 0.02}\nrepeats: 2\nwarmups: 0\n"
+               "sweep:\n  size: {range: [1, 30]}\n");
+    char exp[4096], rd[4096], want[8400];
+    snprintf(exp, sizeof exp, "%s/slow.yaml", d);
+    snprintf(rd, sizeof rd, "%s/rd", d);
+    int o, e;
+    pid_t pid = start((char *[]){"--quiet", "--no-plots", "--run-dir", rd, "--filter", "size=1*",
+                                 exp, NULL},
+                      &o, &e);
+    usleep(250 * 1000);
+    kill(pid, SIGINT);
+    proc_out r;
+    finish(pid, o, e, &r);
+    cr_assert_eq(r.status, 130, "exit %d: %s", r.status, r.err);
+    snprintf(want, sizeof want, "Continue with: runner --run-dir %s --filter 'size=1*' %s\n", rd, exp);
+    cr_assert(strstr(r.err, want), "%s", r.err);
+    run((char *[]){"--quiet", "--no-plots", "--run-dir", rd, "--filter", "size=1*", exp, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    char p[4096];
+    snprintf(p, sizeof p, "%s/trials.csv", rd);
+    cr_assert_eq(count_lines(p), 12, "sizes 1 and 10-19 once each");
+    free(d);
+}
+
 /* Kill the runner with SIGKILL at random moments, resume each time: every
  * trial must end up exactly once, with whole rows and no orphan samples. */
 Test(run, sigkill_and_resume_lose_and_duplicate_nothing, .timeout = 120)

@@ -81,6 +81,18 @@ void sb_putc(strbuf *b, char c)
     sb_putn(b, &c, 1);
 }
 
+void sh_quote(strbuf *b, const char *s)
+{
+    sb_putc(b, '\'');
+    for (; *s; s++) {
+        if (*s == '\'')
+            sb_puts(b, "'\\''");
+        else
+            sb_putc(b, *s);
+    }
+    sb_putc(b, '\'');
+}
+
 void sb_puts(strbuf *b, const char *s)
 {
     sb_putn(b, s, strlen(s));

@@ -412,14 +412,22 @@ static int run_experiment(const cli *c, experiment *e, int argc, char **argv, in
     int rc = EXIT_OK;
     if (interrupted) {
         /* the command that continues this run folder (README "Results"):
-         * a --run-dir run continues where it was written, not under --output */
-        char shard[48] = "";
+         * a --run-dir run continues where it was written, not under --output,
+         * with the options that chose the trials and allowed its Lua */
+        strbuf more = {0};
         if (c->run_dir && c->shard_n)
-            snprintf(shard, sizeof shard, " --shard %d/%d", c->shard_k, c->shard_n);
+            sb_printf(&more, " --shard %d/%d", c->shard_k, c->shard_n);
+        for (int i = 0; i < c->nfilters; i++) {
+            sb_puts(&more, " --filter ");
+            sh_quote(&more, c->filters[i]);
+        }
+        if (c->allow_unsafe_lua)
+            sb_puts(&more, " --allow-unsafe-lua");
         fprintf(stderr,
                 "runner: interrupted; finished trials are saved. Continue with: runner %s %s%s %s\n",
                 c->run_dir ? "--run-dir" : "--resume --output", c->run_dir ? c->run_dir : c->output,
-                shard, e->path);
+                more.s ? more.s : "", e->path);
+        sb_free(&more);
         rc = EXIT_INTERRUPTED;
     } else if (write_failed) {
         rc = EXIT_TRIALS_FAILED;

@@ -7,18 +7,6 @@
 #include <string.h>
 #include <strings.h>
 
-void sh_quote(strbuf *b, const char *s)
-{
-    sb_putc(b, '\'');
-    for (; *s; s++) {
-        if (*s == '\'')
-            sb_puts(b, "'\\''");
-        else
-            sb_putc(b, *s);
-    }
-    sb_putc(b, '\'');
-}
-
 static int sbatch_safe(const char *s)
 {
     if (!*s)

@@ -21,8 +21,6 @@ typedef struct slurm_opts {
     int allow_unsafe_lua;  /* passed on to the shards */
 } slurm_opts;
 
-/* Appends s as one sh word: single-quoted, a ' written as '\''. */
-void sh_quote(strbuf *b, const char *s);
 /* Appends s as one argument for an #SBATCH line, as sbatch's parser reads
  * it (old and new versions): bare when it holds only safe characters, else
  * in double quotes with \ " ' # escaped (and "packjob", "hetjob" broken up,
