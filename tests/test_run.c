@@ -1089,27 +1089,27 @@ static const char *cell(const csv_table *t, int row, const char *col)
 }
 
 /* A backend's min_warm (README "How a trial is timed", step 4): the fake
- * asks for 0.08 s, so both trials warm that long, the second too, where the
- * core's own floor is 0.01 s for a worker's later trials; a shorter
- * `warmup_time` still caps it. */
+ * asks for 0.3 s, so both trials warm that long, the second too, where the
+ * core's own floor is 0.01 s for a worker's later trials (0.05 s for its
+ * first); a shorter `warmup_time` still caps it. */
 Test(run, a_backend_min_warm_holds_every_trial_warming, .timeout = 30)
 {
     proc_out r;
     csv_table t;
-    run_fake("workload: noop\ndevice: cuda\nrepeats: 3\nsweep:\n  seed: [1, 2]\n", NULL, NULL, &r,
-             &t, NULL);
+    run_fake("workload: noop\ndevice: cuda\nrepeats: 3\nwarmup_time: 1s\nsweep:\n  seed: [1, 2]\n",
+             "FAKE_MIN_WARM", "0.3", &r, &t, NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
     for (int row = 1; row <= 2; row++) {
         cr_assert_str_eq(cell(&t, row, "status"), "ok", "%s", cell(&t, row, "reason"));
-        cr_assert_geq(atof(cell(&t, row, "warmup_time")), 0.08, "trial %d warmed %s s", row,
+        cr_assert_geq(atof(cell(&t, row, "warmup_time")), 0.3, "trial %d warmed %s s", row,
                       cell(&t, row, "warmup_time"));
     }
     csv_free(&t);
     run_fake("workload: noop\ndevice: cuda\nrepeats: 3\nwarmup_time: 0.02s\n"
              "sweep:\n  seed: [1, 2]\n",
-             NULL, NULL, &r, &t, NULL);
+             "FAKE_MIN_WARM", "0.3", &r, &t, NULL);
     cr_assert_eq(r.status, 0, "%s", r.err);
-    cr_assert_lt(atof(cell(&t, 2, "warmup_time")), 0.06, "warmed %s s past warmup_time: 0.02s",
+    cr_assert_lt(atof(cell(&t, 2, "warmup_time")), 0.25, "warmed %s s past warmup_time: 0.02s",
                  cell(&t, 2, "warmup_time"));
     csv_free(&t);
 }

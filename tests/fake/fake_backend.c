@@ -26,7 +26,7 @@
  * Every sample gets device_seconds (1 ms, 2 ms, 3 ms, ...); cold_facts
  * reports cold_context and cold_module once per process; `noop`'s extras
  * count sample_begin and sample_check calls (sample_begins, sample_checks).
- * Its trials warm at least 0.08 s (min_warm). */
+ *   FAKE_MIN_WARM=S   the table's min_warm: trials warm at least S seconds */
 static int env_int(const char *name, int dflt)
 {
     const char *v = getenv(name);
@@ -162,7 +162,7 @@ static const rn_workload_impl *find(const char *name)
     return !strcmp(name, "noop") ? &fake_noop : !strcmp(name, "selftest") ? &fake_selftest : NULL;
 }
 
-static const rn_backend fake = {
+static rn_backend fake = {
     .abi = FAKE_VARIANT == 2 ? RN_BACKEND_ABI + 41 : RN_BACKEND_ABI,
     .name = "fake",
     .probe = FAKE_VARIANT == 3 ? NULL : FAKE_VARIANT == 5 ? probe_no_driver : probe_ok,
@@ -172,11 +172,12 @@ static const rn_backend fake = {
     .sample_begin = fake_sample_begin,
     .sample_check = fake_sample_check,
     .cold_facts = fake_cold_facts,
-    .min_warm = 0.08, /* longer than the first trial's pool settling (0.05 s) */
 };
 
 const rn_backend *runner_backend_entry(void)
 {
+    const char *w = getenv("FAKE_MIN_WARM");
+    fake.min_warm = w ? atof(w) : 0;
     return &fake;
 }
 #else
