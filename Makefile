@@ -89,6 +89,15 @@ $(BUILD)/%.o: %.c
 
 -include $(CORE_OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(BUILD)/runner/cli/main.d
 
+# The objects that print the commit (--version, meta.json's git_revision)
+# are rebuilt when it changes: $(BUILD)/git-rev is rewritten only then.
+$(BUILD)/git-rev: FORCE
+	@mkdir -p $(dir $@)
+	@echo '$(GIT_REV)' | cmp -s - $@ || echo '$(GIT_REV)' >$@
+$(BUILD)/runner/cli/main.o $(BUILD)/runner/rundir/meta.o: $(BUILD)/git-rev
+.PHONY: FORCE
+FORCE:
+
 $(BUILD)/librunner.a: $(RUNNER_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
