@@ -1114,6 +1114,23 @@ Test(run, a_backend_min_warm_holds_every_trial_warming, .timeout = 30)
     csv_free(&t);
 }
 
+/* A batch's device time is the mean over its calls, as its wall time is
+ * (README "How a trial is timed", step 6): the fake's calls take 1, 2, 3,
+ * 1, 2, 3 ms of device time, so batches of two read 1.5, 2.5 and 2 ms;
+ * the last call of each batch alone read 1, 2 or 3 ms. */
+Test(run, a_batch_device_time_is_the_mean_of_its_calls, .timeout = 30)
+{
+    proc_out r;
+    csv_table t;
+    run_fake("workload: noop\ndevice: cuda\nrepeats: 6\nbatch: 2\n", NULL, NULL, &r, &t, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_str_eq(cell(&t, 1, "status"), "ok", "%s", cell(&t, 1, "reason"));
+    double lo = atof(cell(&t, 1, "device_min")), hi = atof(cell(&t, 1, "device_max"));
+    cr_assert(fabs(lo - 0.0015) < 1e-9 && fabs(hi - 0.0025) < 1e-9, "device times %g to %g", lo,
+              hi);
+    csv_free(&t);
+}
+
 /* Throttled samples are retaken after a growing recovery delay (50 + 100 +
  * 200 ms for three), each sample is framed by sample_begin and sample_check
  * (warmups: 0, so that no discarded batch takes the first checks). */
