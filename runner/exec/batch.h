@@ -1,7 +1,8 @@
-/* batch.h - `batch: auto` (README "Batching"): the clock's cost and
- * resolution, measured once per process, the shortest sample they allow,
- * and the batch of calls grown until one batch lasts that long and at
- * least the experiment's `sample_time`. */
+/* batch.h - batches of calls: `batch: auto` (README "Batching"): the
+ * clock's cost and resolution, measured once per process, the shortest
+ * sample they allow, and the batch of calls grown until one batch lasts
+ * that long and at least the experiment's `sample_time`; and a batch whose
+ * calls report device times, averaged over the batch. */
 #ifndef RUNNER_BATCH_H
 #define RUNNER_BATCH_H
 
@@ -22,5 +23,19 @@ double sample_target(void);
  * the calls made. */
 int choose_batch(const rn_workload_impl *impl, void *state, int start, double sample_time,
                  rn_error *err, int *rc, long *calls);
+
+/* 1 when a call's sample carries a device time or a phase (h2d, compute,
+ * d2h). */
+int sample_has_device(const rn_sample *s);
+
+/* One sample's `batch` calls (README "How a trial is timed", step 6),
+ * with their device time and phases averaged: each call writes its own
+ * into the sample, so the sample keeps the mean over the calls that
+ * reported each (NAN where none did), as its wall time is the batch's
+ * over its calls.  For workloads that report them: the plain loop costs a
+ * CPU call of 2 ns nothing more.  Returns 0, or the failed call's code
+ * (err filled) after which no call runs. */
+int batch_run_device(const rn_workload_impl *impl, void *state, int batch, rn_sample *s,
+                     rn_error *err);
 
 #endif

@@ -183,51 +183,6 @@ static void timed_begin(const rn_workload_impl *impl, void *state)
         impl->timed_begin(state);
 }
 
-/* A batch's device times (README "How a trial is timed", step 6): a
- * backend writes each call's device time and phases into the sample, so a
- * batch of several calls keeps the mean of the calls that reported each,
- * as `seconds` is the batch's wall time over its calls. */
-typedef struct device_sums {
-    double v[4];
-    int n[4];
-} device_sums;
-
-static double *device_field(rn_sample *s, int i)
-{
-    return i == 0 ? &s->device_seconds : i == 1 ? &s->h2d : i == 2 ? &s->compute : &s->d2h;
-}
-
-static int device_measured(rn_sample *s)
-{
-    for (int i = 0; i < 4; i++)
-        if (isfinite(*device_field(s, i)))
-            return 1;
-    return 0;
-}
-
-/* one call of the batch: the fields cleared before it, added after it */
-static int run_adding_device(const rn_workload_impl *impl, void *state, rn_sample *s,
-                             device_sums *sum, rn_error *err)
-{
-    for (int i = 0; i < 4; i++)
-        *device_field(s, i) = NAN;
-    int rc = impl->run(state, s, err);
-    for (int i = 0; i < 4; i++) {
-        double x = *device_field(s, i);
-        if (isfinite(x)) {
-            sum->v[i] += x;
-            sum->n[i]++;
-        }
-    }
-    return rc;
-}
-
-static void device_means(const device_sums *sum, rn_sample *s)
-{
-    for (int i = 0; i < 4; i++)
-        *device_field(s, i) = sum->n[i] ? sum->v[i] / sum->n[i] : NAN;
-}
-
 /* Prepares, warms up, samples and checks one trial with `impl`; `b` is the
  * backend of the trial's device (NULL for workloads the core drives). */
 static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, const rn_backend *b,
@@ -352,7 +307,7 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
     int discard = r->warmups > 0, discard_calls = 0;
     /* device times averaged over a batch, for a workload whose last warmup
      * reported them (or, with no warmup, in case it does) */
-    int add_device = batch > 1 && (r->warmups == 0 || device_measured(&s));
+    int add_device = batch > 1 && (r->warmups == 0 || sample_has_device(&s));
     double discard_left = tr->cold_cache ? 0 : fmin(DISCARD_TIME, r->warmup_time);
     double discard_t0 = 0;
     if (!discard)
@@ -376,10 +331,7 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
             for (int j = 0; j < batch && rc == 0; j++)
                 rc = impl->run(state, &s, &err);
         } else {
-            device_sums sum = {{0}, {0}};
-            for (int j = 0; j < batch && rc == 0; j++)
-                rc = run_adding_device(impl, state, &s, &sum, &err);
-            device_means(&sum, &s);
+            rc = batch_run_device(impl, state, batch, &s, &err);
         }
         clock_gettime(CLOCK_MONOTONIC, &z);
         trace_range("sample", 0);
