@@ -203,34 +203,52 @@ Test(run, sigint_saves_finished_trials_and_resume_completes, .timeout = 60)
     free(d);
 }
 
-/* A --run-dir run is continued by running it again into that folder: the
- * interrupted message names that command, not --resume under --output. */
-Test(run, sigint_in_a_run_dir_names_the_run_dir_to_continue, .timeout = 60)
+/* Runs a slow sweep (sizes 1-30, two 20 ms samples each) into a --run-dir
+ * with `filter` (NULL: none), interrupts it after `ms`, checks that the
+ * message names "runner --run-dir DIR<opts> FILE" to continue, and runs
+ * that command; *saved and *after are trials.csv's rows then and at the
+ * end. */
+static void interrupt_and_continue(const char *filter, int ms, const char *opts, int *saved,
+                                   int *after)
 {
     char *d = tmpdir();
     write_text(d, "slow.yaml",
                "workload: selftest\nparams: {action: sleep, seconds: 0.02}\nrepeats: 2\nwarmups: 0\n"
                "sweep:\n  size: {range: [1, 30]}\n");
-    char exp[4096], rd[4096], want[8400];
+    char exp[4096], rd[4096], want[8400], p[4096];
     snprintf(exp, sizeof exp, "%s/slow.yaml", d);
     snprintf(rd, sizeof rd, "%s/rd", d);
+    snprintf(p, sizeof p, "%s/trials.csv", rd);
+    char *args[] = {"--quiet", "--no-plots", "--run-dir", rd, exp, NULL, NULL, NULL};
+    if (filter) {
+        args[4] = "--filter";
+        args[5] = (char *)filter;
+        args[6] = exp;
+    }
     int o, e;
-    pid_t pid = start((char *[]){"--quiet", "--no-plots", "--run-dir", rd, exp, NULL}, &o, &e);
-    usleep(400 * 1000);
+    pid_t pid = start(args, &o, &e);
+    usleep((useconds_t)ms * 1000);
     kill(pid, SIGINT);
     proc_out r;
     finish(pid, o, e, &r);
     cr_assert_eq(r.status, 130, "exit %d: %s", r.status, r.err);
-    snprintf(want, sizeof want, "Continue with: runner --run-dir %s %s\n", rd, exp);
+    snprintf(want, sizeof want, "Continue with: runner --run-dir %s%s %s\n", rd, opts, exp);
     cr_assert(strstr(r.err, want), "%s", r.err);
-    char p[4096];
-    snprintf(p, sizeof p, "%s/trials.csv", rd);
-    int rows = count_lines(p) - 1;
-    cr_assert(rows > 0 && rows < 30, "%d rows saved", rows);
-    run((char *[]){"--quiet", "--no-plots", "--run-dir", rd, exp, NULL}, &r);
+    *saved = count_lines(p) - 1;
+    run(args, &r);
     cr_assert_eq(r.status, 0, "%s", r.err);
-    cr_assert_eq(count_lines(p), 31);
+    *after = count_lines(p) - 1;
     free(d);
+}
+
+/* A --run-dir run is continued by running it again into that folder: the
+ * interrupted message names that command, not --resume under --output. */
+Test(run, sigint_in_a_run_dir_names_the_run_dir_to_continue, .timeout = 60)
+{
+    int rows, after;
+    interrupt_and_continue(NULL, 400, "", &rows, &after);
+    cr_assert(rows > 0 && rows < 30, "%d rows saved", rows);
+    cr_assert_eq(after, 30);
 }
 
 /* The continue command keeps the --filter that chose the trials (quoted
@@ -238,30 +256,9 @@ Test(run, sigint_in_a_run_dir_names_the_run_dir_to_continue, .timeout = 60)
  * whole experiment. */
 Test(run, sigint_names_the_filters_to_continue_with, .timeout = 60)
 {
-    char *d = tmpdir();
-    write_text(d, "slow.yaml",
-               "workload: selftest\nparams: {action: sleep, seconds: 0.02}\nrepeats: 2\nwarmups: 0\n"
-               "sweep:\n  size: {range: [1, 30]}\n");
-    char exp[4096], rd[4096], want[8400];
-    snprintf(exp, sizeof exp, "%s/slow.yaml", d);
-    snprintf(rd, sizeof rd, "%s/rd", d);
-    int o, e;
-    pid_t pid = start((char *[]){"--quiet", "--no-plots", "--run-dir", rd, "--filter", "size=1*",
-                                 exp, NULL},
-                      &o, &e);
-    usleep(250 * 1000);
-    kill(pid, SIGINT);
-    proc_out r;
-    finish(pid, o, e, &r);
-    cr_assert_eq(r.status, 130, "exit %d: %s", r.status, r.err);
-    snprintf(want, sizeof want, "Continue with: runner --run-dir %s --filter 'size=1*' %s\n", rd, exp);
-    cr_assert(strstr(r.err, want), "%s", r.err);
-    run((char *[]){"--quiet", "--no-plots", "--run-dir", rd, "--filter", "size=1*", exp, NULL}, &r);
-    cr_assert_eq(r.status, 0, "%s", r.err);
-    char p[4096];
-    snprintf(p, sizeof p, "%s/trials.csv", rd);
-    cr_assert_eq(count_lines(p), 12, "sizes 1 and 10-19 once each");
-    free(d);
+    int rows, after;
+    interrupt_and_continue("size=1*", 250, " --filter 'size=1*'", &rows, &after);
+    cr_assert_eq(after, 11, "sizes 1 and 10-19 once each");
 }
 
 /* Kill the runner with SIGKILL at random moments, resume each time: every

@@ -82,13 +82,6 @@ int choose_batch(const rn_workload_impl *impl, void *state, int start, double sa
     return batch;
 }
 
-
-/* the sample's device fields, in one order */
-static double *device_field(rn_sample *s, int i)
-{
-    return i == 0 ? &s->device_seconds : i == 1 ? &s->h2d : i == 2 ? &s->compute : &s->d2h;
-}
-
 int sample_has_device(const rn_sample *s)
 {
     return isfinite(s->device_seconds) || isfinite(s->h2d) || isfinite(s->compute) ||
@@ -98,21 +91,19 @@ int sample_has_device(const rn_sample *s)
 int batch_run_device(const rn_workload_impl *impl, void *state, int batch, rn_sample *s,
                      rn_error *err)
 {
-    double sum[4] = {0};
+    double *f[4] = {&s->device_seconds, &s->h2d, &s->compute, &s->d2h}, sum[4] = {0};
     int n[4] = {0}, rc = 0;
     for (int j = 0; j < batch && rc == 0; j++) {
         for (int i = 0; i < 4; i++)
-            *device_field(s, i) = NAN;
+            *f[i] = NAN;
         rc = impl->run(state, s, err);
-        for (int i = 0; i < 4; i++) {
-            double x = *device_field(s, i);
-            if (isfinite(x)) {
-                sum[i] += x;
+        for (int i = 0; i < 4; i++)
+            if (isfinite(*f[i])) {
+                sum[i] += *f[i];
                 n[i]++;
             }
-        }
     }
     for (int i = 0; i < 4; i++)
-        *device_field(s, i) = n[i] ? sum[i] / n[i] : NAN;
+        *f[i] = n[i] ? sum[i] / n[i] : NAN;
     return rc;
 }
