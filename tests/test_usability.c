@@ -279,3 +279,62 @@ Test(openblas_warning, only_for_runs_that_call_the_blas, .timeout = 90)
     cr_expect_not(warned[2], "this Lua workload calls no matmul");
     free(d);
 }
+
+/* README "A worked example": its `cut -d, -fA,B,...` over sumsq's
+ * trials.csv picks the columns the README shows under it (the columns of
+ * trials.csv moved once and left the example printing `workload` and
+ * `min` under a header that said `size` and `median`). */
+Test(readme, worked_example_cuts_the_columns_it_shows, .timeout = 120)
+{
+    const char *root = getenv("RUNNER_ROOT");
+    cr_assert(root, "RUNNER_ROOT is not set");
+    char p[4096];
+    snprintf(p, sizeof p, "%s/README.md", root);
+    char *readme = read_file(p, NULL);
+    cr_assert_not_null(readme, "cannot read %s", p);
+    const char *cut = strstr(readme, "\n$ cut -d, -f");
+    cr_assert_not_null(cut, "README has no `cut -d, -f` example");
+    cut += strlen("\n$ cut -d, -f");
+    int fields[8], nf = 0;
+    for (char *end; nf < 8; cut = end + 1) {
+        fields[nf++] = (int)strtol(cut, &end, 10);
+        if (*end != ',')
+            break;
+    }
+    cr_assert(strstr(cut, " results/sumsq/latest/trials.csv") == strchr(cut, ' '),
+              "the example cuts sumsq's trials.csv");
+    const char *shown = strchr(cut, '\n') + 1; /* the header it shows, then rows */
+    char *d = tmpdir(), y[4096], rd[4096];
+    snprintf(y, sizeof y, "%s/experiments/sumsq.yaml", root);
+    snprintf(rd, sizeof rd, "%s/run", d);
+    proc_out r;
+    run((char *[]){"--quiet", "--no-plots", "--run-dir", rd, "--filter", "device=cpu",
+                   "--filter", "size=10", "--filter", "size=100", y, NULL},
+        &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    csv_table t;
+    snprintf(p, sizeof p, "%s/trials.csv", rd);
+    cr_assert_eq(csv_read(p, &t), 0);
+    cr_assert_geq(t.nrows, 3, "%d rows", t.nrows);
+    /* the header, then the first row's columns that do not change by run
+     * (target, threads, size): each shown cell but the timing */
+    for (int row = 0; row < 2; row++) {
+        char want[256] = "";
+        size_t n = strcspn(shown, "\n");
+        cr_assert_lt(n, sizeof want);
+        memcpy(want, shown, n);
+        shown += n + 1;
+        char *save = NULL, *cell_text = strtok_r(want, ",", &save);
+        for (int i = 0; i < nf; i++, cell_text = strtok_r(NULL, ",", &save)) {
+            cr_assert_not_null(cell_text, "README row %d has fewer cells than -f names", row);
+            cr_assert(fields[i] >= 1 && fields[i] <= t.nfields[row], "-f%d: trials.csv has %d columns",
+                      fields[i], t.nfields[row]);
+            const char *got = t.rows[row][fields[i] - 1];
+            if (row == 0 || i < nf - 1)
+                cr_expect_str_eq(got, cell_text, "row %d, -f%d", row, fields[i]);
+        }
+    }
+    csv_free(&t);
+    free(readme);
+    free(d);
+}
