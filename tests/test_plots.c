@@ -818,7 +818,8 @@ Test(cmd_report, report_md_from_the_fixture)
 }
 
 /* Each cause in the noise column gets its own advice in report.md (README
- * "Measurement quality"): the fixture's trials 0-5 given one cause each. */
+ * "Measurement quality"): the fixture's trials 0-4 given one cause each,
+ * trial 6 a spread and an outlier. */
 Test(cmd_report, noisy_trials_get_the_advice_of_their_cause)
 {
     char *d = fixture_copy(NULL);
@@ -832,7 +833,10 @@ Test(cmd_report, noisy_trials_get_the_advice_of_their_cause)
     for (char *p = csv; *p; line++) {
         char *nl = strchr(p, '\n');
         size_t len = nl ? (size_t)(nl - p) : strlen(p);
-        const char *add = line == 0 ? "noise" : line <= 5 ? causes[line - 1] : "";
+        const char *add = line == 0   ? "noise"
+                          : line <= 5 ? causes[line - 1]
+                          : line == 7 ? "cv 17.4%, mad 15.2%; 1 outlier" /* trial 6 */
+                                      : "";
         sb_printf(&b, "%.*s,\"%s\"\n", (int)len, p, add);
         p += len + (nl ? 1 : 0);
     }
@@ -849,6 +853,15 @@ Test(cmd_report, noisy_trials_get_the_advice_of_their_cause)
                           "the OS ran two of its processes on one CPU"};
     for (size_t i = 0; i < sizeof want / sizeof *want; i++)
         cr_assert(strstr(md, want[i]), "report.md lacks '%s':\n%s", want[i], md);
+    /* the spread is said once, in words, and the other parts follow */
+    const char *t6 = strstr(md, "- trial 6 (target=CPU size=1024): CV ");
+    cr_assert_not_null(t6, "%s", md);
+    char line6[1024];
+    snprintf(line6, sizeof line6, "%.*s", (int)strcspn(t6, "\n"), t6);
+    cr_expect(strstr(line6, " %, robust spread 15.2 % (1.4826 MAD / median), 5 samples (min "),
+              "%s", line6);
+    cr_expect(strstr(line6, "); 1 outlier: few samples: more repeats would help"), "%s", line6);
+    cr_expect(!strstr(md, "cv 17.4%"), "the noise column's spread repeated: %s", line6);
     sb_free(&b);
     free(csv);
     free(md);

@@ -393,17 +393,26 @@ static void noisy(strbuf *b, const run_model *m)
         report_secs(lo, sizeof lo, pm_num(m, r, m->c_min));
         report_secs(med, sizeof med, pm_num(m, r, m->c_median));
         report_secs(hi, sizeof hi, pm_num(m, r, m->c_max));
+        /* the noise column's spread ("cv 7.2%, mad 0.4%") is said once,
+         * in words; its other parts follow */
+        double cv_col, rmad = NAN;
+        const char *rest = noise;
+        if (sscanf(noise, "cv %lf%%, mad %lf%%", &cv_col, &rmad) == 2) {
+            rest = strstr(noise, "; ");
+            rest = rest ? rest + 2 : "";
+        }
         sb_printf(b, "- trial %s (", pm_cell(m, r, 0));
         report_md(b, desc);
+        sb_puts(b, "): ");
         if (isfinite(sd) && mean > 0)
-            sb_printf(b, "): CV %.1f %% over %s samples (min %s, median %s, max %s)",
-                      100 * sd / mean, pm_cell(m, r, m->c_samples), lo, med, hi);
-        else
-            sb_printf(b, "): %s samples (min %s, median %s, max %s)", pm_cell(m, r, m->c_samples),
-                      lo, med, hi);
-        if (*noise) {
+            sb_printf(b, "CV %.1f %%, ", 100 * sd / mean);
+        if (isfinite(rmad))
+            sb_printf(b, "robust spread %.1f %% (1.4826 MAD / median), ", rmad);
+        sb_printf(b, "%s samples (min %s, median %s, max %s)", pm_cell(m, r, m->c_samples), lo, med,
+                  hi);
+        if (*rest) {
             sb_puts(b, "; ");
-            report_md(b, noise);
+            report_md(b, rest);
         }
         sb_printf(b, ": %s\n", noise_advice(noise, pm_num(m, r, m->c_samples)));
         free(desc);
