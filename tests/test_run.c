@@ -1694,7 +1694,8 @@ Test(run, a_batch_probed_cold_is_grown_when_warm, .timeout = 60)
     free(d);
 }
 
-/* `validate` warns when repeats: auto could be cut by a shorter timeout. */
+/* `validate`, `--dry-run` and a run warn, at the timeout key, when
+ * repeats: auto could be cut by a shorter timeout; the run goes on. */
 Test(run, validate_warns_when_timeout_is_under_max_time, .timeout = 30)
 {
     char *d = tmpdir();
@@ -1709,6 +1710,21 @@ Test(run, validate_warns_when_timeout_is_under_max_time, .timeout = 30)
     cr_assert(strstr(r.err, "warning") && strstr(r.err, "timeout 2.00 s") &&
                   strstr(r.err, "max_time 15.00 s"),
               "%s", r.err);
+    cr_assert(strstr(r.err, "a.yaml:3:10: warning: 1 trial with repeats: auto (the first: trial 0)"),
+              "%s", r.err);
+    run((char *[]){"--dry-run", a, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.err, "a.yaml:3:10: warning: ") && strstr(r.err, "timeout 2.00 s"), "%s", r.err);
+    cr_assert(!strstr(r.out, "warning"), "the CSV on stdout stays clean: %s", r.out);
+    /* a run: 10 s leaves a sanitizer build time to finish the trial */
+    write_text(d, "c.yaml", "workload: noop\nrepeats: auto\ntimeout: 10s\n");
+    char c[4096], out[4096];
+    snprintf(c, sizeof c, "%s/c.yaml", d);
+    snprintf(out, sizeof out, "%s/out", d);
+    run((char *[]){"--quiet", "--no-plots", "--output", out, c, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.err, "c.yaml:3:10: warning: ") && strstr(r.err, "timeout 10.00 s"), "%s", r.err);
+    cr_assert(strstr(r.err, "1 ok, 0 failed"), "%s", r.err);
     run((char *[]){"validate", b, NULL}, &r);
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_assert(!strstr(r.err, "warning"), "%s", r.err);

@@ -20,20 +20,6 @@ int cmd_validate(const cli *c)
             continue;
         }
         printf("%s: %lld trial%s\n", c->files[i], e->ntrials, e->ntrials == 1 ? "" : "s");
-        long long first = 0;
-        double to = 0;
-        long long k = experiment_short_timeouts(e, &first, &to);
-        if (k > 0) {
-            char a[32], b[32];
-            fmt_seconds(a, sizeof a, to);
-            fmt_seconds(b, sizeof b, e->stop.max_time);
-            fprintf(stderr,
-                    "runner: warning: %s: %lld trial%s with repeats: auto (the first: trial "
-                    "%lld) %s timeout %s, under stop's max_time %s: a trial still sampling "
-                    "will be cut as timeout; raise timeout or lower max_time\n",
-                    c->files[i], k, k == 1 ? "" : "s", e->ids[first], k == 1 ? "has" : "have",
-                    a, b);
-        }
         experiment_free(e);
     }
     return rc;

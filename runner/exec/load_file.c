@@ -83,6 +83,31 @@ static void warn_threads(const experiment *e, const char *path, strbuf *w)
     }
 }
 
+/* A warning, not an error: `repeats: auto` with a `timeout` under stop's
+ * max_time cuts a steady trial still sampling as `timeout` (README
+ * "Measurement quality", Adaptive stopping); said by every command that
+ * loads the file, so a run says it before it spends the time. */
+static void warn_short_timeouts(const experiment *e, const char *path, strbuf *w)
+{
+    long long first = 0;
+    double to = 0;
+    long long k = experiment_short_timeouts(e, &first, &to);
+    if (k <= 0)
+        return;
+    char a[32], b[32];
+    fmt_seconds(a, sizeof a, to);
+    fmt_seconds(b, sizeof b, e->stop.max_time);
+    int col = experiment_column(e, "timeout");
+    if (col >= 0 && e->cols[col].line > 0)
+        sb_printf(w, "%s:%d:%d: ", path, e->cols[col].line, e->cols[col].col);
+    else
+        sb_printf(w, "%s: ", path);
+    sb_printf(w, "warning: %lld trial%s with repeats: auto (the first: trial %lld) %s timeout %s, "
+                 "under stop's max_time %s: a trial still sampling will be cut as timeout; raise "
+                 "timeout or lower max_time\n",
+              k, k == 1 ? "" : "s", e->ids[first], k == 1 ? "has" : "have", a, b);
+}
+
 experiment *experiment_load_file(const char *path, const load_opts *o, diags *d, char *err,
                                  size_t errlen, strbuf *warnings)
 {
@@ -104,5 +129,6 @@ experiment *experiment_load_file(const char *path, const load_opts *o, diags *d,
     if (o->shard_n > 0)
         experiment_shard(e, o->shard_k, o->shard_n);
     warn_threads(e, path, warnings);
+    warn_short_timeouts(e, path, warnings);
     return e;
 }
