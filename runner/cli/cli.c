@@ -38,7 +38,7 @@ void cli_usage(FILE *out)
           "  --run-dir DIR        write into DIR (with --shard: DIR/shard-K-of-N)\n"
           "  --no-plots           do not draw charts\n"
           "  --trace FILE.json    write the run's timeline (Chrome / Perfetto trace events)\n"
-          "  --quiet              only the summary line and warnings\n"
+          "  --quiet              only the summary, errors and warnings about the file\n"
           "  --allow-unsafe-lua   open Lua's full standard library\n"
           "  --help, --version\n",
           out);
