@@ -428,3 +428,62 @@ Test(report_html, opens_in_headless_chromium, .timeout = 180)
     free(log);
     free(d);
 }
+
+/* Drift (README "Plots and reports"): each interleaved round's median of
+ * sample / trial median, from samples.csv; sequential trials left out; a
+ * steady run says so; a run that names no order has no such paragraph. */
+static char *drift_run(const double *factor, int rounds)
+{
+    static const char *const rows[] = {"interleaved,1,1e-5,0.9e-5,1.1e-5",
+                                       "interleaved,2,2e-5,1.9e-5,2.1e-5",
+                                       "interleaved,3,3e-5,2.9e-5,3.1e-5",
+                                       "sequential,4,4e-5,3.9e-5,4.1e-5"};
+    char *d = made_run("name: d\nworkload: nested_sin\nsweep:\n  order: [interleaved, sequential]\n"
+                       "  size: [1, 2, 3, 4]\n",
+                       "order,size", NULL, rows, 4);
+    strbuf s = {0};
+    sb_puts(&s, "trial,sample,seconds,device_seconds\n");
+    for (int t = 0; t < 4; t++)
+        for (int k = 0; k < rounds; k++) /* the sequential trial 10x slower in its first sample */
+            sb_printf(&s, "%d,%d,%.9g,\n", t, k,
+                      (t + 1) * 1e-5 * (t == 3 ? (k ? 1.0 : 10.0) : factor[k]));
+    write_text(d, "samples.csv", s.s);
+    sb_free(&s);
+    return d;
+}
+
+Test(report_findings, drift_over_the_interleaved_rounds)
+{
+    static const double moved[] = {1.3, 1.0, 1.0, 0.65, 1.0};
+    char *d = drift_run(moved, 5);
+    char *md = findings(d);
+    cr_assert(strstr(md, "Drift over the interleaved rounds (the machine's speed as the run went "
+                         "on): each round's median, over the 3 interleaved trials, of its sample "
+                         "over the trial's median, round 0 first:\n\n1.30, 1.00, 1.00, 0.65, 1.00\n"),
+              "%s", md);
+    cr_assert(strstr(md, "The rounds ran from 0.65 (round 3) to 1.30 (round 0) of the trials' "
+                         "medians, 2.00x apart: the machine's speed moved that much"),
+              "%s", md);
+    free(md);
+    free(d);
+    static const double steady[] = {1.01, 1.0, 0.99, 1.0};
+    d = drift_run(steady, 4);
+    md = findings(d);
+    cr_assert(strstr(md, "1.01, 1.00, 0.99, 1.00\n"), "%s", md);
+    cr_assert(strstr(md, "of the trials' medians: within 5 %, the machine held steady"), "%s", md);
+    free(md);
+    free(d);
+    /* two rounds are too few to say; no order column, nothing */
+    d = drift_run(steady, 2);
+    md = findings(d);
+    cr_assert_null(strstr(md, "Drift over"), "%s", md);
+    free(md);
+    free(d);
+    d = made_run("name: t\nworkload: nested_sin\nsweep:\n  threads: [1, 2]\n"
+                 "  size: [1024, 2048, 4096, 8192, 16384, 32768]\n",
+                 "threads,size", NULL, threads_rows, 12);
+    md = findings(d);
+    cr_assert_null(strstr(md, "Drift over"), "%s", md);
+    free(md);
+    free(d);
+}

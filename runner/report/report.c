@@ -7,6 +7,7 @@
 
 #include "report/plot_crossover.h"
 #include "report/plot_model.h"
+#include "report/drift.h"
 #include "report/findings.h"
 #include "report/report_text.h"
 #include "report/baselines.h"
@@ -361,6 +362,7 @@ int report_write(const char *run_dir, int quiet, strbuf *notes)
                 "crossover is claimed only where the speedup's interval, from the two "
                 "medians' confidence intervals, clears 1 by at least 5 %.\n\n");
     report_findings(&b, &m, e);
+    report_drift(&b, &m, run_dir);
     sb_puts(&b, "\n");
     size_t head_len = b.len; /* report.html shows this part as it is */
 

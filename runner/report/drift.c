@@ -1,0 +1,150 @@
+/* drift.c - see drift.h.
+ *
+ * In interleaved order a round takes one sample of every trial still short
+ * of its repeats (README "How a trial is timed", Order), so round k is one
+ * stretch of the run for all of them.  A sample over its own trial's median
+ * takes out what the trials measure; the median of that ratio over the
+ * trials is the machine's speed in the round.  On the shared 2-core VM the
+ * rounds of `fuse` stepped between two speeds 1.5x apart for seconds at a
+ * time (bench/NOTES-stats.md): a sequential trial's samples all fall in one
+ * such stretch, and this paragraph shows how far apart the stretches were. */
+#include "report/drift.h"
+
+#include "base/csv.h"
+#include "rundir/rundir.h"
+#include "stats/stats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* rounds listed one by one up to this many; past it, the range alone */
+#define DRIFT_LIST_MAX 60
+/* a run whose rounds stay within this ratio held steady */
+#define DRIFT_STEADY 1.05
+
+typedef struct drift_trial {
+    long id;
+    double *x; /* x[k]: the trial's sample k (round k), NAN where absent */
+    int n;
+} drift_trial;
+
+static int by_id(const void *a, const void *b)
+{
+    long x = ((const drift_trial *)a)->id, y = ((const drift_trial *)b)->id;
+    return (x > y) - (x < y);
+}
+
+static int header_col(const csv_table *s, const char *name)
+{
+    for (int i = 0; i < s->nfields[0]; i++)
+        if (!strcmp(s->rows[0][i], name))
+            return i;
+    return -1;
+}
+
+/* The samples of the trials in tr (sorted by id) from the run's samples table; 0 when
+ * it has none or cannot be read. */
+static int read_rounds(const char *run_dir, drift_trial *tr, int nt)
+{
+    csv_table s;
+    int present = 0;
+    char err[256];
+    if (rundir_read_samples(run_dir, &s, &present, err, sizeof err) < 0)
+        return 0;
+    int ct = present ? header_col(&s, "trial") : -1, ck = present ? header_col(&s, "sample") : -1,
+        cs = present ? header_col(&s, "seconds") : -1;
+    int last = ct > ck ? ct : ck;
+    last = last > cs ? last : cs;
+    for (int i = 1; ct >= 0 && ck >= 0 && cs >= 0 && i < s.nrows; i++) {
+        if (s.nfields[i] <= last)
+            continue;
+        drift_trial key = {atol(s.rows[i][ct]), NULL, 0};
+        drift_trial *t = bsearch(&key, tr, (size_t)nt, sizeof *tr, by_id);
+        char *end;
+        long k = strtol(s.rows[i][ck], &end, 10);
+        double v = strtod(s.rows[i][cs], NULL);
+        if (!t || *end || k < 0 || k > 1000000 || !isfinite(v) || v <= 0)
+            continue;
+        if (k >= t->n) {
+            t->x = xrealloc(t->x, (size_t)(k + 1) * sizeof *t->x);
+            for (long j = t->n; j <= k; j++)
+                t->x[j] = NAN;
+            t->n = (int)k + 1;
+        }
+        t->x[k] = v;
+    }
+    csv_free(&s);
+    return present;
+}
+
+void report_drift(strbuf *b, const run_model *m, const char *run_dir)
+{
+    int oc = pm_col(m, "order");
+    if (oc < 0)
+        return;
+    drift_trial *tr = xmalloc((size_t)m->nrows * sizeof *tr + 1);
+    int nt = 0, rounds = 0;
+    for (int r = 1; r <= m->nrows; r++)
+        if (pm_ok(m, r) && !strcmp(pm_cell(m, r, oc), "interleaved"))
+            tr[nt++] = (drift_trial){atol(pm_cell(m, r, 0)), NULL, 0};
+    qsort(tr, (size_t)nt, sizeof *tr, by_id);
+    if (nt >= DRIFT_MIN_TRIALS && read_rounds(run_dir, tr, nt))
+        for (int i = 0; i < nt; i++)
+            rounds = tr[i].n > rounds ? tr[i].n : rounds;
+    double *round = xmalloc((size_t)rounds * sizeof *round + 1);
+    double *ratio = xmalloc((size_t)nt * sizeof *ratio + 1);
+    double *med = xmalloc((size_t)nt * sizeof *med + 1);
+    for (int i = 0; i < nt; i++)
+        med[i] = tr[i].n ? stats_median_copy(tr[i].x, tr[i].n) : NAN;
+    int judged = 0, lo = -1, hi = -1;
+    for (int k = 0; k < rounds; k++) {
+        int n = 0;
+        for (int i = 0; i < nt; i++)
+            if (k < tr[i].n && isfinite(tr[i].x[k]) && isfinite(med[i]) && med[i] > 0)
+                ratio[n++] = tr[i].x[k] / med[i];
+        round[k] = n >= DRIFT_MIN_TRIALS ? stats_median(ratio, n) : NAN;
+        if (!isfinite(round[k]))
+            continue;
+        judged++;
+        if (lo < 0 || round[k] < round[lo])
+            lo = k;
+        if (hi < 0 || round[k] > round[hi])
+            hi = k;
+    }
+    if (judged >= DRIFT_MIN_ROUNDS) {
+        sb_printf(b, "\nDrift over the interleaved rounds (the machine's speed as the run went "
+                     "on): each round's median, over the %d interleaved trials, of its sample "
+                     "over the trial's median",
+                  nt);
+        if (rounds <= DRIFT_LIST_MAX) {
+            sb_puts(b, ", round 0 first:\n\n");
+            for (int k = 0; k < rounds; k++)
+                isfinite(round[k]) ? sb_printf(b, "%s%.2f", k ? ", " : "", round[k])
+                                   : sb_printf(b, "%s-", k ? ", " : "");
+            sb_puts(b, "\n\n");
+        } else {
+            sb_printf(b, " (%d rounds).\n\n", rounds);
+        }
+        double spread = round[hi] / round[lo];
+        sb_printf(b, "The rounds ran from %.2f (round %d) to %.2f (round %d) of the trials' "
+                     "medians",
+                  round[lo], lo, round[hi], hi);
+        if (spread < DRIFT_STEADY)
+            sb_printf(b, ": within %.0f %%, the machine held steady while the run went on.\n",
+                      (DRIFT_STEADY - 1) * 100);
+        else
+            sb_printf(b, ", %.2fx apart: the machine's speed moved that much while the run went "
+                         "on. Each interleaved median spreads over all of it; a sequential "
+                         "trial, its samples taken together, reads one stretch of it, so two "
+                         "sequential trials can differ by as much whatever their intervals "
+                         "say.\n",
+                      spread);
+    }
+    for (int i = 0; i < nt; i++)
+        free(tr[i].x);
+    free(tr);
+    free(round);
+    free(ratio);
+    free(med);
+}
