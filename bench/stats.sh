@@ -97,6 +97,15 @@ for spec in specs:
         f["axpb 1e6 sequential"] = unit(med(s))
         f["axpb 1e6 interleaved"] = unit(med(i))
         f["interleaved / sequential"] = "%.2f" % (med(i) / med(s))
+        # the machine's drift in that invocation: the sequential trials'
+        # medians apart, and the interleaved rounds apart (README "Plots and
+        # reports", drift: each round's median of sample / trial median)
+        f["  sequential medians, slowest / fastest"] = "%.2f" % (max(s) / min(s))
+        sm_i = [x for x in samples(out, "axpb-interleaved").values() if len(x) > 2]
+        if len(sm_i) > 1:
+            n_r = min(len(x) for x in sm_i)
+            r_m = [med([x[k] / med(x) for x in sm_i]) for k in range(n_r)]
+            f["  interleaved rounds, slowest / fastest"] = "%.2f" % (max(r_m) / min(r_m))
         ratios = [med(i) / med(s)]
         for d in sorted(os.listdir(out)):
             if d.startswith("pair"):
