@@ -449,7 +449,28 @@ static char *drift_run(const double *factor, int rounds)
                       (t + 1) * 1e-5 * (t == 3 ? (k ? 1.0 : 10.0) : factor[k]));
     write_text(d, "samples.csv", s.s);
     sb_free(&s);
+    /* trials 0 (interleaved) and 3 (sequential) noisy: CV 30 % */
+    char *t = slurp(d, "trials.csv");
+    cr_assert_not_null(t);
+    strbuf w = {0};
+    sb_puts(&w, t);
+    char *p0 = strstr(w.s, ",1e-07,"), *p3 = strstr(w.s, ",4e-07,");
+    cr_assert(p0 && p3, "%s", w.s);
+    memcpy(p0, ",3e-06,", 7);
+    memcpy(p3, ",1e-05,", 7);
+    write_text(d, "trials.csv", w.s);
+    sb_free(&w);
+    free(t);
     return d;
+}
+
+/* the report's line of trial `id` (from "- trial ID (" to the newline), or "" */
+static void trial_line(const char *md, int id, char *out, size_t len)
+{
+    char key[32];
+    snprintf(key, sizeof key, "- trial %d (", id);
+    const char *p = strstr(md, key);
+    snprintf(out, len, "%.*s", p ? (int)strcspn(p, "\n") : 0, p ? p : "");
 }
 
 Test(report_findings, drift_over_the_interleaved_rounds)
@@ -464,6 +485,15 @@ Test(report_findings, drift_over_the_interleaved_rounds)
     cr_assert(strstr(md, "The rounds ran from 0.65 (round 3) to 1.30 (round 0) of the trials' "
                          "medians, 2.00x apart: the machine's speed moved that much"),
               "%s", md);
+    /* a noisy interleaved trial's advice names the drift; a sequential
+     * one's does not */
+    char line[1024];
+    trial_line(md, 0, line, sizeof line);
+    cr_assert(strstr(line, ": the machine's speed moved 2.00x over the run's rounds (Drift, "
+                           "below): a quieter machine would help"),
+              "%s", md);
+    trial_line(md, 3, line, sizeof line);
+    cr_assert(strstr(line, ": few samples: more repeats would help"), "%s", md);
     free(md);
     free(d);
     static const double steady[] = {1.01, 1.0, 0.99, 1.0};
@@ -471,6 +501,8 @@ Test(report_findings, drift_over_the_interleaved_rounds)
     md = findings(d);
     cr_assert(strstr(md, "1.01, 1.00, 0.99, 1.00\n"), "%s", md);
     cr_assert(strstr(md, "of the trials' medians: within 5 %, the machine held steady"), "%s", md);
+    trial_line(md, 0, line, sizeof line);
+    cr_assert(strstr(line, ": few samples: more repeats would help"), "a steady run: %s", md);
     free(md);
     free(d);
     /* two rounds are too few to say; no order column, nothing */

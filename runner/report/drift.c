@@ -78,8 +78,10 @@ static int read_rounds(const char *run_dir, drift_trial *tr, int nt)
     return present;
 }
 
-void report_drift(strbuf *b, const run_model *m, const char *run_dir)
+void drift_measure(const run_model *m, drift *d)
 {
+    memset(d, 0, sizeof *d);
+    d->lo = d->hi = -1;
     int oc = pm_col(m, "order");
     if (oc < 0)
         return;
@@ -89,62 +91,76 @@ void report_drift(strbuf *b, const run_model *m, const char *run_dir)
         if (pm_ok(m, r) && !strcmp(pm_cell(m, r, oc), "interleaved"))
             tr[nt++] = (drift_trial){atol(pm_cell(m, r, 0)), NULL, 0};
     qsort(tr, (size_t)nt, sizeof *tr, by_id);
-    if (nt >= DRIFT_MIN_TRIALS && read_rounds(run_dir, tr, nt))
+    if (nt >= DRIFT_MIN_TRIALS && read_rounds(m->dir, tr, nt))
         for (int i = 0; i < nt; i++)
             rounds = tr[i].n > rounds ? tr[i].n : rounds;
-    double *round = xmalloc((size_t)rounds * sizeof *round + 1);
+    d->trials = nt;
+    d->rounds = rounds;
+    d->round = xmalloc((size_t)rounds * sizeof *d->round + 1);
     double *ratio = xmalloc((size_t)nt * sizeof *ratio + 1);
     double *med = xmalloc((size_t)nt * sizeof *med + 1);
     for (int i = 0; i < nt; i++)
         med[i] = tr[i].n ? stats_median_copy(tr[i].x, tr[i].n) : NAN;
-    int judged = 0, lo = -1, hi = -1;
     for (int k = 0; k < rounds; k++) {
         int n = 0;
         for (int i = 0; i < nt; i++)
             if (k < tr[i].n && isfinite(tr[i].x[k]) && isfinite(med[i]) && med[i] > 0)
                 ratio[n++] = tr[i].x[k] / med[i];
-        round[k] = n >= DRIFT_MIN_TRIALS ? stats_median(ratio, n) : NAN;
-        if (!isfinite(round[k]))
+        double v = n >= DRIFT_MIN_TRIALS ? stats_median(ratio, n) : NAN;
+        d->round[k] = v;
+        if (!isfinite(v))
             continue;
-        judged++;
-        if (lo < 0 || round[k] < round[lo])
-            lo = k;
-        if (hi < 0 || round[k] > round[hi])
-            hi = k;
-    }
-    if (judged >= DRIFT_MIN_ROUNDS) {
-        sb_printf(b, "\nDrift over the interleaved rounds (the machine's speed as the run went "
-                     "on): each round's median, over the %d interleaved trials, of its sample "
-                     "over the trial's median",
-                  nt);
-        if (rounds <= DRIFT_LIST_MAX) {
-            sb_puts(b, ", round 0 first:\n\n");
-            for (int k = 0; k < rounds; k++)
-                isfinite(round[k]) ? sb_printf(b, "%s%.2f", k ? ", " : "", round[k])
-                                   : sb_printf(b, "%s-", k ? ", " : "");
-            sb_puts(b, "\n\n");
-        } else {
-            sb_printf(b, " (%d rounds).\n\n", rounds);
-        }
-        double spread = round[hi] / round[lo];
-        sb_printf(b, "The rounds ran from %.2f (round %d) to %.2f (round %d) of the trials' "
-                     "medians",
-                  round[lo], lo, round[hi], hi);
-        if (spread < DRIFT_STEADY)
-            sb_printf(b, ": within %.0f %%, the machine held steady while the run went on.\n",
-                      (DRIFT_STEADY - 1) * 100);
-        else
-            sb_printf(b, ", %.2fx apart: the machine's speed moved that much while the run went "
-                         "on. Each interleaved median spreads over all of it; a sequential "
-                         "trial, its samples taken together, reads one stretch of it, so two "
-                         "sequential trials can differ by as much whatever their intervals "
-                         "say.\n",
-                      spread);
+        d->judged++;
+        if (d->lo < 0 || v < d->round[d->lo])
+            d->lo = k;
+        if (d->hi < 0 || v > d->round[d->hi])
+            d->hi = k;
     }
     for (int i = 0; i < nt; i++)
         free(tr[i].x);
     free(tr);
-    free(round);
     free(ratio);
     free(med);
+}
+
+double drift_spread(const drift *d)
+{
+    return d->judged >= DRIFT_MIN_ROUNDS ? d->round[d->hi] / d->round[d->lo] : NAN;
+}
+
+void drift_write(strbuf *b, const drift *d)
+{
+    double spread = drift_spread(d);
+    if (!isfinite(spread))
+        return;
+    sb_printf(b, "\nDrift over the interleaved rounds (the machine's speed as the run went "
+                 "on): each round's median, over the %d interleaved trials, of its sample "
+                 "over the trial's median",
+              d->trials);
+    if (d->rounds <= DRIFT_LIST_MAX) {
+        sb_puts(b, ", round 0 first:\n\n");
+        for (int k = 0; k < d->rounds; k++)
+            isfinite(d->round[k]) ? sb_printf(b, "%s%.2f", k ? ", " : "", d->round[k])
+                                  : sb_printf(b, "%s-", k ? ", " : "");
+        sb_puts(b, "\n\n");
+    } else {
+        sb_printf(b, " (%d rounds).\n\n", d->rounds);
+    }
+    sb_printf(b, "The rounds ran from %.2f (round %d) to %.2f (round %d) of the trials' medians",
+              d->round[d->lo], d->lo, d->round[d->hi], d->hi);
+    if (spread < DRIFT_STEADY)
+        sb_printf(b, ": within %.0f %%, the machine held steady while the run went on.\n",
+                  (DRIFT_STEADY - 1) * 100);
+    else
+        sb_printf(b, ", %.2fx apart: the machine's speed moved that much while the run went on. "
+                     "Each interleaved median spreads over all of it; a sequential trial, its "
+                     "samples taken together, reads one stretch of it, so two sequential trials "
+                     "can differ by as much whatever their intervals say.\n",
+                  spread);
+}
+
+void drift_free(drift *d)
+{
+    free(d->round);
+    d->round = NULL;
 }

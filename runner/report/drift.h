@@ -6,13 +6,28 @@
 #include "base/util.h"
 #include "report/plot_model.h"
 
-/* Appends the Drift paragraph of the report to b when run m (in run_dir) has
- * at least DRIFT_MIN_TRIALS ok interleaved trials with DRIFT_MIN_ROUNDS
- * samples or more: for each round, the median over those trials of the
- * round's sample over its trial's median.  Nothing otherwise (and nothing
- * when the samples table cannot be read: the rest of the report stands). */
-void report_drift(strbuf *b, const run_model *m, const char *run_dir);
-
 enum { DRIFT_MIN_TRIALS = 2, DRIFT_MIN_ROUNDS = 3 };
+
+/* For each round of the run's ok interleaved trials, the median over them
+ * of the round's sample over its trial's median. */
+typedef struct drift {
+    int trials;    /* ok interleaved trials */
+    int rounds;    /* round[0..rounds-1]; NAN where fewer than DRIFT_MIN_TRIALS had it */
+    int judged;    /* rounds with a value */
+    int lo, hi;    /* the fastest and the slowest round */
+    double *round;
+} drift;
+
+/* Measures run m's drift from its samples table (m->dir).  Nothing to say
+ * (judged < DRIFT_MIN_ROUNDS) with fewer than DRIFT_MIN_TRIALS ok interleaved
+ * trials, DRIFT_MIN_ROUNDS rounds, or a samples table that cannot be read:
+ * the rest of the report stands. */
+void drift_measure(const run_model *m, drift *d);
+/* The slowest round over the fastest; NAN when there is nothing to say. */
+double drift_spread(const drift *d);
+/* Appends the Drift paragraph of the report to b (nothing when there is
+ * nothing to say). */
+void drift_write(strbuf *b, const drift *d);
+void drift_free(drift *d);
 
 #endif

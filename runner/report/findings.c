@@ -342,9 +342,16 @@ static void failures(strbuf *b, const run_model *m)
     free(g);
 }
 
+/* An interleaved run whose rounds moved this much or more (slowest round
+ * over fastest, drift.h) explains the spread of its interleaved trials. */
+#define DRIFT_NOISY 1.10
+
 /* Advice for a trial's noise, by its cause (README "Measurement quality";
- * the causes are the parts of cmd_run.c's `noise` column). */
-static const char *noise_advice(const char *noise, double samples)
+ * the causes are the parts of cmd_run.c's `noise` column); `moved`: the
+ * run's drift over its rounds when the trial is interleaved, else NAN;
+ * buf holds the advice that names it. */
+static const char *noise_advice(const char *noise, double samples, double moved, char *buf,
+                                size_t len)
 {
     if (strstr(noise, "bimodal"))
         return "two modes: a thread pool waking up, a frequency or power state change, or "
@@ -364,14 +371,22 @@ static const char *noise_advice(const char *noise, double samples)
         return samples >= 1000 ? "the spread did not shrink with more samples: a busy machine "
                                  "or drift; a quieter machine would help"
                                : "more time (stop: max_time) would help";
+    if (isfinite(moved) && moved >= DRIFT_NOISY) {
+        snprintf(buf, len,
+                 "the machine's speed moved %.2fx over the run's rounds (Drift, below): a quieter "
+                 "machine would help; more repeats average the drift but do not remove it",
+                 moved);
+        return buf;
+    }
     if (samples < 30)
         return "few samples: more repeats would help";
     return "a busy machine; a quieter machine would help";
 }
 
-static void noisy(strbuf *b, const run_model *m)
+static void noisy(strbuf *b, const run_model *m, const drift *dr)
 {
-    int n = 0, cn = pm_col(m, "noise");
+    int n = 0, cn = pm_col(m, "noise"), oc = pm_col(m, "order");
+    double moved = dr ? drift_spread(dr) : NAN;
     for (int r = 1; r <= m->nrows; r++) {
         double sd = pm_num(m, r, m->c_stddev), mean = pm_num(m, r, m->c_mean);
         const char *noise = cn >= 0 ? pm_cell(m, r, cn) : "";
@@ -414,7 +429,11 @@ static void noisy(strbuf *b, const run_model *m)
             sb_puts(b, "; ");
             report_md(b, rest);
         }
-        sb_printf(b, ": %s\n", noise_advice(noise, pm_num(m, r, m->c_samples)));
+        char advice[256];
+        int interleaved = oc >= 0 && !strcmp(pm_cell(m, r, oc), "interleaved");
+        sb_printf(b, ": %s\n",
+                  noise_advice(noise, pm_num(m, r, m->c_samples), interleaved ? moved : NAN,
+                               advice, sizeof advice));
         free(desc);
     }
     if (!n)
@@ -471,7 +490,7 @@ static void throttle_warnings(strbuf *b, const run_model *m)
     }
 }
 
-void report_findings(strbuf *b, const run_model *m, const experiment *e)
+void report_findings(strbuf *b, const run_model *m, const experiment *e, const drift *dr)
 {
     int said = 0;
     chart_spec *defs;
@@ -519,7 +538,7 @@ void report_findings(strbuf *b, const run_model *m, const experiment *e)
                     "baseline (ok trials on the CPU and on a CUDA device, or threads or fused "
                     "swept over 1 or false and another value).\n");
     fastest(b, m);
-    noisy(b, m);
+    noisy(b, m, dr);
     throttle_warnings(b, m);
     failures(b, m);
 }

@@ -5,10 +5,12 @@
 
 #include "base/util.h"
 #include "experiment/experiment.h"
+#include "report/drift.h"
 #include "report/plot_model.h"
 
-/* Appends the findings of run m (e: its experiment, may be NULL) as
- * Markdown list items and sections. */
-void report_findings(strbuf *b, const run_model *m, const experiment *e);
+/* Appends the findings of run m (e: its experiment, may be NULL; dr: its
+ * drift over interleaved rounds, may be NULL) as Markdown list items and
+ * sections. */
+void report_findings(strbuf *b, const run_model *m, const experiment *e, const drift *dr);
 
 #endif

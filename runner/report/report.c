@@ -361,8 +361,11 @@ int report_write(const char *run_dir, int quiet, strbuf *notes)
                 "time; device time where a chart asks for it and a trial measured it); a "
                 "crossover is claimed only where the speedup's interval, from the two "
                 "medians' confidence intervals, clears 1 by at least 5 %.\n\n");
-    report_findings(&b, &m, e);
-    report_drift(&b, &m, run_dir);
+    drift dr;
+    drift_measure(&m, &dr);
+    report_findings(&b, &m, e, &dr);
+    drift_write(&b, &dr);
+    drift_free(&dr);
     sb_puts(&b, "\n");
     size_t head_len = b.len; /* report.html shows this part as it is */
 
