@@ -26,7 +26,7 @@
 typedef struct drift_trial {
     long id;
     double *x; /* x[k]: the trial's sample k (round k), NAN where absent */
-    int n;
+    int n, cap;
 } drift_trial;
 
 static int by_id(const void *a, const void *b)
@@ -43,8 +43,8 @@ static int header_col(const csv_table *s, const char *name)
     return -1;
 }
 
-/* The samples of the trials in tr (sorted by id) from the run's samples table; 0 when
- * it has none or cannot be read. */
+/* The samples of the trials in tr (sorted by id) from the run's samples
+ * table; 0 when it has none or cannot be read. */
 static int read_rounds(const char *run_dir, drift_trial *tr, int nt)
 {
     csv_table s;
@@ -59,7 +59,7 @@ static int read_rounds(const char *run_dir, drift_trial *tr, int nt)
     for (int i = 1; ct >= 0 && ck >= 0 && cs >= 0 && i < s.nrows; i++) {
         if (s.nfields[i] <= last)
             continue;
-        drift_trial key = {atol(s.rows[i][ct]), NULL, 0};
+        drift_trial key = {atol(s.rows[i][ct]), NULL, 0, 0};
         drift_trial *t = bsearch(&key, tr, (size_t)nt, sizeof *tr, by_id);
         char *end;
         long k = strtol(s.rows[i][ck], &end, 10);
@@ -67,7 +67,10 @@ static int read_rounds(const char *run_dir, drift_trial *tr, int nt)
         if (!t || *end || k < 0 || k > 1000000 || !isfinite(v) || v <= 0)
             continue;
         if (k >= t->n) {
-            t->x = xrealloc(t->x, (size_t)(k + 1) * sizeof *t->x);
+            if (k >= t->cap) { /* doubled: a long run does not copy its rounds over and over */
+                t->cap = k + 1 > 2 * t->cap ? (int)k + 1 : 2 * t->cap;
+                t->x = xrealloc(t->x, (size_t)t->cap * sizeof *t->x);
+            }
             for (long j = t->n; j <= k; j++)
                 t->x[j] = NAN;
             t->n = (int)k + 1;
@@ -89,7 +92,7 @@ void drift_measure(const run_model *m, drift *d)
     int nt = 0, rounds = 0;
     for (int r = 1; r <= m->nrows; r++)
         if (pm_ok(m, r) && !strcmp(pm_cell(m, r, oc), "interleaved"))
-            tr[nt++] = (drift_trial){atol(pm_cell(m, r, 0)), NULL, 0};
+            tr[nt++] = (drift_trial){atol(pm_cell(m, r, 0)), NULL, 0, 0};
     qsort(tr, (size_t)nt, sizeof *tr, by_id);
     if (nt >= DRIFT_MIN_TRIALS && read_rounds(m->dir, tr, nt))
         for (int i = 0; i < nt; i++)
