@@ -35,14 +35,6 @@ static int by_id(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static int header_col(const csv_table *s, const char *name)
-{
-    for (int i = 0; i < s->nfields[0]; i++)
-        if (!strcmp(s->rows[0][i], name))
-            return i;
-    return -1;
-}
-
 /* The samples of the trials in tr (sorted by id) from the run's samples
  * table; 0 when it has none or cannot be read. */
 static int read_rounds(const char *run_dir, drift_trial *tr, int nt)
@@ -52,8 +44,8 @@ static int read_rounds(const char *run_dir, drift_trial *tr, int nt)
     char err[256];
     if (rundir_read_samples(run_dir, &s, &present, err, sizeof err) < 0)
         return 0;
-    int ct = present ? header_col(&s, "trial") : -1, ck = present ? header_col(&s, "sample") : -1,
-        cs = present ? header_col(&s, "seconds") : -1;
+    int ct = present ? csv_col(&s, "trial") : -1, ck = present ? csv_col(&s, "sample") : -1,
+        cs = present ? csv_col(&s, "seconds") : -1;
     int last = ct > ck ? ct : ck;
     last = last > cs ? last : cs;
     for (int i = 1; ct >= 0 && ck >= 0 && cs >= 0 && i < s.nrows; i++) {

@@ -410,9 +410,9 @@ static void noisy(strbuf *b, const run_model *m, const drift *dr)
         report_secs(hi, sizeof hi, pm_num(m, r, m->c_max));
         /* the noise column's spread ("cv 7.2%, mad 0.4%") is said once,
          * in words; its other parts follow */
-        double cv_col, rmad = NAN;
+        double rmad = NAN;
         const char *rest = noise;
-        if (sscanf(noise, "cv %lf%%, mad %lf%%", &cv_col, &rmad) == 2) {
+        if (sscanf(noise, "cv %*f%%, mad %lf%%", &rmad) == 1) {
             rest = strstr(noise, "; ");
             rest = rest ? rest + 2 : "";
         }
