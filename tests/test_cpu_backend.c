@@ -2,12 +2,17 @@
  * workload's prepare / run / check at small sizes, check() catching a wrong
  * output, skips, and the backend table. */
 #include <criterion/criterion.h>
+#include <dirent.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "cpu/cpu.h"
 #include "cpu/fill.h"
+#include "cpu/mem.h"
 #include "philox.h"
 
 /* --- Philox4x32-10 known-answer vectors (Random123 kat_vectors) ---------- */
@@ -84,6 +89,39 @@ Test(cpu_fill, values_are_rn_uniform_on_any_thread_count)
     free(f2);
     free(f3);
     free(d2);
+}
+
+/* --- buffers -------------------------------------------------------------- */
+
+/* 4K aliasing (mem.c): a worker's first axpb trial, whose three arrays were
+ * mapped one by one at the same offset in a page, ran 6-17 % slower.  Large
+ * buffers allocated one after another now start at different offsets, and
+ * every buffer stays 64-byte aligned and writable to its last cache line. */
+Test(cpu_mem, large_buffers_start_at_different_offsets_in_a_page)
+{
+    enum { N = 8 };
+    void *big[N];
+    rn_error err = {{0}};
+    for (int i = 0; i < N; i++) {
+        big[i] = cpu_alloc(1000000, 4, "axpb", "a", &err);
+        cr_assert_not_null(big[i], "%s", err.msg);
+        cr_assert_eq((uintptr_t)big[i] % 64, 0);
+        memset(big[i], i, 4000000); /* ASan: all of it is the buffer's */
+    }
+    for (int i = 0; i < N; i++)
+        for (int j = i + 1; j < N; j++)
+            cr_expect_neq((uintptr_t)big[i] % 4096, (uintptr_t)big[j] % 4096,
+                          "buffers %d and %d share an offset in their page", i, j);
+    for (size_t n = 0; n < 20; n++) {
+        unsigned char *p = cpu_alloc(n, 1, "t", "small", &err);
+        cr_assert_not_null(p, "%s", err.msg);
+        cr_assert_eq((uintptr_t)p % 64, 0);
+        memset(p, 1, 64); /* always one whole cache line */
+        cpu_free(p);
+    }
+    for (int i = 0; i < N; i++)
+        cpu_free(big[i]);
+    cpu_free(NULL);
 }
 
 /* --- workloads ------------------------------------------------------------ */
@@ -431,6 +469,56 @@ Test(cpu_backend, table)
     /* the warning fact only when OpenBLAS runs kernels below this CPU */
     cr_expect(seen[0] == 1 && seen[1] == 1 && seen[2] == 1 &&
               seen[3] == (cpu_coretype_warning() != NULL));
+}
+
+static int thread_count(void)
+{
+    DIR *d = opendir("/proc/self/task");
+    if (!d)
+        return -1;
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)))
+        n += e->d_name[0] != '.';
+    closedir(d);
+    return n;
+}
+
+/* select() + a whole trial in a fresh process (a worker), exit status its
+ * thread count at the end. */
+static int threads_after(const char *workload, int threads)
+{
+    pid_t pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0) {
+        const rn_backend *b = cpu_backend();
+        rn_trial t = trial(workload, RN_F32, 100000, threads, NULL, 0);
+        rn_error err = {{0}};
+        void *st = NULL;
+        const rn_workload_impl *w = b->workload(workload);
+        rn_sample smp;
+        rn_sample_clear(&smp);
+        if (b->select(&t, &err) || w->prepare(&t, &st, &err) || w->run(st, &smp, &err))
+            _exit(100);
+        w->release(st);
+        _exit(thread_count());
+    }
+    int status;
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    cr_assert(WIFEXITED(status));
+    return WEXITSTATUS(status);
+}
+
+/* OpenBLAS's pool, started in a fresh worker, spins for about 0.1 s; when
+ * select() started it for every trial, a worker's first axpb trial ran
+ * beside that spin (cpu_backend.c).  Only a workload that calls BLAS may
+ * start it: the matmul row shows the count would see the pool. */
+Test(cpu_backend, a_trial_that_never_calls_blas_starts_no_blas_threads)
+{
+    cr_expect_eq(threads_after("axpb", 1), 1);
+    cr_expect_eq(threads_after("sumsq", 1), 1);
+    if (sysconf(_SC_NPROCESSORS_ONLN) >= 2)
+        cr_expect_gt(threads_after("matmul", 2), 1);
 }
 
 Test(cpu_backend, coretype_warning)

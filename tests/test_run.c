@@ -204,10 +204,10 @@ Test(run, sigint_saves_finished_trials_and_resume_completes, .timeout = 60)
 }
 
 /* Runs a slow sweep (sizes 1-30, two 20 ms samples each) into a --run-dir
- * with `filter` (NULL: none), interrupts it after `ms`, checks that the
- * message names "runner --run-dir DIR<opts> FILE" to continue, and runs
- * that command; *saved and *after are trials.csv's rows then and at the
- * end. */
+ * with `filter` (NULL: none), interrupts it after `ms` and a first saved
+ * trial, checks that the message names "runner --run-dir DIR<opts> FILE"
+ * to continue, and runs that command; *saved and *after are trials.csv's
+ * rows then and at the end. */
 static void interrupt_and_continue(const char *filter, int ms, const char *opts, int *saved,
                                    int *after)
 {
@@ -228,6 +228,9 @@ static void interrupt_and_continue(const char *filter, int ms, const char *opts,
     int o, e;
     pid_t pid = start(args, &o, &e);
     usleep((useconds_t)ms * 1000);
+    /* and until a trial is saved, however slowly a loaded machine starts */
+    for (int i = 0; i < 3000 && count_lines(p) < 2; i++)
+        usleep(10000);
     kill(pid, SIGINT);
     proc_out r;
     finish(pid, o, e, &r);

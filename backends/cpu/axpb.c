@@ -42,9 +42,9 @@ static void axpb_release(void *st)
     axpb_state *s = st;
     if (!s)
         return;
-    free(s->a);
-    free(s->b);
-    free(s->x);
+    cpu_free(s->a);
+    cpu_free(s->b);
+    cpu_free(s->x);
     free(s);
 }
 

@@ -68,15 +68,15 @@ static void cnn_release(void *st)
     cnn_state *s = st;
     if (!s)
         return;
-    free(s->master);
-    free(s->wk);
-    free(s->images);
+    cpu_free(s->master);
+    cpu_free(s->wk);
+    cpu_free(s->images);
     for (int i = 0; i < 5; i++)
-        free(s->act[i]);
-    free(s->col);
-    free(s->scratch);
-    free(s->pooled);
-    free(s->logits);
+        cpu_free(s->act[i]);
+    cpu_free(s->col);
+    cpu_free(s->scratch);
+    cpu_free(s->pooled);
+    cpu_free(s->logits);
     free(s->ref);
     free(s);
 }
@@ -205,7 +205,7 @@ static int cnn_prepare(const rn_trial *t, void **state, rn_error *err)
                     ((float *)s->act[0])[cnhw] = v;
             }
     s->out = (cpu_output){s->logits, B * (size_t)c.classes, RN_F32, 0};
-    cpu_blas_threads(1); /* again in run(): select() sets the trial's count */
+    cpu_blas_threads(1); /* again in run(): a concurrent member may change it */
     *state = s;
     return 0;
 }

@@ -13,9 +13,10 @@ const rn_backend *cpu_backend(void);
 /* Adds a workload to the backend (RN_REGISTER_WORKLOAD). */
 void cpu_register_workload(const rn_workload_impl *w);
 
-/* OpenBLAS's thread count, set only when it changes (select() sets the
- * trial's; cnn_forward runs its GEMMs on one BLAS thread per OpenMP
- * thread). */
+/* OpenBLAS's thread count, set only when it changes.  Every caller of BLAS
+ * sets it just before (matmul and mlp_train the trial's threads, tensor
+ * GEMMs OpenMP's count, cnn_forward one BLAS thread per OpenMP thread);
+ * select() does not, so a trial that never calls BLAS never wakes its pool. */
 void cpu_blas_threads(int n);
 
 /* A warning when OPENBLAS_CORETYPE forces kernels older than the CPU can

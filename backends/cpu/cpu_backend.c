@@ -115,10 +115,14 @@ static int cpu_select(const rn_trial *t, rn_error *err)
         snprintf(err->msg, sizeof err->msg, "threads = %d: need at least 1", t->threads);
         return -1;
     }
-    /* Both pools: OpenBLAS (matmul) has its own threads, OpenMP the rest.
-     * The element-wise workloads also pass t->threads to each parallel
-     * region, since omp_set_num_threads only binds the calling thread. */
-    cpu_blas_threads(t->threads);
+    /* OpenMP's count only.  The element-wise workloads also pass t->threads
+     * to each parallel region, since omp_set_num_threads only binds the
+     * calling thread.  OpenBLAS's count is set by the code that calls BLAS,
+     * just before (cpu_blas_threads): in a fresh worker, setting it starts
+     * OpenBLAS's pool, whose threads then spin for about 0.1 s and take a
+     * core from the worker's first trial even when it never calls BLAS (a
+     * 2-thread axpb trial: the slowest of six in 13 of 30 runs with the
+     * spin, 5 of 30 without; README "How a trial is timed", Order). */
     omp_set_num_threads(t->threads);
     return 0;
 }

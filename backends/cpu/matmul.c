@@ -19,6 +19,7 @@ typedef struct matmul_state {
     void *a, *b, *c;
     size_t m, n, k;
     rn_dtype dtype;
+    int threads;
 } matmul_state;
 
 static void matmul_release(void *st)
@@ -26,9 +27,9 @@ static void matmul_release(void *st)
     matmul_state *s = st;
     if (!s)
         return;
-    free(s->a);
-    free(s->b);
-    free(s->c);
+    cpu_free(s->a);
+    cpu_free(s->b);
+    cpu_free(s->c);
     free(s);
 }
 
@@ -111,10 +112,9 @@ static int matmul_prepare(const rn_trial *t, void **state, rn_error *err)
         matmul_release(s);
         return inj;
     }
-    /* select() sets this too; repeated here so that prepare + run alone (the
-     * tests, a core without select) runs on the trial's threads. */
-    openblas_set_num_threads(t->threads);
-    settle_blas_pool(t->threads);
+    s->threads = t->threads > 0 ? t->threads : 1;
+    cpu_blas_threads(s->threads); /* select() leaves OpenBLAS alone: see cpu_backend.c */
+    settle_blas_pool(s->threads);
     *state = s;
     return 0;
 }
@@ -129,6 +129,7 @@ static int matmul_run(void *st, rn_sample *smp, rn_error *err)
     int m = (int)s->m, n = (int)s->n, k = (int)s->k;
     /* Leading dimensions must be >= 1 even for empty matrices. */
     int lda = k > 1 ? k : 1, ldb = n > 1 ? n : 1, ldc = n > 1 ? n : 1;
+    cpu_blas_threads(s->threads); /* a concurrent member may have changed it */
     if (s->dtype == RN_F32)
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0f, s->a, lda, s->b,
                     ldb, 0.0f, s->c, ldc);

@@ -19,19 +19,37 @@ static void human(double bytes, char *buf, size_t len)
     snprintf(buf, len, "%.1f %s", bytes, unit[u]);
 }
 
+/* Where large buffers start within a 4 KiB page.  Buffers the allocator
+ * maps one by one (glibc maps each request beyond its threshold, 128 KiB at
+ * first) all begin at the same offset in a page, and a kernel that streams
+ * through two of them at once then has loads and stores 4 KiB apart: the
+ * core takes them for the same address ("4K aliasing") and a trial whose
+ * arrays were mapped that way ran 6-17 % slower than the same trial on heap
+ * memory (README "How a trial is timed", Order).  So each large buffer gets
+ * the next of 64 offsets 1088 bytes apart (17 cache lines: every step lands
+ * in a different line of the page), as STREAM pads its arrays: the buffers
+ * of one trial, allocated one after another, never share an offset, however
+ * the allocator placed them. */
+#define CPU_PAGE 4096
+#define CPU_STAGGER_MIN (128 * 1024)
+static _Atomic unsigned cpu_slot;
+
 void *cpu_alloc(size_t count, size_t elem, const char *workload, const char *what,
                 rn_error *err)
 {
     size_t bytes;
-    if (__builtin_mul_overflow(count, elem, &bytes) || bytes > SIZE_MAX - CPU_ALIGN) {
+    if (__builtin_mul_overflow(count, elem, &bytes) || bytes > SIZE_MAX - 4 * CPU_PAGE) {
         snprintf(err->msg, sizeof err->msg, "%s: %s of %zu elements of %zu bytes is too large",
                  workload, what, count, elem);
         return NULL;
     }
+    int large = bytes >= CPU_STAGGER_MIN;
     /* Refused up front rather than left to the allocator: under ASan a
      * request beyond what it supports aborts the process instead of
-     * returning NULL, and the message can say what would have been needed. */
-    double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE);
+     * returning NULL, and the message can say what would have been needed.
+     * Small buffers skip the check: they cannot exceed memory, and a
+     * one-element tensor must stay cheap. */
+    double phys = large ? (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGESIZE) : 0;
     if (phys > 0 && (double)bytes > phys) {
         char need[32], have[32];
         human((double)bytes, need, sizeof need);
@@ -41,17 +59,36 @@ void *cpu_alloc(size_t count, size_t elem, const char *workload, const char *wha
                  what, need, have);
         return NULL;
     }
-    /* C11 wants the size to be a multiple of the alignment. */
+    /* A whole number of cache lines, so vector loops may run to the end
+     * of the last one.  Room for the pointer cpu_free needs, stored just before the buffer,
+     * and for the alignment (a page plus the offset for a large one). */
     size_t rounded = bytes < CPU_ALIGN ? CPU_ALIGN
                                        : (bytes + CPU_ALIGN - 1) / CPU_ALIGN * CPU_ALIGN;
-    void *p = aligned_alloc(CPU_ALIGN, rounded);
-    if (!p) {
+    size_t pad = large ? 2 * CPU_PAGE : CPU_ALIGN + sizeof(void *);
+    char *raw = malloc(rounded + pad);
+    if (!raw) {
         char h[32];
         human((double)bytes, h, sizeof h);
         snprintf(err->msg, sizeof err->msg, "%s: cannot allocate %s (%s): out of memory",
                  workload, what, h);
+        return NULL;
     }
+    uintptr_t u = (uintptr_t)raw + sizeof(void *);
+    if (large) {
+        unsigned k = cpu_slot++ % 64;
+        u = (u + CPU_PAGE - 1) / CPU_PAGE * CPU_PAGE + (uintptr_t)(k * 17 % 64) * CPU_ALIGN;
+    } else {
+        u = (u + CPU_ALIGN - 1) / CPU_ALIGN * CPU_ALIGN;
+    }
+    void **p = (void **)u;
+    p[-1] = raw;
     return p;
+}
+
+void cpu_free(void *p)
+{
+    if (p)
+        free(((void **)p)[-1]);
 }
 
 int cpu_count(long long v, const char *workload, const char *what, size_t *out,

@@ -9,9 +9,15 @@
 /* A 64-byte aligned buffer of count * elem bytes (uninitialised), or NULL
  * with err naming the workload and the buffer ("matmul: cannot allocate A
  * (4.0 GiB): out of memory").  Always at least one cache line, so an empty
- * trial (size 0) still gets a pointer it may pass around.  Free with free(). */
+ * trial (size 0) still gets a pointer it may pass around.  A buffer of
+ * 128 KiB or more also starts at an offset within its page that differs
+ * from the buffers allocated just before it (see mem.c).  Free with
+ * cpu_free(), never free(). */
 void *cpu_alloc(size_t count, size_t elem, const char *workload, const char *what,
                 rn_error *err);
+
+/* Frees a buffer of cpu_alloc; NULL is a no-op. */
+void cpu_free(void *p);
 
 /* Converts a trial's size (or a size-like parameter) to an element count;
  * fails with a message when it is negative or does not fit in memory. */

@@ -319,9 +319,7 @@ static int mlp_prepare(const rn_trial *t, void **state, rn_error *err)
         mlp_release(s);
         return -1;
     }
-    /* select() sets this too; repeated so that prepare + run alone (the
-     * tests) run on the trial's threads. */
-    openblas_set_num_threads(s->threads);
+    cpu_blas_threads(s->threads); /* select() leaves OpenBLAS alone: see cpu_backend.c */
     *state = s;
     return 0;
 }
@@ -331,6 +329,7 @@ static int mlp_run(void *st, rn_sample *smp, rn_error *err)
     (void)smp;
     (void)err;
     mlp_state *s = (mlp_state *)st;
+    cpu_blas_threads(s->threads); /* a concurrent member may have changed it */
     const mlp_config *c = &s->cfg;
     const mlp_net *net = &c->net;
     const size_t P = net->nparams, f = (size_t)c->data.features;

@@ -69,9 +69,9 @@ static void nested_sin_release(void *st)
     nested_sin_state *s = st;
     if (!s)
         return;
-    free(s->x);
-    free(s->y);
-    free(s->t);
+    cpu_free(s->x);
+    cpu_free(s->y);
+    cpu_free(s->t);
     free(s);
 }
 

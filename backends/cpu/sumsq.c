@@ -70,7 +70,7 @@ static void sumsq_release(void *st)
     sumsq_state *s = st;
     if (!s)
         return;
-    free(s->sums);
+    cpu_free(s->sums);
     free(s);
 }
 

@@ -38,22 +38,13 @@
 static void *t_alloc(int dev, size_t n, rn_error *err)
 {
     (void)dev;
-    if (n <= 16) /* the one-element case must stay cheap */
-        return malloc(64);
-    if (n < (1u << 18)) {
-        void *p = malloc(n * sizeof(float));
-        if (!p)
-            snprintf(err->msg, sizeof err->msg, "cannot allocate a tensor of %zu floats: out of memory",
-                     n);
-        return p;
-    }
     return cpu_alloc(n, sizeof(float), "tensor", "a tensor", err);
 }
 
 static void t_release(int dev, void *p)
 {
     (void)dev;
-    free(p);
+    cpu_free(p);
 }
 
 static int t_copy(int dev, float *dst, const float *src, size_t n, rn_error *err)
@@ -391,6 +382,9 @@ static int t_matmul(int dev, float *c, const float *a, const float *b, int m, in
         memset(c, 0, (size_t)m * (size_t)n * sizeof(float));
         return 0;
     }
+    /* The trial's threads (select() set OpenMP's count on this thread and
+     * leaves OpenBLAS alone until a workload calls it: see cpu_backend.c). */
+    cpu_blas_threads(omp_get_max_threads());
     if (n == 1)
         cblas_sgemv(CblasRowMajor, CblasNoTrans, m, k, 1.0f, a, k, b, 1, 0.0f, c, 1);
     else
