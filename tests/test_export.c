@@ -2,6 +2,7 @@
  * "Results"): a run's trials with their samples, the experiment folder
  * standing for its latest run, and a missing run. */
 #include "base/csv.h"
+#include "rundir/rundir.h"
 #include "runproc.h"
 
 #include <criterion/criterion.h>
@@ -147,4 +148,50 @@ Test(export, a_missing_run_is_exit_2, .timeout = 30)
     cr_assert_eq(r.status, 2);
     cr_assert(strstr(r.err, "json or csv"), "%s", r.err);
     free(d);
+}
+
+/* The one grouping of samples.csv by trial (export, compare and the
+ * report's drift all read it): rows in file order, bad trial numbers left
+ * out, and a trial run again keeps its last series only. */
+Test(rundir, samples_grouped_by_trial_with_the_last_series)
+{
+    char path[] = "/tmp/rundir-samples-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    const char *text = "trial,sample,seconds,device_seconds\n"
+                       "2,0,0.5,\n"
+                       "0,0,1,\n"
+                       "x,0,9,\n"
+                       "0,1,2,\n"
+                       "2,1,0.6,\n"
+                       "0,0,3,\n" /* trial 0 again: a new series */
+                       "0,1,4,\n"
+                       "0,,5,\n"; /* no sample number: kept */
+    cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    csv_table s;
+    cr_assert_eq(csv_read(path, &s), 0);
+    rundir_by_trial g;
+    rundir_group_samples(&s, &g);
+    cr_assert_eq(g.ntrials, 3);
+    cr_expect_eq(g.n[0], 5);
+    cr_expect_eq(g.n[1], 0);
+    cr_expect_eq(g.n[2], 2);
+    int n;
+    const int *r = rundir_last_series(&s, &g, 0, &n);
+    cr_assert_eq(n, 3);
+    cr_expect_str_eq(s.rows[r[0]][2], "3");
+    cr_expect_str_eq(s.rows[r[2]][2], "5");
+    r = rundir_last_series(&s, &g, 2, &n);
+    cr_assert_eq(n, 2);
+    cr_expect_str_eq(s.rows[r[0]][2], "0.5");
+    cr_expect_null(rundir_last_series(&s, &g, 1, &n));
+    cr_expect_null(rundir_last_series(&s, &g, 7, &n));
+    cr_expect_eq(rundir_trial_no("12"), 12);
+    cr_expect_eq(rundir_trial_no("-1"), -1);
+    cr_expect_eq(rundir_trial_no("1x"), -1);
+    cr_expect_eq(rundir_trial_no(""), -1);
+    rundir_by_trial_free(&g);
+    csv_free(&s);
+    unlink(path);
 }

@@ -35,21 +35,6 @@ static int cmp_id_row(const void *pa, const void *pb)
     return (a->r > b->r) - (a->r < b->r);
 }
 
-static int find_pos(const compare_run *R, long long id)
-{
-    int lo = 0, hi = R->nrows - 1;
-    while (lo <= hi) {
-        int mid = lo + (hi - lo) / 2;
-        if (R->id[mid] == id)
-            return mid;
-        if (R->id[mid] < id)
-            lo = mid + 1;
-        else
-            hi = mid - 1;
-    }
-    return -1;
-}
-
 static int parse_ll(const char *s, long long *v)
 {
     char *end;
@@ -64,7 +49,6 @@ void compare_run_free(compare_run *R)
         free(R->smp ? R->smp[i] : NULL);
     free(R->smp);
     free(R->nsmp);
-    free(R->capsmp);
     free(R->row);
     free(R->id);
     free(R->dir);
@@ -148,7 +132,7 @@ int compare_run_load(compare_run *R, const char *arg, strbuf *err)
         sb_printf(err, "%s\n", e);
         return -1;
     }
-    int ct = csv_col(&s, "trial"), cs = csv_col(&s, "sample"), cv = csv_col(&s, "seconds");
+    int ct = csv_col(&s, "trial"), cv = csv_col(&s, "seconds");
     if (ct < 0 || cv < 0) {
         char *sp = rundir_path(R->dir, RD_SAMPLES);
         sb_printf(err, "%s: not a runner %s (no 'trial' and 'seconds' columns)\n", sp,
@@ -159,34 +143,25 @@ int compare_run_load(compare_run *R, const char *arg, strbuf *err)
     }
     R->smp = xcalloc((size_t)R->nrows + 1, sizeof *R->smp);
     R->nsmp = xcalloc((size_t)R->nrows + 1, sizeof *R->nsmp);
-    R->capsmp = xcalloc((size_t)R->nrows + 1, sizeof *R->capsmp);
-    long long *last = xmalloc(((size_t)R->nrows + 1) * sizeof *last);
-    for (int i = 0; i < R->nrows; i++)
-        last[i] = -1;
-    int need = (ct > cv ? ct : cv) + 1;
-    for (int r = 1; r < s.nrows; r++) {
-        long long id, sn = -1;
-        if (s.nfields[r] < need || parse_ll(s.rows[r][ct], &id) < 0)
+    rundir_by_trial g;
+    rundir_group_samples(&s, &g);
+    for (int pos = 0; pos < R->nrows; pos++) {
+        int n;
+        const int *rows = R->id[pos] >= 0 && R->id[pos] <= RUNDIR_MAX_TRIAL
+                              ? rundir_last_series(&s, &g, (long)R->id[pos], &n)
+                              : NULL;
+        if (!rows)
             continue;
-        int pos = find_pos(R, id);
-        if (pos < 0)
-            continue; /* samples of a trial without a row */
-        char *end;
-        double v = strtod(s.rows[r][cv], &end);
-        if (end == s.rows[r][cv] || *end)
-            continue;
-        if (cs >= 0 && cs < s.nfields[r] && parse_ll(s.rows[r][cs], &sn) == 0) {
-            if (sn <= last[pos])
-                R->nsmp[pos] = 0;
-            last[pos] = sn;
+        R->smp[pos] = xmalloc((size_t)n * sizeof(double));
+        for (int i = 0; i < n; i++) {
+            const char *c = cv < s.nfields[rows[i]] ? s.rows[rows[i]][cv] : "";
+            char *end;
+            double v = strtod(c, &end);
+            if (end != c && !*end)
+                R->smp[pos][R->nsmp[pos]++] = v;
         }
-        if (R->nsmp[pos] == R->capsmp[pos]) {
-            R->capsmp[pos] = R->capsmp[pos] ? 2 * R->capsmp[pos] : 8;
-            R->smp[pos] = xrealloc(R->smp[pos], (size_t)R->capsmp[pos] * sizeof(double));
-        }
-        R->smp[pos][R->nsmp[pos]++] = v;
     }
-    free(last);
+    rundir_by_trial_free(&g);
     csv_free(&s);
 
     int absent;

@@ -19,7 +19,7 @@ typedef struct compare_run {
     int *row;       /* row index in t, by trial order */
     long long *id;
     double **smp;   /* samples (seconds) of each trial */
-    int *nsmp, *capsmp;
+    int *nsmp;
     char *host, *start; /* from its meta (README "Results"), or NULL */
 } compare_run;
 

@@ -26,17 +26,12 @@
 typedef struct drift_trial {
     long id;
     double *x; /* x[k]: the trial's sample k (round k), NAN where absent */
-    int n, cap;
+    int n;
 } drift_trial;
 
-static int by_id(const void *a, const void *b)
-{
-    long x = ((const drift_trial *)a)->id, y = ((const drift_trial *)b)->id;
-    return (x > y) - (x < y);
-}
-
-/* The samples of the trials in tr (sorted by id) from the run's samples
- * table; 0 when it has none or cannot be read. */
+/* The samples of the nt trials in tr from the run's samples table (the
+ * last series of each, README "Results"); 0 when it has none or cannot be
+ * read. */
 static int read_rounds(const char *run_dir, drift_trial *tr, int nt)
 {
     csv_table s;
@@ -44,31 +39,36 @@ static int read_rounds(const char *run_dir, drift_trial *tr, int nt)
     char err[256];
     if (rundir_read_samples(run_dir, &s, &present, err, sizeof err) < 0)
         return 0;
-    int ct = present ? csv_col(&s, "trial") : -1, ck = present ? csv_col(&s, "sample") : -1,
-        cs = present ? csv_col(&s, "seconds") : -1;
-    int last = ct > ck ? ct : ck;
-    last = last > cs ? last : cs;
-    for (int i = 1; ct >= 0 && ck >= 0 && cs >= 0 && i < s.nrows; i++) {
-        if (s.nfields[i] <= last)
-            continue;
-        drift_trial key = {atol(s.rows[i][ct]), NULL, 0, 0};
-        drift_trial *t = bsearch(&key, tr, (size_t)nt, sizeof *tr, by_id);
-        char *end;
-        long k = strtol(s.rows[i][ck], &end, 10);
-        double v = strtod(s.rows[i][cs], NULL);
-        if (!t || *end || k < 0 || k > 1000000 || !isfinite(v) || v <= 0)
-            continue;
-        if (k >= t->n) {
-            if (k >= t->cap) { /* doubled: a long run does not copy its rounds over and over */
-                t->cap = k + 1 > 2 * t->cap ? (int)k + 1 : 2 * t->cap;
-                t->x = xrealloc(t->x, (size_t)t->cap * sizeof *t->x);
+    int ck = present ? csv_col(&s, "sample") : -1, cs = present ? csv_col(&s, "seconds") : -1;
+    rundir_by_trial g;
+    rundir_group_samples(&s, &g);
+    for (int i = 0; ck >= 0 && cs >= 0 && i < nt; i++) {
+        drift_trial *t = &tr[i];
+        int n;
+        const int *rows = rundir_last_series(&s, &g, t->id, &n);
+        long cap = 0; /* doubled: a long run does not copy its rounds over and over */
+        for (int j = 0; rows && j < n; j++) {
+            int r = rows[j];
+            if (s.nfields[r] <= (ck > cs ? ck : cs))
+                continue;
+            char *end;
+            long k = strtol(s.rows[r][ck], &end, 10);
+            double v = strtod(s.rows[r][cs], NULL);
+            if (*end || k < 0 || k > 1000000 || !isfinite(v) || v <= 0)
+                continue;
+            if (k >= t->n) {
+                if (k >= cap) {
+                    cap = k + 1 > 2 * cap ? k + 1 : 2 * cap;
+                    t->x = xrealloc(t->x, (size_t)cap * sizeof *t->x);
+                }
+                for (long q = t->n; q <= k; q++)
+                    t->x[q] = NAN;
+                t->n = (int)k + 1;
             }
-            for (long j = t->n; j <= k; j++)
-                t->x[j] = NAN;
-            t->n = (int)k + 1;
+            t->x[k] = v;
         }
-        t->x[k] = v;
     }
+    rundir_by_trial_free(&g);
     csv_free(&s);
     return present;
 }
@@ -84,8 +84,7 @@ void drift_measure(const run_model *m, drift *d)
     int nt = 0, rounds = 0;
     for (int r = 1; r <= m->nrows; r++)
         if (pm_ok(m, r) && !strcmp(pm_cell(m, r, oc), "interleaved"))
-            tr[nt++] = (drift_trial){atol(pm_cell(m, r, 0)), NULL, 0, 0};
-    qsort(tr, (size_t)nt, sizeof *tr, by_id);
+            tr[nt++] = (drift_trial){rundir_trial_no(pm_cell(m, r, 0)), NULL, 0};
     if (nt >= DRIFT_MIN_TRIALS && read_rounds(m->dir, tr, nt))
         for (int i = 0; i < nt; i++)
             rounds = tr[i].n > rounds ? tr[i].n : rounds;

@@ -7,6 +7,7 @@
  * csv: trials.csv's columns, then sample,seconds,device_seconds: one row per
  * sample; a trial with no sample has one row with those three empty. */
 #include "rundir/export.h"
+#include "rundir/rundir.h"
 
 #include "base/csv.h"
 #include "base/util.h"
@@ -18,60 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-/* Sample rows of samples.csv, grouped by trial number. */
-typedef struct by_trial {
-    int **rows; /* rows[t]: row indices into the samples table */
-    int *n;
-    long ntrials;
-} by_trial;
-
-static long trial_no(const char *s)
-{
-    if (!s || !*s)
-        return -1;
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (*end || errno || v < 0 || v > 100000000)
-        return -1;
-    return v;
-}
-
-static void group(const csv_table *s, by_trial *g)
-{
-    memset(g, 0, sizeof *g);
-    int tc = csv_col(s, "trial");
-    if (tc < 0)
-        return;
-    for (int r = 1; r < s->nrows; r++) {
-        if (s->nfields[r] <= tc)
-            continue;
-        long t = trial_no(s->rows[r][tc]);
-        if (t < 0)
-            continue;
-        if (t >= g->ntrials) {
-            long nt = t + 1;
-            g->rows = xrealloc(g->rows, (size_t)nt * sizeof *g->rows);
-            g->n = xrealloc(g->n, (size_t)nt * sizeof *g->n);
-            for (long i = g->ntrials; i < nt; i++) {
-                g->rows[i] = NULL;
-                g->n[i] = 0;
-            }
-            g->ntrials = nt;
-        }
-        g->rows[t] = xrealloc(g->rows[t], (size_t)(g->n[t] + 1) * sizeof **g->rows);
-        g->rows[t][g->n[t]++] = r;
-    }
-}
-
-static void group_free(by_trial *g)
-{
-    for (long i = 0; i < g->ntrials; i++)
-        free(g->rows[i]);
-    free(g->rows);
-    free(g->n);
-}
 
 static const char *cell(const csv_table *t, int r, int c)
 {
@@ -96,8 +43,8 @@ static json_object *value(const char *s)
     return json_object_new_string(s);
 }
 
-static char *to_json(const char *dir, const csv_table *t, const csv_table *s, const by_trial *g,
-                     char *err, size_t errlen)
+static char *to_json(const char *dir, const csv_table *t, const csv_table *s,
+                     const rundir_by_trial *g, char *err, size_t errlen)
 {
     json_object *meta = NULL;
     char *mp = xasprintf("%s/meta.json", dir);
@@ -123,7 +70,7 @@ static char *to_json(const char *dir, const csv_table *t, const csv_table *s, co
         for (int c = 0; c < t->nfields[0]; c++)
             json_object_object_add(o, t->rows[0][c], value(cell(t, r, c)));
         json_object *arr = json_object_new_array();
-        long n = trial_no(cell(t, r, tc));
+        long n = rundir_trial_no(cell(t, r, tc));
         for (int k = 0; s && n >= 0 && n < g->ntrials && k < g->n[n]; k++) {
             int sr = g->rows[n][k];
             json_object *x = json_object_new_object();
@@ -142,7 +89,7 @@ static char *to_json(const char *dir, const csv_table *t, const csv_table *s, co
     return out;
 }
 
-static char *to_csv(const csv_table *t, const csv_table *s, const by_trial *g)
+static char *to_csv(const csv_table *t, const csv_table *s, const rundir_by_trial *g)
 {
     strbuf b = {0};
     int w = t->nfields[0];
@@ -155,7 +102,7 @@ static char *to_csv(const csv_table *t, const csv_table *s, const by_trial *g)
     int sc = s ? csv_col(s, "sample") : -1, secc = s ? csv_col(s, "seconds") : -1,
         dc = s ? csv_col(s, "device_seconds") : -1;
     for (int r = 1; r < t->nrows; r++) {
-        long n = trial_no(cell(t, r, tc));
+        long n = rundir_trial_no(cell(t, r, tc));
         int ns = s && n >= 0 && n < g->ntrials ? g->n[n] : 0;
         for (int k = 0; k < (ns ? ns : 1); k++) {
             for (int c = 0; c < w; c++) {
@@ -211,12 +158,12 @@ char *export_run(const char *dir, const char *format, char *err, size_t errlen)
             csv_free(&s);
     }
     free(sp);
-    by_trial g = {0};
+    rundir_by_trial g = {0};
     if (have_s)
-        group(&s, &g);
+        rundir_group_samples(&s, &g);
     char *out = !strcmp(format, "json") ? to_json(dir, &t, have_s ? &s : NULL, &g, err, errlen)
                                         : to_csv(&t, have_s ? &s : NULL, &g);
-    group_free(&g);
+    rundir_by_trial_free(&g);
     if (have_s)
         csv_free(&s);
     csv_free(&t);

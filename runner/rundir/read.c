@@ -86,6 +86,80 @@ int rundir_read_samples(const char *dir, csv_table *t, int *present, char *err, 
     return 0;
 }
 
+long rundir_trial_no(const char *s)
+{
+    if (!s || !*s)
+        return -1;
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (*end || errno || v < 0 || v > RUNDIR_MAX_TRIAL)
+        return -1;
+    return v;
+}
+
+void rundir_group_samples(const csv_table *s, rundir_by_trial *g)
+{
+    memset(g, 0, sizeof *g);
+    int tc = csv_col(s, "trial");
+    if (tc < 0)
+        return;
+    int *cap = NULL; /* doubled: a trial of 10^5 samples is not copied 10^5 times */
+    for (int r = 1; r < s->nrows; r++) {
+        long t = s->nfields[r] > tc ? rundir_trial_no(s->rows[r][tc]) : -1;
+        if (t < 0)
+            continue;
+        if (t >= g->ntrials) {
+            long nt = t + 1;
+            g->rows = xrealloc(g->rows, (size_t)nt * sizeof *g->rows);
+            g->n = xrealloc(g->n, (size_t)nt * sizeof *g->n);
+            cap = xrealloc(cap, (size_t)nt * sizeof *cap);
+            for (long i = g->ntrials; i < nt; i++) {
+                g->rows[i] = NULL;
+                g->n[i] = cap[i] = 0;
+            }
+            g->ntrials = nt;
+        }
+        if (g->n[t] == cap[t]) {
+            cap[t] = cap[t] ? 2 * cap[t] : 8;
+            g->rows[t] = xrealloc(g->rows[t], (size_t)cap[t] * sizeof **g->rows);
+        }
+        g->rows[t][g->n[t]++] = r;
+    }
+    free(cap);
+}
+
+const int *rundir_last_series(const csv_table *s, const rundir_by_trial *g, long t, int *n)
+{
+    *n = 0;
+    if (t < 0 || t >= g->ntrials || !g->n[t])
+        return NULL;
+    int sc = csv_col(s, "sample"), from = 0;
+    long long last = -1;
+    for (int i = 0; sc >= 0 && i < g->n[t]; i++) {
+        int r = g->rows[t][i];
+        char *end;
+        const char *c = sc < s->nfields[r] ? s->rows[r][sc] : "";
+        long long k = strtoll(c, &end, 10);
+        if (!*c || *end)
+            continue; /* no sample number: kept, and no restart seen */
+        if (k <= last)
+            from = i;
+        last = k;
+    }
+    *n = g->n[t] - from;
+    return g->rows[t] + from;
+}
+
+void rundir_by_trial_free(rundir_by_trial *g)
+{
+    for (long i = 0; i < g->ntrials; i++)
+        free(g->rows[i]);
+    free(g->rows);
+    free(g->n);
+    memset(g, 0, sizeof *g);
+}
+
 json_object *rundir_read_meta(const char *dir, int *absent, char *err, size_t len)
 {
     char *p = rundir_path(dir, RD_META);

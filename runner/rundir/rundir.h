@@ -43,6 +43,24 @@ int rundir_read_trials(const char *dir, csv_table *t, char *err, size_t len);
 /* The samples table (header `trial`, `sample`, `seconds`, ...).  A run with
  * no timed sample may have none: then *present is 0 and t is empty. */
 int rundir_read_samples(const char *dir, csv_table *t, int *present, char *err, size_t len);
+/* The samples table's rows grouped by trial number: rows[t] the row
+ * indices of trial t, in file order (every row, a re-run's too).  Rows with
+ * no trial number, or one past RUNDIR_MAX_TRIAL, are left out. */
+typedef struct rundir_by_trial {
+    int **rows;
+    int *n;
+    long ntrials; /* trial numbers 0 .. ntrials - 1 */
+} rundir_by_trial;
+enum { RUNDIR_MAX_TRIAL = 100000000 };
+/* A trial number cell ("12"): the number, or -1 when it is none. */
+long rundir_trial_no(const char *cell);
+void rundir_group_samples(const csv_table *s, rundir_by_trial *g);
+/* Trial t's rows from its last series on: a trial run again (after a crash,
+ * or once more into the folder) starts its sample numbers again, and only
+ * its last series stands (README "Results").  *n the count; NULL when the
+ * trial has no row. */
+const int *rundir_last_series(const csv_table *s, const rundir_by_trial *g, long t, int *n);
+void rundir_by_trial_free(rundir_by_trial *g);
 /* meta.json parsed; NULL when absent (*absent = 1) or unreadable (reason in err). */
 json_object *rundir_read_meta(const char *dir, int *absent, char *err, size_t len);
 /* A string of meta.json's "experiment" object ("name", "path"), malloc'd;
