@@ -59,9 +59,10 @@ void *cpu_alloc(size_t count, size_t elem, const char *workload, const char *wha
                  what, need, have);
         return NULL;
     }
-    /* A whole number of cache lines, so vector loops may run to the end
-     * of the last one.  Room for the pointer cpu_free needs, stored just before the buffer,
-     * and for the alignment (a page plus the offset for a large one). */
+    /* A whole number of cache lines, so vector loops may run to the end of
+     * the last one; then room for the pointer cpu_free needs, stored just
+     * before the buffer, and for the alignment (a page and the offset for a
+     * large buffer). */
     size_t rounded = bytes < CPU_ALIGN ? CPU_ALIGN
                                        : (bytes + CPU_ALIGN - 1) / CPU_ALIGN * CPU_ALIGN;
     size_t pad = large ? 2 * CPU_PAGE : CPU_ALIGN + sizeof(void *);
