@@ -54,7 +54,7 @@ static int read_rounds(const char *run_dir, drift_trial *tr, int nt)
             char *end;
             long k = strtol(s.rows[r][ck], &end, 10);
             double v = strtod(s.rows[r][cs], NULL);
-            if (*end || k < 0 || k > 1000000 || !isfinite(v) || v <= 0)
+            if (end == s.rows[r][ck] || *end || k < 0 || k > 1000000 || !isfinite(v) || v <= 0)
                 continue;
             if (k >= t->n) {
                 if (k >= cap) {
