@@ -205,7 +205,6 @@ static int cnn_prepare(const rn_trial *t, void **state, rn_error *err)
                     ((float *)s->act[0])[cnhw] = v;
             }
     s->out = (cpu_output){s->logits, B * (size_t)c.classes, RN_F32, 0};
-    cpu_blas_threads(1); /* again in run(): a concurrent member may change it */
     *state = s;
     return 0;
 }

@@ -113,7 +113,9 @@ static int matmul_prepare(const rn_trial *t, void **state, rn_error *err)
         return inj;
     }
     s->threads = t->threads > 0 ? t->threads : 1;
-    cpu_blas_threads(s->threads); /* select() leaves OpenBLAS alone: see cpu_backend.c */
+    /* select() leaves OpenBLAS alone (cpu_backend.c); set here, not only in
+     * run(), for settle_blas_pool's GEMMs */
+    cpu_blas_threads(s->threads);
     settle_blas_pool(s->threads);
     *state = s;
     return 0;

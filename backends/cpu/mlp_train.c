@@ -319,7 +319,6 @@ static int mlp_prepare(const rn_trial *t, void **state, rn_error *err)
         mlp_release(s);
         return -1;
     }
-    cpu_blas_threads(s->threads); /* select() leaves OpenBLAS alone: see cpu_backend.c */
     *state = s;
     return 0;
 }
@@ -329,7 +328,9 @@ static int mlp_run(void *st, rn_sample *smp, rn_error *err)
     (void)smp;
     (void)err;
     mlp_state *s = (mlp_state *)st;
-    cpu_blas_threads(s->threads); /* a concurrent member may have changed it */
+    /* here, not in prepare (which calls no BLAS) or select() (see
+     * cpu_backend.c); every run, as a concurrent member may change it */
+    cpu_blas_threads(s->threads);
     const mlp_config *c = &s->cfg;
     const mlp_net *net = &c->net;
     const size_t P = net->nparams, f = (size_t)c->data.features;

@@ -20,8 +20,6 @@
 
 /* rounds listed one by one up to this many; past it, the range alone */
 #define DRIFT_LIST_MAX 60
-/* a run whose rounds stay within this ratio held steady */
-#define DRIFT_STEADY 1.05
 
 typedef struct drift_trial {
     long id;

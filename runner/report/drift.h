@@ -7,6 +7,11 @@
 #include "report/plot_model.h"
 
 enum { DRIFT_MIN_TRIALS = 2, DRIFT_MIN_ROUNDS = 3 };
+/* Rounds within this ratio (slowest over fastest): the machine held steady. */
+#define DRIFT_STEADY 1.05
+/* Rounds this far apart or more explain the spread of the run's
+ * interleaved trials (the report's advice for them names the drift). */
+#define DRIFT_NOISY 1.10
 
 /* For each round of the run's ok interleaved trials, the median over them
  * of the round's sample over its trial's median. */

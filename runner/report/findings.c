@@ -342,10 +342,6 @@ static void failures(strbuf *b, const run_model *m)
     free(g);
 }
 
-/* An interleaved run whose rounds moved this much or more (slowest round
- * over fastest, drift.h) explains the spread of its interleaved trials. */
-#define DRIFT_NOISY 1.10
-
 /* Advice for a trial's noise, by its cause (README "Measurement quality";
  * the causes are the parts of cmd_run.c's `noise` column); `moved`: the
  * run's drift over its rounds when the trial is interleaved, else NAN;

@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 static const char *cell(const csv_table *t, int r, int c)
 {
@@ -46,18 +45,10 @@ static json_object *value(const char *s)
 static char *to_json(const char *dir, const csv_table *t, const csv_table *s,
                      const rundir_by_trial *g, char *err, size_t errlen)
 {
-    json_object *meta = NULL;
-    char *mp = xasprintf("%s/meta.json", dir);
-    struct stat st;
-    if (stat(mp, &st) == 0) {
-        meta = json_object_from_file(mp);
-        if (!meta) {
-            snprintf(err, errlen, "%s: not readable as JSON", mp);
-            free(mp);
-            return NULL;
-        }
-    }
-    free(mp);
+    int absent;
+    json_object *meta = rundir_read_meta(dir, &absent, err, errlen);
+    if (!meta && !absent)
+        return NULL;
     json_object *root = json_object_new_object();
     json_object_object_add(root, "meta", meta);
     json_object *trials = json_object_new_array();
@@ -141,23 +132,15 @@ char *export_run(const char *dir, const char *format, char *err, size_t errlen)
         return NULL;
     }
     free(tp);
-    /* a run with no timed sample may have no samples.csv: every trial has none */
-    char *sp = xasprintf("%s/samples.csv", dir);
+    /* a run with no timed sample may have no samples table: every trial has none */
     csv_table s;
     int have_s = 0;
-    struct stat st;
-    if (stat(sp, &st) == 0) {
-        if (csv_read(sp, &s) < 0) {
-            snprintf(err, errlen, "%s: %s", sp, strerror(errno));
-            free(sp);
-            csv_free(&t);
-            return NULL;
-        }
-        have_s = s.nrows >= 1;
-        if (!have_s)
-            csv_free(&s);
+    if (rundir_read_samples(dir, &s, &have_s, err, errlen) < 0) {
+        csv_free(&t);
+        return NULL;
     }
-    free(sp);
+    if (!have_s)
+        csv_free(&s);
     rundir_by_trial g = {0};
     if (have_s)
         rundir_group_samples(&s, &g);
