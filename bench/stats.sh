@@ -6,11 +6,15 @@
 # n=1e6 (batch 1) sequential against interleaved; the axpb 2-thread size-1
 # trial's early samples; how often the first timed sample is the slowest
 # (against the 1/n per trial chance predicts); intervals that miss their
-# median or go negative.  The axpb pair is run STATS_PAIRS times (default 5)
+# median or go negative.  The noop study and the axpb pair are run
+# STATS_PAIRS times (default 5)
 # in turns, sequential then interleaved: a sequential trial's 30 samples are
 # a 6 ms snapshot of a machine whose speed moves 10-50 % from one second to
 # the next, so one pair says little; the median of the pairs' ratios says
-# more.  Runs on the CPU only, about a minute per binary.
+# more.  noop runs each batch size twice (seeds 1 and 2: the same trial
+# twice, an A/A control): how far two identical trials land apart in one run
+# is the floor any auto-vs-2^20 difference must clear.  Runs on the CPU
+# only, about a minute per binary.
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
 [ $# -gt 0 ] || set -- "now=$here/../build/bin/runner"
@@ -26,6 +30,7 @@ repeats: 100
 order: interleaved
 sweep:
   batch: [auto, 1048576]
+  seed: [1, 2]
 Y
 for order in sequential interleaved; do
 cat >"$work/axpb-$order.yaml" <<Y
@@ -58,6 +63,7 @@ for spec in "$@"; do
             "$bin" --quiet --no-plots --output "$out/pair$k" "$work/axpb-$order.yaml" \
                 >/dev/null 2>&1 || true
         done
+        "$bin" --quiet --no-plots --output "$out/pair$k" "$work/noop.yaml" >/dev/null 2>&1 || true
     done
 done
 python3 - "$work" "$@" <<'PY'
@@ -82,15 +88,33 @@ table = []
 for spec in specs:
     label = spec.split("=", 1)[0]
     out = os.path.join(work, label)
-    n = rows(out, "noop")
-    auto = [r for r in n if r["batch"] == "auto"]
-    big = [r for r in n if r["batch"] != "auto"]
     f = {}
-    if auto and big:
-        a, b = float(auto[0]["median"]), float(big[0]["median"])
-        f["noop per call, auto batch"] = "%s (batch %s)" % (unit(a), auto[0].get("batch_size", "1"))
+    def noop_diffs(o):
+        """auto vs 2^20 per seed, and the A/A differences (seed 1 vs 2 at one
+        batch size), in % of the second"""
+        m = {(r["batch"], r.get("seed", "1")): r for r in rows(o, "noop") if r["status"] == "ok"}
+        ab = [100 * (float(m["auto", k]["median"]) / float(m["1048576", k]["median"]) - 1)
+              for k in ("1", "2") if ("auto", k) in m and ("1048576", k) in m]
+        aa = [100 * (float(m[b, "1"]["median"]) / float(m[b, "2"]["median"]) - 1)
+              for b in ("auto", "1048576") if (b, "1") in m and (b, "2") in m]
+        return m, ab, aa
+    m, ab, aa = noop_diffs(out)
+    if ("auto", "1") in m and ("1048576", "1") in m:
+        a, b = float(m["auto", "1"]["median"]), float(m["1048576", "1"]["median"])
+        f["noop per call, auto batch"] = "%s (batch %s)" % (unit(a), m["auto", "1"].get("batch_size", "1"))
         f["noop per call, batch 2^20"] = unit(b)
         f["noop auto vs 2^20"] = "%+.1f %%" % (100 * (a / b - 1))
+        for d in sorted(os.listdir(out)):
+            if d.startswith("pair"):
+                _, ab2, aa2 = noop_diffs(os.path.join(out, d))
+                ab += ab2
+                aa += aa2
+        if len(ab) > 1:
+            f["  the same, median of %d (range)" % len(ab)] = "%+.1f %% (%+.1f to %+.1f)" % (
+                med(ab), min(ab), max(ab))
+        if aa:
+            f["  A/A: one batch size twice, median |diff| (max)"] = "%.1f %% (%.1f)" % (
+                med([abs(x) for x in aa]), max(abs(x) for x in aa))
     s = [float(r["median"]) for r in rows(out, "axpb-sequential") if r["status"] == "ok"]
     i = [float(r["median"]) for r in rows(out, "axpb-interleaved") if r["status"] == "ok"]
     if s and i:
