@@ -256,7 +256,7 @@ Test(report_tables, workload_and_hook_columns_in_both_reports, .timeout = 60)
 /* --- report.html -------------------------------------------------------- */
 
 /* A copy of tests/fixtures/matmul_run with its charts and both reports. */
-static char *fixture_report(void)
+static char *fixture_report_drawn(int draw)
 {
     const char *root = getenv("RUNNER_ROOT") ? getenv("RUNNER_ROOT") : ".";
     char *d = tmpdir();
@@ -271,12 +271,20 @@ static char *fixture_report(void)
         free(text);
     }
     proc_out r;
-    run((char *[]){"plot", d, NULL}, &r);
-    cr_assert_eq(r.status, 0, "%s", r.err);
+    if (draw) {
+        run((char *[]){"plot", d, NULL}, &r);
+        cr_assert_eq(r.status, 0, "%s", r.err);
+    }
     run((char *[]){"report", d, NULL}, &r);
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_assert(strstr(r.err, "report.html"), "%s", r.err);
     return d;
+}
+
+/* the matmul fixture's run with its charts drawn and its reports written */
+static char *fixture_report(void)
+{
+    return fixture_report_drawn(1);
 }
 
 static int png_count(const char *d)
@@ -330,6 +338,31 @@ Test(report_html, one_self_contained_file, .timeout = 60)
     cr_assert_null(strstr(html, "<script src"));
     cr_assert_eq(count(html, "<script"), 1);
     free(html);
+    free(d);
+}
+
+/* A run whose charts were never drawn (`--no-plots`, no gnuplot) has
+ * reports that say so and name the command that draws them; once `runner
+ * plot` drew them, the same reports show them instead. */
+Test(report_html, a_run_without_charts_says_how_to_draw_them, .timeout = 60)
+{
+    char *d = fixture_report_drawn(0);
+    cr_assert_eq(png_count(d), 0);
+    char *md = slurp(d, "report.md"), *html = slurp(d, "report.html");
+    cr_assert(strstr(md, "No charts: none was drawn (the run had `--no-plots`, no ok trial, or no "
+                         "gnuplot); `runner plot` on this folder draws them."),
+              "%s", md);
+    cr_assert(strstr(html, "<p>No charts: none was drawn"), "%s", html);
+    cr_assert_eq(count(html, "<figure class=\"chart\""), 0);
+    free(md);
+    free(html);
+    proc_out r;
+    run((char *[]){"plot", d, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    md = slurp(d, "report.md");
+    cr_assert_null(strstr(md, "No charts"), "%s", md);
+    cr_assert(strstr(md, "![time](plots/time.png)"), "%s", md);
+    free(md);
     free(d);
 }
 

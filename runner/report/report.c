@@ -205,8 +205,8 @@ static void charts(strbuf *b, const char *run_dir)
     int n = report_chart_names(run_dir, &names);
     sb_puts(b, "## Charts\n\n");
     if (!n)
-        sb_puts(b, "No charts: no ok trial to draw, or gnuplot is missing (install it, then run "
-                   "`runner plot` on this folder).\n\n");
+        sb_puts(b, "No charts: none was drawn (the run had `--no-plots`, no ok trial, or no "
+                   "gnuplot); `runner plot` on this folder draws them.\n\n");
     for (int i = 0; i < n; i++) {
         sb_printf(
             b, "![%s](plots/%s.png)\n\n[%s.svg](plots/%s.svg), script [%s.gp](plots/%s.gp)\n\n",

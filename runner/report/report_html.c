@@ -149,8 +149,9 @@ static void charts(strbuf *b, const char *run_dir)
     int n = report_chart_names(run_dir, &names);
     sb_puts(b, "<h2 id=\"charts\">Charts</h2>\n");
     if (!n)
-        sb_puts(b, "<p>No charts: no ok trial to draw, or gnuplot is missing (install it, then "
-                   "run <code>runner plot</code> on this folder).</p>\n");
+        sb_puts(b, "<p>No charts: none was drawn (the run had <code>--no-plots</code>, no ok "
+                   "trial, or no gnuplot); <code>runner plot</code> on this folder draws "
+                   "them.</p>\n");
     for (int i = 0; i < n; i++) {
         char *svg = xasprintf("%s/%s/%s.svg", run_dir, rundir_name(RD_PLOTS), names[i]);
         char *pre = xasprintf("c%d", i + 1);
