@@ -6,6 +6,7 @@
 
 #include <nvtx3/nvToolsExt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -53,7 +54,14 @@ static int probe(char *why, size_t len)
         return 1;
     }
     if (e == cudaErrorNoDevice || (e == cudaSuccess && n == 0)) {
-        snprintf(why, len, "no CUDA device");
+        /* a machine with GPUs that the environment hides (an empty or
+         * wrong CUDA_VISIBLE_DEVICES) says so: "no CUDA device" alone
+         * sends its user looking for a missing card */
+        const char *vis = getenv("CUDA_VISIBLE_DEVICES");
+        if (vis)
+            snprintf(why, len, "no CUDA device visible (CUDA_VISIBLE_DEVICES=%.64s)", vis);
+        else
+            snprintf(why, len, "no CUDA device");
         return 1;
     }
     if (e != cudaSuccess) {
