@@ -6,15 +6,14 @@
 # n=1e6 (batch 1) sequential against interleaved; the axpb 2-thread size-1
 # trial's early samples; how often the first timed sample is the slowest
 # (against the 1/n per trial chance predicts); intervals that miss their
-# median or go negative.  The noop study and the axpb pair are run
-# STATS_PAIRS times (default 5)
+# median or go negative.  The axpb pair is run STATS_PAIRS times (default 5)
 # in turns, sequential then interleaved: a sequential trial's 30 samples are
 # a 6 ms snapshot of a machine whose speed moves 10-50 % from one second to
 # the next, so one pair says little; the median of the pairs' ratios says
-# more.  noop runs each batch size twice (seeds 1 and 2: the same trial
-# twice, an A/A control): how far two identical trials land apart in one run
-# is the floor any auto-vs-2^20 difference must clear.  Runs on the CPU
-# only, about a minute per binary.
+# more.  The noop study runs as often, each batch size twice a run (seeds 1
+# and 2: the same trial twice, an A/A control): how far two identical trials
+# land apart in one run is the floor any auto-vs-2^20 difference must clear.
+# Runs on the CPU only, about a minute per binary.
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
 [ $# -gt 0 ] || set -- "now=$here/../build/bin/runner"

@@ -255,7 +255,8 @@ Test(report_tables, workload_and_hook_columns_in_both_reports, .timeout = 60)
 
 /* --- report.html -------------------------------------------------------- */
 
-/* A copy of tests/fixtures/matmul_run with its charts and both reports. */
+/* A copy of tests/fixtures/matmul_run with both reports, and its charts
+ * drawn first when `draw`. */
 static char *fixture_report_drawn(int draw)
 {
     const char *root = getenv("RUNNER_ROOT") ? getenv("RUNNER_ROOT") : ".";
@@ -281,7 +282,6 @@ static char *fixture_report_drawn(int draw)
     return d;
 }
 
-/* the matmul fixture's run with its charts drawn and its reports written */
 static char *fixture_report(void)
 {
     return fixture_report_drawn(1);
