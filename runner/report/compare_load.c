@@ -147,9 +147,7 @@ int compare_run_load(compare_run *R, const char *arg, strbuf *err)
     rundir_group_samples(&s, &g);
     for (int pos = 0; pos < R->nrows; pos++) {
         int n;
-        const int *rows = R->id[pos] >= 0 && R->id[pos] <= RUNDIR_MAX_TRIAL
-                              ? rundir_last_series(&s, &g, (long)R->id[pos], &n)
-                              : NULL;
+        const int *rows = rundir_last_series(&s, &g, (long)R->id[pos], &n);
         if (!rows)
             continue;
         R->smp[pos] = xmalloc((size_t)n * sizeof(double));

@@ -122,16 +122,9 @@ char *export_run(const char *dir, const char *format, char *err, size_t errlen)
         snprintf(err, errlen, "unknown format '%s' (json or csv)", format);
         return NULL;
     }
-    char *tp = xasprintf("%s/trials.csv", dir);
     csv_table t;
-    int rc = csv_read(tp, &t);
-    if (rc < 0 || t.nrows < 1) {
-        snprintf(err, errlen, "%s: %s", tp, rc < 0 ? strerror(errno) : "empty");
-        csv_free(&t);
-        free(tp);
+    if (rundir_read_trials(dir, &t, err, errlen) < 0)
         return NULL;
-    }
-    free(tp);
     /* a run with no timed sample may have no samples table: every trial has none */
     csv_table s;
     int have_s = 0;
