@@ -35,7 +35,7 @@ static int count_lines(const char *path)
 
 /* The newest run of an experiment (run ids sort by time, "-K" suffixes by
  * K): not OUTPUT/<name>/latest, which only a finished run with an ok trial
- * earns (README "Results"); these tests also look at failed and cut runs. */
+ * earns (doc/results.md#results); these tests also look at failed and cut runs. */
 static void latest(const char *out, const char *name, const char *file, char *path, size_t len)
 {
     char dir[4096], best[256] = "";
@@ -711,7 +711,7 @@ Test(timing, concurrent_cpu_members_speed_up, .timeout = 120)
     }
     cr_log_info("concurrent: best speedup %.2f", best);
     /* two cores for two members only when nobody else uses them: with every
-     * attempt flagged busy (README "Measurement quality", Load) the speedup
+     * attempt flagged busy (doc/timing.md#load) the speedup
      * says nothing about the runner */
     if (best <= 1.3 && !quiet) {
         free(d);
@@ -747,8 +747,8 @@ Test(run, concurrent_member_on_a_missing_device_is_skipped, .timeout = 30)
     free(d);
 }
 
-/* batch: auto grows a sample to sample_time (default 1 ms; README
- * "Batching"); sample_time: 0 leaves only the clock's floor (1000x its
+/* batch: auto grows a sample to sample_time (default 1 ms;
+ * doc/timing.md#batching); sample_time: 0 leaves only the clock's floor (1000x its
  * resolution, 100x its cost: microseconds). */
 Test(run, auto_batches_last_the_sample_time, .timeout = 60)
 {
@@ -1088,7 +1088,7 @@ static const char *cell(const csv_table *t, int row, const char *col)
     return c < t->nfields[row] ? t->rows[row][c] : "";
 }
 
-/* A backend's min_warm (README "How a trial is timed", step 4): the fake
+/* A backend's min_warm (doc/timing.md#how-a-trial-is-timed, step 4): the fake
  * asks for 0.3 s, so both trials warm that long, the second too, where the
  * core's own floor is 0.01 s for a worker's later trials (0.05 s for its
  * first); a shorter `warmup_time` still caps it. */
@@ -1115,7 +1115,7 @@ Test(run, a_backend_min_warm_holds_every_trial_warming, .timeout = 30)
 }
 
 /* A batch's device time is the mean over its calls, as its wall time is
- * (README "How a trial is timed", step 6): the fake's calls take 1, 2, 3,
+ * (doc/timing.md#how-a-trial-is-timed, step 6): the fake's calls take 1, 2, 3,
  * 1, 2, 3 ms of device time, so batches of two read 1.5, 2.5 and 2 ms;
  * the last call of each batch alone read 1, 2 or 3 ms. */
 Test(run, a_batch_device_time_is_the_mean_of_its_calls, .timeout = 30)
@@ -1155,7 +1155,7 @@ Test(run, throttled_samples_are_retaken_after_a_recovery_delay, .timeout = 30)
     csv_free(&t);
 }
 
-/* The discarded batches (README "How a trial is timed", step 5) are framed
+/* The discarded batches (doc/timing.md#how-a-trial-is-timed, step 5) are framed
  * by sample_begin and sample_check like samples, so that the first timed
  * sample follows the same device calls as every later one (on an H200 the
  * first sample of short CUDA trials read up to 1.4x the median when only
@@ -1318,7 +1318,7 @@ Test(run, intervals_hold_the_median_and_no_duration_is_negative, .timeout = 60)
 }
 
 /* Durations printed with a unit ("12.5 us", "1 µs"): none negative, and each
- * in the unit rule of README "Reading the numbers" (ns below 1 us, us below
+ * in the unit rule of doc/timing.md#noise (ns below 1 us, us below
  * 1 ms, ms below 1 s, s above).  Returns the number checked. */
 static int scan_units(const char *text, const char *where)
 {
@@ -1416,7 +1416,7 @@ Test(run, a_full_study_has_no_negative_or_misunited_duration, .timeout = 120)
 /* A config with warmup_time: 0 runs only the counted warmups and the
  * discarded first batch (after the worker's first trial, which settles its
  * thread pool); in interleaved order
- * warmup_calls is the sum over the rounds (README "How a trial is timed"). */
+ * warmup_calls is the sum over the rounds (doc/timing.md#how-a-trial-is-timed). */
 Test(run, interleaved_warmup_extras_are_summed_over_rounds, .timeout = 60)
 {
     char *d = tmpdir();
@@ -1450,7 +1450,7 @@ Test(run, interleaved_warmup_extras_are_summed_over_rounds, .timeout = 60)
 }
 
 /* The supervisor's `trial` spans in a trace, in the order they began:
- * their trial numbers, space-separated (README "A timeline of a run"). */
+ * their trial numbers, space-separated (doc/results.md#a-timeline-of-a-run). */
 static void runner_trial_spans(const char *trace, char *out, size_t len)
 {
     FILE *f = fopen(trace, "r");
@@ -1471,7 +1471,7 @@ static void runner_trial_spans(const char *trace, char *out, size_t len)
     fclose(f);
 }
 
-/* `order` swept (README "How a trial is timed"): the sequential trials run
+/* `order` swept (doc/timing.md#how-a-trial-is-timed): the sequential trials run
  * first, one by one in trial order, then the interleaved ones round by
  * round; both groups keep their samples, hooks, --filter. */
 Test(run, order_swept_runs_the_sequential_trials_then_the_interleaved_rounds, .timeout = 60)
@@ -1632,7 +1632,7 @@ static void run_ramp(const char *d, const char *prelude, const char *iterations,
  * 1.3x the next (then flat) is warmed past them all, where "within the
  * tolerance of the round before" alone stopped a worker's second trial
  * after the 10 ms minimum, two or three calls in, and left the ramp to the
- * timed samples (README "How a trial is timed", step 4).  Timing: a busy
+ * timed samples (doc/timing.md#how-a-trial-is-timed, step 4).  Timing: a busy
  * loop's steps must stand out of the noise, so it runs alone. */
 Test(timing, warmup_goes_on_while_calls_get_faster, .timeout = 60)
 {
@@ -1661,8 +1661,8 @@ Test(timing, warmup_goes_on_while_calls_get_faster, .timeout = 60)
  * tolerance), then 3.3 down to 2.6 and flat: "steady and not a new fastest"
  * alone ended the second trial's warmup at the tie, six calls in, and left
  * the rest of the ramp to the timed samples.  The plateau rule waits until the time since the fastest round last improved
- * by more than 1 % is as long as the descent (README "How a trial is
- * timed", step 4).  Timing: it runs alone. */
+ * by more than 1 % is as long as the descent
+ * (doc/timing.md#how-a-trial-is-timed, step 4).  Timing: it runs alone. */
 Test(timing, warmup_waits_out_a_ramp_with_a_tie, .timeout = 60)
 {
     skip_unless_timing();
@@ -1679,7 +1679,7 @@ Test(timing, warmup_waits_out_a_ramp_with_a_tie, .timeout = 60)
     free(d);
 }
 
-/* batch: auto probes again once the trial is warm (README "Batching"): a
+/* batch: auto probes again once the trial is warm (doc/timing.md#batching): a
  * workload whose first calls take milliseconds and the rest microseconds
  * is batched, where one probe right after the warmups call saw a slow call
  * and left it at one call a sample.  The second trial's rows: its worker
@@ -2061,7 +2061,7 @@ Test(run, plot_does_not_follow_planted_links, .timeout = 60)
     free(d);
 }
 
-/* issue 16: `latest` is earned (README "Results"), an empty --filter is an error */
+/* issue 16: `latest` is earned (doc/results.md#results), an empty --filter is an error */
 Test(run, latest_moves_only_to_a_finished_run_with_an_ok_trial, .timeout = 30)
 {
     char *d = tmpdir();
@@ -2109,8 +2109,8 @@ Test(run, latest_moves_only_to_a_finished_run_with_an_ok_trial, .timeout = 30)
     free(d);
 }
 
-/* issue 16: a trial run beside a CPU hog is flagged busy (README
- * "Measurement quality", Load).  The hog is bounded (alarm) and ended by
+/* issue 16: a trial run beside a CPU hog is flagged busy
+ * (doc/timing.md#load).  The hog is bounded (alarm) and ended by
  * its PID. */
 Test(run, a_cpu_hog_beside_a_trial_flags_it_busy, .timeout = 60)
 {
@@ -2166,8 +2166,8 @@ Test(run, threads_above_the_cpus_is_a_validation_warning, .timeout = 30)
     free(d);
 }
 
-/* issue 16: the `affinity` run key pins the worker (README "Measurement
- * quality", Pinning); the CPUs are the `cpus` column and meta.json lists the
+/* issue 16: the `affinity` run key pins the worker
+ * (doc/timing.md#pinning); the CPUs are the `cpus` column and meta.json lists the
  * values */
 Test(run, affinity_pins_the_worker_and_is_recorded, .timeout = 30)
 {
