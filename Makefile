@@ -53,7 +53,8 @@ CORE_OBJS := $(CORE_SRCS:%.c=$(BUILD)/%.o)
 # nothing else names them
 CPU_OBJS  := $(CPU_SRCS:%.c=$(BUILD)/%.o)
 RUNNER_OBJS := $(RUNNER_SRCS:%.c=$(BUILD)/%.o)
-TEST_SRCS := $(wildcard tests/test_*.c) tests/runproc.c
+# the test files and the helpers they share (runproc.c, scenario.c, ...)
+TEST_SRCS := $(wildcard tests/*.c)
 TEST_OBJS := $(TEST_SRCS:%.c=$(BUILD)/%.o)
 
 BIN := $(BUILD)/bin/runner
