@@ -113,37 +113,10 @@ char *file_in(const char *dir, const char *name)
 
 void run_bin(proc *p, const char *cwd, const char *env, char *const args[])
 {
-    const char *bin = getenv("RUNNER_BIN");
-    cr_assert(bin, "RUNNER_BIN is not set (run through make test)");
-    int e[2];
-    cr_assert_eq(pipe(e), 0);
-    pid_t pid = fork();
-    if (pid == 0) {
-        dup2(e[1], 2);
-        int nul = open("/dev/null", O_WRONLY);
-        dup2(nul, 1);
-        close(e[0]);
-        if (cwd && chdir(cwd) < 0)
-            _exit(126);
-        if (env)
-            putenv((char *)env);
-        char *argv[32];
-        int n = 0;
-        argv[n++] = (char *)bin;
-        for (int i = 0; args[i] && n < 31; i++)
-            argv[n++] = args[i];
-        argv[n] = NULL;
-        execv(bin, argv);
-        _exit(127);
-    }
-    close(e[1]);
-    size_t len = 0;
-    ssize_t r;
-    while (len + 1 < sizeof p->err && (r = read(e[0], p->err + len, sizeof p->err - 1 - len)) > 0)
-        len += (size_t)r;
-    p->err[len] = '\0';
-    close(e[0]);
-    int st;
-    waitpid(pid, &st, 0);
-    p->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    int o, e;
+    pid_t pid = start_in(cwd, env, args, &o, &e);
+    static proc_out r;
+    finish(pid, o, e, &r);
+    p->status = r.status;
+    snprintf(p->err, sizeof p->err, "%s", r.err);
 }

@@ -86,3 +86,12 @@ double mono_now(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
+
+void assert_row_durations(const csv_table *t, int i, const char *const *cols, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        cr_assert(cell(t, i, cols[k])[0] != '-', "row %d: %s = %s", i, cols[k], cell(t, i, cols[k]));
+    double lo = atof(cell(t, i, "median_ci_low")), hi = atof(cell(t, i, "median_ci_high"));
+    double m = atof(cell(t, i, "median"));
+    cr_assert(lo <= m && m <= hi, "row %d: %g not in [%g, %g]", i, m, lo, hi);
+}

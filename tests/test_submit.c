@@ -2,7 +2,7 @@
  * both commands against fake sbatch/squeue scripts ($RUNNER_SBATCH,
  * $RUNNER_SQUEUE, $RUNNER_SCONTROL), resubmission, status, and the merge
  * job's `latest`.  tests/slurm/run.sh does the same on a real cluster. */
-#include "submit_fixture.h"
+#include "runproc.h"
 #include "cli/commands.h"
 #include "slurm/slurm.h"
 #include "base/util.h"
@@ -38,17 +38,17 @@ typedef struct fixture {
 
 static void fixture_make(fixture *f)
 {
-    f->dir = scratch_dir();
+    f->dir = tmpdir();
     f->exp = xasprintf("%s/sub.yaml", f->dir);
-    put(f->exp,
+    write_file(f->exp,
         "name: subtest\nworkload: selftest\nsweep:\n  seed: {range: [1, 10]}\nrepeats: 1\nwarmups: 0\n",
         0);
     f->out = xasprintf("%s/out dir/it's", f->dir);
     f->sbatch = xasprintf("%s/sbatch", f->dir);
     f->log = xasprintf("%s/sbatch.log", f->dir);
     f->squeue = xasprintf("%s/squeue", f->dir);
-    put(f->sbatch, fake_sbatch, 1);
-    put(f->squeue, "#!/bin/sh\n", 1); /* nothing in the queue */
+    write_file(f->sbatch, fake_sbatch, 1);
+    write_file(f->squeue, "#!/bin/sh\n", 1); /* nothing in the queue */
     setenv("RUNNER_SBATCH", f->sbatch, 1);
     setenv("RUNNER_SQUEUE", f->squeue, 1);
     setenv("RUNNER_SCONTROL", "/nonexistent/scontrol", 1);
@@ -106,10 +106,10 @@ static void shard_state(const char *run, int k, int n, int rows, int finished)
     sb_puts(&b, "trial,seed,status\n");
     for (int r = 0; r < rows; r++)
         sb_printf(&b, "%d,%d,ok\n", k - 1 + r * n, k + r * n);
-    put(p, b.s, 0);
+    write_file(p, b.s, 0);
     free(p);
     p = xasprintf("%s/meta.json", d);
-    put(p, finished ? "{\"finished\": true}\n" : "{\"finished\": false}\n", 0);
+    write_file(p, finished ? "{\"finished\": true}\n" : "{\"finished\": false}\n", 0);
     free(p);
     free(d);
     sb_free(&b);
@@ -191,7 +191,7 @@ Test(submit_cmd, sbatch_failing_is_exit_2, .timeout = 30)
 {
     fixture f;
     fixture_make(&f);
-    put(f.sbatch, "#!/bin/sh\necho 'sbatch: error: invalid partition specified' >&2\nexit 1\n", 1);
+    write_file(f.sbatch, "#!/bin/sh\necho 'sbatch: error: invalid partition specified' >&2\nexit 1\n", 1);
     cr_assert_eq(submit(5, f.exp, "--output", f.out, "--partition", "nope"), 2);
     fixture_free(&f);
 }
@@ -210,7 +210,7 @@ Test(submit_cmd, invalid_options_and_files_exit_2, .timeout = 30)
     cr_assert_eq(submit(2, f.exp, f.exp), 2);
     cr_assert_eq(submit(3, "--resume", f.dir, "--shards=2"), 2);
     char *bad = xasprintf("%s/bad.yaml", f.dir);
-    put(bad, "workload: nosuch\n", 0);
+    write_file(bad, "workload: nosuch\n", 0);
     cr_assert_eq(submit(3, bad, "--output", f.out), 2);
     cr_assert_eq(access(f.log, F_OK), -1, "sbatch never ran");
     free(bad);
@@ -243,7 +243,7 @@ Test(submit_cmd, resume_resubmits_missing_and_unfinished_shards, .timeout = 30)
     free(want);
     free(log);
     /* a shard still in the queue is not submitted twice */
-    put(f.squeue, "#!/bin/sh\necho '101_3 RUNNING'\n", 1);
+    write_file(f.squeue, "#!/bin/sh\necho '101_3 RUNNING'\n", 1);
     unlink(f.log);
     cr_assert_eq(submit(2, "--resume", run), 2);
     cr_assert_eq(access(f.log, F_OK), -1, "sbatch never ran");
@@ -283,7 +283,7 @@ Test(submit_cmd, status_counts_trials_and_asks_squeue, .timeout = 30)
     /* 10 trials in 3 shards: 4, 3, 3 */
     shard_state(run, 1, 3, 4, 1);
     shard_state(run, 2, 3, 1, 0);
-    put(f.squeue,
+    write_file(f.squeue,
         "#!/bin/sh\n"
         "case \"$*\" in\n"
         "  *' 101 '*) echo '101_1 RUNNING'; echo '101_2 PENDING' ;;\n"
@@ -301,7 +301,7 @@ Test(submit_cmd, status_counts_trials_and_asks_squeue, .timeout = 30)
     free(out);
     /* scontrol knows the task squeue no longer lists */
     char *sc = xasprintf("%s/scontrol", f.dir);
-    put(sc, "#!/bin/sh\nprintf 'JobId=104 ArrayJobId=101 ArrayTaskId=0\\n   JobState=COMPLETED Reason=None\\n'\n", 1);
+    write_file(sc, "#!/bin/sh\nprintf 'JobId=104 ArrayJobId=101 ArrayTaskId=0\\n   JobState=COMPLETED Reason=None\\n'\n", 1);
     setenv("RUNNER_SCONTROL", sc, 1);
     shard_state(run, 2, 3, 3, 1);
     shard_state(run, 3, 3, 3, 1);
@@ -337,7 +337,7 @@ Test(submit_cmd, status_of_a_tampered_job_sbatch_is_bounded, .timeout = 20)
     char *run = xasprintf("%s/tampered", f.dir);
     mkdir(run, 0755);
     char *job = xasprintf("%s/job.sbatch", run);
-    put(job, "#!/bin/sh\n#SBATCH --array=0-99999999\n", 0);
+    write_file(job, "#!/bin/sh\n#SBATCH --array=0-99999999\n", 0);
     cr_assert_eq(slurm_script_shards("#SBATCH --array=0-99999999\n"), -1);
     cr_assert_eq(slurm_script_shards("x=$((SLURM_ARRAY_TASK_ID + 1))/100000000\n"), -1);
     cr_assert_eq(slurm_script_shards("#SBATCH --array=0-99999\n"), 100000);
@@ -364,7 +364,7 @@ Test(submit_cmd, a_file_without_name_runs_from_where_it_is, .timeout = 30)
     fixture f;
     fixture_make(&f);
     char *exp = xasprintf("%s/noname.yaml", f.dir);
-    put(exp, "workload: noop\nsweep:\n  seed: [1, 2]\n", 0);
+    write_file(exp, "workload: noop\nsweep:\n  seed: [1, 2]\n", 0);
     cr_assert_eq(submit(3, exp, "--output", f.out), 0);
     char *p = xasprintf("%s/noname", f.out);
     DIR *dd = opendir(p);
@@ -396,7 +396,7 @@ Test(submit_cmd, a_file_without_name_runs_from_where_it_is, .timeout = 30)
 static void shard_exp(const char *run, int k, int n)
 {
     char *p = xasprintf("%s/shard-%d-of-%d/experiment.yaml", run, k, n);
-    put(p, "name: subtest\nworkload: selftest\n", 0);
+    write_file(p, "name: subtest\nworkload: selftest\n", 0);
     free(p);
 }
 
@@ -447,10 +447,10 @@ Test(submit_cmd, a_merge_with_no_ok_trial_leaves_latest, .timeout = 30)
         mkdir(p, 0755);
         free(p);
         p = xasprintf("%s/shard-%d-of-2/trials.csv", run, k);
-        put(p, k == 1 ? "trial,seed,status\n0,1,failed\n" : "trial,seed,status\n1,2,skipped\n", 0);
+        write_file(p, k == 1 ? "trial,seed,status\n0,1,failed\n" : "trial,seed,status\n1,2,skipped\n", 0);
         free(p);
         p = xasprintf("%s/shard-%d-of-2/meta.json", run, k);
-        put(p, "{\"finished\": true}\n", 0);
+        write_file(p, "{\"finished\": true}\n", 0);
         free(p);
         shard_exp(run, k, 2);
     }

@@ -2,7 +2,7 @@
  * scripts (quoting for sh and for sbatch's #SBATCH parser, run through a
  * real /bin/sh), the time-limit format, and the parsers of sbatch, squeue
  * and scontrol output. */
-#include "submit_fixture.h"
+#include "runproc.h"
 #include "cli/commands.h"
 #include "slurm/slurm.h"
 #include "base/util.h"
@@ -253,16 +253,16 @@ Test(submit_script, job_array_directives)
  * with a quote and a space) that prints its arguments one a line. */
 Test(submit_script, shell_body_passes_every_path_intact)
 {
-    char *dir = scratch_dir();
+    char *dir = tmpdir();
     char *sub = xasprintf("%s/it's a \"dir\" $HOME `x` #1", dir);
     cr_assert_eq(mkdir(sub, 0755), 0);
     char *runner = xasprintf("%s/fake runner", sub);
-    put(runner, "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done\n", 1);
+    write_file(runner, "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done\n", 1);
     char *exp = xasprintf("%s/experiment.yaml", sub);
     slurm_opts o = {.allow_unsafe_lua = 0};
     char *s = slurm_job_script("x", sub, runner, exp, 4, &o);
     char *path = xasprintf("%s/job.sbatch", dir);
-    put(path, s, 0);
+    write_file(path, s, 0);
     strbuf cmd = {0};
     sb_puts(&cmd, "sh ");
     sh_quote(&cmd, path);
@@ -281,7 +281,7 @@ Test(submit_script, shell_body_passes_every_path_intact)
     /* the merge job */
     free(s);
     s = slurm_merge_script("x", sub, runner, &o);
-    put(path, s, 0);
+    write_file(path, s, 0);
     out = sh_out(cmd.s, NULL, &rc);
     cr_assert_eq(rc, 0);
     want = xasprintf("merge\n%s\n", sub);
@@ -292,7 +292,7 @@ Test(submit_script, shell_body_passes_every_path_intact)
     free(s);
     o.allow_unsafe_lua = 1;
     s = slurm_job_script("x", sub, runner, exp, 2, &o);
-    put(path, s, 0);
+    write_file(path, s, 0);
     out = sh_out(cmd.s, "SLURM_ARRAY_TASK_ID=0", &rc);
     want = xasprintf("--quiet\n--allow-unsafe-lua\n--shard\n1/2\n--run-dir\n%s\n%s\n", sub, exp);
     cr_assert_str_eq(out, want);

@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "config_fixture.h"
 #include "experiment/config.h"
 #include "cpu/cpu.h"
 #include "philox.h"
@@ -232,30 +233,6 @@ Test(verify_inject, skip_copy_skips_a_cpu_trial)
 }
 
 /* --- validation ------------------------------------------------------------- */
-
-static char *diags_text(const diags *d)
-{
-    strbuf b = {0};
-    for (int i = 0; i < d->n; i++)
-        sb_printf(&b, "%d:%d: %s\n", d->items[i].line, d->items[i].col, d->items[i].msg);
-    return sb_take(&b);
-}
-
-static char *parse_err(const char *text)
-{
-    diags d = {0};
-    experiment *e = experiment_parse("t.yaml", text, strlen(text), &d);
-    if (e) {
-        experiment_free(e);
-        cr_assert_fail("expected an error; file:\n%s", text);
-    }
-    char *msgs = diags_text(&d);
-    diag_free(&d);
-    return msgs;
-}
-
-#define expect_diag(msgs, want) \
-    cr_expect(strstr((msgs), (want)) != NULL, "expected '%s', got:\n%s", (want), (msgs))
 
 Test(verify_config, bad_values_are_errors_with_line_and_column)
 {
