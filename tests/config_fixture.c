@@ -84,3 +84,10 @@ char *column_names(const experiment *e)
         sb_printf(&b, "%s%s", c ? "," : "", e->cols[c].name);
     return sb_take(&b);
 }
+
+void expect_parse_error(const char *text, const char *want)
+{
+    char *m = parse_err(text);
+    expect_diag(m, want);
+    free(m);
+}

@@ -20,6 +20,9 @@ char *parse_err(const char *text);
 #define expect_diag(msgs, want) \
     cr_expect(strstr((msgs), (want)) != NULL, "expected diagnostic '%s', got:\n%s", (want), (msgs))
 
+/* parse_err(text) must hold the diagnostic `want`. */
+void expect_parse_error(const char *text, const char *want);
+
 /* The column `name` (asserted to exist). */
 int col_of(const experiment *e, const char *name);
 

@@ -8,11 +8,39 @@
 #include <string.h>
 #include <time.h>
 
+void file_at(const char *dir, const char *name, const char *text, char *path)
+{
+    write_text(dir, name, text);
+    snprintf(path, SCENARIO_PATH, "%s/%s", dir, name);
+}
+
 void experiment_at(const char *dir, const char *file, const char *yaml, char *exp, char *out)
 {
     write_text(dir, file, yaml);
     snprintf(exp, SCENARIO_PATH, "%s/%s", dir, file);
     snprintf(out, SCENARIO_PATH, "%s/out", dir);
+}
+
+char *experiment_in(const char *file, const char *yaml, char *exp, char *out)
+{
+    char *d = tmpdir();
+    experiment_at(d, file, yaml, exp, out);
+    return d;
+}
+
+void run_expect(const char *out, const char *exp, int want, proc_out *r)
+{
+    run_quiet(out, exp, r);
+    cr_assert_eq(r->status, want, "%s", r->err);
+}
+
+void run_with_fake(const char *out, const char *exp, int variant, proc_out *r)
+{
+    char fake[4096];
+    snprintf(fake, sizeof fake, "%s/fake-%d.so", getenv("RUNNER_FAKES"), variant);
+    setenv("RUNNER_CUDA_BACKEND", fake, 1);
+    run_quiet(out, exp, r);
+    unsetenv("RUNNER_CUDA_BACKEND");
 }
 
 void run_quiet(const char *out, const char *exp, proc_out *r)

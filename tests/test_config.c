@@ -84,9 +84,8 @@ Test(config_yaml, x_and_dot_keys_are_ignored)
 
 Test(config_yaml, merge_of_a_scalar_is_an_error)
 {
-    char *m = parse_err("workload: matmul\n<<: 3\n");
-    expect_diag(m, "2:5: '<<' merges a mapping or a list of mappings, not a scalar");
-    free(m);
+    expect_parse_error("workload: matmul\n<<: 3\n",
+                       "2:5: '<<' merges a mapping or a list of mappings, not a scalar");
 }
 
 /* ---- defaults ------------------------------------------------------------------- */
@@ -137,15 +136,12 @@ Test(config_defaults, params_dtype_acts_as_the_dtype_key)
     cr_expect_str_eq(tv(e, 0, "m"), "3");
     cr_expect_eq(e->cols[col_of(e, "dtype")].kind, COL_RUNKEY);
     experiment_free(e);
-    char *m = parse_err("workload: matmul\nparams: {dtype: f64}\nsweep:\n  dtype: [f32, f16]\n");
-    expect_diag(m, "4:3: 'dtype' is set both at the top level (line 2) and under sweep");
-    free(m);
-    m = parse_err("workload: matmul\nparams: {dtype: f8}\n");
-    expect_diag(m, "2:17: 'dtype' must be f32, f64, f16 or bf16, not 'f8'");
-    free(m);
-    m = parse_err("workload: matmul\ndtype: f32\nparams: {dtype: f64}\n");
-    expect_diag(m, "3:10: 'dtype' is set twice (first at line 2)");
-    free(m);
+    expect_parse_error("workload: matmul\nparams: {dtype: f64}\nsweep:\n  dtype: [f32, f16]\n",
+                       "4:3: 'dtype' is set both at the top level (line 2) and under sweep");
+    expect_parse_error("workload: matmul\nparams: {dtype: f8}\n",
+                       "2:17: 'dtype' must be f32, f64, f16 or bf16, not 'f8'");
+    expect_parse_error("workload: matmul\ndtype: f32\nparams: {dtype: f64}\n",
+                       "3:10: 'dtype' is set twice (first at line 2)");
 }
 
 /* ---- durations ----------------------------------------------------------------- */
@@ -190,9 +186,7 @@ Test(config_durations, bad_durations)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char text[256];
         snprintf(text, sizeof text, "workload: noop\ntimeout: %s\n", bad[i]);
-        char *m = parse_err(text);
-        expect_diag(m, "2:10: 'timeout' must be a duration");
-        free(m);
+        expect_parse_error(text, "2:10: 'timeout' must be a duration");
     }
 }
 
@@ -342,12 +336,10 @@ Test(config_limit, million_trials_accepted_one_more_row_refused, .timeout = 10)
     cr_expect_str_eq(tv(e, 999999, "size"), "1000");
     cr_expect_str_eq(tv(e, 999999, "seed"), "1000");
     experiment_free(e);
-    char *m = parse_err("workload: noop\n"
+    expect_parse_error("workload: noop\n"
                         "sweep:\n"
                         "  size: {range: [1, 1001]}\n"
-                        "  seed: {range: [1, 1000]}\n");
-    expect_diag(m, "3:3: the sweep expands to 1001000 trials; the limit is 1000000");
-    free(m);
+                        "  seed: {range: [1, 1000]}\n", "3:3: the sweep expands to 1001000 trials; the limit is 1000000");
 }
 
 Test(config_limit, huge_generated_axis_refused_where_it_passes_the_limit, .timeout = 10)
@@ -367,14 +359,12 @@ Test(config_limit, huge_generated_axis_refused_where_it_passes_the_limit, .timeo
 Test(config_limit, limit_is_checked_before_exclude)
 {
     /* doc/experiment-file.md#errors: the *sweep* may not expand to more than 1,000,000 trials */
-    char *m = parse_err("workload: noop\n"
+    expect_parse_error("workload: noop\n"
                         "sweep:\n"
                         "  size: {range: [1, 1001]}\n"
                         "  seed: {range: [1, 1000]}\n"
                         "exclude:\n"
-                        "  - {size: 1001}\n");
-    expect_diag(m, "the limit is 1000000");
-    free(m);
+                        "  - {size: 1001}\n", "the limit is 1000000");
 }
 
 /* ---- diagnostics through the API ------------------------------------------------ */
@@ -472,19 +462,15 @@ Test(config_warmup, defaults_and_values)
 
 Test(config_warmup, bad_values_point_at_the_value)
 {
-    char *m = parse_err("workload: noop\nwarmup_time: soon\n");
-    expect_diag(m, "2:14: 'warmup_time' must be a duration such as 0.2s or 500ms (0 to 1h), not 'soon'");
-    free(m);
-    m = parse_err("workload: noop\nwarmup_time: -1s\nwarmup_tolerance: 0\n");
+    expect_parse_error("workload: noop\nwarmup_time: soon\n",
+                       "2:14: 'warmup_time' must be a duration such as 0.2s or 500ms (0 to 1h), not 'soon'");
+    char *m = parse_err("workload: noop\nwarmup_time: -1s\nwarmup_tolerance: 0\n");
     expect_diag(m, "2:14: 'warmup_time' must be a duration");
     expect_diag(m, "3:19: 'warmup_tolerance' is a fraction such as 0.1 (10 %), above 0 and at most 1, not '0'");
     free(m);
-    m = parse_err("workload: noop\nwarmup_tolerance: [1]\n");
-    expect_diag(m, "2:19:");
-    free(m);
-    m = parse_err("workload: noop\nwarmup_tolerence: 0.1\n");
-    expect_diag(m, "2:1: unknown key 'warmup_tolerence'");
-    free(m);
+    expect_parse_error("workload: noop\nwarmup_tolerance: [1]\n", "2:19:");
+    expect_parse_error("workload: noop\nwarmup_tolerence: 0.1\n",
+                       "2:1: unknown key 'warmup_tolerence'");
 }
 
 /* sample_time: the least sample of batch: auto (doc/timing.md#batching). */
@@ -506,21 +492,15 @@ Test(config_sample_time, default_and_values)
 
 Test(config_sample_time, bad_values_point_at_the_value)
 {
-    char *m = parse_err("workload: noop\nsample_time: long\n");
-    expect_diag(m, "2:14: 'sample_time' must be a duration such as 1ms or 0.1s (0 to 10s), not 'long'");
-    free(m);
-    m = parse_err("workload: noop\nsample_time: -1ms\n");
-    expect_diag(m, "2:14: 'sample_time' must be a duration");
-    free(m);
-    m = parse_err("workload: noop\nsample_time: 11s\n");
-    expect_diag(m, "2:14: 'sample_time' must be a duration such as 1ms or 0.1s (0 to 10s), not '11s'");
-    free(m);
-    m = parse_err("workload: noop\nsample_time: [1ms]\n");
-    expect_diag(m, "2:14:");
-    free(m);
-    m = parse_err("workload: noop\nsweep:\n  sample_time: [1ms, 2ms]\n");
-    expect_diag(m, "3:3: 'sample_time' applies to the whole run and cannot be swept");
-    free(m);
+    expect_parse_error("workload: noop\nsample_time: long\n",
+                       "2:14: 'sample_time' must be a duration such as 1ms or 0.1s (0 to 10s), not 'long'");
+    expect_parse_error("workload: noop\nsample_time: -1ms\n",
+                       "2:14: 'sample_time' must be a duration");
+    expect_parse_error("workload: noop\nsample_time: 11s\n",
+                       "2:14: 'sample_time' must be a duration such as 1ms or 0.1s (0 to 10s), not '11s'");
+    expect_parse_error("workload: noop\nsample_time: [1ms]\n", "2:14:");
+    expect_parse_error("workload: noop\nsweep:\n  sample_time: [1ms, 2ms]\n",
+                       "3:3: 'sample_time' applies to the whole run and cannot be swept");
 }
 
 /* ---- order: a run key (doc/experiment-file.md#top-level-keys) ----------------------------- */
@@ -552,15 +532,12 @@ Test(config_order, swept_and_set_its_column_only_where_named)
 
 Test(config_order, bad_values_point_at_the_value)
 {
-    char *m = parse_err("workload: noop\norder: shuffled\n");
-    expect_diag(m, "2:8: 'order' must be sequential or interleaved, not 'shuffled'");
-    free(m);
-    m = parse_err("workload: noop\nsweep:\n  order: [sequential, random]\n");
-    expect_diag(m, "3:23: 'order' must be sequential or interleaved, not 'random'");
-    free(m);
-    m = parse_err("workload: noop\nsweep:\n  how:\n    - {label: a, order: rounds}\n");
-    expect_diag(m, "4:25: 'order' must be sequential or interleaved, not 'rounds'");
-    free(m);
+    expect_parse_error("workload: noop\norder: shuffled\n",
+                       "2:8: 'order' must be sequential or interleaved, not 'shuffled'");
+    expect_parse_error("workload: noop\nsweep:\n  order: [sequential, random]\n",
+                       "3:23: 'order' must be sequential or interleaved, not 'random'");
+    expect_parse_error("workload: noop\nsweep:\n  how:\n    - {label: a, order: rounds}\n",
+                       "4:25: 'order' must be sequential or interleaved, not 'rounds'");
 }
 
 /* `order: interleaved` with `repeats: auto` is an error per trial, at the
@@ -568,12 +545,11 @@ Test(config_order, bad_values_point_at_the_value)
 Test(config_order, interleaved_auto_repeats_is_reported_where_it_is_set)
 {
     /* both at the top level: the order value */
-    char *m = parse_err("workload: noop\nrepeats: auto\norder: interleaved\n");
-    expect_diag(m, "3:8: order: interleaved needs a number of repeats, not 'auto'");
-    free(m);
+    expect_parse_error("workload: noop\nrepeats: auto\norder: interleaved\n",
+                       "3:8: order: interleaved needs a number of repeats, not 'auto'");
     /* order swept, repeats fixed: the interleaved element, once */
-    m = parse_err("workload: noop\nrepeats: auto\nsweep:\n  order: [sequential, interleaved]\n"
-                  "  seed: [1, 2, 3]\n");
+    char *m = parse_err("workload: noop\nrepeats: auto\nsweep:\n  order: [sequential, interleaved]\n"
+                        "  seed: [1, 2, 3]\n");
     cr_expect_str_eq(m, "4:23: order: interleaved needs a number of repeats, not 'auto'\n");
     free(m);
     /* repeats swept, order fixed: the auto element */
