@@ -48,6 +48,17 @@ void run_quiet(const char *out, const char *exp, proc_out *r)
     run((char *[]){"--quiet", "--no-plots", "--output", (char *)out, (char *)exp, NULL}, r);
 }
 
+void run_e_yaml(const char *dir, const char *name, char *run_dir)
+{
+    char out[4096], y[4096];
+    snprintf(out, sizeof out, "%s/res", dir);
+    snprintf(y, sizeof y, "%s/e.yaml", dir);
+    proc_out r;
+    run((char *[]){"--quiet", "--output", out, y, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    snprintf(run_dir, SCENARIO_PATH, "%s/%s/latest", out, name);
+}
+
 void newest_run_file(const char *out, const char *name, const char *file, char *path, size_t len)
 {
     char dir[4096], best[256] = "";
