@@ -261,19 +261,26 @@ static const char *size_cell(const csv_table *t, const char *size, const char *c
     return csv_get(t, csv_find(t, "size", size, NULL, NULL), col);
 }
 
-/* Two runs of three trials (device,size = v[i]) in a fresh folder: OLD `a`
- * and NEW `b`, 20 samples each about the medians old[i] and new_[i]. */
+/* Two runs of three trials (device,size = DEVICE,64 / 128 / 256) in a fresh
+ * folder: OLD `a` and NEW `b`, 20 samples each about the medians old[i] and
+ * new_[i]; v holds the trials' device,size values. */
 typedef struct run_pair {
-    char tmpl[32];
+    char tmpl[32], vbuf[3][32];
+    const char *v[3];
     char *d, *a, *b;
 } run_pair;
 
-static void pair_make(run_pair *p, const char *const *v, const double *old, const double *new_)
+static void pair_make(run_pair *p, const char *device, const double *old, const double *new_)
 {
+    static const int sizes[] = {64, 128, 256};
+    for (int i = 0; i < 3; i++) {
+        snprintf(p->vbuf[i], sizeof p->vbuf[i], "%s,%d", device, sizes[i]);
+        p->v[i] = p->vbuf[i];
+    }
     snprintf(p->tmpl, sizeof p->tmpl, "/tmp/runner-compare-XXXXXX");
     p->d = mkdtemp(p->tmpl);
-    p->a = make_run(p->d, "a", "device,size", 3, v, old, 1.0, 20);
-    p->b = make_run(p->d, "b", "device,size", 3, v, new_, 1.0, 20);
+    p->a = make_run(p->d, "a", "device,size", 3, p->v, old, 1.0, 20);
+    p->b = make_run(p->d, "b", "device,size", 3, p->v, new_, 1.0, 20);
 }
 
 static void pair_free(run_pair *p)
@@ -318,20 +325,18 @@ static result compare_fmt(const char *a, const char *b, const char *fmt, int bus
 /* issue 16: a trial run on a busy machine in either run gets no verdict */
 Test(compare, a_trial_run_on_a_busy_machine_is_busy_not_slower)
 {
-    const char *v[] = {"cpu,64", "cpu,128", "cpu,256"};
     double base[] = {1e-3, 1e-3, 1e-3}, nb[] = {1.5e-3, 1.5e-3, 0.5e-3};
     run_pair p;
-    pair_make(&p, v, base, nb);
-    char *a = p.a, *b = p.b;
-    set_noise(a, "device,size", 3, v, 20, 0);
-    set_noise(b, "device,size", 3, v, 20, 0);
-    const char *o[] = {a}, *n[] = {b};
+    pair_make(&p, "cpu", base, nb);
+    set_noise(p.a, "device,size", 3, p.v, 20, 0);
+    set_noise(p.b, "device,size", 3, p.v, 20, 0);
+    const char *o[] = {p.a}, *n[] = {p.b};
     result r = compare_many(o, 1, n, 1, NAN, NULL, 0);
     cr_assert_eq(r.rc, 1, "quiet: 64 and 128 slower; %s%s", r.out, r.err);
     result_free(&r);
     /* 64 busy in NEW, 256 (faster) busy in OLD: neither has a verdict */
-    set_noise(a, "device,size", 3, v, 20, 4);
-    set_noise(b, "device,size", 3, v, 20, 1);
+    set_noise(p.a, "device,size", 3, p.v, 20, 4);
+    set_noise(p.b, "device,size", 3, p.v, 20, 1);
     r = compare_many(o, 1, n, 1, NAN, NULL, 0);
     cr_assert_eq(r.rc, 1, "128 is still slower: %s%s", r.out, r.err);
     csv_table t;
@@ -344,14 +349,14 @@ Test(compare, a_trial_run_on_a_busy_machine_is_busy_not_slower)
     csv_free(&t);
     result_free(&r);
     /* every slower trial busy: exit 0, and the summary counts them */
-    set_noise(b, "device,size", 3, v, 20, 3);
-    result rt = compare_fmt(a, b, "text", 0);
+    set_noise(p.b, "device,size", 3, p.v, 20, 3);
+    result rt = compare_fmt(p.a, p.b, "text", 0);
     cr_assert_eq(rt.rc, 0, "%s%s", rt.out, rt.err);
     cr_assert(has_line(rt.out, "0 slower, 0 faster, 0 same", "3 busy"), "%s", rt.out);
     cr_assert(has_line(rt.out, "  64  ", "busy"), "%s", rt.out);
     result_free(&rt);
     /* --busy-ok: judged like the others */
-    rt = compare_fmt(a, b, "text", 1);
+    rt = compare_fmt(p.a, p.b, "text", 1);
     cr_assert_eq(rt.rc, 1, "%s%s", rt.out, rt.err);
     cr_assert(has_line(rt.out, "2 slower, 1 faster, 0 same", NULL), "%s", rt.out);
     result_free(&rt);
@@ -362,17 +367,15 @@ Test(compare, a_trial_run_on_a_busy_machine_is_busy_not_slower)
  * doc/timing.md#load) in either run gets no verdict, like a busy one */
 Test(compare, a_trial_run_on_a_throttled_cpu_is_throttled_not_slower)
 {
-    const char *v[] = {"cpu,64", "cpu,128", "cpu,256"};
     double base[] = {1e-3, 1e-3, 1e-3}, nb[] = {1.5e-3, 1.5e-3, 0.5e-3};
     run_pair p;
-    pair_make(&p, v, base, nb);
-    char *a = p.a, *b = p.b;
+    pair_make(&p, "cpu", base, nb);
     /* 64 (slower) throttled in NEW, 256 (faster) in OLD */
     const char *na[] = {"", "", "cv 12.0%; " THROTTLED_CPU}, *nn[] = {THROTTLED_CPU, "", ""};
     const char *none[] = {"", "", ""};
-    set_quality(a, "device,size", 3, v, 20, na, none);
-    set_quality(b, "device,size", 3, v, 20, nn, none);
-    result r = compare_fmt(a, b, "csv", 0);
+    set_quality(p.a, "device,size", 3, p.v, 20, na, none);
+    set_quality(p.b, "device,size", 3, p.v, 20, nn, none);
+    result r = compare_fmt(p.a, p.b, "csv", 0);
     cr_assert_eq(r.rc, 1, "128 is still slower: %s%s", r.out, r.err);
     csv_table t;
     parse_csv(r.out, &t);
@@ -380,8 +383,7 @@ Test(compare, a_trial_run_on_a_throttled_cpu_is_throttled_not_slower)
     cr_assert_str_eq(csv_get(&t, i, "verdict"), "throttled", "%s", r.out);
     cr_assert(atof(csv_get(&t, i, "q_value")) < 0.05, "the test is still reported: %s", r.out);
     cr_assert_str_eq(size_cell(&t, "128", "verdict"), "slower");
-    cr_assert_str_eq(size_cell(&t, "256", "verdict"),
-                     "throttled");
+    cr_assert_str_eq(size_cell(&t, "256", "verdict"), "throttled");
     csv_free(&t);
     result_free(&r);
     pair_free(&p);
@@ -391,23 +393,18 @@ Test(compare, a_trial_run_on_a_throttled_cpu_is_throttled_not_slower)
  * (doc/timing.md#the-machine): throttled_kept > 0 is throttled, 0 or empty is not */
 Test(compare, throttled_kept_above_0_is_throttled_and_0_or_empty_is_not)
 {
-    const char *v[] = {"cuda,64", "cuda,128", "cuda,256"};
     double base[] = {1e-3, 1e-3, 1e-3}, nb[] = {1.5e-3, 1.5e-3, 1.5e-3};
     run_pair p;
-    pair_make(&p, v, base, nb);
-    char *a = p.a, *b = p.b;
+    pair_make(&p, "cuda", base, nb);
     const char *none[] = {"", "", ""}, *kept[] = {"3", "0", ""};
-    set_quality(b, "device,size", 3, v, 20, none, kept);
-    result r = compare_fmt(a, b, "csv", 0);
+    set_quality(p.b, "device,size", 3, p.v, 20, none, kept);
+    result r = compare_fmt(p.a, p.b, "csv", 0);
     cr_assert_eq(r.rc, 1, "%s%s", r.out, r.err);
     csv_table t;
     parse_csv(r.out, &t);
-    cr_assert_str_eq(size_cell(&t, "64", "verdict"),
-                     "throttled", "%s", r.out);
-    cr_assert_str_eq(size_cell(&t, "128", "verdict"), "slower",
-                     "%s", r.out);
-    cr_assert_str_eq(size_cell(&t, "256", "verdict"), "slower",
-                     "%s", r.out);
+    cr_assert_str_eq(size_cell(&t, "64", "verdict"), "throttled", "%s", r.out);
+    cr_assert_str_eq(size_cell(&t, "128", "verdict"), "slower", "%s", r.out);
+    cr_assert_str_eq(size_cell(&t, "256", "verdict"), "slower", "%s", r.out);
     csv_free(&t);
     result_free(&r);
     pair_free(&p);
@@ -418,14 +415,12 @@ Test(compare, throttled_kept_above_0_is_throttled_and_0_or_empty_is_not)
  * them like the others; busy wins over throttled */
 Test(compare, throttled_trials_are_counted_exit_0_and_busy_ok_judges_them)
 {
-    const char *v[] = {"cpu,64", "cpu,128", "cpu,256"};
     double base[] = {1e-3, 1e-3, 1e-3}, nb[] = {1.5e-3, 1.5e-3, 0.5e-3};
     run_pair p;
-    pair_make(&p, v, base, nb);
-    char *a = p.a, *b = p.b;
+    pair_make(&p, "cpu", base, nb);
     const char *noise[] = {THROTTLED_CPU, "", ""}, *kept[] = {"", "2", ""};
-    set_quality(b, "device,size", 3, v, 20, noise, kept);
-    result r = compare_fmt(a, b, "text", 0);
+    set_quality(p.b, "device,size", 3, p.v, 20, noise, kept);
+    result r = compare_fmt(p.a, p.b, "text", 0);
     cr_assert_eq(r.rc, 0, "%s%s", r.out, r.err);
     cr_assert(has_line(r.out, "0 slower, 1 faster, 0 same",
                        ", 2 throttled (run on a throttled CPU or GPU: inconclusive)"),
@@ -434,12 +429,12 @@ Test(compare, throttled_trials_are_counted_exit_0_and_busy_ok_judges_them)
     cr_assert(has_line(r.out, "  64  ", "throttled"), "%s", r.out);
     cr_assert(has_line(r.out, " 128  ", "throttled"), "%s", r.out);
     result_free(&r);
-    r = compare_fmt(a, b, "md", 0);
+    r = compare_fmt(p.a, p.b, "md", 0);
     cr_assert_eq(r.rc, 0, "%s%s", r.out, r.err);
     cr_assert(has_line(r.out, "| 64 |", "| throttled |"), "%s", r.out);
     cr_assert(has_line(r.out, "2 throttled (", NULL), "%s", r.out);
     result_free(&r);
-    r = compare_fmt(a, b, "json", 0);
+    r = compare_fmt(p.a, p.b, "json", 0);
     cr_assert_eq(r.rc, 0, "%s%s", r.out, r.err);
     json_object *j = json_tokener_parse(r.out), *row, *verdict;
     cr_assert(j && json_object_array_length(j) == 3, "%s", r.out);
@@ -449,24 +444,23 @@ Test(compare, throttled_trials_are_counted_exit_0_and_busy_ok_judges_them)
     json_object_put(j);
     result_free(&r);
     /* --busy-ok: judged like the others */
-    r = compare_fmt(a, b, "text", 1);
+    r = compare_fmt(p.a, p.b, "text", 1);
     cr_assert_eq(r.rc, 1, "%s%s", r.out, r.err);
     cr_assert(has_line(r.out, "2 slower, 1 faster, 0 same", NULL), "%s", r.out);
     cr_assert(!strstr(r.out, "throttled"), "%s", r.out);
     result_free(&r);
     /* 64 busy as well: busy wins; 128 still throttled */
     const char *both[] = {"busy: other processes used 1.37 cores; " THROTTLED_CPU, "", ""};
-    set_quality(b, "device,size", 3, v, 20, both, kept);
-    r = compare_fmt(a, b, "csv", 0);
+    set_quality(p.b, "device,size", 3, p.v, 20, both, kept);
+    r = compare_fmt(p.a, p.b, "csv", 0);
     cr_assert_eq(r.rc, 0, "%s%s", r.out, r.err);
     csv_table t;
     parse_csv(r.out, &t);
     cr_assert_str_eq(size_cell(&t, "64", "verdict"), "busy");
-    cr_assert_str_eq(size_cell(&t, "128", "verdict"),
-                     "throttled");
+    cr_assert_str_eq(size_cell(&t, "128", "verdict"), "throttled");
     csv_free(&t);
     result_free(&r);
-    r = compare_fmt(a, b, "text", 0);
+    r = compare_fmt(p.a, p.b, "text", 0);
     cr_assert(has_line(r.out, "0 slower, 1 faster, 0 same",
                        ", 1 busy (run on a busy machine: inconclusive), 1 throttled ("),
               "%s", r.out);
