@@ -1,7 +1,7 @@
 /* test_run.c - the runner as a user runs it: exit codes, crashing and
  * hanging trials, SIGINT, SIGKILL and --resume, skipped CUDA trials. */
 #include "base/csv.h"
-#include "exec/load.h"
+#include "exec/sysload.h"
 #include "runproc.h"
 
 #include <criterion/criterion.h>
