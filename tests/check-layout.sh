@@ -110,6 +110,11 @@ for f in $(git ls-files 'runner/**/*.c'); do
     case " $tables " in *" $f "*) continue ;; esac
     [ "$n" -le 600 ] || say "$f has $n lines (more than 600)"
 done
+# a test file is one topic (doc/contributing/testing.md#the-test-files)
+for f in $(git ls-files 'tests/*.c'); do
+    n=$(wc -l < "$f")
+    [ "$n" -le 800 ] || say "$f has $n lines (more than 800: split it by topic)"
+done
 
 # --- the SPEC and stray files --------------------------------------------------
 grep -rn "SPEC section" runner backends >/dev/null && say "a comment cites the SPEC: $(grep -rln 'SPEC section' runner backends | tr '\n' ' ')"
