@@ -337,7 +337,7 @@ int cmd_status_main(int nargs, char **args)
             snprintf(tr, sizeof tr, "%lld/?", rows > 0 ? rows : 0);
         done_all += rows > 0 ? rows : 0;
         tot_all += tot ? tot[k - 1] : 0;
-        /* -2: its trials.csv is not a trials table (shards.h) */
+        /* -2: its trials table is not one (shards.h) */
         const char *state = rows < -1 ? "unreadable" : rows < 0 ? "not started"
                             : fin      ? "finished"
                                        : "unfinished";
