@@ -95,6 +95,10 @@ int compare_run_load(compare_run *R, const char *arg, strbuf *err)
     R->median_col = csv_col(&R->t, "median");
     R->noise_col = csv_col(&R->t, "noise");
     R->throttled_kept_col = csv_col(&R->t, "throttled_kept");
+    R->other_cpu_col = csv_col(&R->t, "other_cpu");
+    R->steal_col = csv_col(&R->t, "steal");
+    R->mhz_col = csv_col(&R->t, "cpu_mhz");
+    R->max_mhz_col = csv_col(&R->t, "cpu_max_mhz");
 
     /* one row per trial id, the last one written wins, in trial order */
     int n = R->t.nrows - 1;
