@@ -54,7 +54,7 @@ static int plain_id(const char *s, size_t n)
     return 1;
 }
 
-/* A value with no markup, quote, entity or escape: what a number, a
+/* A value with no markup, quote, entity, escape or '=': what a number, a
  * colour, a path, a transform or a font name is written with; "url(" only
  * as url(#id). */
 static int plain_value(const char *s, size_t n)
@@ -63,7 +63,7 @@ static int plain_value(const char *s, size_t n)
         unsigned char c = (unsigned char)s[i];
         if (c < 0x20 && c != '\t' && c != '\n' && c != '\r')
             return 0;
-        if (strchr("<>\"'&\\`", c))
+        if (strchr("<>\"'&\\`=", c))
             return 0;
         if (c == '(' && i >= 3 && !strncasecmp(s + i - 3, "url", 3)) {
             size_t z = i + 1;
