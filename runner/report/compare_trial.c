@@ -75,9 +75,10 @@ double compare_trial_explains(const compare_run *D, int pos)
     if (compare_trial_busy(D, pos)) {
         double other = cell_number(D, pos, D->other_cpu_col);
         double steal = cell_number(D, pos, D->steal_col);
-        if (!(other >= 0))
-            other = 1.0;
-        double busy = 1.0 + COMPARE_BUSY_PER_CORE * other;
+        double threads = D->threads_col < 0 ? 1.0 : cell_number(D, pos, D->threads_col);
+        double busy = INFINITY;
+        if (other >= 0 && threads >= 1 && D->cores > 0 && threads + other <= D->cores)
+            busy = 1.0 + COMPARE_BUSY_PER_CORE * other;
         if (steal > 0 && steal < 1 && 1.0 / (1.0 - steal) > busy)
             busy = 1.0 / (1.0 - steal);
         f *= busy;
