@@ -38,7 +38,7 @@ int compare_trial_throttled(const compare_run *D, int pos);
 /* How many times slower the machine's state could have made the trial: 1
  * on a quiet machine; busy: 1 + COMPARE_BUSY_PER_CORE x the cores other
  * processes used (its other_cpu cell) while its threads and that work fit
- * the host's cores (meta.json), but without bound (INFINITY) when they do
+ * the host's cores (the run's meta), but without bound (INFINITY) when they do
  * not or either is unknown: a thread waiting for a core stalls the others
  * at every barrier (bench/aa.sh on a busy 2-core machine saw a 2-thread
  * trial 60x slower, unchanged); or 1 / (1 - steal) when the CPU time
