@@ -1,7 +1,7 @@
 /* cmd_compare.c - `runner compare OLD NEW` or `runner compare OLD1 OLD2 ...
  * -- NEW1 NEW2 ...` [--threshold PCT] [--noise-floor PCT] [--ignore KEY]
  * [--busy-ok] [--format text|md|csv|json]: the options, the output and the
- * exit status (README "Comparing runs"); the comparison is report/compare.h. */
+ * exit status (doc/compare.md#comparing-runs); the comparison is report/compare.h. */
 #include "cli/commands.h"
 #include "cli/opts.h"
 #include "report/compare.h"
@@ -36,8 +36,8 @@ int compare_runs(const char *const *old_dirs, int nold, const char *const *new_d
     sb_free(&text);
     int matched, slower;
     compare_count(&R, &matched, &slower);
-    /* inconclusive trials and none slower: 3, never a pass (README
-     * "Comparing runs", exit status) */
+    /* inconclusive trials and none slower: 3, never a pass
+     * (doc/compare.md#exit-status) */
     int rc = slower ? EXIT_TRIALS_FAILED : compare_inconclusive(&R) ? EXIT_INCONCLUSIVE : EXIT_OK;
     if (!matched) {
         fprintf(err, "runner: compare: no trial of OLD matched one of NEW (%d and %d trials); "

@@ -1,7 +1,7 @@
 /* cmd_merge.c - `runner merge RUN_DIR`: joins the shards of a run
  * (rundir/merge.h), then draws the plots and writes the report; a run made
  * by `runner submit` earns its experiment folder's `latest` when the merge
- * is complete and has an ok trial (README "Running on a Slurm cluster"). */
+ * is complete and has an ok trial (doc/slurm.md#running-on-a-slurm-cluster). */
 #include "cli/commands.h"
 #include "cli/notes.h"
 #include "cli/redraw.h"
@@ -30,7 +30,7 @@ int cmd_merge(const cli *c)
     sb_free(&err);
     int incomplete = m.missing || m.unfinished || m.missing_trials;
     /* the trials no shard holds, whatever --quiet says: the merge is not
-     * complete (README "Running on a Slurm cluster") */
+     * complete (doc/slurm.md#what-merge-verifies) */
     for (const char *p = m.missing_text.s; p && *p;) {
         size_t l = strcspn(p, "\n");
         fprintf(stderr, "runner: merge: %.*s\n", (int)l, p);

@@ -7,9 +7,9 @@
 
 #include <stdio.h>
 
-/* Exit statuses (README "Exit status"); EXIT_INCONCLUSIVE: runner compare
- * with trials it could not judge (busy, throttled) and none slower (README
- * "Comparing runs"). */
+/* Exit statuses (README.md#exit-status); EXIT_INCONCLUSIVE: runner compare
+ * with trials it could not judge (busy, throttled) and none slower
+ * (doc/compare.md#exit-status). */
 enum {
     EXIT_OK = 0,
     EXIT_TRIALS_FAILED = 1,

@@ -11,8 +11,9 @@ const char *const columns_measured[] = {
     "stddev", "max",           "median_ci_low",  "median_ci_high",  "ci_level", "h2d",
     "compute", "d2h",          "gflops",         "gbps",      NULL};
 
-/* the runner's own columns after gbps (README "Results", "Measurement
- * quality", "The warmup curve"); device_* and cold_* by their prefix */
+/* the runner's own columns after gbps (doc/results.md#results,
+ * doc/timing.md#measurement-quality, doc/timing.md#the-warmup-curve);
+ * device_* and cold_* by their prefix */
 static const char *const runner_cols[] = {
     "throttled_samples", "throttled_kept", "throttle_check", "stop_reason", "batch_size",
     "noise",             "load_avg",       "steal",          "other_cpu",   "cpu_mhz",

@@ -1,6 +1,6 @@
 /* columns.h - the columns of the trials table that the runner writes
- * itself, and so the names no user column may take (README "Results",
- * reserved column names).
+ * itself, and so the names no user column may take
+ * (doc/results.md#reserved-column-names).
  *
  * The one list of them: rundir/ writes its header from it, and every
  * source of user columns (a workload's extras, a hook's after_trial, a

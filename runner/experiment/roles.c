@@ -5,8 +5,8 @@
 
 #include <string.h>
 
-/* run keys that choose how the work is done, and the others (README
- * "Plots and reports") */
+/* run keys that choose how the work is done, and the others
+ * (doc/results.md#plots-and-reports) */
 static const char *const config_runkeys[] = {
     "workload", "device",   "threads",    "io",    "dtype", "batch",
     "affinity", "cold_cache", "parallel", "share", "spawn", NULL};

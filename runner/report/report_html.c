@@ -106,8 +106,8 @@ static void md_html(strbuf *b, const char *md)
 
 /* Appends the chart's <svg> element, rebuilt through svg_clean's
  * allow-list: a run folder's files are untrusted input, and no script or
- * handler from one may run in the reader's browser (README "Plots and
- * reports").  Returns 0, or -1 when the file is not readable or has no
+ * handler from one may run in the reader's browser
+ * (doc/results.md#plots-and-reports).  Returns 0, or -1 when the file is not readable or has no
  * <svg>. */
 static int inline_svg(strbuf *b, const char *path, const char *pre)
 {

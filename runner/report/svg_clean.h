@@ -1,5 +1,5 @@
-/* svg_clean.h - an SVG chart made fit to inline in report.html (README
- * "Plots and reports"): a run folder is untrusted input (a colleague's
+/* svg_clean.h - an SVG chart made fit to inline in report.html
+ * (doc/results.md#plots-and-reports): a run folder is untrusted input (a colleague's
  * results, a cluster shard), so its SVG files are rebuilt through an
  * allow-list, never copied.  Library code: nothing is printed. */
 #ifndef RUNNER_SVG_CLEAN_H

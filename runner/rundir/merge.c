@@ -1,12 +1,12 @@
 /* merge.c - see merge.h.  A run made by `runner submit` (RUN_DIR/merge.sbatch
  * exists) earns its experiment folder's `latest` when the merge is complete
- * and has an ok trial, as a local run does (README "Results"); submit itself
+ * and has an ok trial, as a local run does (doc/results.md#results); submit itself
  * never moves it. */
 #include "rundir/merge.h"
 
 #include "base/csv.h"
 #include "base/util.h"
-#include "exec/proto.h"
+#include "exec/result.h"
 #include "experiment/experiment.h"
 #include "rundir/resume.h"
 #include "rundir/rundir.h"
@@ -316,7 +316,7 @@ static int same_experiment(shard *s, int ns, strbuf *err)
     return rc;
 }
 
-/* A shard's tables parse (README "Running on a Slurm cluster"): its
+/* A shard's tables parse (doc/slurm.md#what-merge-verifies): its
  * trials table is one (rundir_count_trials: a torn last line is let be,
  * not a trial), its samples table, when it has one, has the header the
  * runner writes and rows of a trial number and three cells, but for a

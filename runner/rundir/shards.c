@@ -4,7 +4,7 @@
 #include "base/csv.h"
 #include "base/util.h"
 #include "rundir/rundir.h"
-#include "exec/proto.h"
+#include "exec/result.h"
 
 #include <dirent.h>
 #include <json.h>

@@ -1,5 +1,5 @@
-/* shards.h - the shards of a run folder (README "Running on a Slurm
- * cluster"): RUN_DIR/shard-K-of-N/, each a run folder of its own written by
+/* shards.h - the shards of a run folder
+ * (doc/slurm.md#running-on-a-slurm-cluster): RUN_DIR/shard-K-of-N/, each a run folder of its own written by
  * `runner --shard K/N --run-dir RUN_DIR`.  Library code: nothing is
  * printed. */
 #ifndef RUNNER_SHARDS_H
@@ -23,8 +23,8 @@ int rundir_is_finished(const char *dir);
  * (a header without `trial` and `status`, a damaged row before the last). */
 long long rundir_trial_rows(const char *dir);
 
-/* The trial rows of a trials table t read with its header (README "Running
- * on a Slurm cluster", what merge verifies): a row is a trial when it is as
+/* The trial rows of a trials table t read with its header
+ * (doc/slurm.md#what-merge-verifies): a row is a trial when it is as
  * wide as the header, its first cell a trial number and its status one of
  * the runner's.  A damaged last row is a line cut short (a run killed while
  * writing it): not counted, and *torn set to 1.  -1 when the header is not a
