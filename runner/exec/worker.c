@@ -10,6 +10,7 @@
 
 #include "registry/backends.h"
 #include "lua/lua_engine.h"
+#include "experiment/columns.h"
 #include "exec/batch.h"
 #include "exec/concurrent.h"
 #include "exec/procs.h"
@@ -138,6 +139,18 @@ static void send_extra(void *ctx, const char *k, const char *v)
     int n = snprintf(buf, sizeof buf, "%s\t%s", k, v);
     if (n > 0 && n < (int)sizeof buf && !strchr(k, '\t'))
         send_msg(extra_fd, MSG_EXTRA, 0, buf, (unsigned)n);
+}
+
+/* A workload's own columns (its extras): one named as a column the runner
+ * writes (columns.h) is not sent; ctx keeps the first such name, and the
+ * trial fails naming it (doc/results.md#reserved-column-names). */
+static const experiment *current_exp;
+static void send_user_extra(void *ctx, const char *k, const char *v)
+{
+    if (!columns_reserved(current_exp, k))
+        send_extra(NULL, k, v);
+    else if (!*(char *)ctx)
+        snprintf(ctx, 128, "%s", k);
 }
 
 /* The backend names the first-time costs this trial paid (cold_context,
@@ -452,7 +465,14 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
     }
     if (impl->extras) {
         extra_fd = fd;
-        impl->extras(state, NULL, send_extra);
+        char bad[128] = "", list[1536];
+        impl->extras(state, bad, send_user_extra);
+        if (bad[0]) {
+            done(fd, ST_FAILED, "%s: extras() returned column `%s`, which the runner writes; "
+                 "rename it (reserved: %s)", tr->workload, bad,
+                 columns_reserved_list(current_exp, list, sizeof list));
+            goto out;
+        }
     }
     const char *diag = impl->diagnostic ? impl->diagnostic(state) : NULL;
     if (diag) {
@@ -490,6 +510,7 @@ void worker_run_trial(const experiment *e, const worker_cmd *cmd, int fd)
         r.warmups = cmd->warmups;
     const rn_trial *tr = &r.t;
     current_device = tr->device;
+    current_exp = e;
     char why[1024];
     trace_start(cmd->trace);
     trace_begin("trial", (long)e->ids[cmd->trial]); /* its number in the trials table */
