@@ -396,8 +396,10 @@ static int run_experiment(const cli *c, experiment *e, int argc, char **argv, in
     strbuf notes = {0}; /* what the charts and the report have to say */
     if (finished && !c->no_plots && !c->shard_n)
         plots_render_run(R.run_dir, e, c->quiet, &notes);
-    if (finished && !c->shard_n)
-        report_write(R.run_dir, c->quiet, &notes);
+    /* report.md and report.html are results: one that cannot be written
+     * is exit 1, as a full disk is (doc/results.md#guarantees) */
+    if (finished && !c->shard_n && report_write(R.run_dir, c->quiet, &notes) < 0)
+        write_failed = 1;
     print_notes(&notes);
 
     char w[32];
