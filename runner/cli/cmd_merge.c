@@ -43,9 +43,9 @@ int cmd_merge(const cli *c)
     if (!c->no_plots)
         draw_run(dir, NULL, c->quiet);
     strbuf notes = {0};
-    report_write(dir, c->quiet, &notes);
+    int unwritten = report_write(dir, c->quiet, &notes) < 0; /* exit 1, as for a run */
     print_notes(&notes);
-    if (incomplete)
+    if (incomplete || unwritten)
         return EXIT_TRIALS_FAILED;
     if (rundir_merge_earn_latest(dir) == 0 && !c->quiet)
         fprintf(stderr, "runner: merge: latest not moved: %s has no ok trial\n", dir);

@@ -34,9 +34,10 @@ static const struct {
      "Writes RUN_DIR/report.md and RUN_DIR/report.html from the saved results: the\n"
      "environment, the findings, the charts and the trials.  RUN_DIR as for plot.\n"},
     {CMD_EXPORT, "export",
-     "usage: runner export RUN_DIR --format json|csv\n"
+     "usage: runner export RUN_DIR --format json|csv|spreadsheet\n"
      "Prints one run's trials with their samples on stdout.  RUN_DIR is a run folder\n"
-     "or an experiment folder (its latest run).\n"},
+     "or an experiment folder (its latest run).  spreadsheet: CSV in which a cell\n"
+     "that a spreadsheet would run as a formula (=, +, -, @ first) starts with a '.\n"},
     {CMD_LIST, "list",
      "usage: runner list workloads | devices\n"
      "workloads: what this build runs, on which backend, with its parameters;\n"
