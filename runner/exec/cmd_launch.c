@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern char **environ;
 
 
 typedef struct trial_ref {
