@@ -90,10 +90,10 @@ def _prepare_threads(p):
         torch.set_num_threads(threads)
 
 
-def _error(op, exc):
+def _error(exc):
     traceback.print_exc(file=sys.stderr)
     sys.stderr.flush()
-    return {"error": "%s: %s: %s" % (op, type(exc).__name__, exc)}
+    return {"error": "%s: %s" % (type(exc).__name__, exc)}
 
 
 def serve(setup, run, check=None, teardown=None, extras=None, flops=None, bytes=None):
@@ -132,7 +132,7 @@ def serve(setup, run, check=None, teardown=None, extras=None, flops=None, bytes=
                     if bytes is not None:
                         reply["bytes"] = float(bytes(p))
                 except Exception as exc:
-                    reply = _error("setup", exc)
+                    reply = _error(exc)
         elif op == "run":
             k = int(msg.get("k", 1))
             try:
@@ -144,7 +144,7 @@ def serve(setup, run, check=None, teardown=None, extras=None, flops=None, bytes=
                 t1 = clock()
                 reply = {"seconds": t1 - t0}
             except Exception as exc:
-                reply = _error("run", exc)
+                reply = _error(exc)
         elif op == "check":
             try:
                 ok = check(state, p) if check is not None else True
@@ -152,14 +152,14 @@ def serve(setup, run, check=None, teardown=None, extras=None, flops=None, bytes=
                 if ok is not False and extras is not None:
                     reply["extras"] = dict(extras(state, p) or {})
             except Exception as exc:
-                reply = _error("check", exc)
+                reply = _error(exc)
         elif op == "teardown":
             try:
                 if teardown is not None:
                     teardown(state, p)
                 reply = {"ok": True}
             except Exception as exc:
-                reply = _error("teardown", exc)
+                reply = _error(exc)
             state = None
         elif op is not None:
             reply = {"error": "unknown request %r" % op}
