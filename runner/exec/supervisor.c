@@ -145,6 +145,7 @@ void sup_stop(supervisor *S)
         }
         usleep(1000);
     }
+    kill_program(S); /* the worker did not get to end it */
     kill_group(S->pid);
     kill(S->pid, SIGKILL);
     while (waitpid(S->pid, &st, 0) < 0 && errno == EINTR)
