@@ -133,6 +133,24 @@ Test(command, persistent_failures_fail_their_trial_and_the_sweep_goes_on, .timeo
     free(d);
 }
 
+/* A program that ends between two trials is started again for the next,
+ * which does not pay for it. */
+Test(command, a_program_that_ended_after_its_trial_is_started_again, .timeout = 60)
+{
+    proc_out r;
+    csv_table t;
+    char *d = run_with("workload: command\ncommand: [%s]\nprotocol: persistent\n"
+                       "sweep:\n  action: [quit, ok]\nrepeats: 2\n",
+                       prog("proto_prog"), &r, &t);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    for (int i = 1; i <= 2; i++) {
+        cr_assert_str_eq(cell(&t, i, "status"), "ok", "%s", cell(&t, i, "reason"));
+        cr_assert(num(&t, i, "program_start_seconds") > 0, "trial %d did not start it", i);
+    }
+    csv_free(&t);
+    free(d);
+}
+
 Test(command, restart_per_trial_starts_the_program_for_every_trial, .timeout = 60)
 {
     proc_out r;

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,13 @@ int cmd_send(cmd_chan *c, const char *op, json_object *fields)
     char *line = xmalloc(n + 2);
     memcpy(line, s, n);
     line[n] = '\n';
+    /* a program that has closed its end gives EPIPE, not a SIGPIPE that
+     * would end the worker (its default there) */
+    struct sigaction ign = {.sa_handler = SIG_IGN}, old;
+    sigemptyset(&ign.sa_mask);
+    sigaction(SIGPIPE, &ign, &old);
     int rc = fd_write_all(c->to, line, n + 1);
+    sigaction(SIGPIPE, &old, NULL);
     free(line);
     json_object_put(o);
     return rc;

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* no-op round trips at setup: their median is the protocol's own cost */
@@ -182,39 +183,62 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* The program for this trial: the one kept, unless it was started for
+ * another command or device or has ended; else a fresh one.  *fresh says
+ * which. */
+static int ensure_program(cmd_state *s, const char *key, int *fresh, rn_error *err)
+{
+    siginfo_t si;
+    si.si_pid = 0;
+    if (prog.pid && (strcmp(prog.key, key) || /* another command or device */
+                     (waitid(P_PID, (id_t)prog.pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+                      si.si_pid == prog.pid))) /* or it ended after its last trial */
+        prog_stop();
+    *fresh = !prog.pid;
+    if (!*fresh) {
+        if (ftruncate(prog.errfd, 0) == 0) /* this trial's stderr only */
+            return 0;
+        snprintf(err->msg, sizeof err->msg, "cannot reset the program's stderr");
+        return -1;
+    }
+    if ((prog.errfd = cmd_errfile()) < 0) {
+        snprintf(err->msg, sizeof err->msg, "cannot keep the program's stderr: %s",
+                 strerror(errno));
+        return -1;
+    }
+    pid_t pid = cmd_start_persistent(&s->l, prog.errfd, &prog.ch.to, &prog.ch.from, err->msg,
+                                     sizeof err->msg);
+    if (pid < 0) {
+        prog_stop();
+        return -1;
+    }
+    prog.pid = pid;
+    prog.key = xstrdup(key);
+    tell_group(pid);
+    return 0;
+}
+
 static int prepare_persistent(cmd_state *s, const char *key, rn_error *err)
 {
-    if (prog.pid && strcmp(prog.key, key))
-        prog_stop(); /* another command or device */
     s->started = NAN;
     double t0 = now_seconds();
-    int fresh = !prog.pid;
-    if (fresh) {
-        if ((prog.errfd = cmd_errfile()) < 0) {
-            snprintf(err->msg, sizeof err->msg, "cannot keep the program's stderr: %s",
-                     strerror(errno));
-            return RN_PREPARE_FAIL;
-        }
-        pid_t pid = cmd_start_persistent(&s->l, prog.errfd, &prog.ch.to, &prog.ch.from,
-                                         err->msg, sizeof err->msg);
-        if (pid < 0) {
-            prog_stop();
-            return RN_PREPARE_FAIL;
-        }
-        prog.pid = pid;
-        prog.key = xstrdup(key);
-        tell_group(pid);
-    } else if (ftruncate(prog.errfd, 0) < 0) { /* this trial's stderr only */
-        snprintf(err->msg, sizeof err->msg, "cannot reset the program's stderr");
-        return RN_PREPARE_FAIL;
-    }
-    json_object *f = json_object_new_object();
-    json_object_object_add(f, "trial", json_object_new_int64(cur.e->ids[cur.trial]));
-    json_object_object_add(f, "params", cmd_trial_params(cur.e, cur.trial, cur.r));
-    json_object_object_add(f, "version", json_object_new_int(CMD_PROTO_VERSION));
+    int fresh;
     cmd_reply r;
-    if (ask(s, "setup", f, &r, NULL, err) < 0)
-        return RN_PREPARE_FAIL;
+    for (int attempt = 0;; attempt++) {
+        if (ensure_program(s, key, &fresh, err) < 0)
+            return RN_PREPARE_FAIL;
+        json_object *f = json_object_new_object();
+        json_object_object_add(f, "trial", json_object_new_int64(cur.e->ids[cur.trial]));
+        json_object_object_add(f, "params", cmd_trial_params(cur.e, cur.trial, cur.r));
+        json_object_object_add(f, "version", json_object_new_int(CMD_PROTO_VERSION));
+        if (ask(s, "setup", f, &r, NULL, err) == 0)
+            break;
+        /* a kept program that was ending as the trial began (it exited
+         * after its last reply): once more with a fresh one */
+        if (fresh || attempt > 0)
+            return RN_PREPARE_FAIL;
+        t0 = now_seconds();
+    }
     int rc = RN_PREPARE_OK;
     if (r.kind != REPLY_OK) {
         snprintf(err->msg, sizeof err->msg, "%s%s", r.kind == REPLY_SKIP ? "" : "setup failed: ",

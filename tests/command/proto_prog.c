@@ -8,7 +8,7 @@
  *   crash (segfault in run), exit (exits in run), hang (never answers
  *   run), garbage (prints to stdout, then answers), malformed (answers run
  *   with a line that is not JSON), liar (reports 10 s for a call), wrong
- *   (check fails), teardown_error.  It writes "started pid" to stderr when
+ *   (check fails), teardown_error, quit (exits after its teardown).  It writes "started pid" to stderr when
  *   it starts, so a test can count the starts. */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -124,6 +124,8 @@ int main(int argc, char **argv)
                 fprintf(out, "{\"error\": \"cannot let go\"}\n");
             else
                 fprintf(out, "{\"ok\": true}\n");
+            if (!strcmp(action, "quit")) /* after its trial, before the next */
+                return 0;
         } else {
             fprintf(out, "{\"error\": \"unknown op\"}\n");
         }
