@@ -337,6 +337,26 @@ Test(timing, command_python_spin_is_measured_within_2_percent, .timeout = 120)
                           py);
 }
 
+Test(command, python_exceptions_fail_the_trial_with_their_message, .timeout = 60)
+{
+    char py[1024];
+    snprintf(py, sizeof py, "%s/tests/command/py_work.py", root());
+    proc_out r;
+    csv_table t;
+    char *d = run_with("workload: command\ncommand: [python3, %s]\nprotocol: persistent\n"
+                       "env: {PY_WORK_FAIL: \"{where}\"}\nsize: 3\nsweep:\n"
+                       "  where: [run, check, none]\nrepeats: 2\n",
+                       py, &r, &t);
+    cr_assert_eq(r.status, 1, "%s", r.err);
+    cr_assert_str_eq(cell(&t, row_of(&t, "where", "run"), "reason"),
+                     "run failed: RuntimeError: run broken on purpose");
+    cr_assert_str_eq(cell(&t, row_of(&t, "where", "check"), "reason"),
+                     "wrong result: ValueError: check broken on purpose");
+    cr_assert_str_eq(cell(&t, row_of(&t, "where", "none"), "status"), "ok");
+    csv_free(&t);
+    free(d);
+}
+
 /* Without the module a study needs, its trials are skipped with the reason,
  * as experiments/torch_*.yaml's are without PyTorch. */
 Test(command, a_missing_python_module_skips_the_trials, .timeout = 60)
