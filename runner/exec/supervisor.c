@@ -78,6 +78,15 @@ static void kill_group(pid_t pid)
         kill(-pid, SIGKILL);
 }
 
+/* ... and the group of its command program (doc/own-code.md), which the
+ * worker reaps, so it lives while the worker does: killed first. */
+static void kill_program(supervisor *S)
+{
+    if (S->group > 0)
+        kill(-S->group, SIGKILL);
+    S->group = 0;
+}
+
 /* Reaps the worker; returns a description of how it ended. */
 static char *reap(supervisor *S, int killed_by_us)
 {
@@ -87,6 +96,7 @@ static char *reap(supervisor *S, int killed_by_us)
     /* wait for it to end, without reaping, then end its group */
     while (waitid(P_PID, (id_t)S->pid, &si, WEXITED | WNOWAIT) < 0 && errno == EINTR)
         ;
+    kill_program(S);
     kill_group(S->pid);
     while (waitpid(S->pid, &st, 0) < 0 && errno == EINTR)
         ;
@@ -133,6 +143,7 @@ void sup_stop(supervisor *S)
         }
         usleep(1000);
     }
+    kill_program(S); /* the worker did not get to end it */
     kill_group(S->pid);
     kill(S->pid, SIGKILL);
     while (waitpid(S->pid, &st, 0) < 0 && errno == EINTR)
@@ -273,6 +284,7 @@ static void sup_run_inner(supervisor *S, long long t, double timeout, int sample
         if (rc == RD_OK && h.len)
             rc = read_by(S, payload, h.len, deadline);
         if (rc == RD_TIMEOUT || rc == RD_INTR) {
+            kill_program(S);
             kill_group(S->pid);
             kill(S->pid, SIGKILL);
             free(reap(S, 1));
@@ -299,6 +311,10 @@ static void sup_run_inner(supervisor *S, long long t, double timeout, int sample
             memcpy(c, payload, sizeof c);
             out->flops = c[0];
             out->bytes = c[1];
+        } else if (h.type == MSG_GROUP && h.len == sizeof(int)) {
+            int g;
+            memcpy(&g, payload, sizeof g);
+            S->group = g;
         } else if (h.type == MSG_TRACE) {
             trace_file_add(S->trace, (const trace_rec *)payload, h.len / sizeof(trace_rec));
         } else if (h.type == MSG_EXTRA) {

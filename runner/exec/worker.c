@@ -12,6 +12,7 @@
 #include "lua/lua_engine.h"
 #include "experiment/columns.h"
 #include "exec/batch.h"
+#include "exec/cmd_workload.h"
 #include "exec/concurrent.h"
 #include "exec/procs.h"
 #include "exec/proto.h"
@@ -389,7 +390,8 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
         /* concurrent and parallel: processes time their own region (the
          * together call of a round, not its solo runs; from the barrier to
          * the last process's end), summed over the batch */
-        s.seconds = (impl == &core_concurrent || impl == &core_processes) && isfinite(s.seconds)
+        s.seconds = (impl == &core_concurrent || impl == &core_processes || impl == &cmd_workload) &&
+                            isfinite(s.seconds)
                         ? s.seconds / batch
                         : wall / batch;
         if (!discard)
@@ -515,6 +517,15 @@ void worker_run_trial(const experiment *e, const worker_cmd *cmd, int fd)
     trace_start(cmd->trace);
     trace_begin("trial", (long)e->ids[cmd->trial]); /* its number in the trials table */
 
+    if (!strcmp(tr->workload, "command")) { /* the user's program: doc/own-code.md */
+        const rn_workload_impl *ci = cmd_workload_for(e, cmd->trial, &r, fd, why, sizeof why);
+        if (ci) /* the CPU backend's select and cache flush; the program owns a GPU */
+            run_loop(&r, ci, tr->device == RN_DEV_CPU ? backend_for(RN_DEV_CPU, why, sizeof why) : NULL,
+                     NULL, &e->stop, fd);
+        else
+            done(fd, ST_SKIPPED, "%s", why);
+        goto out;
+    }
     /* lua:PATH: no registry entry (dtypes, memory estimate); the file
      * states its own flops and bytes (run_loop asks after prepare) */
     const workload_desc *desc = r.lua ? NULL : workload_find(tr->workload);
@@ -593,6 +604,7 @@ void worker_main(const experiment *e, int cmd_fd, int res_fd)
         if (retire)
             break;
     }
+    cmd_workload_shutdown();
     backends_shutdown();
     _exit(0);
 }
