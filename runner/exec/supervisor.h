@@ -6,6 +6,7 @@
 
 #include "backend.h"
 #include "base/affinity.h"
+#include "base/child.h"
 #include "experiment/config.h"
 #include "exec/result.h"
 #include "exec/trace_file.h"
@@ -15,7 +16,8 @@
 
 typedef struct supervisor {
     const experiment *e;
-    pid_t pid; /* 0: no worker */
+    child w;   /* the worker */
+    pid_t pid; /* 0: no worker (w.pid) */
     int cmd_fd, res_fd;
     volatile sig_atomic_t *interrupted;
     char *rbuf; /* what the worker sent and is not read yet */

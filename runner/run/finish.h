@@ -9,7 +9,7 @@
 #include "exec/trace_file.h"
 #include "lua/hookproc.h"
 #include "rundir/results.h"
-#include "run/run.h"
+#include "run/run_types.h"
 
 /* What a run holds while its trials go by. */
 typedef struct run_state {
