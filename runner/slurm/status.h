@@ -23,7 +23,7 @@ typedef struct run_status {
 /* 0, or -1 with the reason in err (not a folder; no job.sbatch of runner
  * submit and no shard folders; a job.sbatch with more shards than runner
  * submit writes). */
-int slurm_status(const char *target, run_status *st, strbuf *err);
+int slurm_status(const char *target, run_status *st, char *err, size_t errlen);
 void run_status_free(run_status *st);
 
 #endif
