@@ -10,7 +10,11 @@
 #     object written in a .c file (it belongs in that file's header);
 #  4. only runner/rundir/ names the run folder's files (help text aside);
 #  5. no C file in runner/ over 600 lines unless it is one cohesive table;
-#  6. no comment cites the SPEC (not in the repository); no *.orig tracked.
+#  6. no comment cites the SPEC (not in the repository); no *.orig tracked;
+#  7. every header of a folder of runner/ says, on the line after its
+#     include guard, whether it is the folder's public header or internal to
+#     it, and no file of runner/ or backends/ outside that folder includes
+#     an internal one (tests may: they test the parts).
 # Prints one line per finding and exits 1 if there is any.
 set -u
 BUILD=${1:-build}
@@ -112,7 +116,23 @@ done
 grep -rn "SPEC section" runner backends >/dev/null && say "a comment cites the SPEC: $(grep -rln 'SPEC section' runner backends | tr '\n' ' ')"
 [ -z "$(git ls-files '*.orig')" ] || say "tracked *.orig files: $(git ls-files '*.orig' | tr '\n' ' ')"
 
+# --- public and internal headers ---------------------------------------------
+npub=0; nint=0
+for h in $(git ls-files 'runner/*/*.h'); do
+    rel=${h#runner/}; dir=${rel%%/*}
+    mark=$(grep -A1 -m1 '^#define RUNNER_[A-Z0-9_]*_H$' "$h" | sed -n 2p)
+    case "$mark" in
+    "/* public header of runner/$dir/ */") npub=$((npub + 1)) ;;
+    "/* internal header of runner/$dir/: other folders may not include it */")
+        nint=$((nint + 1))
+        for f in $(git grep -lF "#include \"$rel\"" -- 'runner/*' 'backends/*'); do
+            case "$f" in runner/"$dir"/*) ;; *) say "$f includes $h, internal to runner/$dir/" ;; esac
+        done ;;
+    *) say "$h does not say whether it is public or internal (the line after its include guard)" ;;
+    esac
+done
+
 if [ $fail = 0 ]; then
-    echo "check-layout: $(echo "$objs" | wc -l) modules in $(ls -d runner/*/ | wc -l) folders: no circle, no hidden prototype, one owner of the run folder"
+    echo "check-layout: $(echo "$objs" | wc -l) modules in $(ls -d runner/*/ | wc -l) folders: no circle, no hidden prototype, one owner of the run folder, $npub public and $nint internal headers"
 fi
 exit $fail

@@ -8,6 +8,7 @@
  * with its group; reaped.  Library code: it prints nothing. */
 #ifndef RUNNER_CHILD_H
 #define RUNNER_CHILD_H
+/* public header of runner/base/ */
 
 #include <stddef.h>
 #include <sys/types.h>

@@ -3,6 +3,7 @@
  * fresh worker. */
 #ifndef RUNNER_SUPERVISOR_H
 #define RUNNER_SUPERVISOR_H
+/* public header of runner/exec/ */
 
 #include "backend.h"
 #include "base/affinity.h"

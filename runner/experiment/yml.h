@@ -3,6 +3,7 @@
  * on node visits and depth so that alias bombs and cycles fail fast. */
 #ifndef RUNNER_YML_H
 #define RUNNER_YML_H
+/* internal header of runner/experiment/: other folders may not include it */
 
 #include "base/diag.h"
 

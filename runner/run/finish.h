@@ -4,6 +4,7 @@
  * Internal to runner/run/. */
 #ifndef RUNNER_RUN_FINISH_H
 #define RUNNER_RUN_FINISH_H
+/* internal header of runner/run/: other folders may not include it */
 
 #include "exec/result.h"
 #include "exec/trace_file.h"

@@ -7,6 +7,7 @@
  * caller's run_hand, which prints. */
 #ifndef RUNNER_RUN_H
 #define RUNNER_RUN_H
+/* public header of runner/run/ */
 
 #include "experiment/config.h"
 #include "run/run_types.h"

@@ -2,6 +2,7 @@
  * its options, the hand it reports to, and its outcome. */
 #ifndef RUNNER_RUN_TYPES_H
 #define RUNNER_RUN_TYPES_H
+/* public header of runner/run/ */
 
 #include "exec/result.h"
 #include "exec/trace_file.h"

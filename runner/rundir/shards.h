@@ -4,6 +4,7 @@
  * printed. */
 #ifndef RUNNER_SHARDS_H
 #define RUNNER_SHARDS_H
+/* public header of runner/rundir/ */
 
 /* RUN_DIR/shard-K-of-N, malloc'd. */
 char *rundir_shard_dir(const char *run_dir, int k, int n);

@@ -4,6 +4,7 @@
  * Library code: cli/cmd_submit.c prints the table. */
 #ifndef RUNNER_STATUS_H
 #define RUNNER_STATUS_H
+/* public header of runner/slurm/ */
 
 #include "base/util.h"
 #include "slurm/queue.h"

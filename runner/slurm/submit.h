@@ -16,6 +16,7 @@
  * terminal directly. */
 #ifndef RUNNER_SUBMIT_H
 #define RUNNER_SUBMIT_H
+/* public header of runner/slurm/ */
 
 #include "base/util.h"
 #include "experiment/config.h"
