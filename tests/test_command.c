@@ -97,6 +97,24 @@ Test(command, persistent_c_program_runs_and_prints_harmlessly, .timeout = 60)
     free(d);
 }
 
+/* A sample is one run request of its batch: k calls, their time over k. */
+Test(command, a_batch_is_one_request_of_k_calls, .timeout = 60)
+{
+    proc_out r;
+    csv_table t;
+    char *d = run_with("workload: command\ncommand: [%s]\nprotocol: persistent\n"
+                       "params: {spin: 0.0005}\nbatch: 4\nrepeats: 3\n",
+                       prog("proto_prog"), &r, &t);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_str_eq(cell(&t, 1, "status"), "ok", "%s", cell(&t, 1, "reason"));
+    cr_assert_str_eq(cell(&t, 1, "calls_seen"), "4");
+    double med = num(&t, 1, "median");
+    cr_assert(med >= 0.0005 && med < 0.002, "median %g s for 0.5 ms calls in fours", med);
+    cr_assert(num(&t, 1, "round_trip_seconds") >= med);
+    csv_free(&t);
+    free(d);
+}
+
 Test(command, persistent_failures_fail_their_trial_and_the_sweep_goes_on, .timeout = 60)
 {
     proc_out r;
