@@ -7,6 +7,7 @@
  * one element index per axis; trial_value() resolves any column of it. */
 #ifndef RUNNER_EXPERIMENT_H
 #define RUNNER_EXPERIMENT_H
+/* public header of runner/experiment/ */
 
 #include "backend.h"
 #include "base/diag.h"
@@ -15,7 +16,12 @@
 
 #include <stdint.h>
 
+/* The most trials a sweep expands to (doc/experiment-file.md#axes).  The
+ * fuzzers build with a smaller one (Makefile FUZZ_DEFS): a million trials
+ * take seconds under the sanitizers, and their timeout is 1 s. */
+#ifndef MAX_TRIALS
 #define MAX_TRIALS 1000000LL
+#endif
 
 /* What a column of the trial table holds. */
 typedef enum { COL_RUNKEY, COL_PARAM, COL_AXIS } col_kind;
