@@ -214,6 +214,7 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
     int add_device = batch > 1 && (r->warmups == 0 || sample_has_device(&s));
     double discard_left = tr->cold_cache ? 0 : fmin(DISCARD_TIME, r->warmup_time);
     double discard_t0 = 0;
+    cmd_workload_batch(impl, batch); /* one request per batch: doc/own-code.md#persistent */
     if (!discard)
         timed_begin(impl, state);
     for (int n = 1; !stop; n++) {
