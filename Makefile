@@ -146,7 +146,16 @@ $(BUILD)/tests/runner-tests: $(TEST_OBJS) $(CPU_OBJS) $(BUILD)/librunner.a
 # test code builds paths with snprintf into fixed buffers on purpose
 $(BUILD)/tests/%.o: CFLAGS += -Wno-format-truncation
 
-FAKES := $(foreach v,1 2 3 4 5,$(BUILD)/tests/fake-$(v).so)
+# the programs tests/test_command.c measures (doc/own-code.md): a test
+# program and the C example of the persistent protocol
+CMD_PROGS := $(BUILD)/tests/command/proto_prog $(BUILD)/tests/command/sumsq
+FAKES := $(foreach v,1 2 3 4 5,$(BUILD)/tests/fake-$(v).so) $(CMD_PROGS)
+$(BUILD)/tests/command/proto_prog: tests/command/proto_prog.c
+	@mkdir -p $(dir $@)
+	@$(CC) -std=c11 -Wall -Wextra -Werror -O2 $< -o $@
+$(BUILD)/tests/command/sumsq: examples/command/sumsq.c
+	@mkdir -p $(dir $@)
+	@$(CC) -std=c11 -Wall -Wextra -Werror -O2 $< -o $@ -lm
 $(BUILD)/tests/fake-%.so: tests/fake/fake_backend.c runner/backend.h
 	@mkdir -p $(dir $@)
 	@$(CC) -std=c11 -Wall -Wextra -Werror -fPIC -shared -Irunner -DFAKE_VARIANT=$* $< -o $@
@@ -275,7 +284,7 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/runner $(DESTDIR)$(PREFIX)/share/runner
 	install -m 755 bin/runner $(DESTDIR)$(PREFIX)/bin/runner
 	if [ -f lib/runner-cuda.so ]; then install -m 644 lib/runner-cuda.so $(DESTDIR)$(PREFIX)/lib/runner/; fi
-	cp -r plots lua $(DESTDIR)$(PREFIX)/share/runner/
+	cp -r plots lua python $(DESTDIR)$(PREFIX)/share/runner/
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 644 runner.1 $(DESTDIR)$(PREFIX)/share/man/man1/runner.1
 	install -m 644 completion/runner.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/runner

@@ -7,10 +7,12 @@
  * one element index per axis; trial_value() resolves any column of it. */
 #ifndef RUNNER_EXPERIMENT_H
 #define RUNNER_EXPERIMENT_H
+/* public header of runner/experiment/ */
 
 #include "backend.h"
 #include "base/diag.h"
 #include "base/value.h"
+#include "experiment/command_spec.h"
 
 #include <stdint.h>
 
@@ -117,6 +119,7 @@ typedef struct experiment {
     double warmup_time, warmup_tolerance;
     /* the least time of one sample with batch: auto (doc/timing.md#batching) */
     double sample_time;
+    command_spec *command; /* workload: command (doc/own-code.md), or NULL */
     value *defaults;   /* [registry workload][column] default values */
     int ndefault_rows;
 } experiment;

@@ -161,7 +161,7 @@ static int check_workload(value *v, int line, int col, diags *d)
         }
         return 0;
     }
-    if (workload_find(v->text))
+    if (workload_find(v->text) || !strcmp(v->text, "command")) /* doc/own-code.md */
         return 0;
     const char *names[32];
     int k = 0;
