@@ -14,7 +14,9 @@
  * that a plain list of 999,999 values is not mistaken for a bomb, while a
  * bomb padded to the node limit still stops in about a second
  * (doc/experiment-file.md#errors). */
+#ifndef YML_VISIT_BUDGET /* the fuzzers build with less (Makefile FUZZ_DEFS) */
 #define YML_VISIT_BUDGET 1000000L
+#endif
 #define YML_VISITS_PER_NODE 2L
 #define YML_MAX_DIRECTIVES 64
 #define YML_MAX_MERGE_DEPTH 32
