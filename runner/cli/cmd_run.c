@@ -4,6 +4,7 @@
 #include "cli/load.h"
 #include "cli/notes.h"
 #include "cli/trial_extras.h"
+#include "cli/trial_peak.h"
 #include "experiment/config.h"
 #include "lua/hookproc.h"
 #include "lua/lua_engine.h"
@@ -110,6 +111,7 @@ typedef struct sink {
     int *any_failed, *write_failed;
     hookproc *H; /* the experiment's hooks process, or NULL */
     trace_file *T; /* the run's timeline, or NULL */
+    const ceilings *C; /* the machine's ceilings, or NULL (doc/ceilings.md) */
 } sink;
 
 /* skip(trial) and before_trial(trial) decide before a worker is asked:
@@ -162,6 +164,7 @@ static void finish_trial(sink *o, long long t, trial_result *res, int ran)
         return;
     trial_record_load(res);
     trial_flag_noise(res, o->e->stop.rse);
+    trial_add_peak(res, o->C, o->e, t);
     /* what user code wrote reaches stderr and the CSV without control
      * characters (issue 14: escape sequences from a Lua error) */
     sanitize_text(res->reason);
@@ -298,6 +301,7 @@ static int run_experiment(const cli *c, experiment *e, int argc, char **argv, in
         return EXIT_INVALID;
     }
     meta *m = meta_collect(e, argc, argv);
+    ceilings *C = run_ceilings(m, c->quiet);
     const char **warn;
     int nw = meta_warnings(m, &warn);
     for (int i = 0; i < nw && !c->quiet; i++)
@@ -307,6 +311,7 @@ static int run_experiment(const cli *c, experiment *e, int argc, char **argv, in
     if (meta_write(m, R.run_dir, 0, counts, 0) < 0) {
         fprintf(stderr, "runner: cannot write %s/%s\n", R.run_dir, rundir_name(RD_META));
         meta_free(m);
+        ceilings_free(C);
         results_free(&R);
         hookproc_close(H);
         return EXIT_INVALID;
@@ -341,7 +346,7 @@ static int run_experiment(const cli *c, experiment *e, int argc, char **argv, in
     double start = now_seconds();
     int write_failed = 0;
     long long seq = 0;
-    sink out = {e, &R, &pr, counts, &skipped, any_failed, &write_failed, H, T};
+    sink out = {e, &R, &pr, counts, &skipped, any_failed, &write_failed, H, T, C};
     /* the sequential trials one by one in trial order, then the interleaved
      * ones together (README "How a trial is timed") */
     int any_interleaved = 0;
@@ -433,6 +438,7 @@ static int run_experiment(const cli *c, experiment *e, int argc, char **argv, in
         rc = EXIT_TRIALS_FAILED;
     }
     meta_free(m);
+    ceilings_free(C);
     results_free(&R);
     hookproc_close(H);
     return rc;
