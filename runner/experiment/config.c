@@ -29,7 +29,7 @@ static const char *const top_names[] = {"name",    "description", "workload", "d
                                         "plots",   "cold_cache", "batch",    "stop",
                                         "order",   "affinity", "warmup_time", "sample_time",
                                         "warmup_tolerance", "parallel", "share",
-                                        "spawn", "warmup_curve", "trace", NULL};
+                                        "spawn", "warmup_curve", "trace", "energy", NULL};
 
 /* ---- top-level keys ----------------------------------------------------- */
 
@@ -252,6 +252,7 @@ static const struct top_key {
     {"affinity", h_runkey, 0},
     {"parallel", h_runkey, 0},   {"share", h_runkey, 0},     {"spawn", h_runkey, 0},
     {"warmup_curve", h_runkey, 0}, {"trace", h_trace, 0},
+    {"energy", h_runkey, 0},
     {"stop", h_stop, 0},         {"order", h_runkey, 0},
     {"warmup_time", h_warmup_time, 0}, {"warmup_tolerance", h_warmup_tolerance, 0},
     {"sample_time", h_sample_time, 0},

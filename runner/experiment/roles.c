@@ -9,14 +9,17 @@ static const char *const config_runkeys[] = {
     "workload", "device",   "threads",    "io",    "dtype", "batch",
     "affinity", "cold_cache", "parallel", "share", "spawn", NULL};
 static const char *const work_runkeys[] = {"size", "repeats", "warmups", "timeout", "seed",
-                                           "warmup_curve", "order", NULL};
+                                           "warmup_curve", "order", "energy", NULL};
 
 /* the runner's own columns after gbps (README "Results") */
 static const char *const runner_cols[] = {
     "throttled_samples", "throttled_kept", "throttle_check", "stop_reason", "batch_size",
     "noise",             "load_avg",       "steal",          "other_cpu",   "cpu_mhz",
     "cpu_max_mhz",       "cpus",           "warmup_calls",   "warmup_time", "warmup_unsteady",
-    "lua_warning",       NULL};
+    "lua_warning",
+    /* doc/ceilings.md */
+    "pct_of_peak", "peak_bound", "joules_per_call", "joules_per_call_err", "watts", "idle_watts",
+    "energy_call_seconds", "gflops_per_joule", "gb_per_joule", "energy_scope", "energy_note", NULL};
 
 static int in_list(const char *const *list, const char *s)
 {
