@@ -150,7 +150,8 @@ $(BUILD)/tests/fake-%.so: tests/fake/fake_backend.c runner/backend.h
 	@mkdir -p $(dir $@)
 	@$(CC) -std=c11 -Wall -Wextra -Werror -fPIC -shared -Irunner -DFAKE_VARIANT=$* $< -o $@
 
-TEST_ENV := RUNNER_BIN=$(abspath $(BIN)) RUNNER_ROOT=$(CURDIR) RUNNER_FAKES=$(abspath $(BUILD)/tests)
+TEST_ENV := RUNNER_BIN=$(abspath $(BIN)) RUNNER_ROOT=$(CURDIR) RUNNER_FAKES=$(abspath $(BUILD)/tests) \
+            XDG_CACHE_HOME=$(abspath $(BUILD))/tests/cache
 # the A/A calibration of `runner compare` (README "Comparing runs"): timing,
 # so not part of `make test`; run it on a quiet machine
 aa: $(OUTBIN)

@@ -15,7 +15,7 @@
 
 /* /etc/machine-id, else the host name: one cache file per machine, also
  * where home folders are shared between machines. */
-static char *machine_id(void)
+char *machine_id(void)
 {
     char *s = read_file("/etc/machine-id", NULL);
     if (s) {
@@ -34,7 +34,7 @@ static char *machine_id(void)
 
 /* What must be the same for the cache to hold: a container image copies
  * /etc/machine-id to whatever it runs on. */
-static char *fingerprint(void)
+char *machine_fingerprint(void)
 {
     char *ci = read_file("/proc/cpuinfo", NULL);
     char model[256] = "unknown CPU";
@@ -69,7 +69,7 @@ ceilings *machine_cached(char *why, size_t len)
     char *text = read_file(path, NULL);
     ceilings *c = text ? ceilings_parse(text) : NULL;
     free(text);
-    char *fp = fingerprint();
+    char *fp = machine_fingerprint();
     if (!c)
         snprintf(why, len, "no ceilings cached for this machine (%s)", path);
     else if (!ceilings_fingerprint(c) || strcmp(ceilings_fingerprint(c), fp)) {
@@ -156,7 +156,7 @@ static void probe_child(int fd, const char *id, const char *fp)
 
 ceilings *machine_probe(char *err, size_t len)
 {
-    char *id = machine_id(), *fp = fingerprint();
+    char *id = machine_id(), *fp = machine_fingerprint();
     int p[2];
     if (pipe(p) < 0) {
         snprintf(err, len, "cannot probe the machine: %s", strerror(errno));

@@ -8,6 +8,12 @@
 #include "base/util.h"
 #include "machine/ceilings.h"
 
+/* This machine's id (/etc/machine-id, else its host name) and what must
+ * stay the same for its cache to hold (CPU model, CPUs,
+ * CUDA_VISIBLE_DEVICES); the caller frees them. */
+char *machine_id(void);
+char *machine_fingerprint(void);
+
 /* The cache file of this machine (the caller frees it). */
 char *machine_cache_path(void);
 

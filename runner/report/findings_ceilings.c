@@ -118,8 +118,10 @@ static void energy_findings(strbuf *b, const run_model *m)
             char x[32];
             pm_fmt_num(x, sizeof x, p->x);
             int wc = pm_col(m, "watts"), sc = pm_col(m, "energy_scope");
-            sb_printf(b, "- **%s** uses %.3g J a call at %s = %s (%s W, %s power)\n", cv->label,
-                      p->y, x_word(m, d.x), x, wc >= 0 ? pm_cell(m, p->row, wc) : "?",
+            sb_printf(b, "- **%s** uses %.3g J a call", cv->label, p->y);
+            if (!d.xcat)
+                sb_printf(b, " at %s = %s", x_word(m, d.x), x);
+            sb_printf(b, " (%s W, %s power)\n", wc >= 0 ? pm_cell(m, p->row, wc) : "?",
                       sc >= 0 ? pm_cell(m, p->row, sc) : "device");
         }
         chart_data_free(&d);

@@ -38,11 +38,13 @@ static void device_of(const run_model *m, int row, char *dev, size_t len, int *t
     *threads = !strcmp(t, "all") ? host_cpus() : atoi(t);
 }
 
-/* 118 GFLOP/s, 51.2 TFLOP/s */
+/* 118 GFLOP/s, 21.8 GB/s, 51.2 TFLOP/s */
 static void fmt_rate(char *out, size_t n, double v, const char *unit)
 {
     if (v >= 1e4)
         snprintf(out, n, "%.3g T%s", v / 1e3, unit + 1);
+    else if (v >= 100)
+        snprintf(out, n, "%.0f %s", v, unit);
     else
         snprintf(out, n, "%.3g %s", v, unit);
 }
