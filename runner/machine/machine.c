@@ -218,7 +218,7 @@ ceilings *machine_ceilings(int reprobe, int *probed, strbuf *notes, char *err, s
     *probed = c != NULL;
     if (c) {
         char *path = machine_cache_path();
-        notes_printf(notes, "ceilings: probed this machine in %.1f s%s%s (runner machine --show)",
+        notes_printf(notes, "runner: ceilings: probed this machine in %.1f s%s%s (runner machine --show)\n",
                      now_seconds() - t0, err[0] ? "; " : ", cached in ", err[0] ? err : path);
         free(path);
     }

@@ -1,5 +1,5 @@
 /* trial_peak.c - see trial_peak.h. */
-#include "cli/trial_peak.h"
+#include "run/trial_peak.h"
 
 #include "exec/trial.h"
 #include "machine/machine.h"
@@ -51,19 +51,15 @@ void trial_add_peak(trial_result *r, const ceilings *c, const experiment *e, lon
     trial_result_add_extra(r, "peak_bound", bound);
 }
 
-ceilings *run_ceilings(meta *m, int quiet)
+ceilings *run_ceilings(meta *m, strbuf *notes)
 {
     int probed;
-    strbuf notes = {0};
     char err[1024] = "";
-    ceilings *c = machine_ceilings(0, &probed, &notes, err, sizeof err);
+    ceilings *c = machine_ceilings(0, &probed, notes, err, sizeof err);
     char *json = c ? ceilings_json(c) : NULL;
     meta_set_ceilings(m, json, err);
     free(json);
-    if (!quiet && notes.len)
-        fprintf(stderr, "runner: %s%s", notes.s, notes.s[notes.len - 1] == '\n' ? "" : "\n");
-    if (!c && !quiet)
-        fprintf(stderr, "runner: warning: %s; the charts draw no ceilings\n", err);
-    sb_free(&notes);
+    if (!c)
+        notes_printf(notes, "runner: warning: %s; the charts draw no ceilings\n", err);
     return c;
 }

@@ -1,17 +1,19 @@
 /* trial_peak.h - a finished trial against its device's ceiling
  * (doc/ceilings.md#percent-of-peak): the `pct_of_peak` and `peak_bound`
  * columns. */
-#ifndef RUNNER_CLI_TRIAL_PEAK_H
-#define RUNNER_CLI_TRIAL_PEAK_H
+#ifndef RUNNER_RUN_TRIAL_PEAK_H
+#define RUNNER_RUN_TRIAL_PEAK_H
 
-#include "exec/supervisor.h"
+#include "base/util.h"
+#include "exec/result.h"
+#include "experiment/config.h"
 #include "machine/ceilings.h"
 #include "rundir/meta.h"
 
-/* The machine's ceilings for a run (cached, else probed now: a line on
- * stderr says so unless quiet), recorded in its meta.json; NULL when the
- * probe failed (meta.json says why). */
-ceilings *run_ceilings(meta *m, int quiet);
+/* The machine's ceilings for a run (cached, else probed now: notes get a
+ * line saying so), recorded in its meta.json; NULL when the probe failed
+ * (meta.json and a note say why). */
+ceilings *run_ceilings(meta *m, strbuf *notes);
 
 /* Adds pct_of_peak (achieved throughput as a percent of the ceiling that
  * bounds the trial) and peak_bound (which: "fp32", "bandwidth", ...) to an
