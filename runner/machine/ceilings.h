@@ -4,7 +4,7 @@
  * "bandwidth", "bandwidth_1core", "h2d", "d2h" in GB/s) and, where it can
  * be computed, the nominal one; and what a trial's throughput is against
  * them (doc/ceilings.md#percent-of-peak).  Held as the JSON that the cache
- * and meta.json store. */
+ * and the run's metadata (rundir) store. */
 #ifndef RUNNER_MACHINE_CEILINGS_H
 #define RUNNER_MACHINE_CEILINGS_H
 
@@ -12,7 +12,7 @@
 
 typedef struct ceilings ceilings;
 
-/* Parses the JSON text of a cache file or of meta.json's "ceilings";
+/* Parses the JSON text of a cache file or of the run's metadata (rundir)'s "ceilings";
  * NULL when it is not one. */
 ceilings *ceilings_parse(const char *json);
 /* A new, empty set for this machine (machine id, fingerprint, date). */

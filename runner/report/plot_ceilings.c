@@ -95,15 +95,6 @@ int chart_ceiling_lines(const run_model *m, const chart_data *d, ceiling_line *o
     return n;
 }
 
-int roofline_applies(const run_model *m)
-{
-    for (int r = 1; r <= m->nrows; r++)
-        if (pm_ok(m, r) && isfinite(pm_num(m, r, m->c_gflops)) && isfinite(pm_num(m, r, m->c_gbps)) &&
-            pm_num(m, r, m->c_gbps) > 0)
-            return 1;
-    return 0;
-}
-
 void roofline_parts(const run_model *m, const chart_data *d, const palette *pal, strbuf *data,
                     strbuf *axes, strbuf *marks, strbuf *plot, char **xlabel, char **ylabel)
 {

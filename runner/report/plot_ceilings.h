@@ -1,6 +1,6 @@
 /* plot_ceilings.h - the hardware's limits on the charts (doc/ceilings.md):
  * a throughput chart's ceiling lines, one per device the chart shows, and
- * the roofline chart, each from the ceilings the run's meta.json recorded. */
+ * the roofline chart, each from the ceilings the run's the run's metadata (rundir) recorded. */
 #ifndef RUNNER_REPORT_PLOT_CEILINGS_H
 #define RUNNER_REPORT_PLOT_CEILINGS_H
 
@@ -25,8 +25,5 @@ int chart_ceiling_lines(const run_model *m, const chart_data *d, ceiling_line *o
  * point labelled by its size.  Fills the parts of the chart's script. */
 void roofline_parts(const run_model *m, const chart_data *d, const palette *pal, strbuf *data,
                     strbuf *axes, strbuf *marks, strbuf *plot, char **xlabel, char **ylabel);
-
-/* Does any ok trial of m declare both flops and bytes? */
-int roofline_applies(const run_model *m);
 
 #endif

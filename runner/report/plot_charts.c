@@ -1,7 +1,6 @@
 /* plot_charts.c - see plot_model.h: which charts a run gets: the default
  * ones, or those its file's `plots` key asks for. */
 #include "report/plot_model.h"
-#include "report/plot_ceilings.h"
 
 #include "rundir/rundir.h"
 #include "base/util.h"
@@ -83,6 +82,15 @@ char *pm_label(const run_model *m, int row, const int *keys, int nkeys)
 static int is_cuda(const char *dev)
 {
     return !strncmp(dev, "cuda", 4);
+}
+
+/* Does an ok trial state both flops and bytes (doc/ceilings.md#the-roofline)? */
+static int roofline_applies(const run_model *m)
+{
+    for (int r = 1; r <= m->nrows; r++)
+        if (pm_ok(m, r) && isfinite(pm_num(m, r, m->c_gflops)) && pm_num(m, r, m->c_gbps) > 0)
+            return 1;
+    return 0;
 }
 
 static chart_spec new_default(const char *name, chart_type type, int x, int y)

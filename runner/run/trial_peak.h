@@ -11,8 +11,8 @@
 #include "rundir/meta.h"
 
 /* The machine's ceilings for a run (cached, else probed now: notes get a
- * line saying so), recorded in its meta.json; NULL when the probe failed
- * (meta.json and a note say why). */
+ * line saying so), recorded in its the run's metadata (rundir); NULL when the probe failed
+ * (the run's metadata (rundir) and a note say why). */
 ceilings *run_ceilings(meta *m, strbuf *notes);
 
 /* Adds pct_of_peak (achieved throughput as a percent of the ceiling that
