@@ -9,6 +9,7 @@
  * never longer than the round trip that contained it. */
 #ifndef RUNNER_CMD_WORKLOAD_H
 #define RUNNER_CMD_WORKLOAD_H
+/* internal header of runner/exec/: other folders may not include it */
 
 #include "backend.h"
 #include "exec/trial.h"
