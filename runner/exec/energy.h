@@ -5,6 +5,7 @@
  * power, the work per joule and the power at rest as columns. */
 #ifndef RUNNER_EXEC_ENERGY_H
 #define RUNNER_EXEC_ENERGY_H
+/* internal header of runner/exec/: other folders may not include it */
 
 #include "backend.h"
 

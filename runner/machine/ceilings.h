@@ -7,6 +7,7 @@
  * and the run's metadata (rundir) store. */
 #ifndef RUNNER_MACHINE_CEILINGS_H
 #define RUNNER_MACHINE_CEILINGS_H
+/* public header of runner/machine/ */
 
 #include <stddef.h>
 

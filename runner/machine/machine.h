@@ -4,6 +4,7 @@
  * while the machine's fingerprint (CPU model, CPUs, GPUs) is the same. */
 #ifndef RUNNER_MACHINE_MACHINE_H
 #define RUNNER_MACHINE_MACHINE_H
+/* public header of runner/machine/ */
 
 #include "base/util.h"
 #include "machine/ceilings.h"

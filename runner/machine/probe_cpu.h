@@ -6,6 +6,7 @@
  * the clock, the core count and the FMA width where the clock is known. */
 #ifndef RUNNER_MACHINE_PROBE_CPU_H
 #define RUNNER_MACHINE_PROBE_CPU_H
+/* internal header of runner/machine/: other folders may not include it */
 
 typedef struct cpu_probe {
     const char *isa;          /* "avx512", "avx2", "sse2" */

@@ -3,6 +3,7 @@
  * and which device does the work for fewer joules. */
 #ifndef RUNNER_REPORT_FINDINGS_CEILINGS_H
 #define RUNNER_REPORT_FINDINGS_CEILINGS_H
+/* internal header of runner/report/: other folders may not include it */
 
 #include "base/util.h"
 #include "report/plot_model.h"

@@ -3,6 +3,7 @@
  * the roofline chart, each from the ceilings the run's the run's metadata (rundir) recorded. */
 #ifndef RUNNER_REPORT_PLOT_CEILINGS_H
 #define RUNNER_REPORT_PLOT_CEILINGS_H
+/* internal header of runner/report/: other folders may not include it */
 
 #include "base/util.h"
 #include "report/chart_axes.h"

@@ -3,6 +3,7 @@
  * columns. */
 #ifndef RUNNER_RUN_TRIAL_PEAK_H
 #define RUNNER_RUN_TRIAL_PEAK_H
+/* internal header of runner/run/: other folders may not include it */
 
 #include "base/util.h"
 #include "exec/result.h"
