@@ -167,6 +167,9 @@ TEST_ENV := RUNNER_BIN=$(abspath $(BIN)) RUNNER_ROOT=$(CURDIR) RUNNER_FAKES=$(ab
 aa: $(OUTBIN)
 	RUNNER=$(abspath $(OUTBIN)) sh bench/aa.sh
 
+# the runs of the tests use one cache of this machine's ceilings, not the
+# user's (doc/ceilings.md#the-ceilings): the first run probes, the rest reuse it
+test test-valgrind: export XDG_CACHE_HOME := $(abspath $(BUILD))/tests/cache
 test: deps-test $(OUTBIN) $(BUILD)/tests/runner-tests $(FAKES)
 	$(TEST_ENV) $(BUILD)/tests/runner-tests --jobs 2
 	@# timing-sensitive tests need the machine to themselves; not under the
