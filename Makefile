@@ -160,12 +160,16 @@ $(BUILD)/tests/fake-%.so: tests/fake/fake_backend.c runner/backend.h
 	@mkdir -p $(dir $@)
 	@$(CC) -std=c11 -Wall -Wextra -Werror -fPIC -shared -Irunner -DFAKE_VARIANT=$* $< -o $@
 
-TEST_ENV := RUNNER_BIN=$(abspath $(BIN)) RUNNER_ROOT=$(CURDIR) RUNNER_FAKES=$(abspath $(BUILD)/tests)
+TEST_ENV := RUNNER_BIN=$(abspath $(BIN)) RUNNER_ROOT=$(CURDIR) RUNNER_FAKES=$(abspath $(BUILD)/tests) \
+            XDG_CACHE_HOME=$(abspath $(BUILD))/tests/cache
 # the A/A calibration of `runner compare` (doc/compare.md#comparing-runs): timing,
 # so not part of `make test`; run it on a quiet machine
 aa: $(OUTBIN)
 	RUNNER=$(abspath $(OUTBIN)) sh bench/aa.sh
 
+# the runs of the tests use one cache of this machine's ceilings, not the
+# user's (doc/ceilings.md#the-ceilings): the first run probes, the rest reuse it
+test test-valgrind: export XDG_CACHE_HOME := $(abspath $(BUILD))/tests/cache
 test: deps-test $(OUTBIN) $(BUILD)/tests/runner-tests $(FAKES)
 	$(TEST_ENV) $(BUILD)/tests/runner-tests --jobs 2
 	@# timing-sensitive tests need the machine to themselves; not under the

@@ -14,6 +14,7 @@
 #include "exec/batch.h"
 #include "exec/cmd_workload.h"
 #include "exec/concurrent.h"
+#include "exec/energy.h"
 #include "exec/procs.h"
 #include "exec/proto.h"
 #include "exec/steady.h"
@@ -347,6 +348,15 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
         char bs[16];
         snprintf(bs, sizeof bs, "%d", batch);
         wout_extra(NULL, "batch_size", bs);
+    }
+    if (r->energy) { /* doc/ceilings.md#energy-per-call: after the samples, untimed */
+        trace_begin("energy", -1);
+        rc = energy_measure(impl, state, b, tr->device_index, counts[0], counts[1], wout_extra, &err);
+        trace_end();
+        if (rc != 0) {
+            wout_done(fd, ST_FAILED, "%s", err.msg[0] ? err.msg : "run failed");
+            goto out;
+        }
     }
     trace_begin("check", -1);
     int wrong = impl->check && impl->check(state, &err) != 0;
