@@ -130,8 +130,9 @@ static void flush_samples(int fd, sample_buf *b)
     b->last_flush = now_seconds();
 }
 
-/* Extra columns go out as "column\tvalue" messages. */
+/* Extra columns go out as "column\tvalue" messages (a workload's: columns.h). */
 static int extra_fd = -1;
+static const experiment *current_exp;
 
 static void send_extra(void *ctx, const char *k, const char *v)
 {
@@ -140,18 +141,6 @@ static void send_extra(void *ctx, const char *k, const char *v)
     int n = snprintf(buf, sizeof buf, "%s\t%s", k, v);
     if (n > 0 && n < (int)sizeof buf && !strchr(k, '\t'))
         send_msg(extra_fd, MSG_EXTRA, 0, buf, (unsigned)n);
-}
-
-/* A workload's own columns (its extras): one named as a column the runner
- * writes (columns.h) is not sent; ctx keeps the first such name, and the
- * trial fails naming it (doc/results.md#reserved-column-names). */
-static const experiment *current_exp;
-static void send_user_extra(void *ctx, const char *k, const char *v)
-{
-    if (!columns_reserved(current_exp, k))
-        send_extra(NULL, k, v);
-    else if (!*(char *)ctx)
-        snprintf(ctx, 128, "%s", k);
 }
 
 /* The backend names the first-time costs this trial paid (cold_context,
@@ -467,11 +456,12 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
     }
     if (impl->extras) {
         extra_fd = fd;
-        char bad[128] = "", list[1536];
-        impl->extras(state, bad, send_user_extra);
-        if (bad[0]) {
+        columns_filter f = {current_exp, send_extra, NULL, ""}; /* a reserved name fails it */
+        impl->extras(state, &f, columns_filter_cb);
+        if (f.bad[0]) {
+            char list[1536];
             done(fd, ST_FAILED, "%s: extras() returned column `%s`, which the runner writes; "
-                 "rename it (reserved: %s)", tr->workload, bad,
+                 "rename it (reserved: %s)", tr->workload, f.bad,
                  columns_reserved_list(current_exp, list, sizeof list));
             goto out;
         }
