@@ -14,6 +14,10 @@
 #  7. the user guide's rules (tests/check-docs.sh): every cited doc file and
 #     section exists, README.md is short, every chapter is reachable, and the
 #     man page names the options the commands take.
+#  8. every header of a folder of runner/ says, on the line after its
+#     include guard, whether it is the folder's public header or internal to
+#     it, and no file of runner/ or backends/ outside that folder includes
+#     an internal one (tests may: they test the parts).
 # Prints one line per finding and exits 1 if there is any.
 set -u
 BUILD=${1:-build}
@@ -122,8 +126,23 @@ grep -rn "SPEC section" runner backends >/dev/null && say "a comment cites the S
 
 # --- the user guide --------------------------------------------------------------
 bash tests/check-docs.sh || fail=1
+# --- public and internal headers ---------------------------------------------
+npub=0; nint=0
+for h in $(git ls-files 'runner/*/*.h'); do
+    rel=${h#runner/}; dir=${rel%%/*}
+    mark=$(grep -A1 -m1 '^#define RUNNER_[A-Z0-9_]*_H$' "$h" | sed -n 2p)
+    case "$mark" in
+    "/* public header of runner/$dir/ */") npub=$((npub + 1)) ;;
+    "/* internal header of runner/$dir/: other folders may not include it */")
+        nint=$((nint + 1))
+        for f in $(git grep -lF "#include \"$rel\"" -- 'runner/*' 'backends/*'); do
+            case "$f" in runner/"$dir"/*) ;; *) say "$f includes $h, internal to runner/$dir/" ;; esac
+        done ;;
+    *) say "$h does not say whether it is public or internal (the line after its include guard)" ;;
+    esac
+done
 
 if [ $fail = 0 ]; then
-    echo "check-layout: $(echo "$objs" | wc -l) modules in $(ls -d runner/*/ | wc -l) folders: no circle, no hidden prototype, one owner of the run folder"
+    echo "check-layout: $(echo "$objs" | wc -l) modules in $(ls -d runner/*/ | wc -l) folders: no circle, no hidden prototype, one owner of the run folder, $npub public and $nint internal headers"
 fi
 exit $fail

@@ -1,6 +1,7 @@
 /* util.h - allocation that cannot fail silently, growable strings, misc. */
 #ifndef RUNNER_UTIL_H
 #define RUNNER_UTIL_H
+/* public header of runner/base/ */
 
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,6 +1,7 @@
 /* commands.h - one function per command; each returns the exit status. */
 #ifndef RUNNER_COMMANDS_H
 #define RUNNER_COMMANDS_H
+/* internal header of runner/cli/: other folders may not include it */
 
 #include "cli/cli.h"
 #include "report/compare.h"

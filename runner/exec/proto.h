@@ -2,6 +2,7 @@
  * Each is a header and `len` bytes of payload. */
 #ifndef RUNNER_PROTO_H
 #define RUNNER_PROTO_H
+/* internal header of runner/exec/: other folders may not include it */
 
 #include "backend.h"
 #include "exec/result.h"

@@ -3,9 +3,11 @@
  * fresh worker. */
 #ifndef RUNNER_SUPERVISOR_H
 #define RUNNER_SUPERVISOR_H
+/* public header of runner/exec/ */
 
 #include "backend.h"
 #include "base/affinity.h"
+#include "base/child.h"
 #include "experiment/config.h"
 #include "exec/result.h"
 #include "exec/trace_file.h"
@@ -15,7 +17,8 @@
 
 typedef struct supervisor {
     const experiment *e;
-    pid_t pid; /* 0: no worker */
+    child w;   /* the worker */
+    pid_t pid; /* 0: no worker (w.pid) */
     int cmd_fd, res_fd;
     volatile sig_atomic_t *interrupted;
     char *rbuf; /* what the worker sent and is not read yet */

@@ -7,6 +7,7 @@
  * one element index per axis; trial_value() resolves any column of it. */
 #ifndef RUNNER_EXPERIMENT_H
 #define RUNNER_EXPERIMENT_H
+/* public header of runner/experiment/ */
 
 #include "backend.h"
 #include "base/diag.h"

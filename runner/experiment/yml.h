@@ -4,6 +4,7 @@
  * in time linear in the file's size (yml_compose.h). */
 #ifndef RUNNER_YML_H
 #define RUNNER_YML_H
+/* internal header of runner/experiment/: other folders may not include it */
 
 #include "base/diag.h"
 

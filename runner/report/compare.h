@@ -7,6 +7,7 @@
  * (cli/cmd_compare.c prints). */
 #ifndef RUNNER_COMPARE_H
 #define RUNNER_COMPARE_H
+/* public header of runner/report/ */
 
 #include "base/util.h"
 #include "report/compare_load.h"

@@ -4,6 +4,7 @@
  * reason for a failure comes back in err. */
 #ifndef RUNNER_COMPARE_LOAD_H
 #define RUNNER_COMPARE_LOAD_H
+/* internal header of runner/report/: other folders may not include it */
 
 #include "base/csv.h"
 #include "base/util.h"

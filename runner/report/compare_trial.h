@@ -4,6 +4,7 @@
  * (doc/timing.md#measurement-quality).  Library code: nothing is printed. */
 #ifndef RUNNER_COMPARE_TRIAL_H
 #define RUNNER_COMPARE_TRIAL_H
+/* internal header of runner/report/: other folders may not include it */
 
 #include "report/compare_load.h"
 

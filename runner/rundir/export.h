@@ -3,6 +3,7 @@
  * nothing; the caller prints the text or the error. */
 #ifndef RUNNER_EXPORT_H
 #define RUNNER_EXPORT_H
+/* public header of runner/rundir/ */
 
 #include <stddef.h>
 

@@ -6,6 +6,7 @@
  * then draws the plots and writes the report. */
 #ifndef RUNNER_MERGE_H
 #define RUNNER_MERGE_H
+/* public header of runner/rundir/ */
 
 #include "base/util.h"
 

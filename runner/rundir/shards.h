@@ -4,6 +4,7 @@
  * printed. */
 #ifndef RUNNER_SHARDS_H
 #define RUNNER_SHARDS_H
+/* public header of runner/rundir/ */
 
 #include "base/csv.h"
 
