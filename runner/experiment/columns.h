@@ -9,6 +9,7 @@
  * identifying cell. */
 #ifndef RUNNER_COLUMNS_H
 #define RUNNER_COLUMNS_H
+/* public header of runner/experiment/ */
 
 #include <stddef.h>
 
