@@ -45,7 +45,9 @@ LDFLAGS  += -fopenmp -pthread -rdynamic $(SANFLAGS)
 
 # runner/<module>/*.c (doc/contributing/architecture.md#architecture); main.c is the program, the rest a library
 RUNNER_SRCS := $(filter-out runner/cli/main.c, $(wildcard runner/*/*.c))
-CPU_SRCS  := $(wildcard backends/cpu/*.c)
+# backends/*.c: what the CPU and CUDA backends share (nvcc compiles them too)
+SHARED_SRCS := $(wildcard backends/*.c)
+CPU_SRCS  := $(wildcard backends/cpu/*.c) $(SHARED_SRCS)
 CORE_SRCS := $(RUNNER_SRCS) $(CPU_SRCS)
 CORE_OBJS := $(CORE_SRCS:%.c=$(BUILD)/%.o)
 # the CPU backend's objects are linked whole, not picked from the archive:
@@ -126,9 +128,9 @@ NVFLAGS   := -O2 -std=c++20 -Xcompiler -fPIC,-Wall,-fopenmp -Irunner -Ibackends 
 ifneq ($(NVCC),)
 ifneq ($(CUDA_SRCS),)
 cuda: lib/runner-cuda.so
-lib/runner-cuda.so: $(CUDA_SRCS) $(wildcard backends/cuda/*.h runner/backend.h backends/*.h)
+lib/runner-cuda.so: $(CUDA_SRCS) $(SHARED_SRCS) $(wildcard backends/cuda/*.h runner/backend.h backends/*.h)
 	@mkdir -p lib
-	$(NVCC) $(NVFLAGS) -shared -o $@ $(CUDA_SRCS) -lcublas -lcudart -lgomp -ldl \
+	$(NVCC) $(NVFLAGS) -shared -o $@ -x cu $(CUDA_SRCS) $(SHARED_SRCS) -lcublas -lcudart -lgomp -ldl \
 	  -Xlinker --enable-new-dtags -Xlinker -rpath=$(CUDA_LIBDIR)
 else
 cuda:
@@ -254,7 +256,7 @@ $(FUZZERS:%=fuzz/%): fuzz/%: tests/fuzz/%.c $(FUZZ_SRCS) $(wildcard runner/*.h r
 	$(FUZZ_CC) -g -O1 -std=c11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -Wno-pass-failed \
 	  -Irunner -Ibackends \
 	  $(PKG_CFLAGS) -DRUNNER_VERSION='"fuzz"' -DRUNNER_GIT_REV='"fuzz"' $(FUZZ_DEFS) \
-	  tests/fuzz/$*.c $(FUZZ_SRCS) $(wildcard backends/cpu/*.c) -o $(BUILD)/fuzz/$* \
+	  tests/fuzz/$*.c $(FUZZ_SRCS) $(wildcard backends/cpu/*.c backends/*.c) -o $(BUILD)/fuzz/$* \
 	  $(LDLIBS) -fopenmp
 
 FUZZ_SECONDS ?= 60
