@@ -9,13 +9,34 @@
 #include <fnmatch.h>
 #include <math.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
+
+/* A trial's columns are looked up by name many times a trial (issue 38: the
+ * strcmp of these scans were 6 % of a one-sample trial's cost): a hit in this
+ * small cache, keyed by the name's address and checked by one strcmp,
+ * stands for the scan (the names of an experiment's columns are unique). */
+#define COLUMN_CACHE 64
+static _Thread_local struct {
+    const experiment *e;
+    const char *name;
+    int c;
+} column_cache[COLUMN_CACHE];
 
 int experiment_column(const experiment *e, const char *name)
 {
+    unsigned slot = (unsigned)(((uintptr_t)name >> 3) ^ ((uintptr_t)e >> 4)) % COLUMN_CACHE;
+    int c = column_cache[slot].c;
+    if (column_cache[slot].e == e && column_cache[slot].name == name && c < e->ncols &&
+        !strcmp(e->cols[c].name, name))
+        return c;
     for (int i = 0; i < e->ncols; i++)
-        if (!strcmp(e->cols[i].name, name))
+        if (!strcmp(e->cols[i].name, name)) {
+            column_cache[slot].e = e;
+            column_cache[slot].name = name;
+            column_cache[slot].c = i;
             return i;
+        }
     return -1;
 }
 
@@ -37,10 +58,16 @@ value trial_value(const experiment *e, long long t, int c)
     static const value none = {0};
     int wc = experiment_column(e, "workload");
     value w = wc >= 0 && wc != c ? trial_value(e, t, wc) : none;
+    /* the registry row of the last workload looked up, checked by one
+     * strcmp (its names are unique), else the scan */
+    static _Thread_local int last_wi = -1;
     int wi = -1;
-    for (int i = 0; w.text && i < e->ndefault_rows; i++)
+    if (w.text && last_wi >= 0 && last_wi < e->ndefault_rows &&
+        !strcmp(workload_at(last_wi)->name, w.text))
+        wi = last_wi;
+    for (int i = 0; w.text && wi < 0 && i < e->ndefault_rows; i++)
         if (!strcmp(workload_at(i)->name, w.text))
-            wi = i;
+            wi = last_wi = i;
     if (wi < 0) {
         /* lua workloads: only the workload-independent run-key defaults */
         if (col->kind == COL_RUNKEY && col->runkey != RK_SIZE && e->ndefault_rows > 0)
