@@ -168,9 +168,12 @@ aa: $(OUTBIN)
 	RUNNER=$(abspath $(OUTBIN)) sh bench/aa.sh
 
 # the runs of the tests use one cache of this machine's ceilings, not the
-# user's (doc/ceilings.md#the-ceilings): the first run probes, the rest reuse it
+# user's (doc/ceilings.md#the-ceilings), probed before the tests start, so
+# that no test's run pays the probe (a test that interrupts a run after
+# 0.4 s would interrupt the probe)
 test test-valgrind: export XDG_CACHE_HOME := $(abspath $(BUILD))/tests/cache
 test: deps-test $(OUTBIN) $(BUILD)/tests/runner-tests $(FAKES)
+	@$(BIN) machine >/dev/null
 	$(TEST_ENV) $(BUILD)/tests/runner-tests --jobs 2
 	@# timing-sensitive tests need the machine to themselves; not under the
 	@# sanitizers, whose checks slow a kernel such as axpb 17x and so time
@@ -224,6 +227,7 @@ gpu-bundle: $(OUTBIN) cuda
 # Core tests under valgrind's memcheck (no sanitizer build; workers are
 # forked from the checked process, so they are checked too).
 test-valgrind: deps-test $(OUTBIN) $(BUILD)/tests/runner-tests $(FAKES)
+	@$(BIN) machine >/dev/null
 	RUNNER_BIN=$(abspath $(BIN)) RUNNER_ROOT=$(CURDIR) RUNNER_FAKES=$(abspath $(BUILD)/tests) \
 	  valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
 	  --trace-children=no -q $(BUILD)/tests/runner-tests --jobs 1 --filter 'config*/*'
