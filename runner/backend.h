@@ -88,11 +88,11 @@ typedef enum rn_prepare_status {
     RN_PREPARE_SKIP = 2, /* the trial is skipped; err->msg says why */
 } rn_prepare_status;
 
-/* A workload as one backend implements it (doc/contributing/adding-a-workload.md#adding-a-workload).
- * Required: name, prepare, run, release.  prepare() allocates and fills
- * inputs (untimed); run() is one timed call, returning 0 or non-zero with
- * err->msg filled; release() frees everything.  Optional hooks are NULL
- * when absent. */
+/* A workload as one backend implements it
+ * (doc/contributing/adding-a-workload.md#adding-a-workload). Required: name, prepare, run,
+ * release.  prepare() allocates and fills inputs (untimed); run() is one timed call, returning
+ * 0 or non-zero with err->msg filled; release() frees everything.  Optional hooks are NULL when
+ * absent. */
 typedef struct rn_workload_impl {
     const char *name;
     int (*prepare)(const rn_trial *t, void **state, rn_error *err); /* rn_prepare_status */
@@ -269,9 +269,9 @@ typedef struct rn_backend {
     void (*cold_facts)(const rn_trial *t, void *ctx,
                        void (*cb)(void *ctx, const char *k, const char *v));
     /* optional, when the run records a trace
-     * (doc/results.md#a-timeline-of-a-run): begins (begin 1) or ends (0, the innermost) a named range of
-     * the backend's own profiling tools around what the trace records
-     * (CUDA: NVTX), so a profiler's timeline carries the same names */
+     * (doc/results.md#a-timeline-of-a-run): begins (begin 1) or ends (0, the innermost) a named
+     * range of the backend's own profiling tools around what the trace records (CUDA: NVTX), so
+     * a profiler's timeline carries the same names */
     void (*range)(const char *name, int begin);
     /* optional: the least seconds a trial on this backend warms before the
      * steady-state rule may end its warmup (doc/timing.md#how-a-trial-is-timed,

@@ -46,6 +46,15 @@ int columns_reserved(const experiment *e, const char *name)
            columns_runner_extra(name) || (e && experiment_column(e, name) >= 0);
 }
 
+void columns_filter_cb(void *ctx, const char *k, const char *v)
+{
+    columns_filter *f = ctx;
+    if (!columns_reserved(f->e, k))
+        f->send(f->send_ctx, k, v);
+    else if (!f->bad[0])
+        snprintf(f->bad, sizeof f->bad, "%s", k);
+}
+
 /* Appends ", s" (or s first) while it fits; a list cut short ends in "...". */
 static void put(char *buf, size_t len, size_t *used, const char *s)
 {

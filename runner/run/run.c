@@ -27,10 +27,10 @@ static hookproc *open_hooks(run_state *st, int *bad)
     *bad = 0;
     if (!e->hooks)
         return NULL;
-    char hp[4096], err[1024];
-    snprintf(hp, sizeof hp, "%s%s%s", e->hooks[0] == '/' ? "" : e->dir,
-             e->hooks[0] == '/' ? "" : "/", e->hooks);
+    char err[1024];
+    char *hp = experiment_path(e, e->hooks);
     hookproc *H = hookproc_open(e, hp, st->o->interrupted, err, sizeof err);
+    free(hp);
     if (!H) {
         run_say(st, "runner: %s\n", sanitize_text(err));
         *bad = 1;
