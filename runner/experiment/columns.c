@@ -18,7 +18,9 @@ static const char *const runner_cols[] = {
     "throttled_samples", "throttled_kept", "throttle_check", "stop_reason", "batch_size",
     "noise",             "load_avg",       "steal",          "other_cpu",   "cpu_mhz",
     "cpu_max_mhz",       "cpus",           "warmup_calls",   "warmup_time", "warmup_unsteady",
-    "first_calls",       "lua_warning",    NULL};
+    "first_calls",       "lua_warning",
+    /* workload: command (doc/own-code.md#columns) */
+    "spawn_seconds",     "protocol_seconds", "round_trip_seconds", "program_start_seconds", NULL};
 static const char *const prefixes[] = {"device_", "cold_", NULL};
 
 static int in_list(const char *const *list, const char *s)
