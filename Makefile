@@ -150,13 +150,21 @@ $(BUILD)/tests/fake-%.so: tests/fake/fake_backend.c runner/backend.h
 	@mkdir -p $(dir $@)
 	@$(CC) -std=c11 -Wall -Wextra -Werror -fPIC -shared -Irunner -DFAKE_VARIANT=$* $< -o $@
 
+# the plugins of tests/test_plugin.c, built against the public header alone
+PLUGIN_VARIANTS := ok abi norelease nosym crash
+PLUGINS := $(PLUGIN_VARIANTS:%=$(BUILD)/tests/plugin-%.so)
+$(BUILD)/tests/plugin-%.so: tests/plugin/test_plugin_lib.c include/runner/workload.h
+	@mkdir -p $(dir $@)
+	@$(CC) -std=c11 -Wall -Wextra -Werror -fPIC -shared -Iinclude \
+	  -DPLUGIN_VARIANT=$(shell echo $(PLUGIN_VARIANTS) | tr ' ' '\n' | grep -nx $* | cut -d: -f1) $< -o $@
+
 TEST_ENV := RUNNER_BIN=$(abspath $(BIN)) RUNNER_ROOT=$(CURDIR) RUNNER_FAKES=$(abspath $(BUILD)/tests)
 # the A/A calibration of `runner compare` (README "Comparing runs"): timing,
 # so not part of `make test`; run it on a quiet machine
 aa: $(OUTBIN)
 	RUNNER=$(abspath $(OUTBIN)) sh bench/aa.sh
 
-test: deps-test $(OUTBIN) $(BUILD)/tests/runner-tests $(FAKES)
+test: deps-test $(OUTBIN) $(BUILD)/tests/runner-tests $(FAKES) $(PLUGINS)
 	$(TEST_ENV) $(BUILD)/tests/runner-tests --jobs 2
 	@# timing-sensitive tests need the machine to themselves; not under the
 	@# sanitizers, whose checks slow a kernel such as axpb 17x and so time

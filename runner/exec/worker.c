@@ -20,6 +20,7 @@
 #include "stats/stats.h"
 #include "exec/trial.h"
 #include "base/util.h"
+#include "registry/plugin.h"
 #include "registry/workloads.h"
 
 #include <errno.h>
@@ -496,8 +497,8 @@ void worker_run_trial(const experiment *e, const worker_cmd *cmd, int fd)
 
     /* lua:PATH: no registry entry (dtypes, memory estimate); the file
      * states its own flops and bytes (run_loop asks after prepare) */
-    const workload_desc *desc = r.lua ? NULL : workload_find(tr->workload);
-    if (!r.lua && !desc) {
+    const workload_desc *desc = r.lua || r.plugin ? NULL : workload_find(tr->workload);
+    if (!r.lua && !r.plugin && !desc) {
         done(fd, ST_FAILED, "unknown workload '%s'", tr->workload);
         goto out;
     }
@@ -531,7 +532,14 @@ void worker_run_trial(const experiment *e, const worker_cmd *cmd, int fd)
                  tr->device_index, ndev);
         goto out;
     }
-    const rn_workload_impl *impl = r.lua ? lua_workload_impl() : b->workload(desc->name);
+    const rn_workload_impl *impl = r.lua ? lua_workload_impl() : NULL;
+    /* a plugin: loaded here, in the worker (doc/own-code-plugins.md#a-plugin) */
+    int pst = r.plugin ? plugin_workload(tr->workload, e->dir, &impl, why, sizeof why) : 0;
+    if (pst != PLUGIN_OK) {
+        done(fd, pst == PLUGIN_SKIP ? ST_SKIPPED : ST_FAILED, "%s", why);
+        goto out;
+    }
+    impl = impl ? impl : b->workload(desc->name);
     if (!impl || !impl->prepare || !impl->run || !impl->release) {
         done(fd, ST_SKIPPED, "workload %s does not run on %s", desc->name, b->name);
         goto out;
