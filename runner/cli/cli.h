@@ -18,6 +18,7 @@ typedef enum {
     CMD_COMPARE,
     CMD_SUBMIT,
     CMD_STATUS,
+    CMD_NEW,
     CMD_NONE, /* ends cli_commands */
 } command;
 
