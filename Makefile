@@ -5,6 +5,7 @@
 #   make test-gpu   GPU tests (prints a skip line without a device)
 #   make gpu-acceptance OUT=DIR   the one-call GPU acceptance run (skip lines without a GPU)
 #   make install PREFIX=/usr/local    make clean
+#                   (with include/runner/workload.h and lib/pkgconfig/runner.pc for plugins)
 #   make check-man, make check-completion   the man page renders; bash completion works
 # SAN=1 builds with AddressSanitizer + UBSan into build-san/.
 
@@ -13,6 +14,8 @@ CC       ?= gcc
 NVCC     ?= $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
 VERSION  := 0.1.0
 GIT_REV  := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
+# the plugin interface's version (include/runner/workload.h), for runner.pc
+WORKLOAD_INTERFACE := $(shell sed -n 's/^\#define RN_WORKLOAD_INTERFACE //p' include/runner/workload.h)
 
 PKGS     := yaml-0.1 lua5.4 openblas json-c libcrypto libcmark-gfm
 # what the runner needs; the test targets need TEST_PKGS too
@@ -174,6 +177,10 @@ ifneq ($(SAN),1)
 endif
 	@$(MAKE) -s check-man check-completion check-layout RUNNER_BIN=$(abspath $(BIN))
 	@BUILD=$(BUILD) bash tests/adding-workload.sh
+ifneq ($(SAN),1)
+	@# make install, then a plugin from `runner new workload` built against the installed header
+	@bash tests/plugin-install.sh
+endif
 	@# the GPU acceptance script: on a machine with no GPU, one skip line per GPU part
 	@rm -rf $(BUILD)/gpu-acceptance; RUNNER_BIN=$(abspath $(BIN)) bash bench/gpu-acceptance.sh $(BUILD)/gpu-acceptance >$(BUILD)/gpu-acceptance.out 2>&1 \
 	  || { cat $(BUILD)/gpu-acceptance.out; exit 1; }; \
@@ -277,6 +284,15 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 644 runner.1 $(DESTDIR)$(PREFIX)/share/man/man1/runner.1
 	install -m 644 completion/runner.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/runner
+	@# the plugin interface and pkg-config's description of it (doc/own-code-plugins.md)
+	install -d $(DESTDIR)$(PREFIX)/include/runner $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 644 include/runner/workload.h $(DESTDIR)$(PREFIX)/include/runner/workload.h
+	printf '%s\n' 'prefix=$(PREFIX)' 'exec_prefix=$${prefix}' 'includedir=$${prefix}/include' \
+	  'libdir=$${exec_prefix}/lib' 'workload_interface=$(WORKLOAD_INTERFACE)' '' \
+	  'Name: runner' 'Description: declarative CPU/GPU experiment runner: the workload plugin interface' \
+	  'Version: $(VERSION)' 'Cflags: -I$${includedir}' 'Libs:' \
+	  >$(DESTDIR)$(PREFIX)/lib/pkgconfig/runner.pc
+	chmod 644 $(DESTDIR)$(PREFIX)/lib/pkgconfig/runner.pc
 
 clean:
 	rm -rf build build-san bin lib
