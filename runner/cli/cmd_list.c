@@ -31,6 +31,7 @@ static int list_workloads(void)
         }
     }
     printf("\nlua:FILE     custom workloads in Lua (see README)\n");
+    printf("plugin:LIB.so:NAME  your own C, C++ or CUDA code (runner new workload NAME)\n");
     if (!cuda)
         printf("CUDA: %s\n", why);
     return EXIT_OK;

@@ -4,6 +4,7 @@
  * registry/plugin_template.c's; this file parses the options and writes
  * them, never over a file that exists. */
 #include "cli/commands.h"
+#include "cli/help.h"
 #include "cli/opts.h"
 #include "registry/plugin_template.h"
 #include "base/util.h"
@@ -26,12 +27,7 @@ static const opt_def new_options[] = {
 
 static void new_usage(FILE *f)
 {
-    fputs("usage: runner new workload NAME [--cuda] [--dir DIR]\n"
-          "Writes a workload plugin into DIR (default ./NAME): NAME.c, a Makefile that builds\n"
-          "NAME.so with `pkg-config runner`, and NAME.yaml, an experiment that sweeps it.\n"
-          "  --cuda      add its CUDA half: NAME.cu and NAME.h, built with nvcc\n"
-          "  --dir DIR   the folder to write into (made when missing; no file is overwritten)\n",
-          f);
+    cli_command_help(CMD_NEW, NULL, f);
 }
 
 /* Writes DIR/f->name, refusing one that exists; 0, or -1 with a message. */
