@@ -116,7 +116,7 @@ typedef struct rn_workload_impl {
     const char *(*diagnostic)(void *state);
     /* optional: the timed calls start now (after the warmup and the
      * discarded batches): what the workload counts for the trial's columns
-     * counts from here (README "How a trial is timed") */
+     * counts from here (doc/timing.md#how-a-trial-is-timed) */
     void (*timed_begin)(void *state);
     /* optional: non-zero when the last call ran under conditions that the
      * warmup must not call steady (processes the OS put on one CPU) */

@@ -30,8 +30,8 @@ static int list_workloads(void)
                 printf("%-46s %s: %s\n", "", p->name, p->help);
         }
     }
-    printf("\nlua:FILE     custom workloads in Lua (see README)\n");
-    printf("plugin:LIB.so:NAME  your own C, C++ or CUDA code (runner new workload NAME)\n");
+    printf("\nlua:FILE     custom workloads in Lua (see doc/lua.md)\n");
+    printf("plugin:LIB.so:NAME  your own C, C++ or CUDA code (see doc/own-code-plugins.md)\n");
     if (!cuda)
         printf("CUDA: %s\n", why);
     return EXIT_OK;

@@ -88,7 +88,7 @@ static int hooks_after(hookproc *H, long long t, trial_result *res)
     if (rc == HOOKPROC_INTERRUPTED)
         return rc;
     if (rc != 0) {
-        /* a Lua error fails the trial (README "Workloads in Lua"); its samples are kept */
+        /* a Lua error fails the trial (doc/lua.md#workloads-in-lua); its samples are kept */
         res->status = ST_FAILED;
         free(res->reason);
         res->reason = xstrdup(err);
@@ -208,7 +208,7 @@ static double trial_timeout(const experiment *e, long long t)
 }
 
 /* The trials with `order: interleaved`, measured together after the
- * sequential ones (README "How a trial is timed").  Samples are taken
+ * sequential ones (doc/timing.md#how-a-trial-is-timed).  Samples are taken
  * round-robin across them (one sample of each trial per round), so that
  * slow drift of a shared machine spreads over all of them evenly.  Each
  * round prepares the trial afresh (untimed) and warms it up as a sequential
@@ -325,7 +325,7 @@ static int run_experiment(const cli *c, experiment *e, int argc, char **argv, in
     progress pr;
     progress_init(&pr, todo, c->quiet);
     /* the timeline: --trace FILE (given), else RUN_DIR/trace.json with
-     * `trace: true` (README "A timeline of a run") */
+     * `trace: true` (doc/results.md#a-timeline-of-a-run) */
     trace_file *T = given;
     if (!T && e->trace) {
         char *tp = xasprintf("%s/trace.json", R.run_dir);
@@ -343,7 +343,7 @@ static int run_experiment(const cli *c, experiment *e, int argc, char **argv, in
     long long seq = 0;
     sink out = {e, &R, &pr, counts, &skipped, any_failed, &write_failed, H, T};
     /* the sequential trials one by one in trial order, then the interleaved
-     * ones together (README "How a trial is timed") */
+     * ones together (doc/timing.md#how-a-trial-is-timed) */
     int any_interleaved = 0;
     for (long long t = 0; t < e->ntrials && !interrupted && !write_failed; t++) {
         if (results_is_done(&R, e->ids[t]))
@@ -388,7 +388,7 @@ static int run_experiment(const cli *c, experiment *e, int argc, char **argv, in
         fprintf(stderr, "runner: cannot write %s/%s\n", R.run_dir, rundir_name(RD_META));
         write_failed = 1;
     }
-    /* latest is earned: a finished run with an ok trial (README "Results") */
+    /* latest is earned: a finished run with an ok trial (doc/results.md#results) */
     if (finished && !write_failed && !results_earn_latest(&R) && !c->quiet && !c->run_dir)
         fprintf(stderr, "runner: %s/latest not moved: the run has no ok trial\n", R.exp_dir);
     /* a shard is a part: `runner merge` draws and reports the whole */
@@ -411,7 +411,7 @@ static int run_experiment(const cli *c, experiment *e, int argc, char **argv, in
     }
     int rc = EXIT_OK;
     if (interrupted) {
-        /* the command that continues this run folder (README "Results"):
+        /* the command that continues this run folder (doc/results.md#results):
          * a --run-dir run continues where it was written, not under --output,
          * with the options that chose the trials and allowed its Lua */
         strbuf more = {0};
