@@ -14,8 +14,8 @@ static const char c_text[] =
     "/* @NAME@.c - the workload '@NAME@' as a runner plugin: y = scale * x + 1\n"
     " * over `size` floats, checked after the timed calls.  Written by `runner new\n"
     " * workload @NAME@`: put your own computation in prepare() and run().\n"
-    " *   make                  builds @NAME@.so against <runner/workload.h> (pkg-config runner)\n"
-    " *   runner @NAME@.yaml    sweeps it\n"
+    " * `make` builds @NAME@.so against <runner/workload.h> (pkg-config runner\n"
+    " * finds it), and `runner @NAME@.yaml` sweeps it.\n"
     " * The interface, every function and the rules: runner(1) and the user\n"
     " * guide's \"Measuring your own code\". */\n"
     "#include <runner/workload.h>\n"
@@ -96,12 +96,16 @@ static const char c_text[] =
     "static int @NAME@_check(void *st, rn_error *err)\n"
     "{\n"
     "    @NAME@_state *s = st;\n"
-    "@CUDA_CHECK@    for (size_t i = 0; i < s->n; i++)\n"
-    "        if (s->y[i] != s->scale * s->x[i] + 1.0f) {\n"
-    "            snprintf(err->msg, sizeof err->msg, \"@NAME@: y[%zu] = %g, not %g\", i, s->y[i],\n"
-    "                     s->scale * s->x[i] + 1.0f);\n"
+    "@CUDA_CHECK@    for (size_t i = 0; i < s->n; i++) {\n"
+    "        /* within 1e-6 of it, relative: a GPU may fuse the multiply-add */\n"
+    "        float want = s->scale * s->x[i] + 1.0f, d = s->y[i] - want;\n"
+    "        float tol = 1e-6f * (want < -1.0f ? -want : want > 1.0f ? want : 1.0f);\n"
+    "        if (!(d <= tol && -d <= tol)) { /* NaN fails too */\n"
+    "            snprintf(err->msg, sizeof err->msg, \"@NAME@: y[%zu] = %g, not %g\", i,\n"
+    "                     (double)s->y[i], (double)want);\n"
     "            return 1;\n"
     "        }\n"
+    "    }\n"
     "    return 0;\n"
     "}\n"
     "\n"
@@ -296,7 +300,7 @@ static const struct {
 } snippets[] = {
     {"CUDA_INCLUDE",
      {"",
-      "#include \"@NAME@.h\" /* the CUDA half: @NAME@.cu */"}},
+      "#include \"@NAME@.h\" /* the CUDA half: @NAME@.cu */\n"}},
     {"CUDA_FIELD",
      {"",
       "    void *gpu; /* the CUDA half's state on a GPU trial, else NULL */\n"}},
