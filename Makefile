@@ -21,7 +21,7 @@ PKGS     := yaml-0.1 lua5.4 openblas json-c libcrypto libcmark-gfm
 # what the runner needs; the test targets need TEST_PKGS too
 DEB_PKGS  := pkg-config libyaml-dev liblua5.4-dev libopenblas-dev libjson-c-dev libssl-dev \
              libcmark-gfm-dev libcmark-gfm-extensions-dev gnuplot-nox
-TEST_PKGS := libcriterion-dev valgrind clang libclang-rt-14-dev chromium
+TEST_PKGS := libcriterion-dev valgrind clang libclang-rt-14-dev chromium g++
 # recursive (=): read after `make deps` has installed the packages; cmark-gfm's
 # extensions (report.html's tables) have no .pc file
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -156,7 +156,11 @@ $(BUILD)/tests/fake-%.so: tests/fake/fake_backend.c runner/backend.h
 
 # the plugins of tests/test_plugin.c, built against the public header alone
 PLUGIN_VARIANTS := ok abi norelease nosym crash
-PLUGINS := $(PLUGIN_VARIANTS:%=$(BUILD)/tests/plugin-%.so)
+PLUGINS := $(PLUGIN_VARIANTS:%=$(BUILD)/tests/plugin-%.so) $(BUILD)/tests/plugin-cpp.so
+$(BUILD)/tests/plugin-cpp.so: tests/plugin/cpp_plugin.cc include/runner/workload.h
+	@mkdir -p $(dir $@)
+	@$(CXX) -std=c++20 -Wall -Wextra -Wno-missing-field-initializers -Werror -fPIC -shared \
+	  -Iinclude $< -o $@
 $(BUILD)/tests/plugin-%.so: tests/plugin/test_plugin_lib.c include/runner/workload.h
 	@mkdir -p $(dir $@)
 	@$(CC) -std=c11 -Wall -Wextra -Werror -fPIC -shared -Iinclude \

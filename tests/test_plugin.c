@@ -7,7 +7,8 @@
  * where it cannot run; every malformed spec and missing library is a
  * file:line:col error with exit 2, at validation and before a run; and
  * `runner new workload` writes a plugin that builds and runs as written.
- * The plugins: tests/plugin/test_plugin_lib.c (the Makefile's PLUGINS);
+ * The plugins: tests/plugin/test_plugin_lib.c and, in C++,
+ * tests/plugin/cpp_plugin.cc (the Makefile's PLUGINS);
  * tests/plugin-install.sh builds one against the installed header. */
 #include "base/csv.h"
 #include "base/util.h"
@@ -73,6 +74,22 @@ Test(plugin, runs_checked_with_params_and_columns)
     /* extras(): y[n-1] = 3 (n-1) + 1, the parameter reached the plugin */
     cr_expect_str_eq(cell(&t, 1, "last_y"), "1");
     cr_expect_str_eq(cell(&t, 2, "last_y"), "298");
+    csv_free(&t);
+    free(d);
+}
+
+/* tests/plugin/cpp_plugin.cc: the header in C++20, RN_PLUGIN's C linkage */
+Test(plugin, a_cplusplus_plugin_runs)
+{
+    proc_out r;
+    csv_table t;
+    char *d = run_plugin("workload: plugin:%s:sum\nsweep: {size: [10, 1000]}\n"
+                         "repeats: 2\nwarmup_time: 0\n%s",
+                         lib("cpp"), "", &r, &t);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_eq(t.nrows, 3);
+    for (int i = 1; i <= 2; i++)
+        cr_expect_str_eq(cell(&t, i, "status"), "ok", "%s", cell(&t, i, "reason"));
     csv_free(&t);
     free(d);
 }
