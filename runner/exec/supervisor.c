@@ -16,8 +16,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-const char *const status_names[ST_COUNT] = {"ok", "failed", "timeout", "skipped", "interrupted"};
-
 void sup_init(supervisor *S, const experiment *e, volatile sig_atomic_t *interrupted)
 {
     memset(S, 0, sizeof *S);
@@ -320,31 +318,4 @@ static void sup_run_inner(supervisor *S, long long t, double timeout, int sample
         }
     }
     free(payload);
-}
-
-void trial_result_add_extra(trial_result *r, const char *key, const char *val)
-{
-    for (int i = 0; i < r->nextra; i++)
-        if (!strcmp(r->extra_keys[i], key)) {
-            free(r->extra_vals[i]);
-            r->extra_vals[i] = xstrdup(val);
-            return;
-        }
-    r->extra_keys = xrealloc(r->extra_keys, (size_t)(r->nextra + 1) * sizeof *r->extra_keys);
-    r->extra_vals = xrealloc(r->extra_vals, (size_t)(r->nextra + 1) * sizeof *r->extra_vals);
-    r->extra_keys[r->nextra] = xstrdup(key);
-    r->extra_vals[r->nextra++] = xstrdup(val);
-}
-
-void trial_result_free(trial_result *r)
-{
-    for (int i = 0; i < r->nextra; i++) {
-        free(r->extra_keys[i]);
-        free(r->extra_vals[i]);
-    }
-    free(r->extra_keys);
-    free(r->extra_vals);
-    free(r->reason);
-    free(r->samples);
-    memset(r, 0, sizeof *r);
 }

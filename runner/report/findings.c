@@ -3,7 +3,7 @@
  * amount of work, noisy and throttled trials, failures and skips. */
 #include "report/findings.h"
 
-#include "exec/proto.h"
+#include "exec/result.h"
 #include "report/baselines.h"
 #include "report/plot_crossover.h"
 #include "report/report_text.h"

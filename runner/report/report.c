@@ -3,7 +3,7 @@
  * size, the largest speedup, noisy trials, failures and skips), the charts,
  * and a table of every trial. */
 #include "report/plots.h"
-#include "exec/proto.h"
+#include "exec/result.h"
 
 #include "report/plot_crossover.h"
 #include "report/plot_model.h"

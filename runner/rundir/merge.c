@@ -6,7 +6,7 @@
 
 #include "base/csv.h"
 #include "base/util.h"
-#include "exec/proto.h"
+#include "exec/result.h"
 #include "rundir/resume.h"
 #include "rundir/rundir.h"
 #include "rundir/shards.h"

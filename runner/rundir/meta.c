@@ -4,7 +4,7 @@
 #include "exec/blas_use.h"
 
 #include "base/affinity.h"
-#include "exec/proto.h"
+#include "exec/result.h"
 
 #include "registry/backends.h"
 #include "rundir/results.h"

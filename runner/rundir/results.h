@@ -4,7 +4,7 @@
 #define RUNNER_RESULTS_H
 
 #include "experiment/config.h"
-#include "exec/supervisor.h"
+#include "exec/result.h"
 #include "rundir/run_files.h"
 
 #include <stddef.h>

@@ -1,5 +1,5 @@
 /* load_file.c - see load_file.h. */
-#include "exec/load_file.h"
+#include "run/load_file.h"
 
 #include "exec/trial.h"
 #include "lua/hookproc.h"

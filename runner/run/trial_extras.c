@@ -1,7 +1,8 @@
 /* trial_extras.c - see trial_extras.h: the runner's own columns of a
  * finished trial, and the rounds of an interleaved trial folded into it. */
-#include "cli/trial_extras.h"
+#include "run/trial_extras.h"
 
+#include "base/value.h"
 #include "stats/stats.h"
 #include "base/util.h"
 

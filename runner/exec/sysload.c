@@ -1,7 +1,7 @@
-/* load.c - see load.h.  Why: issue 16 measured matmul 2.7-5.5x slower with
+/* sysload.c - see sysload.h.  Why: issue 16 measured matmul 2.7-5.5x slower with
  * another process on 1.6 of 2 cores, every trial reported ok; a trial must
  * say that its machine was busy (doc/timing.md#load). */
-#include "exec/load.h"
+#include "exec/sysload.h"
 
 #include "base/util.h"
 
