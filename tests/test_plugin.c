@@ -75,6 +75,7 @@ Test(plugin, runs_checked_with_params_and_columns)
     cr_expect_str_eq(cell(&t, 1, "last_y"), "1");
     cr_expect_str_eq(cell(&t, 2, "last_y"), "298");
     csv_free(&t);
+    rm_rf(d);
     free(d);
 }
 
@@ -91,6 +92,7 @@ Test(plugin, a_cplusplus_plugin_runs)
     for (int i = 1; i <= 2; i++)
         cr_expect_str_eq(cell(&t, i, "status"), "ok", "%s", cell(&t, i, "reason"));
     csv_free(&t);
+    rm_rf(d);
     free(d);
 }
 
@@ -115,6 +117,7 @@ Test(plugin, relative_path_and_the_plugin_refuses_a_parameter)
               cell(&t, 2, "reason"));
     cr_expect_eq(r.status, 1);
     csv_free(&t);
+    rm_rf(d);
     free(d);
 }
 
@@ -132,6 +135,7 @@ Test(plugin, another_interface_version_is_skipped_naming_both)
               cell(&t, 1, "reason"));
     cr_expect(strstr(cell(&t, 1, "reason"), want), "%s", cell(&t, 1, "reason"));
     csv_free(&t);
+    rm_rf(d);
     free(d);
 }
 
@@ -151,6 +155,7 @@ Test(plugin, a_missing_required_function_is_skipped_naming_it)
     cr_expect(strstr(cell(&t, 2, "reason"), "lacks the required function runner_plugin()"),
               "%s", cell(&t, 2, "reason"));
     csv_free(&t);
+    rm_rf(d);
     free(d);
 }
 
@@ -165,6 +170,7 @@ Test(plugin, a_workload_the_library_lacks_fails_listing_its_own)
     cr_expect(strstr(cell(&t, 1, "reason"), "has no workload 'axpby' (it has: axpy, picky)"),
               "%s", cell(&t, 1, "reason"));
     csv_free(&t);
+    rm_rf(d);
     free(d);
 }
 
@@ -182,6 +188,7 @@ Test(plugin, a_crash_fails_its_trial_and_the_sweep_goes_on)
     cr_expect(strstr(cell(&t, 2, "reason"), "signal 11"), "%s", cell(&t, 2, "reason"));
     cr_expect_str_eq(cell(&t, 3, "status"), "ok", "%s", cell(&t, 3, "reason"));
     csv_free(&t);
+    rm_rf(d);
     free(d);
 }
 
@@ -196,7 +203,8 @@ Test(plugin, cuda_trials_skip_with_the_backends_reason)
                          lib("abi"), "", &r, &t);
     if (!strcmp(cell(&t, 2, "status"), "ok")) {
         csv_free(&t);
-        free(d);
+        rm_rf(d);
+    free(d);
         cr_skip_test("a CUDA device is here");
     }
     cr_assert_eq(r.status, 0, "%s", r.err);
@@ -204,6 +212,7 @@ Test(plugin, cuda_trials_skip_with_the_backends_reason)
     cr_expect_str_eq(cell(&t, 1, "reason"), cell(&t, 2, "reason"));
     cr_expect(!strstr(cell(&t, 1, "reason"), "plugin"), "%s", cell(&t, 1, "reason"));
     csv_free(&t);
+    rm_rf(d);
     free(d);
 }
 
@@ -228,6 +237,7 @@ static void expect_bad(const char *yaml, const char *where, const char *msg)
     char rd[4200];
     snprintf(rd, sizeof rd, "%s/results", d);
     cr_expect_neq(access(rd, F_OK), 0, "a run folder was made");
+    rm_rf(d);
     free(d);
 }
 
@@ -307,6 +317,7 @@ Test(plugin_new, writes_a_plugin_that_builds_and_runs)
     cr_expect_str_eq(cell(&t, 1, "status"), "ok", "%s", cell(&t, 1, "reason"));
     cr_expect_neq(cell(&t, 1, "gflops")[0], '\0', "work() gives the gflops column");
     csv_free(&t);
+    rm_rf(d);
     free(d);
 }
 
@@ -329,6 +340,7 @@ Test(plugin_new, cuda_writes_its_cuda_half)
     cr_expect(strstr(mk, "pkg-config --cflags runner") && strstr(mk, "$(NVCC)"), "%s", mk);
     cr_expect(strstr(mk, "\n\t$(NVCC) -shared -o $@ k2.o k2_cuda.o"), "%s", mk);
     free(mk);
+    rm_rf(d);
     free(d);
 }
 
@@ -375,5 +387,6 @@ Test(plugin_new, refusals)
     cr_expect(strstr(r.out, "usage: runner new workload NAME [--cuda] [--dir DIR]"));
     cr_expect_eq(plugin_name_ok("_a1"), 1);
     cr_expect_eq(plugin_name_ok(""), 0);
+    rm_rf(d);
     free(d);
 }
