@@ -2,8 +2,9 @@
  * (doc/own-code-plugins.md): a plugin built against the public header runs
  * in a sweep, checked, its parameters and extra columns passed through; one
  * built for another interface version, one lacking a required function or
- * its runner_plugin() are skipped naming what; a crash fails its trial and
- * the next one runs; CUDA trials are skipped with the CUDA backend's reason
+ * its runner_plugin() are skipped naming what, as is a file that does not
+ * load; a crash fails its trial, a hang is stopped at its timeout, and the
+ * next trial runs; CUDA trials are skipped with the CUDA backend's reason
  * where it cannot run; every malformed spec and missing library is a
  * file:line:col error with exit 2, at validation and before a run; and
  * `runner new workload` writes a plugin that builds and runs as written.
@@ -187,6 +188,41 @@ Test(plugin, a_crash_fails_its_trial_and_the_sweep_goes_on)
     cr_expect_str_eq(cell(&t, 2, "status"), "failed");
     cr_expect(strstr(cell(&t, 2, "reason"), "signal 11"), "%s", cell(&t, 2, "reason"));
     cr_expect_str_eq(cell(&t, 3, "status"), "ok", "%s", cell(&t, 3, "reason"));
+    csv_free(&t);
+    rm_rf(d);
+    free(d);
+}
+
+Test(plugin, a_hang_is_stopped_at_the_timeout_and_the_sweep_goes_on)
+{
+    proc_out r;
+    csv_table t;
+    char *d = run_plugin("workload: plugin:%s:axpy\nsweep: {size: [1, 2, 3]}\n"
+                         "repeats: 2\nwarmup_time: 0\ntimeout: 1s\n%s",
+                         lib("hang"), "", &r, &t);
+    cr_assert_eq(r.status, 1, "%s", r.err);
+    cr_assert_eq(t.nrows, 4);
+    cr_expect_str_eq(cell(&t, 1, "status"), "ok");
+    cr_expect_str_eq(cell(&t, 2, "status"), "timeout", "%s", cell(&t, 2, "reason"));
+    cr_expect_str_eq(cell(&t, 3, "status"), "ok", "%s", cell(&t, 3, "reason"));
+    csv_free(&t);
+    rm_rf(d);
+    free(d);
+}
+
+/* A file that is no shared library: skipped with the loader's message. */
+Test(plugin, a_library_that_does_not_load_is_skipped)
+{
+    char *d = tmpdir();
+    write_text(d, "text.so", "not a library\n");
+    proc_out r;
+    run_yaml_in(d, "workload: plugin:text.so:axpy\nrepeats: 2\nwarmup_time: 0\n", NULL, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    csv_table t;
+    read_trials(d, &t);
+    cr_expect_str_eq(cell(&t, 1, "status"), "skipped");
+    cr_expect(strstr(cell(&t, 1, "reason"), "plugin text.so does not load: "), "%s",
+              cell(&t, 1, "reason"));
     csv_free(&t);
     rm_rf(d);
     free(d);

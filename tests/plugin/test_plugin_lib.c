@@ -6,18 +6,21 @@
  *   norelease  axpy without its required release()
  *   nosym      exports no runner_plugin()
  *   crash      axpy whose run() dies of SIGSEGV when size is 2
+ *   hang       axpy whose run() never returns when size is 2
  * Built against include/runner/workload.h alone, as a user's plugin is. */
 #include <runner/workload.h>
 
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #define V_OK 1
 #define V_ABI 2
 #define V_NORELEASE 3
 #define V_NOSYM 4
 #define V_CRASH 5
+#define V_HANG 6
 
 typedef struct {
     float *x, *y;
@@ -60,6 +63,9 @@ static int axpy_run(void *st, rn_sample *smp, rn_error *err)
 #if PLUGIN_VARIANT == V_CRASH
     if (s->n == 2)
         raise(SIGSEGV);
+#elif PLUGIN_VARIANT == V_HANG
+    while (s->n == 2)
+        pause();
 #endif
     for (size_t i = 0; i < s->n; i++)
         s->y[i] = (float)s->scale * s->x[i] + 1;
