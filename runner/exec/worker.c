@@ -9,8 +9,9 @@
 #include "exec/worker.h"
 
 #include "registry/backends.h"
-#include "lua/lua_engine.h"
+#include "experiment/columns.h"
 #include "exec/batch.h"
+#include "exec/cmd_workload.h"
 #include "exec/concurrent.h"
 #include "exec/procs.h"
 #include "exec/proto.h"
@@ -20,7 +21,7 @@
 #include "stats/stats.h"
 #include "exec/trial.h"
 #include "base/util.h"
-#include "registry/plugin.h"
+#include "exec/trial_impl.h"
 #include "registry/workloads.h"
 
 #include <errno.h>
@@ -139,6 +140,18 @@ static void send_extra(void *ctx, const char *k, const char *v)
     int n = snprintf(buf, sizeof buf, "%s\t%s", k, v);
     if (n > 0 && n < (int)sizeof buf && !strchr(k, '\t'))
         send_msg(extra_fd, MSG_EXTRA, 0, buf, (unsigned)n);
+}
+
+/* A workload's own columns (its extras): one named as a column the runner
+ * writes (columns.h) is not sent; ctx keeps the first such name, and the
+ * trial fails naming it (doc/results.md#reserved-column-names). */
+static const experiment *current_exp;
+static void send_user_extra(void *ctx, const char *k, const char *v)
+{
+    if (!columns_reserved(current_exp, k))
+        send_extra(NULL, k, v);
+    else if (!*(char *)ctx)
+        snprintf(ctx, 128, "%s", k);
 }
 
 /* The backend names the first-time costs this trial paid (cold_context,
@@ -377,7 +390,8 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
         /* concurrent and parallel: processes time their own region (the
          * together call of a round, not its solo runs; from the barrier to
          * the last process's end), summed over the batch */
-        s.seconds = (impl == &core_concurrent || impl == &core_processes) && isfinite(s.seconds)
+        s.seconds = (impl == &core_concurrent || impl == &core_processes || impl == &cmd_workload) &&
+                            isfinite(s.seconds)
                         ? s.seconds / batch
                         : wall / batch;
         if (!discard)
@@ -453,7 +467,14 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
     }
     if (impl->extras) {
         extra_fd = fd;
-        impl->extras(state, NULL, send_extra);
+        char bad[128] = "", list[1536];
+        impl->extras(state, bad, send_user_extra);
+        if (bad[0]) {
+            done(fd, ST_FAILED, "%s: extras() returned column `%s`, which the runner writes; "
+                 "rename it (reserved: %s)", tr->workload, bad,
+                 columns_reserved_list(current_exp, list, sizeof list));
+            goto out;
+        }
     }
     const char *diag = impl->diagnostic ? impl->diagnostic(state) : NULL;
     if (diag) {
@@ -491,10 +512,20 @@ void worker_run_trial(const experiment *e, const worker_cmd *cmd, int fd)
         r.warmups = cmd->warmups;
     const rn_trial *tr = &r.t;
     current_device = tr->device;
+    current_exp = e;
     char why[1024];
     trace_start(cmd->trace);
     trace_begin("trial", (long)e->ids[cmd->trial]); /* its number in the trials table */
 
+    if (!strcmp(tr->workload, "command")) { /* the user's program: doc/own-code.md */
+        const rn_workload_impl *ci = cmd_workload_for(e, cmd->trial, &r, fd, why, sizeof why);
+        if (ci) /* the CPU backend's select and cache flush; the program owns a GPU */
+            run_loop(&r, ci, tr->device == RN_DEV_CPU ? backend_for(RN_DEV_CPU, why, sizeof why) : NULL,
+                     NULL, &e->stop, fd);
+        else
+            done(fd, ST_SKIPPED, "%s", why);
+        goto out;
+    }
     /* lua:PATH: no registry entry (dtypes, memory estimate); the file
      * states its own flops and bytes (run_loop asks after prepare) */
     const workload_desc *desc = r.lua || r.plugin ? NULL : workload_find(tr->workload);
@@ -532,16 +563,10 @@ void worker_run_trial(const experiment *e, const worker_cmd *cmd, int fd)
                  tr->device_index, ndev);
         goto out;
     }
-    const rn_workload_impl *impl = r.lua ? lua_workload_impl() : NULL;
-    /* a plugin: loaded here, in the worker (doc/own-code-plugins.md#a-plugin) */
-    int pst = r.plugin ? plugin_workload(tr->workload, e->dir, &impl, why, sizeof why) : 0;
-    if (pst != PLUGIN_OK) {
-        done(fd, pst == PLUGIN_SKIP ? ST_SKIPPED : ST_FAILED, "%s", why);
-        goto out;
-    }
-    impl = impl ? impl : b->workload(desc->name);
-    if (!impl || !impl->prepare || !impl->run || !impl->release) {
-        done(fd, ST_SKIPPED, "workload %s does not run on %s", desc->name, b->name);
+    int failed; /* a plugin is loaded here, in the worker (trial_impl.h) */
+    const rn_workload_impl *impl = trial_impl(e, &r, b, desc, &failed, why, sizeof why);
+    if (!impl) {
+        done(fd, failed ? ST_FAILED : ST_SKIPPED, "%s", why);
         goto out;
     }
     double need = desc && desc->memory ? desc->memory(tr) : 0, avail = 0;
@@ -580,6 +605,7 @@ void worker_main(const experiment *e, int cmd_fd, int res_fd)
         if (retire)
             break;
     }
+    cmd_workload_shutdown();
     backends_shutdown();
     _exit(0);
 }

@@ -40,8 +40,8 @@ static void note_workload(loader *L, const yaml_node_t *n)
     if (!yml_is_scalar(n))
         return;
     /* a plugin's parameters and columns pass through as a Lua file's do
-     * (doc/own-code-plugins.md#parameters) */
-    if (!strncmp(s, "lua:", 4) || plugin_is_spec(s)) {
+     * (doc/own-code-plugins.md#parameters); a command's too (doc/own-code.md) */
+    if (!strncmp(s, "lua:", 4) || !strcmp(s, "command") || plugin_is_spec(s)) {
         L->any_lua = 1;
         return;
     }

@@ -4,6 +4,7 @@
  * a worker loads the library and finds NAME in it. */
 #ifndef RUNNER_PLUGIN_H
 #define RUNNER_PLUGIN_H
+/* public header of runner/registry/ */
 
 #include "backend.h"
 

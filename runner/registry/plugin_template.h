@@ -4,6 +4,7 @@
  * and NAME.h (its CUDA half), a Makefile and NAME.yaml, which sweeps it. */
 #ifndef RUNNER_PLUGIN_TEMPLATE_H
 #define RUNNER_PLUGIN_TEMPLATE_H
+/* public header of runner/registry/ */
 
 #define PLUGIN_TEMPLATE_MAX 5
 

@@ -10,6 +10,7 @@
  * line. */
 #ifndef RUNNER_PLOT_GP_H
 #define RUNNER_PLOT_GP_H
+/* internal header of runner/report/: other folders may not include it */
 
 #include "base/util.h"
 

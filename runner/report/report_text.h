@@ -3,6 +3,7 @@
  * keys, and reading the run's metadata (JSON). */
 #ifndef RUNNER_REPORT_TEXT_H
 #define RUNNER_REPORT_TEXT_H
+/* internal header of runner/report/: other folders may not include it */
 
 #include "base/util.h"
 #include "report/plot_model.h"
