@@ -80,6 +80,25 @@ Test(plugin, runs_checked_with_params_and_columns)
     free(d);
 }
 
+/* A plugin's extra columns go through the runner's reserved names
+ * (doc/results.md#reserved-column-names): one named `median` fails its
+ * trial, and no measured cell takes its value. */
+Test(plugin, an_extra_column_the_runner_writes_fails_the_trial)
+{
+    proc_out r;
+    csv_table t;
+    char *d = run_plugin("workload: plugin:%s:hostile\nsize: 10\nrepeats: 2\nwarmup_time: 0\n%s",
+                         lib("ok"), "", &r, &t);
+    cr_assert_eq(r.status, 1, "%s", r.err);
+    cr_expect_str_eq(cell(&t, 1, "status"), "failed");
+    cr_expect(strstr(cell(&t, 1, "reason"), "extras() returned column `median`"), "%s",
+              cell(&t, 1, "reason"));
+    cr_expect_str_neq(cell(&t, 1, "median"), "0");
+    csv_free(&t);
+    rm_rf(d);
+    free(d);
+}
+
 /* tests/plugin/cpp_plugin.cc: the header in C++20, RN_PLUGIN's C linkage */
 Test(plugin, a_cplusplus_plugin_runs)
 {
@@ -168,7 +187,7 @@ Test(plugin, a_workload_the_library_lacks_fails_listing_its_own)
                          "", &r, &t);
     cr_assert_eq(r.status, 1, "%s", r.err);
     cr_expect_str_eq(cell(&t, 1, "status"), "failed");
-    cr_expect(strstr(cell(&t, 1, "reason"), "has no workload 'axpby' (it has: axpy, picky)"),
+    cr_expect(strstr(cell(&t, 1, "reason"), "has no workload 'axpby' (it has: axpy, picky, hostile)"),
               "%s", cell(&t, 1, "reason"));
     csv_free(&t);
     rm_rf(d);

@@ -1,7 +1,8 @@
 /* test_plugin_lib.c - the plugins of tests/test_plugin.c, one source built
  * once per PLUGIN_VARIANT (the Makefile's PLUGINS):
- *   ok         workload "axpy" (y = 2x + 1 over `size` floats, checked) and
- *              "picky" (fails prepare on any parameter but `scale`)
+ *   ok         workload "axpy" (y = 2x + 1 over `size` floats, checked),
+ *              "picky" (fails prepare on any parameter but `scale`) and
+ *              "hostile" (its extras() name the runner's `median` column)
  *   abi        built for workload interface 99
  *   norelease  axpy without its required release()
  *   nosym      exports no runner_plugin()
@@ -115,6 +116,18 @@ static const rn_workload_impl picky = {
     .release = axpy_release,
 };
 
+static void hostile_extras(void *st, void *ctx,
+                           void (*cb)(void *ctx, const char *k, const char *v))
+{
+    (void)st;
+    cb(ctx, "median", "0");
+}
+
+static const rn_workload_impl hostile = {
+    .name = "hostile", .prepare = axpy_prepare, .run = axpy_run, .release = axpy_release,
+    .extras = hostile_extras,
+};
+
 #if PLUGIN_VARIANT == V_ABI
 /* what a plugin built against interface 99 exports */
 __attribute__((visibility("default"))) const rn_plugin *runner_plugin(void);
@@ -132,5 +145,5 @@ const rn_workload_impl *not_runner_plugin(int i)
     return i ? &axpy : &picky;
 }
 #else
-RN_PLUGIN(&axpy, &picky)
+RN_PLUGIN(&axpy, &picky, &hostile)
 #endif
