@@ -133,7 +133,7 @@ static const rn_workload_impl hostile = {
 __attribute__((visibility("default"))) const rn_plugin *runner_plugin(void);
 const rn_plugin *runner_plugin(void)
 {
-    static const rn_workload_impl *const list[] = {&axpy, &picky, NULL};
+    static const rn_workload_impl *const list[] = {&axpy, &picky, &hostile, NULL};
     static const rn_plugin p = {99, list};
     return &p;
 }
@@ -142,7 +142,7 @@ const rn_plugin *runner_plugin(void)
 __attribute__((visibility("default"))) const rn_workload_impl *not_runner_plugin(int i);
 const rn_workload_impl *not_runner_plugin(int i)
 {
-    return i ? &axpy : &picky;
+    return i == 2 ? &hostile : i ? &axpy : &picky;
 }
 #else
 RN_PLUGIN(&axpy, &picky, &hostile)
