@@ -24,8 +24,9 @@
  * 4: range
  * 5: rn_tensor_ops.fuse_compile / fuse_run / fuse_free
  * 6: a workload's optional timed_begin() and unsettled()
- * 7: min_warm */
-#define RN_BACKEND_ABI 7
+ * 7: min_warm
+ * 8: ceilings, energy (doc/ceilings.md) */
+#define RN_BACKEND_ABI 8
 #define RN_BACKEND_SYMBOL "runner_backend_entry"
 
 /* A workload's part of the contract (rn_trial, rn_sample, rn_workload_impl,
@@ -123,6 +124,28 @@ typedef struct rn_tensor_ops {
 /* Called by env_info() once per fact, e.g. ("cublas_version", "12.9.1"). */
 typedef void (*rn_fact_cb)(void *ctx, const char *key, const char *value);
 
+/* Called by ceilings() once per figure (doc/ceilings.md#the-ceilings):
+ * what ("fp32", "tf32", "fp16", "bf16" in GFLOP/s; "bandwidth", "h2d",
+ * "d2h" in GB/s), the measured figure and the nominal one (NAN: none). */
+typedef void (*rn_ceiling_cb)(void *ctx, const char *what, double measured, double nominal,
+                              const char *unit);
+
+/* A device's energy counters as read now (doc/ceilings.md#energy-per-call):
+ * n counters (RAPL: one per package; NVML: one per GPU) whose sum is the
+ * device's energy; each counts joules up to wrap[i], where it restarts
+ * from 0 (0: it never wraps).  resolution: joules of one step; update:
+ * seconds between the counter's updates; scope: what it measures
+ * ("board", "package"). */
+#define RN_ENERGY_COUNTERS 8
+typedef struct rn_energy {
+    int n;
+    double joules[RN_ENERGY_COUNTERS];
+    double wrap[RN_ENERGY_COUNTERS];
+    double resolution;
+    double update;
+    const char *scope;
+} rn_energy;
+
 typedef struct rn_backend {
     int abi;               /* RN_BACKEND_ABI */
     const char *name;      /* "cpu", "cuda" */
@@ -157,10 +180,10 @@ typedef struct rn_backend {
      * kernels' code; nothing for costs an earlier trial of the worker paid */
     void (*cold_facts)(const rn_trial *t, void *ctx,
                        void (*cb)(void *ctx, const char *k, const char *v));
-    /* optional, when the run records a trace 
-     * (doc/results.md#a-timeline-of-a-run): begins (begin 1) or ends (0, the innermost) a named range of
-     * the backend's own profiling tools around what the trace records
-     * (CUDA: NVTX), so a profiler's timeline carries the same names */
+    /* optional, when the run records a trace
+     * (doc/results.md#a-timeline-of-a-run): begins (begin 1) or ends (0, the innermost) a named
+     * range of the backend's own profiling tools around what the trace records (CUDA: NVTX), so
+     * a profiler's timeline carries the same names */
     void (*range)(const char *name, int begin);
     /* optional: the least seconds a trial on this backend warms before the
      * steady-state rule may end its warmup (doc/timing.md#how-a-trial-is-timed,
@@ -168,6 +191,14 @@ typedef struct rn_backend {
      * devices that speed up under load slower than their calls settle (a
      * GPU's clocks) */
     double min_warm;
+    /* optional, since version 8: measures device dev's ceilings
+     * (doc/ceilings.md#the-ceilings), one cb() per figure; 0, or non-zero
+     * with err saying why not */
+    int (*ceilings)(int dev, void *ctx, rn_ceiling_cb cb, char *err, size_t len);
+    /* optional, since version 8: reads device dev's energy counters
+     * (doc/ceilings.md#energy-per-call); 0, or non-zero with why saying why
+     * there are none ("no RAPL on this machine") */
+    int (*energy)(int dev, rn_energy *e, char *why, size_t len);
 } rn_backend;
 
 typedef const rn_backend *(*rn_backend_entry_fn)(void);

@@ -13,7 +13,7 @@
  * runner runs a plugin built for its own version only: another version's
  * trials are skipped with a reason naming both
  * (doc/own-code-plugins.md#the-version-rule).
- *   1: the first public version (backend ABI 7) */
+ *   1: the first public version (backend ABI 8) */
 #ifndef RUNNER_WORKLOAD_H
 #define RUNNER_WORKLOAD_H
 

@@ -3,6 +3,7 @@
  * (doc/results.md#a-timeline-of-a-run).  Command-line code. */
 #ifndef RUNNER_CLI_TRACE_TARGET_H
 #define RUNNER_CLI_TRACE_TARGET_H
+/* internal header of runner/cli/: other folders may not include it */
 
 #include "experiment/experiment.h"
 

@@ -6,6 +6,7 @@
  * trial's parameters as the protocol's setup sends them. */
 #ifndef RUNNER_CMD_LAUNCH_H
 #define RUNNER_CMD_LAUNCH_H
+/* internal header of runner/exec/: other folders may not include it */
 
 #include "exec/cmd_program.h"
 #include "exec/trial.h"

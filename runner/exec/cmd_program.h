@@ -5,6 +5,7 @@
  * its whole group.  Library code: it prints nothing. */
 #ifndef RUNNER_CMD_PROGRAM_H
 #define RUNNER_CMD_PROGRAM_H
+/* internal header of runner/exec/: other folders may not include it */
 
 #include <stddef.h>
 #include <sys/types.h>

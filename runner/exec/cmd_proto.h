@@ -4,6 +4,7 @@
  * it returns its diagnostics and prints nothing. */
 #ifndef RUNNER_CMD_PROTO_H
 #define RUNNER_CMD_PROTO_H
+/* internal header of runner/exec/: other folders may not include it */
 
 #include <json-c/json.h>
 #include <stddef.h>

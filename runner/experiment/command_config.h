@@ -3,6 +3,7 @@
  * subtract_spawn, restart.  Internal to runner/experiment/. */
 #ifndef RUNNER_COMMAND_CONFIG_H
 #define RUNNER_COMMAND_CONFIG_H
+/* internal header of runner/experiment/: other folders may not include it */
 
 #include "experiment/loader.h"
 

@@ -5,6 +5,7 @@
  * (command_config.c), the worker runs it (exec/cmd_workload.c). */
 #ifndef RUNNER_COMMAND_SPEC_H
 #define RUNNER_COMMAND_SPEC_H
+/* public header of runner/experiment/ */
 
 #include <stddef.h>
 

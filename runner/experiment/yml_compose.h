@@ -7,6 +7,7 @@
  * every anchor before them. */
 #ifndef RUNNER_YML_COMPOSE_H
 #define RUNNER_YML_COMPOSE_H
+/* internal header of runner/experiment/: other folders may not include it */
 
 #include "base/diag.h"
 

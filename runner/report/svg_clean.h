@@ -4,6 +4,7 @@
  * allow-list, never copied.  Library code: nothing is printed. */
 #ifndef RUNNER_SVG_CLEAN_H
 #define RUNNER_SVG_CLEAN_H
+/* internal header of runner/report/: other folders may not include it */
 
 #include "base/util.h"
 
