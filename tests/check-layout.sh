@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# check-layout.sh BUILD_DIR - the house rules of README "Architecture", checked
+# check-layout.sh BUILD_DIR - the house rules of doc/contributing/architecture.md#architecture, checked
 # against the code as built (`make check-layout` runs it; `make test` too).
 #
 #  1. no circle among runner modules (a module: runner/DIR/NAME.c with its
@@ -11,7 +11,10 @@
 #  4. only runner/rundir/ names the run folder's files (help text aside);
 #  5. no C file in runner/ over 600 lines unless it is one cohesive table;
 #  6. no comment cites the SPEC (not in the repository); no *.orig tracked;
-#  7. every header of a folder of runner/ says, on the line after its
+#  7. the user guide's rules (tests/check-docs.sh): every cited doc file and
+#     section exists, README.md is short, every chapter is reachable, and the
+#     man page names the options the commands take.
+#  8. every header of a folder of runner/ says, on the line after its
 #     include guard, whether it is the folder's public header or internal to
 #     it, and no file of runner/ or backends/ outside that folder includes
 #     an internal one (tests may: they test the parts).
@@ -100,7 +103,7 @@ help_files='runner/cli/help.c'
 for f in $(grep -rlE 'trials\.csv|samples\.csv|trials\.more\.csv|meta\.json' runner | sort); do
     case "$f" in runner/rundir/*) continue ;; esac
     case " $help_files " in *" $f "*) continue ;; esac
-    say "$f names a run folder file (only runner/rundir/ may: README \"Architecture\")"
+    say "$f names a run folder file (only runner/rundir/ may: doc/contributing/architecture.md#architecture)"
 done
 
 # --- file sizes ---------------------------------------------------------------
@@ -111,11 +114,18 @@ for f in $(git ls-files 'runner/**/*.c'); do
     case " $tables " in *" $f "*) continue ;; esac
     [ "$n" -le 600 ] || say "$f has $n lines (more than 600)"
 done
+# a test file is one topic (doc/contributing/testing.md#the-test-files)
+for f in $(git ls-files 'tests/*.c'); do
+    n=$(wc -l < "$f")
+    [ "$n" -le 800 ] || say "$f has $n lines (more than 800: split it by topic)"
+done
 
 # --- the SPEC and stray files --------------------------------------------------
 grep -rn "SPEC section" runner backends >/dev/null && say "a comment cites the SPEC: $(grep -rln 'SPEC section' runner backends | tr '\n' ' ')"
 [ -z "$(git ls-files '*.orig')" ] || say "tracked *.orig files: $(git ls-files '*.orig' | tr '\n' ' ')"
 
+# --- the user guide --------------------------------------------------------------
+bash tests/check-docs.sh || fail=1
 # --- public and internal headers ---------------------------------------------
 npub=0; nint=0
 for h in $(git ls-files 'runner/*/*.h'); do

@@ -155,7 +155,7 @@ void fmt_bytes(char *out, size_t n, double bytes)
     snprintf(out, n, u ? "%.1f %s" : "%.0f %s", bytes, units[u]);
 }
 
-/* The one unit rule for durations (README "Measurement quality"): the unit
+/* The one unit rule for durations (doc/timing.md#measurement-quality): the unit
  * follows the magnitude, so a value is never printed as "-1031944.5 ns". */
 const char *seconds_unit(double s, double *scale)
 {
@@ -292,11 +292,13 @@ const char *closest_word(const char *word, const char *const *cands)
     return NULL;
 }
 
-char *sanitize_text(char *s)
+static char *sanitize(char *s, int keep_newlines)
 {
     if (!s)
         return s;
     for (unsigned char *p = (unsigned char *)s; *p; p++) {
+        if (*p == '\n' && keep_newlines)
+            continue;
         if (*p == '\n' || *p == '\r' || *p == '\t')
             *p = ' ';
         else if (*p < 0x20 || *p == 0x7f)
@@ -307,6 +309,16 @@ char *sanitize_text(char *s)
         }
     }
     return s;
+}
+
+char *sanitize_text(char *s)
+{
+    return sanitize(s, 0);
+}
+
+char *sanitize_lines(char *s)
+{
+    return sanitize(s, 1);
 }
 
 int fd_write_all(int fd, const void *buf, size_t n)
@@ -364,7 +376,7 @@ int write_file_atomic(const char *path, const char *data, size_t len)
 {
     /* a fresh temporary beside the file: O_EXCL | O_NOFOLLOW, so a link or
      * file planted under a guessable name is never written through
-     * (README "Guarantees"); rename() then replaces `path` itself, never
+     * (doc/results.md#guarantees); rename() then replaces `path` itself, never
      * what a link at `path` points to */
     char *tmp = NULL;
     int fd = -1;

@@ -24,7 +24,7 @@ void sb_putn(strbuf *b, const char *s, size_t n);
 /* Appends s as one sh word: single-quoted, a ' written as '\''. */
 void sh_quote(strbuf *b, const char *s);
 /* What a library module has to tell the user, one line each, for the CLI
- * to print (README "Architecture"); nothing when notes is NULL. */
+ * to print (doc/contributing/architecture.md#architecture); nothing when notes is NULL. */
 void notes_printf(strbuf *notes, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sb_printf(strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sb_vprintf(strbuf *b, const char *fmt, va_list ap);
@@ -64,6 +64,8 @@ int valid_file_stem(const char *s);
  * in UTF-8 as C2 80..9F) become '?', so no escape sequence survives.
  * Returns s. */
 char *sanitize_text(char *s);
+/* The same, but line feeds stay: for text of several lines. */
+char *sanitize_lines(char *s);
 
 /* Seconds on CLOCK_MONOTONIC. */
 double now_seconds(void);

@@ -1,7 +1,7 @@
 /* cmd_merge.c - `runner merge RUN_DIR`: joins the shards of a run
  * (rundir/merge.h), then draws the plots and writes the report; a run made
  * by `runner submit` earns its experiment folder's `latest` when the merge
- * is complete and has an ok trial (README "Running on a Slurm cluster"). */
+ * is complete and has an ok trial (doc/slurm.md#running-on-a-slurm-cluster). */
 #include "cli/commands.h"
 #include "cli/notes.h"
 #include "cli/redraw.h"
@@ -28,16 +28,24 @@ int cmd_merge(const cli *c)
         return mr == MERGE_INVALID ? EXIT_INVALID : EXIT_TRIALS_FAILED;
     }
     sb_free(&err);
-    int incomplete = m.missing || m.unfinished;
+    int incomplete = m.missing || m.unfinished || m.missing_trials;
+    /* the trials no shard holds, whatever --quiet says: the merge is not
+     * complete (doc/slurm.md#what-merge-verifies) */
+    for (const char *p = m.missing_text.s; p && *p;) {
+        size_t l = strcspn(p, "\n");
+        fprintf(stderr, "runner: merge: %.*s\n", (int)l, p);
+        p += l + (p[l] == '\n');
+    }
+    sb_free(&m.missing_text);
     if (!c->quiet)
         fprintf(stderr, "merged %d of %d shards into %s%s\n", m.shards, m.n, dir,
                 incomplete ? " (incomplete: see runner status)" : "");
     if (!c->no_plots)
         draw_run(dir, NULL, c->quiet);
     strbuf notes = {0};
-    report_write(dir, c->quiet, &notes);
+    int unwritten = report_write(dir, c->quiet, &notes) < 0; /* exit 1, as for a run */
     print_notes(&notes);
-    if (incomplete)
+    if (incomplete || unwritten)
         return EXIT_TRIALS_FAILED;
     if (rundir_merge_earn_latest(dir) == 0 && !c->quiet)
         fprintf(stderr, "runner: merge: latest not moved: %s has no ok trial\n", dir);

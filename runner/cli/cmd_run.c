@@ -3,6 +3,7 @@
 #include "cli/commands.h"
 #include "cli/load.h"
 #include "cli/progress.h"
+#include "cli/trace_target.h"
 #include "run/run.h"
 #include "base/util.h"
 
@@ -68,7 +69,7 @@ static int print_end(const cli *c, const experiment *e, run_end end, const run_o
         return EXIT_TRIALS_FAILED;
     if (end != RUN_INTERRUPTED)
         return EXIT_OK;
-    /* the command that continues this run folder (README "Results"):
+    /* the command that continues this run folder (doc/results.md#results):
      * a --run-dir run continues where it was written, not under --output,
      * with the options that chose the trials and allowed its Lua */
     strbuf more = {0};
@@ -118,7 +119,9 @@ int cmd_run(const cli *c)
     int rc = bad ? EXIT_INVALID : EXIT_OK, any_failed = 0;
     trace_file *T = NULL;
     char err[1024];
-    if (!bad && c->trace && !(T = trace_file_open(c->trace, 0, err, sizeof err))) {
+    if (!bad && c->trace &&
+        (trace_target_check(c->trace, es, c->nfiles, c->run_dir, err, sizeof err) < 0 ||
+         !(T = trace_file_open(c->trace, 0, err, sizeof err)))) {
         fprintf(stderr, "runner: %s\n", err);
         rc = EXIT_INVALID;
     }

@@ -2,7 +2,7 @@
  * [--time T] [--gpus-per-shard G] [--sbatch-arg ARG]... [--output DIR]`,
  * `runner submit --resume RUN_DIR [...]` and `runner status RUN_DIR`: their
  * options and what they print.  What they do is in slurm/submit.h and
- * slurm/status.h (README "Running on a Slurm cluster"). */
+ * slurm/status.h (doc/slurm.md#running-on-a-slurm-cluster). */
 #include "cli/commands.h"
 #include "cli/load.h"
 #include "cli/opts.h"
@@ -334,7 +334,10 @@ int cmd_status_main(int nargs, char **args)
             snprintf(tr, sizeof tr, "%lld/?", rows > 0 ? rows : 0);
         done_all += rows > 0 ? rows : 0;
         tot_all += tot ? tot[k - 1] : 0;
-        const char *state = rows < 0 ? "not started" : fin ? "finished" : "unfinished";
+        /* -2: its trials table is not one (shards.h) */
+        const char *state = rows < -1 ? "unreadable" : rows < 0 ? "not started"
+                            : fin      ? "finished"
+                                       : "unfinished";
         printf("%-12s %-13s %-12s", sh, tr, state);
         if (L->narr) {
             const char *task = v->task[k - 1];

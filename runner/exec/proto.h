@@ -14,6 +14,9 @@ typedef enum {
     MSG_DONE,        /* payload: the reason text (may be empty) */
     MSG_EXTRA,       /* payload: "column\tvalue" */
     MSG_TRACE,       /* payload: trace_rec[n] (exec/trace.h) */
+    MSG_GROUP,       /* payload: int, the process group of the worker's
+                      * command program (doc/own-code.md), 0: none; killed
+                      * with the worker */
 } msg_type;
 
 /* A command to the worker: run this trial. */

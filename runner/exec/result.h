@@ -1,5 +1,5 @@
 /* result.h - what a trial came to: its status, its samples and the columns
- * of its row (README "Results").  The supervisor fills it from what a
+ * of its row (doc/results.md#results).  The supervisor fills it from what a
  * worker sends; the run folder saves it and the report names its status. */
 #ifndef RUNNER_RESULT_H
 #define RUNNER_RESULT_H

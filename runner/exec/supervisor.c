@@ -48,6 +48,16 @@ static int spawn(supervisor *S)
     return 0;
 }
 
+/* Kills the group of the worker's command program (doc/own-code.md), which the
+ * worker reaps, so it lives while the worker does: killed before the
+ * worker's own group. */
+static void kill_program(supervisor *S)
+{
+    if (S->group > 0)
+        kill(-S->group, SIGKILL);
+    S->group = 0;
+}
+
 /* Reaps the worker; returns a description of how it ended. */
 static char *reap(supervisor *S, int killed_by_us)
 {
@@ -56,6 +66,7 @@ static char *reap(supervisor *S, int killed_by_us)
     /* wait for it to end, without reaping, then end what is left of its
      * group (the group id cannot have been reused yet) */
     child_ended(&S->w, -1);
+    kill_program(S); /* before the worker that reaps it */
     child_kill(&S->w);
     child_close(&S->w);
     child_reap(&S->w, &st);
@@ -87,6 +98,7 @@ void sup_stop(supervisor *S)
     close(S->w.to); /* EOF: the worker exits by itself, within 0.1 s */
     S->w.to = S->cmd_fd = -1;
     child_ended(&S->w, 0.1);
+    kill_program(S); /* before the worker that reaps it */
     child_kill(&S->w);
     child_close(&S->w);
     child_reap(&S->w, NULL);
@@ -147,8 +159,8 @@ static void add_samples(trial_result *r, const rn_sample *s, int n)
 static void sup_run_inner(supervisor *S, long long t, double timeout, int samples, int warmups,
                           trial_result *out);
 
-/* The trial, with the machine's load over it (load.h; README "Measurement
- * quality", Load): what the runner and its worker used is left out. */
+/* The trial, with the machine's load over it (sysload.h;
+ * doc/timing.md#load): what the runner and its worker used is left out. */
 void sup_run(supervisor *S, long long t, double timeout, int samples, int warmups,
              trial_result *out)
 {
@@ -170,7 +182,7 @@ static void sup_run_inner(supervisor *S, long long t, double timeout, int sample
     cmd = (worker_cmd){t, samples, warmups, S->trace != NULL};
     memset(out, 0, sizeof *out);
     out->cold = out->flops = out->bytes = NAN;
-    /* the trial's CPUs (README "Measurement quality", Pinning): a worker is
+    /* the trial's CPUs (doc/timing.md#pinning): a worker is
      * pinned for its whole life, so a trial with other CPUs gets a new one */
     int ac = experiment_column(S->e, "affinity"), tc = experiment_column(S->e, "threads");
     value av = ac >= 0 ? trial_value(S->e, t, ac) : (value){0};
@@ -187,7 +199,7 @@ static void sup_run_inner(supervisor *S, long long t, double timeout, int sample
     }
     affinity_format(&set, why, sizeof why);
     snprintf(key, sizeof key, "%d:%d:%s", pin, pin ? threads : 0, why);
-    /* warmup_curve: the first calls of a fresh worker (README "The warmup curve") */
+    /* warmup_curve: the first calls of a fresh worker (doc/timing.md#the-warmup-curve) */
     int wc = experiment_column(S->e, "warmup_curve");
     value wv = wc >= 0 ? trial_value(S->e, t, wc) : (value){0};
     if (S->pid && (strcmp(key, S->aff_key) || (wv.kind == VAL_INT && wv.i > 0)))
@@ -225,6 +237,7 @@ static void sup_run_inner(supervisor *S, long long t, double timeout, int sample
         if (rc == RD_OK && h.len)
             rc = read_by(S, payload, h.len, deadline);
         if (rc == RD_TIMEOUT || rc == RD_INTR) {
+            kill_program(S); /* before the worker that reaps it */
             child_kill(&S->w);
             free(reap(S, 1));
             char d[32];
@@ -250,6 +263,10 @@ static void sup_run_inner(supervisor *S, long long t, double timeout, int sample
             memcpy(c, payload, sizeof c);
             out->flops = c[0];
             out->bytes = c[1];
+        } else if (h.type == MSG_GROUP && h.len == sizeof(int)) {
+            int g;
+            memcpy(&g, payload, sizeof g);
+            S->group = g;
         } else if (h.type == MSG_TRACE) {
             trace_file_add(S->trace, (const trace_rec *)payload, h.len / sizeof(trace_rec));
         } else if (h.type == MSG_EXTRA) {

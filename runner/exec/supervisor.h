@@ -27,7 +27,8 @@ typedef struct supervisor {
     char aff_key[320];
     cpu_set_t aff_set;
     int aff_threads, aff_pin;
-    trace_file *trace; /* the run's timeline (README "A timeline of a run"), or NULL */
+    trace_file *trace; /* the run's timeline (doc/results.md#a-timeline-of-a-run), or NULL */
+    pid_t group; /* the worker's command program's group (MSG_GROUP), or 0 */
 } supervisor;
 
 void sup_init(supervisor *S, const experiment *e, volatile sig_atomic_t *interrupted);

@@ -3,6 +3,7 @@
  * Every error is collected (file:line:col) so a user sees them all at once. */
 #include "experiment/config.h"
 
+#include "experiment/command_config.h"
 #include "experiment/expand.h"
 #include "experiment/loader.h"
 #include "experiment/plots_config.h"
@@ -29,7 +30,8 @@ static const char *const top_names[] = {"name",    "description", "workload", "d
                                         "plots",   "cold_cache", "batch",    "stop",
                                         "order",   "affinity", "warmup_time", "sample_time",
                                         "warmup_tolerance", "parallel", "share",
-                                        "spawn", "warmup_curve", "trace", NULL};
+                                        "spawn", "warmup_curve", "trace", "command", "protocol",
+                                        "env", "cwd", "subtract_spawn", "restart", NULL};
 
 /* ---- top-level keys ----------------------------------------------------- */
 
@@ -167,8 +169,8 @@ static void h_stop(loader *L, const yaml_node_t *k, const yaml_node_t *v)
                  s->min_samples, s->max_samples);
 }
 
-/* A whole-run duration key from 0 to max seconds: warmup_time (README "How
- * a trial is timed"), sample_time (README "Batching"). */
+/* A whole-run duration key from 0 to max seconds: warmup_time
+ * (doc/timing.md#how-a-trial-is-timed), sample_time (doc/timing.md#batching). */
 static void duration_key(loader *L, const yaml_node_t *v, const char *name, double max,
                          const char *hint, double *out)
 {
@@ -198,7 +200,7 @@ static void h_sample_time(loader *L, const yaml_node_t *k, const yaml_node_t *v)
     duration_key(L, v, "sample_time", 10, "1ms or 0.1s (0 to 10s)", &L->e->sample_time);
 }
 
-/* warmup_tolerance: a fraction (README "How a trial is timed") */
+/* warmup_tolerance: a fraction (doc/timing.md#how-a-trial-is-timed) */
 static void h_warmup_tolerance(loader *L, const yaml_node_t *k, const yaml_node_t *v)
 {
     (void)k;
@@ -215,7 +217,7 @@ static void h_warmup_tolerance(loader *L, const yaml_node_t *k, const yaml_node_
     value_free(&x);
 }
 
-/* trace: true writes RUN_DIR/trace.json (README "A timeline of a run") */
+/* trace: true writes RUN_DIR/trace.json (doc/results.md#a-timeline-of-a-run) */
 static void h_trace(loader *L, const yaml_node_t *k, const yaml_node_t *v)
 {
     (void)k;
@@ -251,6 +253,8 @@ static const struct top_key {
     {"params", h_params, 0},     {"hooks", h_hooks, 0},
     {"sweep", NULL, 1},          {"exclude", NULL, 1},
     {"plots", NULL, 1},
+    {"command", command_key, 0}, {"protocol", command_key, 0}, {"env", command_key, 0},
+    {"cwd", command_key, 0}, {"subtract_spawn", command_key, 0}, {"restart", command_key, 0},
 };
 
 /* ---- columns in their fixed order ---------------------------------------- */
@@ -393,7 +397,7 @@ static void check_lua_file(const experiment *e, const value *v, int line, int co
     free(p);
 }
 
-/* `order: interleaved` needs a number of repeats (README "Top-level keys"),
+/* `order: interleaved` needs a number of repeats (doc/experiment-file.md#top-level-keys),
  * trial by trial.  The conflict is reported where the trial's `order` value
  * is set, or where its `repeats: auto` is when only that one is swept; each
  * place once. */
@@ -513,6 +517,7 @@ experiment *experiment_parse(const char *path, const char *text, size_t len, dia
         }
     }
     add_implicit_columns(&L);
+    command_finish(&L);
     if (late[1])
         exclude_parse(&L, late[1]);
     if (late[2])

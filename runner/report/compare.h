@@ -1,6 +1,6 @@
 /* compare.h - is the new code faster or slower than the old?  The engine of
  * `runner compare OLD NEW` / `runner compare OLD1 OLD2 ... -- NEW1 NEW2 ...`
- * (README "Comparing runs"): runs loaded (compare_load.h), trials matched
+ * (doc/compare.md#comparing-runs): runs loaded (compare_load.h), trials matched
  * by their parameters, each pair tested (stats/mannwhitney.h) and
  * judged; compare_format.h writes the verdicts as text, markdown, CSV or
  * JSON.  Library code: reasons come back in strbufs, nothing is printed
@@ -12,7 +12,7 @@
 #include "base/util.h"
 #include "report/compare_load.h"
 
-/* The noise assumed when each side has one run (README "Comparing runs";
+/* The noise assumed when each side has one run (doc/compare.md#comparing-runs;
  * calibrated with bench/aa.sh). */
 #define COMPARE_NOISE_FLOOR 10.0
 /* The q-value below which a pair can be faster or slower. */
@@ -38,6 +38,7 @@ typedef struct compare_side {
     double drift;       /* upper / lower quartile - 1 of the block medians of a run, the largest */
     int busy;           /* ok runs whose `noise` says the machine was busy */
     int throttled;      /* ok runs where the CPU or GPU was throttled (compare_trial.h) */
+    double explains;    /* the most its ok runs' machine could slow it (compare_trial.h) */
 } compare_side;
 
 typedef enum compare_kind {
@@ -90,6 +91,8 @@ const char *compare_param(const compare_report *R, const compare_row *c, int i);
 /* How many rows were matched (both sides, or busy or throttled), and how
  * many of them are slower. */
 void compare_count(const compare_report *R, int *matched, int *slower);
+/* How many rows are inconclusive: `busy` or `throttled`. */
+int compare_inconclusive(const compare_report *R);
 void compare_free(compare_report *R);
 
 #endif

@@ -1,5 +1,5 @@
-/* compare_load.h - a run as `runner compare` reads it (README "Comparing
- * runs"), through rundir/rundir.h: its trials, one row per trial id, the
+/* compare_load.h - a run as `runner compare` reads it
+ * (doc/compare.md#comparing-runs), through rundir/rundir.h: its trials, one row per trial id, the
  * samples of each trial, and where and when it ran.  Library code: the
  * reason for a failure comes back in err. */
 #ifndef RUNNER_COMPARE_LOAD_H
@@ -16,12 +16,15 @@ typedef struct compare_run {
     csv_table t;     /* its trials table */
     int nkeys;      /* key columns: 1 .. nkeys of the header */
     int status_col, median_col, noise_col, throttled_kept_col; /* -1 when absent */
+    int other_cpu_col, steal_col, mhz_col, max_mhz_col;        /* the load columns, or -1 */
+    int threads_col; /* the `threads` key, or -1 */
+    int cores;       /* the host's online CPUs from its meta; 0 when unknown */
     int nrows;      /* trials, one row per trial id (the last one wins) */
     int *row;       /* row index in t, by trial order */
     long long *id;
     double **smp;   /* samples (seconds) of each trial */
     int *nsmp;
-    char *host, *start; /* from its meta (README "Results"), or NULL */
+    char *host, *start; /* from its meta (doc/results.md#results), or NULL */
 } compare_run;
 
 /* Loads the run `arg` names (a run folder, or an experiment folder: its

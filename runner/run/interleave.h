@@ -1,5 +1,5 @@
 /* interleave.h - the trials with `order: interleaved`, measured together
- * after the sequential ones (README "How a trial is timed").  Internal to
+ * after the sequential ones (doc/timing.md#how-a-trial-is-timed).  Internal to
  * runner/run/. */
 #ifndef RUNNER_RUN_INTERLEAVE_H
 #define RUNNER_RUN_INTERLEAVE_H

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The experiment's hooks process (README "Experiment hooks"), started before
+/* The experiment's hooks process (doc/lua.md#experiment-hooks), started before
  * the run folder is opened; NULL with *bad set when it cannot start. */
 static hookproc *open_hooks(run_state *st, int *bad)
 {
@@ -38,7 +38,7 @@ static hookproc *open_hooks(run_state *st, int *bad)
 }
 
 /* The run folder: --run-dir DIR (a shard's own folder inside it), else a
- * new or resumed one under --output (README "Results"). */
+ * new or resumed one under --output (doc/results.md#results). */
 static int open_results(run_state *st)
 {
     const run_opts *o = st->o;
@@ -80,7 +80,7 @@ static int start_meta(run_state *st, meta *m)
 }
 
 /* The timeline: --trace FILE (given), else RUN_DIR/trace.json with
- * `trace: true` (README "A timeline of a run"). */
+ * `trace: true` (doc/results.md#a-timeline-of-a-run). */
 static trace_file *open_trace(run_state *st)
 {
     if (st->o->trace || !st->e->trace)
@@ -95,7 +95,7 @@ static trace_file *open_trace(run_state *st)
 }
 
 /* The sequential trials one by one in trial order; 1 when interleaved ones
- * wait (README "How a trial is timed"). */
+ * wait (doc/timing.md#how-a-trial-is-timed). */
 static int run_sequential(run_state *st, supervisor *S)
 {
     const experiment *e = st->e;
@@ -143,7 +143,7 @@ static int close_run(run_state *st, meta *m)
         run_say(st, "runner: cannot write %s/%s\n", st->R->run_dir, rundir_name(RD_META));
         st->write_failed = 1;
     }
-    /* latest is earned: a finished run with an ok trial (README "Results") */
+    /* latest is earned: a finished run with an ok trial (doc/results.md#results) */
     if (finished && !st->write_failed && !results_earn_latest(st->R) && !o->quiet && !o->run_dir)
         run_say(st, "runner: %s/latest not moved: the run has no ok trial\n", st->R->exp_dir);
     return finished && !st->write_failed;
@@ -192,8 +192,10 @@ run_end run_experiment(const experiment *e, const run_opts *o, const run_hand *h
     strbuf notes = {0}; /* what the charts and the report have to say */
     if (finished && !o->no_plots && !o->shard_n)
         plots_render_run(R.run_dir, e, o->quiet, &notes);
-    if (finished && !o->shard_n)
-        report_write(R.run_dir, o->quiet, &notes);
+    /* report.md and report.html are results: one that cannot be written
+     * is exit 1, as a full disk is (doc/results.md#guarantees) */
+    if (finished && !o->shard_n && report_write(R.run_dir, o->quiet, &notes) < 0)
+        st.write_failed = 1;
     if (notes.len)
         h->say(h->ctx, notes.s);
     sb_free(&notes);

@@ -1,8 +1,8 @@
 /* run.h - the run of one experiment, the stage between the command line and
- * the stages it drives (README "Architecture"): its hooks process, its run
+ * the stages it drives (doc/contributing/architecture.md#architecture): its hooks process, its run
  * folder and its meta, every trial in a supervised worker (the sequential
- * ones in trial order, then the interleaved ones round by round: README
- * "How a trial is timed"), each trial finished and saved as it ends, then
+ * ones in trial order, then the interleaved ones round by round:
+ * doc/timing.md#how-a-trial-is-timed), each trial finished and saved as it ends, then
  * the charts and the report.  Library code: what it has to say goes to the
  * caller's run_hand, which prints. */
 #ifndef RUNNER_RUN_H

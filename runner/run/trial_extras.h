@@ -1,7 +1,7 @@
-/* trial_extras.h - the columns the runner adds to a finished trial (README
- * "Results"): `noise` and the load columns (README "Measurement quality"),
- * and an `order: interleaved` trial's rounds folded into one result (README
- * "How a trial is timed"). */
+/* trial_extras.h - the columns the runner adds to a finished trial
+ * (doc/results.md#results): `noise` and the load columns (doc/timing.md#measurement-quality),
+ * and an `order: interleaved` trial's rounds folded into one result
+ * (doc/timing.md#how-a-trial-is-timed). */
 #ifndef RUNNER_RUN_TRIAL_EXTRAS_H
 #define RUNNER_RUN_TRIAL_EXTRAS_H
 /* internal header of runner/run/: other folders may not include it */

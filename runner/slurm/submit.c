@@ -12,10 +12,11 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Does the experiment name files beside it (Lua workloads, hooks)? */
+/* Does the experiment name files beside it (Lua workloads, hooks, a
+ * command's program: doc/own-code.md)? */
 static int uses_lua(const experiment *e)
 {
-    if (e->hooks)
+    if (e->hooks || e->command)
         return 1;
     int wc = experiment_column(e, "workload");
     if (wc < 0)
