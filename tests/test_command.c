@@ -83,7 +83,9 @@ Test(command, persistent_c_program_runs_and_prints_harmlessly, .timeout = 60)
         cr_assert(rt >= med, "the round trip %g is shorter than the program's time %g", rt, med);
         cr_assert(num(&t, i, "protocol_seconds") > 0 && num(&t, i, "protocol_seconds") < 0.1,
                   "protocol_seconds %s", cell(&t, i, "protocol_seconds"));
-        cr_assert_str_eq(cell(&t, i, "calls_seen"), "1"); /* the program's extras */
+        /* the program's extras: its last run request had the sample's batch */
+        const char *batch = *cell(&t, i, "batch_size") ? cell(&t, i, "batch_size") : "1";
+        cr_assert_str_eq(cell(&t, i, "calls_seen"), batch);
         cr_assert_str_eq(cell(&t, i, "checked"), "yes");
         double g = 1000 / num(&t, i, "median") / 1e9; /* the flops its setup stated */
         cr_assert(fabs(num(&t, i, "gflops") - g) <= 1e-6 * g, "gflops %s", cell(&t, i, "gflops"));
@@ -91,6 +93,24 @@ Test(command, persistent_c_program_runs_and_prints_harmlessly, .timeout = 60)
     /* one program for both trials: started in the first only */
     cr_assert(num(&t, 1, "program_start_seconds") > 0);
     cr_assert_str_eq(cell(&t, 2, "program_start_seconds"), "", "the program was started again");
+    csv_free(&t);
+    free(d);
+}
+
+/* A sample is one run request of its batch: k calls, their time over k. */
+Test(command, a_batch_is_one_request_of_k_calls, .timeout = 60)
+{
+    proc_out r;
+    csv_table t;
+    char *d = run_with("workload: command\ncommand: [%s]\nprotocol: persistent\n"
+                       "params: {spin: 0.0005}\nbatch: 4\nrepeats: 3\n",
+                       prog("proto_prog"), &r, &t);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_str_eq(cell(&t, 1, "status"), "ok", "%s", cell(&t, 1, "reason"));
+    cr_assert_str_eq(cell(&t, 1, "calls_seen"), "4");
+    double med = num(&t, 1, "median");
+    cr_assert(med >= 0.0005 && med < 0.002, "median %g s for 0.5 ms calls in fours", med);
+    cr_assert(num(&t, 1, "round_trip_seconds") >= med);
     csv_free(&t);
     free(d);
 }
@@ -111,7 +131,7 @@ Test(command, persistent_failures_fail_their_trial_and_the_sweep_goes_on, .timeo
                             "answering run; stderr: proto_prog: about to crash"},
         {"exit", "failed", "the program exited with status 4 before answering run; stderr: "},
         {"malformed", "failed", "the program's reply to run is not valid (not a JSON object"},
-        {"liar", "failed", "the program reported 10 s for a call whose round trip took"},
+        {"liar", "failed", "the program reported 10 s for 1 call whose round trip took"},
         {"wrong", "failed", "wrong result: the answer is 41, not 42"},
         {"teardown_error", "failed", "teardown failed: cannot let go"},
         {"setup_error", "failed", "setup failed: cannot set up"},

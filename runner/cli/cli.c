@@ -30,6 +30,7 @@ void cli_usage(FILE *out)
           "       runner compare OLD_RUN NEW_RUN | OLD_RUN... -- NEW_RUN... [--threshold PCT]\n"
           "                     [--noise-floor PCT] [--ignore KEY]... [--busy-ok]\n"
           "                     [--format text|md|csv|json]\n"
+          "       runner machine [--show] [--reprobe] [--json]  this machine's ceilings (probed once)\n"
           "options:\n"
           "  --output DIR         results folder (default ./results)\n"
           "  --filter KEY=GLOB    keep matching trials (repeatable)\n"

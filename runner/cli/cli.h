@@ -19,6 +19,7 @@ typedef enum {
     CMD_COMPARE,
     CMD_SUBMIT,
     CMD_STATUS,
+    CMD_MACHINE,
     CMD_NONE, /* ends cli_commands */
 } command;
 

@@ -37,6 +37,7 @@ static const cli_command commands[] = {
     {"compare", CMD_COMPARE, NULL, cmd_compare_main},
     {"submit", CMD_SUBMIT, NULL, cmd_submit_main},
     {"status", CMD_STATUS, NULL, cmd_status_main},
+    {"machine", CMD_MACHINE, NULL, cmd_machine_main},
     {NULL, CMD_NONE, NULL, NULL},
 };
 

@@ -31,7 +31,7 @@ static const char *const top_names[] = {"name",    "description", "workload", "d
                                         "order",   "affinity", "warmup_time", "sample_time",
                                         "warmup_tolerance", "parallel", "share",
                                         "spawn", "warmup_curve", "trace", "command", "protocol",
-                                        "env", "cwd", "subtract_spawn", "restart", NULL};
+                                        "env", "cwd", "subtract_spawn", "restart", "energy", NULL};
 
 /* ---- top-level keys ----------------------------------------------------- */
 
@@ -247,6 +247,7 @@ static const struct top_key {
     {"affinity", h_runkey, 0},
     {"parallel", h_runkey, 0},   {"share", h_runkey, 0},     {"spawn", h_runkey, 0},
     {"warmup_curve", h_runkey, 0}, {"trace", h_trace, 0},
+    {"energy", h_runkey, 0},
     {"stop", h_stop, 0},         {"order", h_runkey, 0},
     {"warmup_time", h_warmup_time, 0}, {"warmup_tolerance", h_warmup_tolerance, 0},
     {"sample_time", h_sample_time, 0},
