@@ -282,7 +282,7 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
             trace_span("sample", n - 1, ta, tz, s.seconds, batch, &s);
         buf.s[buf.n++] = s;
         double now = (double)z.tv_sec + (double)z.tv_nsec * 1e-9;
-        if ((buf.n == 256 || now - buf.last_flush > 0.1) && !discard)
+        if ((buf.n == 256 || now - buf.last_flush > WOUT_FLUSH_EVERY) && !discard)
             wout_samples(fd, &buf);
         measured += wall;
         if (r->repeats > 0)
@@ -309,7 +309,7 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
             }
         }
     }
-    wout_samples(fd, &buf);
+    wout_samples_end(fd, &buf);
     if (throttled) {
         char t[300];
         snprintf(t, sizeof t, "%d (%s)", throttled, throttle_why);
