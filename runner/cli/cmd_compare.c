@@ -18,17 +18,11 @@ int compare_runs(const char *const *old_dirs, int nold, const char *const *new_d
                  const compare_opts *opt, FILE *out, FILE *err)
 {
     compare_report R;
-    strbuf e = {0};
-    if (compare_build(old_dirs, nold, new_dirs, nnew, opt, &R, &e) < 0) {
-        for (const char *p = e.s; p && *p;) {
-            size_t l = strcspn(p, "\n");
-            fprintf(err, "runner: compare: %.*s\n", (int)l, p);
-            p += l + (p[l] == '\n');
-        }
-        sb_free(&e);
+    char e[8192];
+    if (compare_build(old_dirs, nold, new_dirs, nnew, opt, &R, e, sizeof e) < 0) {
+        fprintf(err, "runner: compare: %s\n", e);
         return EXIT_INVALID;
     }
-    sb_free(&e);
     strbuf text = {0};
     compare_format(&R, &text);
     fwrite(text.s, 1, text.len, out);

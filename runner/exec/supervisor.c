@@ -166,7 +166,7 @@ static void add_samples(trial_result *r, const rn_sample *s, int n)
 static void sup_run_inner(supervisor *S, long long t, double timeout, int samples, int warmups,
                           trial_result *out);
 
-/* The trial, with the machine's load over it (load.h;
+/* The trial, with the machine's load over it (sysload.h;
  * doc/timing.md#load): what the runner and its worker used is left out. */
 void sup_run(supervisor *S, long long t, double timeout, int samples, int warmups,
              trial_result *out)

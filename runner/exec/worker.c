@@ -9,7 +9,6 @@
 #include "exec/worker.h"
 
 #include "registry/backends.h"
-#include "lua/lua_engine.h"
 #include "experiment/columns.h"
 #include "exec/batch.h"
 #include "exec/cmd_workload.h"
@@ -24,6 +23,7 @@
 #include "stats/stats.h"
 #include "exec/trial.h"
 #include "base/util.h"
+#include "exec/trial_impl.h"
 #include "registry/workloads.h"
 
 #include <errno.h>
@@ -414,8 +414,8 @@ void worker_run_trial(const experiment *e, const worker_cmd *cmd, int fd)
     }
     /* lua:PATH: no registry entry (dtypes, memory estimate); the file
      * states its own flops and bytes (run_loop asks after prepare) */
-    const workload_desc *desc = r.lua ? NULL : workload_find(tr->workload);
-    if (!r.lua && !desc) {
+    const workload_desc *desc = r.lua || r.plugin ? NULL : workload_find(tr->workload);
+    if (!r.lua && !r.plugin && !desc) {
         wout_done(fd, ST_FAILED, "unknown workload '%s'", tr->workload);
         goto out;
     }
@@ -449,9 +449,10 @@ void worker_run_trial(const experiment *e, const worker_cmd *cmd, int fd)
                  tr->device_index, ndev);
         goto out;
     }
-    const rn_workload_impl *impl = r.lua ? lua_workload_impl() : b->workload(desc->name);
-    if (!impl || !impl->prepare || !impl->run || !impl->release) {
-        wout_done(fd, ST_SKIPPED, "workload %s does not run on %s", desc->name, b->name);
+    int failed; /* a plugin is loaded here, in the worker (trial_impl.h) */
+    const rn_workload_impl *impl = trial_impl(e, &r, b, desc, &failed, why, sizeof why);
+    if (!impl) {
+        wout_done(fd, failed ? ST_FAILED : ST_SKIPPED, "%s", why);
         goto out;
     }
     double need = desc && desc->memory ? desc->memory(tr) : 0, avail = 0;

@@ -493,25 +493,25 @@ static int cmp_row_order(const void *pa, const void *pb)
 }
 
 int compare_build(const char *const *old_dirs, int nold, const char *const *new_dirs, int nnew,
-                  const compare_opts *opt, compare_report *R, strbuf *err)
+                  const compare_opts *opt, compare_report *R, char *err, size_t errlen)
 {
     memset(R, 0, sizeof *R);
     const char *format = opt->format ? opt->format : "text";
     if (strcmp(format, "text") && strcmp(format, "md") && strcmp(format, "csv") &&
         strcmp(format, "json")) {
-        sb_printf(err, "unknown format '%s' (text, md, csv or json)\n", format);
+        snprintf(err, errlen, "unknown format '%s' (text, md, csv or json)", format);
         return -1;
     }
     if (!isnan(opt->threshold) && (!(opt->threshold >= 0) || !isfinite(opt->threshold))) {
-        sb_puts(err, "the threshold must be a percentage >= 0\n");
+        snprintf(err, errlen, "%s", "the threshold must be a percentage >= 0");
         return -1;
     }
     if (!(opt->noise_floor >= 0) || !isfinite(opt->noise_floor)) {
-        sb_puts(err, "the noise floor must be a percentage >= 0\n");
+        snprintf(err, errlen, "%s", "the noise floor must be a percentage >= 0");
         return -1;
     }
     if (nold < 1 || nnew < 1) {
-        sb_puts(err, "needs at least one OLD and one NEW run\n");
+        snprintf(err, errlen, "%s", "needs at least one OLD and one NEW run");
         return -1;
     }
     R->nold = nold;
@@ -520,7 +520,8 @@ int compare_build(const char *const *old_dirs, int nold, const char *const *new_
     R->runs = xcalloc((size_t)R->nruns, sizeof *R->runs);
     int rc = 0;
     for (int r = 0; r < R->nruns && rc == 0; r++)
-        if (compare_run_load(&R->runs[r], r < nold ? old_dirs[r] : new_dirs[r - nold], err) < 0)
+        if (compare_run_load(&R->runs[r], r < nold ? old_dirs[r] : new_dirs[r - nold], err,
+                             errlen) < 0)
             rc = -1;
     /* an --ignore KEY no run has is most likely a typo */
     for (int i = 0; i < opt->nignore && rc == 0; i++) {
@@ -528,7 +529,7 @@ int compare_build(const char *const *old_dirs, int nold, const char *const *new_
         for (int r = 0; r < R->nruns && !found; r++)
             found = key_col(&R->runs[r], opt->ignore[i]) >= 0;
         if (!found) {
-            sb_printf(err, "--ignore %s: no run has a key '%s'\n", opt->ignore[i], opt->ignore[i]);
+            snprintf(err, errlen, "--ignore %s: no run has a key '%s'", opt->ignore[i], opt->ignore[i]);
             rc = -1;
         }
     }

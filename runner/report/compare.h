@@ -82,10 +82,10 @@ typedef struct compare_report {
 } compare_report;
 
 /* Checks opt, loads the runs and compares them into R.  0, or -1 with the
- * reasons in err, one a line (a bad option, a run folder that cannot be
+ * reason in err (a bad option, a run folder that cannot be
  * read, naming its path); R is empty then.  opt must outlive R. */
 int compare_build(const char *const *old_dirs, int nold, const char *const *new_dirs, int nnew,
-                  const compare_opts *opt, compare_report *R, strbuf *err);
+                  const compare_opts *opt, compare_report *R, char *err, size_t errlen);
 /* The value of parameter column i in row c. */
 const char *compare_param(const compare_report *R, const compare_row *c, int i);
 /* How many rows were matched (both sides, or busy or throttled), and how

@@ -68,26 +68,26 @@ static char *json_str(json_object *o, const char *a, const char *b)
     return json_object_is_type(v, json_type_string) ? xstrdup(json_object_get_string(v)) : NULL;
 }
 
-int compare_run_load(compare_run *R, const char *arg, strbuf *err)
+int compare_run_load(compare_run *R, const char *arg, char *err, size_t errlen)
 {
     memset(R, 0, sizeof *R);
     R->arg = arg;
     struct stat st;
     if (stat(arg, &st) < 0) {
-        sb_printf(err, "%s: %s\n", arg, strerror(errno));
+        snprintf(err, errlen, "%s: %s", arg, strerror(errno));
         return -1;
     }
     if (!S_ISDIR(st.st_mode)) {
-        sb_printf(err, "%s: not a run folder\n", arg);
+        snprintf(err, errlen, "%s: not a run folder", arg);
         return -1;
     }
     if (!(R->dir = rundir_resolve_named(arg))) {
-        sb_printf(err, "%s: no %s there (not a run folder)\n", arg, rundir_name(RD_TRIALS));
+        snprintf(err, errlen, "%s: no %s there (not a run folder)", arg, rundir_name(RD_TRIALS));
         return -1;
     }
     char e[4096];
     if (rundir_read_trials(R->dir, &R->t, e, sizeof e) < 0) {
-        sb_printf(err, "%s\n", e);
+        snprintf(err, errlen, "%s", e);
         return -1;
     }
     R->status_col = csv_col(&R->t, "status");
@@ -111,7 +111,7 @@ int compare_run_load(compare_run *R, const char *arg, strbuf *err)
         long long id;
         if (parse_ll(R->t.rows[r][0], &id) < 0) {
             char *tp = rundir_path(R->dir, RD_TRIALS);
-            sb_printf(err, "%s: row %d: bad trial number '%s'\n", tp, r + 1, R->t.rows[r][0]);
+            snprintf(err, errlen, "%s: row %d: bad trial number '%s'", tp, r + 1, R->t.rows[r][0]);
             free(tp);
             free(ir);
             return -1;
@@ -134,13 +134,13 @@ int compare_run_load(compare_run *R, const char *arg, strbuf *err)
     csv_table s;
     int present;
     if (rundir_read_samples(R->dir, &s, &present, e, sizeof e) < 0) {
-        sb_printf(err, "%s\n", e);
+        snprintf(err, errlen, "%s", e);
         return -1;
     }
     int ct = csv_col(&s, "trial"), cv = csv_col(&s, "seconds");
     if (ct < 0 || cv < 0) {
         char *sp = rundir_path(R->dir, RD_SAMPLES);
-        sb_printf(err, "%s: not a runner %s (no 'trial' and 'seconds' columns)\n", sp,
+        snprintf(err, errlen, "%s: not a runner %s (no 'trial' and 'seconds' columns)", sp,
                   rundir_name(RD_SAMPLES));
         free(sp);
         csv_free(&s);

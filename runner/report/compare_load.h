@@ -32,7 +32,7 @@ typedef struct compare_run {
  * written wins, in trial order), the samples of each trial (a series that
  * starts again, a re-run, replaces the earlier one), host and start from
  * its meta.  0, or -1 with the reason in err (compare_load.c). */
-int compare_run_load(compare_run *R, const char *arg, strbuf *err);
+int compare_run_load(compare_run *R, const char *arg, char *err, size_t errlen);
 void compare_run_free(compare_run *R);
 /* The cell of column col for the trial at position pos ("" when absent). */
 const char *compare_cell(const compare_run *R, int pos, int col);

@@ -27,7 +27,7 @@ const char *trial_extra(const trial_result *r, const char *key)
  * ("bimodal ..."), a stop rule that gave up ("gave up ..."), a warmup that
  * never reached steady state ("unsteady warmup"), processes the OS ran on
  * one CPU ("processes shared a CPU in K calls"), a busy machine ("busy:
- * ...", load.h), a throttled CPU ("throttled: ...", load.h). */
+ * ...", sysload.h), a throttled CPU ("throttled: ...", sysload.h). */
 void trial_flag_noise(trial_result *r, double rse_target)
 {
     if (r->status != ST_OK)
