@@ -16,6 +16,7 @@
 #include "stats/stats.h"
 #include "experiment/table.h"
 #include "exec/trial.h"
+#include "history/history_run.h"
 #include "base/util.h"
 
 #include <math.h>
@@ -397,6 +398,12 @@ static int run_experiment(const cli *c, experiment *e, int argc, char **argv, in
         plots_render_run(R.run_dir, e, c->quiet, &notes);
     if (finished && !c->shard_n)
         report_write(R.run_dir, c->quiet, &notes);
+    /* the run's results are final: recorded in the history (doc/history.md) */
+    if (finished && !write_failed && !c->shard_n)
+        history_record_run(R.run_dir,
+                           &(history_run_opts){c->history, c->output, c->revision, c->no_history,
+                                               c->quiet, c->no_plots, 0},
+                           &notes);
     print_notes(&notes);
 
     char w[32];

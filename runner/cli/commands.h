@@ -24,6 +24,10 @@ int cmd_compare_main(int nargs, char **args);
 /* runner submit FILE.yaml [...] | --resume RUN_DIR, runner status RUN_DIR (cmd_submit.c) */
 int cmd_submit_main(int nargs, char **args);
 int cmd_status_main(int nargs, char **args);
+/* runner history [import RUN_DIR...] (cmd_history.c), runner gate RUN_DIR (cmd_gate.c):
+ * doc/history.md */
+int cmd_history_main(int nargs, char **args);
+int cmd_gate_main(int nargs, char **args);
 /* Compares the runs (report/compare.h) and writes the result to out, the
  * reasons for exit 2 to err (cmd_compare.c). */
 int compare_runs(const char *const *old_dirs, int nold, const char *const *new_dirs, int nnew,

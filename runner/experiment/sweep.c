@@ -252,7 +252,7 @@ static void parse_axis(loader *L, const yaml_node_t *k, const yaml_node_t *v)
         return;
     }
     /* keys of the whole run (README "Top-level keys") */
-    static const char *const whole_run[] = {"name", "description", "sweep", "exclude", "hooks",
+    static const char *const whole_run[] = {"name", "description", "revision", "sweep", "exclude", "hooks",
                                             "plots", "stop", "warmup_time",
                                             "warmup_tolerance", "sample_time", NULL};
     for (int i = 0; whole_run[i] && !linked && !loader_known_key(L, name); i++)
