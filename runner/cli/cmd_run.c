@@ -401,7 +401,7 @@ static int run_experiment(const cli *c, experiment *e, int argc, char **argv, in
     /* the run's results are final: recorded in the history (doc/history.md) */
     if (finished && !write_failed && !c->shard_n)
         history_record_run(R.run_dir,
-                           &(history_run_opts){c->history, c->output, c->revision, c->no_history,
+                           &(history_run_opts){c->history, c->run_dir ? "" : c->output, c->revision, c->no_history,
                                                c->quiet, c->no_plots, 0},
                            &notes);
     print_notes(&notes);

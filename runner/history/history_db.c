@@ -168,8 +168,8 @@ sqlite3 *history_open(const char *path, int write, char *err, size_t len)
         return NULL;
     }
     if (v > HISTORY_SCHEMA_VERSION || (!write && v < HISTORY_SCHEMA_VERSION)) {
-        snprintf(err, len, "%s: its schema is version %d; this runner reads version %d%s", path,
-                 v, HISTORY_SCHEMA_VERSION,
+        snprintf(err, len, "%s: its schema is version %d, %s this runner's %d%s", path, v,
+                 v < HISTORY_SCHEMA_VERSION ? "older than" : "newer than", HISTORY_SCHEMA_VERSION,
                  v < HISTORY_SCHEMA_VERSION ? " (recording a run into it migrates it)" : "");
         sqlite3_close(db);
         return NULL;

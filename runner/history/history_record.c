@@ -79,7 +79,7 @@ void history_machine_free(history_machine *m)
 static char *git(const char *dir, const char *a, const char *b, const char *c)
 {
     char *argv[] = {"git", "-C", (char *)dir, (char *)a, (char *)b, (char *)c, NULL};
-    spawn_opts o = {.timeout = 10, .keep = 1 << 16};
+    spawn_opts o = {.timeout = 10, .keep = 1 << 16, .with_stderr = 1}; /* its complaints are ours to judge */
     spawn_result r;
     int ok = spawn_run(argv, &o, &r) == 0 && r.status == 0;
     char *out = ok ? xstrdup(r.out ? r.out : "") : NULL;

@@ -89,19 +89,22 @@ void history_record_run(const char *run_dir, const history_run_opts *o, strbuf *
 {
     if (o->off)
         return;
-    char *def = o->results_dir ? xasprintf("%s/history.sqlite", o->results_dir)
-                               : history_default_path_for_run(run_dir);
+    char *def = !o->results_dir ? history_default_path_for_run(run_dir)
+                : *o->results_dir ? xasprintf("%s/history.sqlite", o->results_dir)
+                                  : NULL;
     char *path = history_choose_path(o->path, def);
     free(def);
+    if (!path)
+        return;
     char err[1024];
     sqlite3 *db = history_open(path, 1, err, sizeof err);
     long long row = 0;
     history_record_opts ro = {.revision = o->revision, .ask_git = 1, .replace = o->replace};
     int rc = db ? history_record(db, run_dir, &ro, &row, err, sizeof err) : -1;
     if (rc < 0)
-        notes_printf(notes, "runner: warning: history: %s; the run is saved in %s but not "
+        notes_printf(notes, "runner: warning: history: %s%s%s; the run is saved in %s but not "
                             "recorded (runner history import %s records it)\n",
-                     err, run_dir, run_dir);
+                     db ? path : "", db ? ": " : "", err, run_dir, run_dir);
     else {
         if (!o->quiet)
             notes_printf(notes, "history: %s %s\n", rc == HISTORY_ALREADY ? "already in" : "recorded in",

@@ -10,7 +10,10 @@
 
 typedef struct history_run_opts {
     const char *path;        /* --history PATH; NULL: $RUNNER_HISTORY, else the default */
-    const char *results_dir; /* the default is RESULTS/history.sqlite; NULL: RUN/../.. */
+    /* the default is RESULTS/history.sqlite; NULL: RUN/../.. (a run folder
+     * RESULTS/<name>/<run-id>); "": none (a --run-dir run is recorded only
+     * where --history or $RUNNER_HISTORY names a database) */
+    const char *results_dir;
     const char *revision;    /* --revision TEXT, or NULL */
     int off;                 /* --no-history: nothing is done */
     int quiet, no_plots;
