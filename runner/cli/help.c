@@ -44,7 +44,8 @@ static const struct {
     {CMD_MERGE, "merge",
      "usage: runner merge RUN_DIR\n"
      "Joins the shards of a run (RUN_DIR/shard-K-of-N/) into one run in dry-run order,\n"
-     "then draws its charts and writes its report.\n"},
+     "then draws its charts, writes its report and records it in the history\n"
+     "(RUN_DIR/../../history.sqlite, --history PATH, --no-history, --revision TEXT).\n"},
 };
 
 int cli_command_help(command cmd, const char *name, FILE *out)
