@@ -21,7 +21,7 @@ static void gate_usage(FILE *f)
           "  its median is beyond the history's median by more than its run-to-run noise\n"
           "  allows (the noise measured from those runs; the chance of any false `slower`\n"
           "  kept at 5 %).  The database: --history PATH, else $RUNNER_HISTORY, else\n"
-          "  history.sqlite in RUN_DIR's results folder.\n"
+          "  history.sqlite in RUN_DIR's results folder (RESULTS/<experiment>/<run>).\n"
           "  exit status: 0 clean; 1 slower; 3 inconclusive (fewer than 3 earlier runs,\n"
           "  no database yet, or the run was busy or throttled); 2 bad input\n",
           f);
@@ -48,6 +48,13 @@ static int judge(const char *arg, const char *given, int window)
     char *def = history_default_path_for_run(dir);
     char *path = history_choose_path(given, def);
     free(def);
+    if (!path) {
+        fprintf(stderr, "runner: gate: %s is in no results folder (RESULTS/<experiment>/<run>): "
+                        "name the database with --history PATH or RUNNER_HISTORY\n",
+                dir);
+        free(dir);
+        return EXIT_INVALID;
+    }
     char err[1024];
     int rc;
     sqlite3 *db = NULL;

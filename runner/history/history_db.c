@@ -3,6 +3,7 @@
 #include "history/history_db.h"
 
 #include "base/util.h"
+#include "rundir/rundir.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,7 +38,17 @@ _Static_assert(sizeof migrations / sizeof *migrations == HISTORY_SCHEMA_VERSION,
 
 char *history_default_path_for_run(const char *run_dir)
 {
-    return xasprintf("%s/../../history.sqlite", run_dir);
+    char *abs = realpath(run_dir, NULL), *name = rundir_meta_experiment(run_dir, "name");
+    char *slash = abs ? strrchr(abs, '/') : NULL, *out = NULL;
+    if (slash && slash > abs) {
+        *slash = 0;
+        const char *parent = strrchr(abs, '/');
+        if (name && parent && !strcmp(parent + 1, name))
+            out = xasprintf("%s/../history.sqlite", abs);
+    }
+    free(abs);
+    free(name);
+    return out;
 }
 
 char *history_choose_path(const char *given, const char *fallback)

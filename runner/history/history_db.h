@@ -16,7 +16,9 @@
 #define HISTORY_BUSY_MS 10000
 
 /* The database of a run folder's results folder: RUN/../../history.sqlite
- * (results/<name>/<run-id> -> results/history.sqlite); malloc'd. */
+ * (results/<name>/<run-id> -> results/history.sqlite); malloc'd.  NULL
+ * when the run folder is not in a folder named after its experiment: it
+ * is in no results folder. */
 char *history_default_path_for_run(const char *run_dir);
 /* The database named by `given` (--history), else $RUNNER_HISTORY, else
  * `fallback` (may be NULL); malloc'd or NULL. */

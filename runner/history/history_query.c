@@ -45,6 +45,12 @@ static double col_num(sqlite3_stmt *st, int i)
     return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
 }
 
+static int cmp_ll(const void *a, const void *b)
+{
+    long long x = *(const long long *)a, y = *(const long long *)b;
+    return (x > y) - (x < y);
+}
+
 static int same(const char *a, const char *b)
 {
     return (!a && !b) || (a && b && !strcmp(a, b));
@@ -160,12 +166,7 @@ int history_load(sqlite3 *db, const history_query *q, history_set *out, char *er
     sqlite3_finalize(st);
     /* distinct runs: sorted, counted */
     long long *u = runs;
-    for (int i = 1; i < nruns; i++)
-        for (int j = i; j > 0 && u[j - 1] > u[j]; j--) {
-            long long t = u[j];
-            u[j] = u[j - 1];
-            u[j - 1] = t;
-        }
+    xqsort(u, (size_t)nruns, sizeof *u, cmp_ll);
     for (int i = 0; i < nruns; i++)
         out->nruns += i == 0 || u[i] != u[i - 1];
     free(runs);
