@@ -475,3 +475,34 @@ Test(history, a_report_gets_a_history_section_with_earlier_runs)
     free(html);
     free(rp);
 }
+
+/* tests/fixtures/history/reference.sqlite: results/reference imported (doc/history.md) */
+Test(history, the_reference_results_fixture)
+{
+    const char *root = getenv("RUNNER_ROOT");
+    cr_assert_not_null(root);
+    char *d = tmpdir();
+    char *src = xasprintf("%s/tests/fixtures/history/reference.sqlite", root);
+    char *db = xasprintf("%s/ref.sqlite", d);
+    char *cmd = xasprintf("cp %s %s", src, db);
+    cr_assert_eq(system(cmd), 0);
+    free(cmd);
+    cr_assert_eq(query_num(db, "SELECT count(*) FROM runs"), 45);
+    cr_assert_eq(query_num(db, "SELECT count(*) FROM machines"), 3);
+    proc_out r;
+    run((char *[]){"history", "--history", db, "--experiment", "matmul", "--machine", "4db1",
+                   "--filter", "size=1024", "--filter", "device=cpu", "--no-charts", NULL},
+        &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.out, "history: 1 series of 1 runs"), "%s", r.out);
+    cr_assert(strstr(r.out, "(AMD EPYC, 2 cores, BLAS core Haswell)"), "%s", r.out);
+    cr_assert(strstr(r.out, "9.33 ms"), "%s", r.out);
+    /* each run once: importing the reference results again records none */
+    char *ref = xasprintf("%s/results/reference", root);
+    run((char *[]){"history", "import", ref, "--history", db, NULL}, &r);
+    cr_assert(strstr(r.err, "0 runs recorded, 45 already there"), "%s", r.err);
+    cr_assert_eq(query_num(db, "SELECT count(*) FROM runs"), 45);
+    free(ref);
+    free(db);
+    free(src);
+}
