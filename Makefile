@@ -43,7 +43,7 @@ CFLAGS   += -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -fopenmp -pthread $(SAN
 LDLIBS   = $(PKG_LIBS) -lm -ldl
 LDFLAGS  += -fopenmp -pthread -rdynamic $(SANFLAGS)
 
-# runner/<module>/*.c (README "Architecture"); main.c is the program, the rest a library
+# runner/<module>/*.c (doc/contributing/architecture.md#architecture); main.c is the program, the rest a library
 RUNNER_SRCS := $(filter-out runner/cli/main.c, $(wildcard runner/*/*.c))
 CPU_SRCS  := $(wildcard backends/cpu/*.c)
 CORE_SRCS := $(RUNNER_SRCS) $(CPU_SRCS)
@@ -53,7 +53,8 @@ CORE_OBJS := $(CORE_SRCS:%.c=$(BUILD)/%.o)
 # nothing else names them
 CPU_OBJS  := $(CPU_SRCS:%.c=$(BUILD)/%.o)
 RUNNER_OBJS := $(RUNNER_SRCS:%.c=$(BUILD)/%.o)
-TEST_SRCS := $(wildcard tests/test_*.c) tests/runproc.c
+# the test files and the helpers they share (runproc.c, scenario.c, ...)
+TEST_SRCS := $(wildcard tests/*.c)
 TEST_OBJS := $(TEST_SRCS:%.c=$(BUILD)/%.o)
 
 BIN := $(BUILD)/bin/runner
@@ -151,7 +152,7 @@ $(BUILD)/tests/fake-%.so: tests/fake/fake_backend.c runner/backend.h
 	@$(CC) -std=c11 -Wall -Wextra -Werror -fPIC -shared -Irunner -DFAKE_VARIANT=$* $< -o $@
 
 TEST_ENV := RUNNER_BIN=$(abspath $(BIN)) RUNNER_ROOT=$(CURDIR) RUNNER_FAKES=$(abspath $(BUILD)/tests)
-# the A/A calibration of `runner compare` (README "Comparing runs"): timing,
+# the A/A calibration of `runner compare` (doc/compare.md#comparing-runs): timing,
 # so not part of `make test`; run it on a quiet machine
 aa: $(OUTBIN)
 	RUNNER=$(abspath $(OUTBIN)) sh bench/aa.sh
@@ -179,7 +180,7 @@ ifneq ($(SAN),1)
 	@RUNNER_BIN=$(abspath $(BIN)) timeout -k 60 300 bash tests/slurm/run.sh
 endif
 
-# README "Architecture": no circle among modules or folders, no hidden
+# doc/contributing/architecture.md#architecture: no circle among modules or folders, no hidden
 # prototype, one owner of the run folder, no C file over 600 lines
 check-layout: $(OUTBIN)
 	@bash tests/check-layout.sh $(BUILD)
@@ -199,7 +200,7 @@ check-completion: $(OUTBIN)
 test-gpu: deps-test $(OUTBIN) cuda
 	@RUNNER_BIN=$(abspath $(BIN)) bash tests/gpu/run.sh
 
-# The one-call GPU acceptance run (README "GPU acceptance"): OUT=DIR
+# The one-call GPU acceptance run (doc/contributing/testing.md#gpu-acceptance): OUT=DIR
 gpu-acceptance: $(OUTBIN) cuda
 	bash bench/gpu-acceptance.sh $(or $(OUT),results/gpu-acceptance)
 

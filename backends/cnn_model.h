@@ -1,4 +1,4 @@
-/* cnn_model.h - the network of `cnn_forward` (README "cnn_forward"), shared
+/* cnn_model.h - the network of `cnn_forward` (doc/workloads.md#cnn_forward), shared
  * by the workload registry (flops, memory), the CPU backend, the CUDA
  * backend (nvcc compiles it as host code) and the tests.  Header-only,
  * C/C++-compatible, with no dependency on the runner beyond backend.h.
@@ -70,7 +70,7 @@ typedef struct cnn_cfg {
     int width, image, channels, classes;
     long long batch;
     rn_dtype dtype; /* storage of weights and activations */
-    int amp;        /* README "cnn_forward": what amp: true means */
+    int amp;        /* doc/workloads.md#cnn_forward: what amp: true means */
 } cnn_cfg;
 
 /* One convolution (batch-norm folded) with its epilogue. */
@@ -522,7 +522,7 @@ static inline int cnn_reference(const cnn_cfg *c, const float *p, const float *i
 /* --- the check ------------------------------------------------------------ */
 
 /* How far the logits may be from the f32 model's (computed in double), as a
- * fraction of the image's largest |logit| (README "cnn_forward"):
+ * fraction of the image's largest |logit| (doc/workloads.md#cnn_forward):
  *   f32  1e-4: f32 rounding of sums of some thousand terms, over the layers
  *        (measured: below 1e-6);
  *   bf16 and f16: ten units of the type's rounding (2^-8 and 2^-11: every

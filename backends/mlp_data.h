@@ -9,7 +9,8 @@
  * Parameters (resolved by the runner; defaults in parentheses):
  *   size          the batch size; a batch larger than the set is the whole set
  *   layers        ("features,32,16,2") EVERY layer width, input first, output
- *                 last, as in README's [features, 32, 16, 2].  The first entry
+ *                 last, as in doc/workloads.md#built-in-workloads:
+ *                 [features, 32, 16, 2].  The first entry
  *                 is the word `features` or the data set's feature count; the
  *                 last must be at least the number of classes (max label + 1).
  *                 "13,2" (no hidden layer) is logistic regression.  Brackets

@@ -1,7 +1,7 @@
 /* verify_tol.h - the tolerances and comparisons that check() uses, shared by
  * the CPU backend (C) and the CUDA backend (nvcc, host code) so that both
  * judge a result by the same rule, and so that the Criterion tests can
- * exercise them without a GPU (README "Verification").
+ * exercise them without a GPU (doc/workloads.md#verification).
  *
  * Everything here is static inline, plain C that also compiles as C++. */
 #ifndef BACKENDS_VERIFY_TOL_H
@@ -97,7 +97,7 @@ static inline unsigned char rn_pattern_byte(size_t i, uint64_t seed)
     return (unsigned char)(i * 131 + seed);
 }
 
-/* The value destinations are cleared to before a copy (README "memcpy"). */
+/* The value destinations are cleared to before a copy (doc/workloads.md#built-in-workloads). */
 #define RN_POISON_BYTE 0xA5
 
 /* Index of the first byte of buf[0..n) (bytes off..off+n of the copy) that
@@ -111,7 +111,7 @@ static inline size_t rn_pattern_mismatch(const unsigned char *buf, size_t off, s
     return (size_t)-1;
 }
 
-/* The workloads' fault-injection parameter (README "Fault injection"):
+/* The workloads' fault-injection parameter (doc/workloads.md#fault-injection):
  * 0 none, 1 skip_copy, 2 skip_kernel. */
 enum { RN_INJECT_NONE = 0, RN_INJECT_SKIP_COPY = 1, RN_INJECT_SKIP_KERNEL = 2 };
 
@@ -123,7 +123,7 @@ static inline int rn_inject(const rn_trial *t)
                                        : RN_INJECT_NONE;
 }
 
-/* host_memory (README "Host memory"): 1 pinned, 0 pageable.  `auto` (the
+/* host_memory (doc/workloads.md#built-in-workloads): 1 pinned, 0 pageable.  `auto` (the
  * default) keeps each io mode's former choice: pinned for io: overlap (an
  * async copy from pageable memory does not overlap), pageable otherwise;
  * memcpy's `auto` follows its older `pinned` parameter. */

@@ -1,6 +1,6 @@
 #!/bin/sh
-# bench/aa.sh - A/A calibration of `runner compare` (README "Comparing
-# runs"; issue 16).  Runs bench/aa.yaml (14 trials) N times unchanged
+# bench/aa.sh - A/A calibration of `runner compare`
+# (doc/compare.md#comparing-runs; issue 16).  Runs bench/aa.yaml (14 trials) N times unchanged
 # (default 5), compares every pair of runs (N (N - 1) / 2 pairs: A/A, a
 # `slower` or `faster` verdict is a false positive), then every pair again with
 # the NEW run's samples scaled by 1.10 and by 1.25 (an injected slowdown that

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench/gpu-acceptance.sh OUTDIR - the one-call GPU acceptance run
-# (README "GPU acceptance").  From a bare checkout on a GPU machine: set up
+# (doc/contributing/testing.md#gpu-acceptance).  From a bare checkout on a GPU machine: set up
 # (unpack .deps.tar.xz from bench/gpu-bundle.sh when the runner's libraries
 # are missing, else build), then make test-gpu, every study of experiments/
 # (CPU and GPU halves, so the crossovers can be read), bench/gpu.sh, and pack
@@ -78,7 +78,7 @@ else
   # --- every study: GPU halves first, then the CPU halves -------------------------
   # A lease is short and a study's CPU half can take minutes (models), so every
   # study's GPU trials run first, then each study is run again into the same
-  # run folder (--run-dir continues it: README "Results"), which adds the
+  # run folder (--run-dir continues it: doc/results.md#results), which adds the
   # trials still missing and draws the charts over both halves.
   # ACCEPTANCE_STUDIES="a b" runs only those studies of experiments/.
   section studies; s=$(date +%s)

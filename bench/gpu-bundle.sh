@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench/gpu-bundle.sh - pack what a bare GPU machine with no package registry
-# needs to run the acceptance script (README "GPU acceptance"): the runner's
+# needs to run the acceptance script (doc/contributing/testing.md#gpu-acceptance): the runner's
 # shared libraries and gnuplot with its libraries and one font, copied from
 # this machine into .deps.tar.xz (ignored by git; carry it with the checkout,
 # the script unpacks it into build/deps/).

@@ -121,8 +121,8 @@ for spec in specs:
         f["axpb 1e6 interleaved"] = unit(med(i))
         f["interleaved / sequential"] = "%.2f" % (med(i) / med(s))
         # the machine's drift in that invocation: the sequential trials'
-        # medians apart, and the interleaved rounds apart (README "Plots and
-        # reports", drift: each round's median of sample / trial median)
+        # medians apart, and the interleaved rounds apart
+        # (doc/results.md#plots-and-reports, drift: each round's median of sample / trial median)
         f["  sequential medians, slowest / fastest"] = "%.2f" % (max(s) / min(s))
         sm_i = [x for x in samples(out, "axpb-interleaved").values() if len(x) > 2]
         if len(sm_i) > 1:

@@ -1,14 +1,14 @@
 -- fuse_sin.lua - `depth` nested sin() over `size` elements in the Lua tensor
 -- API: `mode: unfused` runs one tensor op per sin, as eager PyTorch does
 -- (each reads and writes the whole array); `mode: fuse` runs the same
--- expression through ctx:fuse (README "Fused expressions"): one pass on the
+-- expression through ctx:fuse (doc/lua.md#fused-expressions): one pass on the
 -- CPU, one NVRTC kernel on a GPU.  The built-in `nested_sin` with
 -- `fused: true` is the hand-written kernel to compare with.
 --
 -- The fused function is made (and compiled for the trial's device) in
 -- setup, untimed; its compile time is the `compile_seconds` column.
 -- check: the result equals the unfused ops' exactly (the fused kernels make
--- the same operations, README "Fused expressions").
+-- the same operations, doc/lua.md#fused-expressions).
 
 local function nested(depth)
   return function(x)

@@ -87,7 +87,7 @@ typedef enum rn_prepare_status {
     RN_PREPARE_SKIP = 2, /* the trial is skipped; err->msg says why */
 } rn_prepare_status;
 
-/* A workload as one backend implements it (README "Adding a workload").
+/* A workload as one backend implements it (doc/contributing/adding-a-workload.md#adding-a-workload).
  * Required: name, prepare, run, release.  prepare() allocates and fills
  * inputs (untimed); run() is one timed call, returning 0 or non-zero with
  * err->msg filled; release() frees everything.  Optional hooks are NULL
@@ -116,7 +116,7 @@ typedef struct rn_workload_impl {
     const char *(*diagnostic)(void *state);
     /* optional: the timed calls start now (after the warmup and the
      * discarded batches): what the workload counts for the trial's columns
-     * counts from here (README "How a trial is timed") */
+     * counts from here (doc/timing.md#how-a-trial-is-timed) */
     void (*timed_begin)(void *state);
     /* optional: non-zero when the last call ran under conditions that the
      * warmup must not call steady (processes the OS put on one CPU) */
@@ -125,7 +125,7 @@ typedef struct rn_workload_impl {
 
 /* A backend's workloads register themselves, one line at the end of each
  * workload's file, so that adding a workload touches no list of the
- * backend's (README "Adding a workload"):
+ * backend's (doc/contributing/adding-a-workload.md#adding-a-workload):
  *     RN_REGISTER_WORKLOAD(cpu_register_workload, cpu_matmul)
  * The function is the backend's own; it runs before main() (a constructor),
  * or when the backend's shared object is loaded. */
@@ -142,7 +142,7 @@ typedef struct rn_device_info {
     double free_bytes;
 } rn_device_info;
 
-/* Tensor operations for the Lua API (README "Lua"): f32 buffers that live
+/* Tensor operations for the Lua API (doc/lua.md#lua): f32 buffers that live
  * on the backend's device.  Every function returns 0, or non-zero with
  * err->msg filled.  `dev` is the device index.  Element-wise binary ops
  * broadcast an operand of one element.  Results may alias no input. */
@@ -150,7 +150,7 @@ typedef enum { RN_UN_NEG, RN_UN_SIN, RN_UN_POW, RN_UN_EXP, RN_UN_ABS } rn_unary_
 typedef enum { RN_BIN_ADD, RN_BIN_SUB, RN_BIN_MUL, RN_BIN_DIV } rn_binary_op;
 typedef enum { RN_FILL_UNIFORM, RN_FILL_NORMAL, RN_FILL_CONST } rn_fill_kind;
 
-/* A fused element-wise expression (README "Fused expressions"), built by the
+/* A fused element-wise expression (doc/lua.md#fused-expressions), built by the
  * Lua API's ctx:fuse(): nodes in topological order (operands before their
  * users), the last one the result.  Inputs are f32 tensors of n elements or
  * of one (broadcast); every operation is the tensor API's own, in f32. */
@@ -245,13 +245,13 @@ typedef struct rn_backend {
      * kernels' code; nothing for costs an earlier trial of the worker paid */
     void (*cold_facts)(const rn_trial *t, void *ctx,
                        void (*cb)(void *ctx, const char *k, const char *v));
-    /* optional, when the run records a trace (README "A timeline of a
-     * run"): begins (begin 1) or ends (0, the innermost) a named range of
+    /* optional, when the run records a trace
+     * (doc/results.md#a-timeline-of-a-run): begins (begin 1) or ends (0, the innermost) a named range of
      * the backend's own profiling tools around what the trace records
      * (CUDA: NVTX), so a profiler's timeline carries the same names */
     void (*range)(const char *name, int begin);
     /* optional: the least seconds a trial on this backend warms before the
-     * steady-state rule may end its warmup (README "How a trial is timed",
+     * steady-state rule may end its warmup (doc/timing.md#how-a-trial-is-timed,
      * step 4), at most its `warmup_time`; 0: the core's 0.01 s.  For
      * devices that speed up under load slower than their calls settle (a
      * GPU's clocks) */

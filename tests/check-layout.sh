@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# check-layout.sh BUILD_DIR - the house rules of README "Architecture", checked
+# check-layout.sh BUILD_DIR - the house rules of doc/contributing/architecture.md#architecture, checked
 # against the code as built (`make check-layout` runs it; `make test` too).
 #
 #  1. no circle among runner modules (a module: runner/DIR/NAME.c with its
@@ -10,7 +10,10 @@
 #     object written in a .c file (it belongs in that file's header);
 #  4. only runner/rundir/ names the run folder's files (help text aside);
 #  5. no C file in runner/ over 600 lines unless it is one cohesive table;
-#  6. no comment cites the SPEC (not in the repository); no *.orig tracked.
+#  6. no comment cites the SPEC (not in the repository); no *.orig tracked;
+#  7. the user guide's rules (tests/check-docs.sh): every cited doc file and
+#     section exists, README.md is short, every chapter is reachable, and the
+#     man page names the options the commands take.
 # Prints one line per finding and exits 1 if there is any.
 set -u
 BUILD=${1:-build}
@@ -96,7 +99,7 @@ help_files='runner/cli/help.c'
 for f in $(grep -rlE 'trials\.csv|samples\.csv|trials\.more\.csv|meta\.json' runner | sort); do
     case "$f" in runner/rundir/*) continue ;; esac
     case " $help_files " in *" $f "*) continue ;; esac
-    say "$f names a run folder file (only runner/rundir/ may: README \"Architecture\")"
+    say "$f names a run folder file (only runner/rundir/ may: doc/contributing/architecture.md#architecture)"
 done
 
 # --- file sizes ---------------------------------------------------------------
@@ -111,6 +114,9 @@ done
 # --- the SPEC and stray files --------------------------------------------------
 grep -rn "SPEC section" runner backends >/dev/null && say "a comment cites the SPEC: $(grep -rln 'SPEC section' runner backends | tr '\n' ' ')"
 [ -z "$(git ls-files '*.orig')" ] || say "tracked *.orig files: $(git ls-files '*.orig' | tr '\n' ' ')"
+
+# --- the user guide --------------------------------------------------------------
+bash tests/check-docs.sh || fail=1
 
 if [ $fail = 0 ]; then
     echo "check-layout: $(echo "$objs" | wc -l) modules in $(ls -d runner/*/ | wc -l) folders: no circle, no hidden prototype, one owner of the run folder"

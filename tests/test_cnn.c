@@ -1,4 +1,4 @@
-/* test_cnn.c - `cnn_forward` (README "cnn_forward"): the network's shape
+/* test_cnn.c - `cnn_forward` (doc/workloads.md#cnn_forward): the network's shape
  * and counts (ResNet-20's published size), the CPU backend's f32 and bf16
  * logits against the double direct-convolution reference on every image,
  * amp against pure bf16, check() catching a wrong logit, the tolerances
@@ -301,7 +301,7 @@ Test(cnn_cpu, bf16_matches_its_emulation_and_the_f32_model_within_the_tolerance,
         cr_expect_eq(bf[i], cnn_bf16_value(cnn_bf16_bits(bf[i])));
 }
 
-/* f16 storage (README "cnn_forward"): within the tolerance of the f32
+/* f16 storage (doc/workloads.md#cnn_forward): within the tolerance of the f32
  * model, far closer to the f16 emulation, closer than bf16 (3 more bits),
  * every logit an f16 value; amp f16 gives the pure f16 result */
 Test(cnn_cpu, f16_matches_its_emulation_and_the_f32_model_within_the_tolerance, .timeout = 60)

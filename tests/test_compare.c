@@ -882,8 +882,8 @@ static result compare_fmt(const char *a, const char *b, const char *fmt, int bus
 
 #define THROTTLED_CPU "throttled: fastest CPU at 1200 MHz, 40% of its 3000 MHz maximum"
 
-/* A trial run on a throttled CPU (its noise cell, README "Measurement
- * quality", Load) in either run gets no verdict, like a busy one */
+/* A trial run on a throttled CPU (its noise cell,
+ * doc/timing.md#load) in either run gets no verdict, like a busy one */
 Test(compare, a_trial_run_on_a_throttled_cpu_is_throttled_not_slower)
 {
     char tmpl[] = "/tmp/runner-compare-XXXXXX";
@@ -914,8 +914,8 @@ Test(compare, a_trial_run_on_a_throttled_cpu_is_throttled_not_slower)
     rmdir(d);
 }
 
-/* GPU samples kept while the device stayed throttled (README "Measurement
- * quality", The machine): throttled_kept > 0 is throttled, 0 or empty is not */
+/* GPU samples kept while the device stayed throttled
+ * (doc/timing.md#the-machine): throttled_kept > 0 is throttled, 0 or empty is not */
 Test(compare, throttled_kept_above_0_is_throttled_and_0_or_empty_is_not)
 {
     char tmpl[] = "/tmp/runner-compare-XXXXXX";

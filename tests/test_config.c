@@ -731,7 +731,7 @@ Test(config_limit, million_trials_accepted_one_more_row_refused, .timeout = 10)
 Test(config_limit, huge_generated_axis_refused_where_it_passes_the_limit, .timeout = 10)
 {
     /* a 10^6-value range after another axis is refused at its own line,
-     * before its values are built (README "Errors") */
+     * before its values are built (doc/experiment-file.md#errors) */
     char *m = parse_err("workload: noop\n"
                         "sweep:\n"
                         "  seed: [1, 2]\n"
@@ -744,7 +744,7 @@ Test(config_limit, huge_generated_axis_refused_where_it_passes_the_limit, .timeo
 
 Test(config_limit, limit_is_checked_before_exclude)
 {
-    /* README "Errors": the *sweep* may not expand to more than 1,000,000 trials */
+    /* doc/experiment-file.md#errors: the *sweep* may not expand to more than 1,000,000 trials */
     char *m = parse_err("workload: noop\n"
                         "sweep:\n"
                         "  size: {range: [1, 1001]}\n"
@@ -829,7 +829,7 @@ Test(config_fuzz, input_without_terminating_nul)
     }
 }
 
-/* warmup_time and warmup_tolerance (README "How a trial is timed"). */
+/* warmup_time and warmup_tolerance (doc/timing.md#how-a-trial-is-timed). */
 Test(config_warmup, defaults_and_values)
 {
     experiment *e = parse_ok("workload: noop\n");
@@ -865,7 +865,7 @@ Test(config_warmup, bad_values_point_at_the_value)
     free(m);
 }
 
-/* sample_time: the least sample of batch: auto (README "Batching"). */
+/* sample_time: the least sample of batch: auto (doc/timing.md#batching). */
 Test(config_sample_time, default_and_values)
 {
     experiment *e = parse_ok("workload: noop\n");
@@ -901,7 +901,7 @@ Test(config_sample_time, bad_values_point_at_the_value)
     free(m);
 }
 
-/* ---- order: a run key (README "Top-level keys") ----------------------------- */
+/* ---- order: a run key (doc/experiment-file.md#top-level-keys) ----------------------------- */
 
 Test(config_order, swept_and_set_its_column_only_where_named)
 {

@@ -334,7 +334,7 @@ static int check_file(const char *yaml, int kind, buf *report)
         }
     }
     /* a file named *_hang* hangs in a C function on purpose: its bound is
-     * the Lua time limit plus 1 s (6 s; README "The sandbox"), not ms */
+     * the Lua time limit plus 1 s (6 s; doc/lua.md#the-sandbox), not ms */
     if (ok && elapsed_ms > (strstr(yaml, "_hang") ? 7000 : SLOW_MS)) {
         buf_printf(report, "%s: took %lld ms (validation must take milliseconds)\n", yaml,
                    elapsed_ms);

@@ -1,5 +1,5 @@
-/* test_export.c - `runner export RUN_DIR --format json|csv` (README
- * "Results"): a run's trials with their samples, the experiment folder
+/* test_export.c - `runner export RUN_DIR --format json|csv`
+ * (doc/results.md#results): a run's trials with their samples, the experiment folder
  * standing for its latest run, and a missing run. */
 #include "base/csv.h"
 #include "rundir/rundir.h"

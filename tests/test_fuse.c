@@ -1,4 +1,4 @@
-/* test_fuse.c - ctx:fuse() (README "Fused expressions"): fused results equal
+/* test_fuse.c - ctx:fuse() (doc/lua.md#fused-expressions): fused results equal
  * the unfused tensor ops bit for bit on the CPU (one and several inputs,
  * broadcast, numbers, shared subexpressions, every pow case, sizes around
  * the block and the threading threshold); the errors (wrong arity, varargs,

@@ -1,4 +1,4 @@
-/* test_lua.c - the Lua module (runner/lua/, README "Lua"): the tensor
+/* test_lua.c - the Lua module (runner/lua/, doc/lua.md#lua): the tensor
  * API on the CPU against the Philox reference, operators and shapes, memory
  * (GC, <close>, release), device mixing, error messages with file:line and a
  * traceback, the sandbox (every escape refused, allowed under allow_unsafe),
@@ -1026,7 +1026,7 @@ Test(lua, memory_cap_stops_a_state, .timeout = 30)
 }
 
 /* A CPU tensor over 2^14 numbers has its own buffer, and a freed one serves
- * the next tensor of its size (README "The tensor API"): ops that make and
+ * the next tensor of its size (doc/lua.md#the-tensor-api): ops that make and
  * close 2^16-float tensors in a loop allocate a handful of buffers, not one
  * an op; the reused buffers hold the new results; such tensors do not count
  * against the Lua memory cap. */

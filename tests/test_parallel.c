@@ -52,7 +52,7 @@ Test(parallel, processes_start_together_on_the_barrier_and_overlap, .timeout = 6
     free(d);
 }
 
-/* shared_cpu_calls (README "Processes and threads"): counted when the
+/* shared_cpu_calls (doc/timing.md#processes-and-threads): counted when the
  * worker has a CPU for each process, left empty when it has fewer */
 Test(parallel, shared_cpu_calls_is_counted_only_when_each_process_has_a_cpu, .timeout = 60)
 {

@@ -817,8 +817,8 @@ Test(cmd_report, report_md_from_the_fixture)
     free(d);
 }
 
-/* Each cause in the noise column gets its own advice in report.md (README
- * "Measurement quality"): the fixture's trials 0-4 given one cause each,
+/* Each cause in the noise column gets its own advice in report.md
+ * (doc/timing.md#measurement-quality): the fixture's trials 0-4 given one cause each,
  * trial 6 a spread and an outlier. */
 Test(cmd_report, noisy_trials_get_the_advice_of_their_cause)
 {
@@ -1093,7 +1093,7 @@ Test(plots, time_key_is_checked)
     experiment_free(e);
 }
 
-/* logx and logy (README "Plots and reports"): true forces a log axis, false
+/* logx and logy (doc/results.md#plots-and-reports): true forces a log axis, false
  * a linear one, whatever the default would be. */
 Test(plots, logx_and_logy_force_the_axes)
 {

@@ -1,5 +1,5 @@
-/* test_report.c - the findings of report.md for any study (README "Plots and
- * reports": speedups against the file's and the obvious baselines, the
+/* test_report.c - the findings of report.md for any study
+ * (doc/results.md#plots-and-reports: speedups against the file's and the obvious baselines, the
  * fastest configuration at each amount of work, crossovers only along an
  * amount of work and only where the intervals separate), the workload's and
  * hooks' columns in the tables, and report.html, opened in headless
@@ -462,7 +462,7 @@ Test(report_html, opens_in_headless_chromium, .timeout = 180)
     free(d);
 }
 
-/* Drift (README "Plots and reports"): each interleaved round's median of
+/* Drift (doc/results.md#plots-and-reports): each interleaved round's median of
  * sample / trial median, from samples.csv; sequential trials left out; a
  * steady run says so; a run that names no order has no such paragraph. */
 static char *drift_run(const double *factor, int rounds)

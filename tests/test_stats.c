@@ -1,5 +1,5 @@
 /* test_stats.c - statistics, the median's interval, adaptive stopping,
- * batching, outliers, bimodality (README "Measurement quality"). */
+ * batching, outliers, bimodality (doc/timing.md#measurement-quality). */
 #include "stats/stats.h"
 
 #include <criterion/criterion.h>

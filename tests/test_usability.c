@@ -1,5 +1,5 @@
 /* test_usability.c - what a new user meets (issue 20's small things): the
- * numbers of trials.csv and samples.csv (README "Results": one canonical
+ * numbers of trials.csv and samples.csv (doc/results.md#results: one canonical
  * text, CSV that reads and writes back the same, `threads: all` as a
  * number), `runner COMMAND --help`, `runner list workloads` for concurrent,
  * `runner plot --config` with a plots-only file, the OPENBLAS_CORETYPE
@@ -280,7 +280,7 @@ Test(openblas_warning, only_for_runs_that_call_the_blas, .timeout = 90)
     free(d);
 }
 
-/* README "A worked example": its `cut -d, -fA,B,...` over sumsq's
+/* README.md#a-worked-example: its `cut -d, -fA,B,...` over sumsq's
  * trials.csv picks the columns the README shows under it (the columns of
  * trials.csv moved once and left the example printing `workload` and
  * `min` under a header that said `size` and `median`). */

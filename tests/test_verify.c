@@ -4,7 +4,7 @@
  * off) does not; memcpy's pattern against a poisoned destination; the
  * `inject` testing aid making the CPU checks fail; validation of
  * host_memory, inject, m and k; memcpy d2d bytes; mlp_train's memory
- * estimate with a dataset (README "Verification", "Fault injection",
+ * estimate with a dataset (doc/workloads.md#verification, "Fault injection",
  * "Host memory"). */
 #include <criterion/criterion.h>
 #include <math.h>

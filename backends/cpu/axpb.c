@@ -78,7 +78,7 @@ static int axpb_prepare(const rn_trial *t, void **state, rn_error *err)
     else
         add_one_f64(s->a, s->n, s->threads);
     s->out = (cpu_output){s->x, s->n, s->dtype, 0};
-    int inj = cpu_inject(t, &s->out, err); /* README "Fault injection" */
+    int inj = cpu_inject(t, &s->out, err); /* doc/workloads.md#fault-injection */
     if (inj) {
         axpb_release(s);
         return inj;

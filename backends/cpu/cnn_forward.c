@@ -1,5 +1,5 @@
 /* cnn_forward.c - `cnn_forward` on the CPU: the ResNet of cnn_model.h, one
- * forward pass over `size` images per call (README "cnn_forward").
+ * forward pass over `size` images per call (doc/workloads.md#cnn_forward).
  *
  * Activations are stored channel-major over the batch, [C][B][H][W], so
  * that each convolution is one im2col and one GEMM over every image at once:

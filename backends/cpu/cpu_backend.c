@@ -122,7 +122,7 @@ static int cpu_select(const rn_trial *t, rn_error *err)
      * OpenBLAS's pool, whose threads then spin for about 0.1 s and take a
      * core from the worker's first trial even when it never calls BLAS (a
      * 2-thread axpb trial: the slowest of six in 13 of 30 runs with the
-     * spin, 5 of 30 without; README "How a trial is timed", Order). */
+     * spin, 5 of 30 without; doc/timing.md#how-a-trial-is-timed, Order). */
     omp_set_num_threads(t->threads);
     return 0;
 }

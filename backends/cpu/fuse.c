@@ -1,5 +1,5 @@
 /* fuse.c - fused expressions on the CPU (rn_tensor_ops.fuse_*, backend.h;
- * README "Fused expressions"): one pass over the elements in blocks of
+ * doc/lua.md#fused-expressions): one pass over the elements in blocks of
  * FUSE_BLOCK floats (4 KiB, which stay in L1 across the operations), each
  * operation applied to the whole block before the next, the intermediate
  * values in a few block-sized registers, never in arrays of full length.

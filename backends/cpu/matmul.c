@@ -107,7 +107,7 @@ static int matmul_prepare(const rn_trial *t, void **state, rn_error *err)
     cpu_fill_uniform(s->a, s->dtype, s->m * s->k, t->seed, 0, t->threads);
     cpu_fill_uniform(s->b, s->dtype, s->k * s->n, t->seed, 1, t->threads);
     s->out = (cpu_output){s->c, s->m * s->n, s->dtype, 0};
-    int inj = cpu_inject(t, &s->out, err); /* README "Fault injection" */
+    int inj = cpu_inject(t, &s->out, err); /* doc/workloads.md#fault-injection */
     if (inj) {
         matmul_release(s);
         return inj;

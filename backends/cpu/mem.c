@@ -25,7 +25,7 @@ static void human(double bytes, char *buf, size_t len)
  * through two of them at once then has loads and stores 4 KiB apart: the
  * core takes them for the same address ("4K aliasing") and a trial whose
  * arrays were mapped that way ran 6-17 % slower than the same trial on heap
- * memory (README "How a trial is timed", Order).  So each large buffer gets
+ * memory (doc/timing.md#how-a-trial-is-timed, Order).  So each large buffer gets
  * the next of 64 offsets 1088 bytes apart (17 cache lines: every step lands
  * in a different line of the page), as STREAM pads its arrays: the buffers
  * of one trial, allocated one after another, never share an offset, however

@@ -107,7 +107,7 @@ static int nested_sin_prepare(const rn_trial *t, void **state, rn_error *err)
     }
     cpu_fill_uniform(s->x, s->dtype, s->n, t->seed, 0, s->threads);
     s->out = (cpu_output){s->y, s->n, s->dtype, 0};
-    int inj = cpu_inject(t, &s->out, err); /* README "Fault injection" */
+    int inj = cpu_inject(t, &s->out, err); /* doc/workloads.md#fault-injection */
     if (inj) {
         nested_sin_release(s);
         return inj;

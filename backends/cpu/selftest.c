@@ -27,8 +27,8 @@ static int st_prepare(const rn_trial *t, void **state, rn_error *err)
         return 1;
     }
     snprintf(s->action, sizeof s->action, "%s", rn_param_text(t, "action", "none"));
-    /* parallel: processes: misbehave in process `in_process` only (README
-     * "Processes and threads"); the others do nothing */
+    /* parallel: processes: misbehave in process `in_process` only
+     * (doc/timing.md#processes-and-threads); the others do nothing */
     int only = (int)rn_param_num(t, "in_process", 0);
     if (only > 0 && only != (int)rn_param_num(t, "process_index", 0))
         snprintf(s->action, sizeof s->action, "none");

@@ -101,7 +101,7 @@ static int sumsq_prepare(const rn_trial *t, void **state, rn_error *err)
         return -1;
     }
     s->out = (cpu_output){s->sums, s->iters, RN_F64, 0};
-    int inj = cpu_inject(t, &s->out, err); /* README "Fault injection" */
+    int inj = cpu_inject(t, &s->out, err); /* doc/workloads.md#fault-injection */
     if (inj) {
         sumsq_release(s);
         return inj;

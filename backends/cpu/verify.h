@@ -36,7 +36,7 @@ size_t cpu_sample_index(size_t n, size_t s);
 int cpu_compare(double got, double ref, double tol, int digits, const char *workload,
                 const char *what, rn_error *err);
 
-/* The `inject` testing aid (README "Fault injection"), called by prepare()
+/* The `inject` testing aid (doc/workloads.md#fault-injection), called by prepare()
  * once `o` is set: skip_kernel poisons the output with NaN and sets
  * o->skip_kernel, so that run() leaves it and check() must fail; skip_copy
  * names a copy the CPU backend does not make, so the trial is skipped

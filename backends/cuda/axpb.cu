@@ -1,6 +1,6 @@
 /* axpb.cu - x = -b / a for `size` equations a*x + b = 0.  io: overlap
  * splits the arrays into chunks, each copied in, solved and copied out on
- * its own stream, as nested_sin does (README "IO modes"). */
+ * its own stream, as nested_sin does (doc/experiment-file.md#top-level-keys). */
 #include "cuda_backend.h"
 #include "verify_tol.h"
 
@@ -89,7 +89,7 @@ static int ax_setup(ax *s, const rn_trial *t, rn_error *err)
     if (timer_init(&s->tm, err))
         return 1;
     /* poison (NaN in f32 and f64) where the run must write: a copy or a
-     * kernel that never ran fails the check (README "Verification") */
+     * kernel that never ran fails the check (doc/workloads.md#verification) */
     memset(s->hx, 0xff, bytes);
     CK(cudaMemset(s->dx, 0xff, bytes));
     if (s->io == RN_IO_WITHOUT) {

@@ -1,5 +1,5 @@
-/* clock.cu - was the GPU throttled during a sample?  (README "Measurement
- * quality": throttled samples.)
+/* clock.cu - was the GPU throttled during a sample?
+ * (doc/timing.md#measurement-quality: throttled samples.)
  *
  * As nvbench does, a one-thread kernel stamps the SM cycle counter (clock64)
  * and the device's nanosecond timer (%globaltimer) right before the sample

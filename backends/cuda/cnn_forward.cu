@@ -1,6 +1,6 @@
 /* cnn_forward.cu - `cnn_forward` on a CUDA device: the ResNet of
  * backends/cnn_model.h, one forward pass over `size` images per call, with
- * cuDNN's convolutions (README "cnn_forward").
+ * cuDNN's convolutions (doc/workloads.md#cnn_forward).
  *
  * Activations are NHWC in the trial's dtype (f32, f16, bf16); the filters
  * KRSC (cuDNN's NHWC filter format).  Each convolution is
@@ -472,7 +472,7 @@ static int cnn_gpu_check(void *state, rn_error *err)
     return rc;
 }
 
-/* logit_error, as on the CPU (README "cnn_forward"): the check's largest
+/* logit_error, as on the CPU (doc/workloads.md#cnn_forward): the check's largest
  * error, of the image's largest |logit| */
 static void cnn_gpu_extras(void *state, void *ctx, void (*cb)(void *ctx, const char *k, const char *v))
 {

@@ -71,7 +71,7 @@ static int probe(char *why, size_t len)
     }
     /* One tiny kernel: a GPU this library has no code for (no SASS for its
      * architecture and PTX too new for its driver) is a skip reason here,
-     * not a failure of every trial later.  (README "The CUDA backend".) */
+     * not a failure of every trial later.  (doc/contributing/backends.md#backends.) */
     int *d = NULL, got = 0;
     e = make_context(0);
     if (e == cudaSuccess)
@@ -213,7 +213,7 @@ static void env_info(void *ctx, rn_fact_cb cb)
         cb(ctx, "cudnn_version", dnn);
 }
 
-/* The cold breakdown (README "Cold start"): context creation where this
+/* The cold breakdown (doc/timing.md#how-a-trial-is-timed): context creation where this
  * trial paid it, and cuBLAS handle creation inside its first call. */
 static void cold_facts(const rn_trial *t, void *ctx,
                        void (*cb)(void *ctx, const char *k, const char *v))
@@ -232,7 +232,7 @@ static void cold_facts(const rn_trial *t, void *ctx,
     }
 }
 
-/* NVTX ranges with the trace's names (README "A timeline of a run"): an
+/* NVTX ranges with the trace's names (doc/results.md#a-timeline-of-a-run): an
  * nsys capture of a run is labelled by trial, sample and phase.  NVTX is
  * header-only; without a profiler attached a range costs a few ns. */
 static void range(const char *name, int begin)

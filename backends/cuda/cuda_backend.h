@@ -5,8 +5,8 @@
 #include "cuda_common.h"
 
 /* Adds a workload to the backend: each workload's file ends with
- * RN_REGISTER_WORKLOAD(cuda_register_workload, ...) (README "Adding a
- * workload"). */
+ * RN_REGISTER_WORKLOAD(cuda_register_workload, ...)
+ * (doc/contributing/adding-a-workload.md#adding-a-workload). */
 void cuda_register_workload(const rn_workload_impl *w);
 extern const rn_tensor_ops cuda_tensor_ops;
 

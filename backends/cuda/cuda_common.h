@@ -76,8 +76,8 @@ void timer_free(phase_timer *t);
  * enqueues is asynchronous), and after the first call (which creates handles and loads kernels), a kernel
  * first holds the stream until timer_go: the start event and the whole
  * sample are queued before the GPU begins, so the host's launch gaps stay
- * out of the device time, as nvbench's blocking kernel does.  (README
- * "Device time".)  The hold gives up after 1 s should the host block. */
+ * out of the device time, as nvbench's blocking kernel does.
+ * (doc/timing.md#how-a-trial-is-timed.)  The hold gives up after 1 s should the host block. */
 int timer_start(phase_timer *t, cudaStream_t st, int hold, rn_error *err);
 /* Releases a held stream; call after the sample's last enqueue, before
  * waiting on it.  Without a hold: nothing. */

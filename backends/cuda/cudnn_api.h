@@ -2,7 +2,7 @@
  * (dlopen of libcudnn.so.MAJOR, found through the library's RUNPATH like
  * cuBLAS, or the loader's path): the CUDA backend loads and runs every other
  * workload where cuDNN is absent, and cnn_forward's trials are skipped with
- * the loader's reason (README "cnn_forward").  The pointers' types are the
+ * the loader's reason (doc/workloads.md#cnn_forward).  The pointers' types are the
  * prototypes of cudnn.h itself (decltype), so no signature is written here.
  * A toolkit without cudnn.h builds the backend without it: RN_HAVE_CUDNN is
  * then 0 and cudnn_load() says so. */

@@ -1,5 +1,5 @@
 /* fuse.cu - fused expressions on a CUDA device (rn_tensor_ops.fuse_*,
- * backend.h; README "Fused expressions"): the expression becomes the CUDA
+ * backend.h; doc/lua.md#fused-expressions): the expression becomes the CUDA
  * C++ source of one grid-stride kernel (one f32 local per node), compiled at
  * run time with NVRTC for the device's architecture (a CUBIN for sm_XY, or
  * PTX for compute_XY when this NVRTC does not know the GPU) and loaded with

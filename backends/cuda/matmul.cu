@@ -121,7 +121,7 @@ static int mm_setup(mm *s, const rn_trial *t, rn_error *err)
     if (timer_init(&s->tm, err))
         return 1;
     /* poison (NaN in every dtype) where the run must write: a copy or a
-     * GEMM that never ran fails the check (README "Verification") */
+     * GEMM that never ran fails the check (doc/workloads.md#verification) */
     memset(s->hC, 0xff, c * s->esz);
     CK(cudaMemset(s->dC, 0xff, c * s->esz));
     if (s->io == RN_IO_WITHOUT) { /* resident: uploaded once, untimed */
@@ -170,7 +170,7 @@ static int mm_prepare(const rn_trial *t, void **state, rn_error *err)
  * the row-major product is C^T = B^T A^T. */
 static int gemm(mm *s, cudaStream_t st, int r0, int rows, rn_error *err)
 {
-    /* k >= 1 (validation refuses k: 0 and m: 0, README "matmul"): cuBLAS
+    /* k >= 1 (validation refuses k: 0 and m: 0, doc/workloads.md#built-in-workloads): cuBLAS
      * would reject ld = 0; with n = 0 (size 0) nothing is computed */
     if (rows == 0 || s->n == 0 || s->k == 0 || s->inject == RN_INJECT_SKIP_KERNEL)
         return 0;
@@ -273,7 +273,7 @@ static int mm_check(void *state, rn_error *err)
      * result stays on the device, so fetch it */
     if (s->io == RN_IO_WITHOUT)
         CK(cudaMemcpy(s->hC, s->dC, c * s->esz, cudaMemcpyDeviceToHost));
-    /* README "Verification": f16 2e-3, bf16 8e-3, relative */
+    /* doc/workloads.md#verification: f16 2e-3, bf16 8e-3, relative */
     double tol = rn_tol_matmul(s->dt, s->math == CUBLAS_TF32_TENSOR_OP_MATH, (double)s->k);
     int samples = c <= 4096 ? (int)c : 256;
     for (int q = 0; q < samples; q++) {

@@ -1,7 +1,7 @@
 /* memcpy.cu - copy bandwidth: host->device, device->host (pinned or
- * pageable host memory, README "Host memory") and device->device.
+ * pageable host memory, doc/workloads.md#built-in-workloads) and device->device.
  *
- * The check must be able to fail (README "Verification"): prepare clears
+ * The check must be able to fail (doc/workloads.md#verification): prepare clears
  * every destination to RN_POISON_BYTE after the source holds the pattern, so
  * a copy that never ran leaves poison where the pattern should be (a new
  * cudaMalloc often returns the previous trial's buffer, pattern and all). */

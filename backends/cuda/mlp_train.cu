@@ -9,7 +9,7 @@
  * the timed call (check / extras).  One run() = the whole training from the
  * He-initialised weights (kept on the device since prepare).
  *
- * io (README "Built-in workloads"):
+ * io (doc/workloads.md#built-in-workloads):
  *   without  the data set and every epoch's permutation are uploaded once in
  *            prepare; a kernel gathers each batch on the device.  Phases:
  *            compute only.
@@ -25,7 +25,7 @@
  *            upload overlapping the previous batch's compute; device_seconds
  *            only.
  * The staging buffers and the downloaded weights are pinned unless
- * `host_memory: pageable` (README "Host memory"; `auto` = pinned here).
+ * `host_memory: pageable` (doc/workloads.md#built-in-workloads; `auto` = pinned here).
  * Device memory: 5 x nparams (weights, gradients, m, v, initial weights) +
  * batch x (sum of widths + 2 x widest + 1) + for io without rows x (features
  * + 1) + epochs x rows int32 permutations, for io with/overlap MLP_STAGES x

@@ -2,7 +2,7 @@
  * like eager PyTorch: each pass reads and writes the whole array) or one
  * kernel in all (fused).  io: overlap splits the array into chunks, each
  * copied in, computed and copied out on its own stream (pinned memory by
- * default; README "Host memory"). */
+ * default; doc/workloads.md#built-in-workloads). */
 #include "cuda_backend.h"
 #include "verify_tol.h"
 
@@ -173,7 +173,7 @@ static int ns_setup(ns *s, const rn_trial *t, rn_error *err)
      * kernel must still leave the check a buffer to read) */
     s->dout = s->fused || s->depth % 2 ? s->d1 : s->d2;
     /* poison (NaN in f32 and f64) where the run must write: a copy or a
-     * kernel that never ran fails the check (README "Verification") */
+     * kernel that never ran fails the check (doc/workloads.md#verification) */
     memset(s->hy, 0xff, bytes);
     CK(cudaMemset(s->d1, 0xff, bytes));
     if (s->d2)

@@ -89,7 +89,7 @@ static int sq_setup(sq *s, rn_error *err)
     CK(cudaMalloc(&s->total, sizeof(double)));
     CK(cudaStreamCreateWithFlags(&s->st, cudaStreamNonBlocking));
     /* poison (NaN) the per-iteration sums: kernels that never ran fail the
-     * check (README "Verification"); the legacy-stream memset must land
+     * check (doc/workloads.md#verification); the legacy-stream memset must land
      * before run()'s non-blocking stream reads or writes them */
     CK(cudaMemset(s->sums, 0xff, (s->iters + 1) * sizeof(double)));
     CK(cudaDeviceSynchronize());

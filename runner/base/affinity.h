@@ -1,5 +1,5 @@
-/* affinity.h - the `affinity` run key (README "Measurement quality",
- * Pinning): `none` (the default: the worker may run on every CPU this
+/* affinity.h - the `affinity` run key
+ * (doc/timing.md#pinning): `none` (the default: the worker may run on every CPU this
  * process may use), `compact` (the first `threads` of those CPUs), or a CPU
  * list such as `0,2-3`.  Library code: it prints nothing. */
 #ifndef RUNNER_AFFINITY_H

@@ -155,7 +155,7 @@ void fmt_bytes(char *out, size_t n, double bytes)
     snprintf(out, n, u ? "%.1f %s" : "%.0f %s", bytes, units[u]);
 }
 
-/* The one unit rule for durations (README "Measurement quality"): the unit
+/* The one unit rule for durations (doc/timing.md#measurement-quality): the unit
  * follows the magnitude, so a value is never printed as "-1031944.5 ns". */
 const char *seconds_unit(double s, double *scale)
 {
@@ -364,7 +364,7 @@ int write_file_atomic(const char *path, const char *data, size_t len)
 {
     /* a fresh temporary beside the file: O_EXCL | O_NOFOLLOW, so a link or
      * file planted under a guessable name is never written through
-     * (README "Guarantees"); rename() then replaces `path` itself, never
+     * (doc/results.md#guarantees); rename() then replaces `path` itself, never
      * what a link at `path` points to */
     char *tmp = NULL;
     int fd = -1;

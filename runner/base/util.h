@@ -23,7 +23,7 @@ void sb_putn(strbuf *b, const char *s, size_t n);
 /* Appends s as one sh word: single-quoted, a ' written as '\''. */
 void sh_quote(strbuf *b, const char *s);
 /* What a library module has to tell the user, one line each, for the CLI
- * to print (README "Architecture"); nothing when notes is NULL. */
+ * to print (doc/contributing/architecture.md#architecture); nothing when notes is NULL. */
 void notes_printf(strbuf *notes, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sb_printf(strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sb_vprintf(strbuf *b, const char *fmt, va_list ap);

@@ -25,7 +25,7 @@ int value_is_num(const value *v);
 /* Equal as numbers when both are numbers, otherwise as text. */
 int value_equal(const value *a, const value *b);
 
-/* The text of a number in CSV files (README "Results"): the fewest
+/* The text of a number in CSV files (doc/results.md#results): the fewest
  * significant digits, at most `digits` (17: every bit), that read back as
  * f rounded to `digits` significant digits; written out from 0.0001 to
  * below 10^15 (1000000, not 1e+06), with an exponent below and above

@@ -131,7 +131,7 @@ static int option(cli *c, int id, const char *name, const char *v, int *dry)
         }
         c->run_dir = v;
         break;
-    case O_TRACE: /* README "A timeline of a run" */
+    case O_TRACE: /* doc/results.md#a-timeline-of-a-run */
         if (!*v) {
             fprintf(stderr, "runner: --trace needs a file\n");
             return -1;

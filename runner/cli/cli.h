@@ -36,7 +36,7 @@ typedef struct cli {
     const char *run_dir;  /* --run-dir DIR */
     const char *format;   /* export --format json|csv */
     command help_of;      /* CMD_HELP: the command --help came after (CMD_RUN: none) */
-    const char *trace;    /* --trace FILE.json (README "A timeline of a run") */
+    const char *trace;    /* --trace FILE.json (doc/results.md#a-timeline-of-a-run) */
     /* doc/history.md#what-is-recorded: --history PATH, --no-history, --revision TEXT */
     const char *history, *revision;
     int no_history;
@@ -53,8 +53,8 @@ typedef struct cli_command {
     int (*own)(int nargs, char **args); /* or: the arguments after its word */
 } cli_command;
 
-/* The command line as given (set by main), for the run's meta (README
- * "Results"). */
+/* The command line as given (set by main), for the run's meta
+ * (doc/results.md#results). */
 extern int cli_argc;
 extern char **cli_argv;
 

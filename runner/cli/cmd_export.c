@@ -1,5 +1,5 @@
 /* cmd_export.c - `runner export RUN_DIR --format json|csv`: the trials of
- * one run with their samples on stdout (README "Results").  RUN_DIR is
+ * one run with their samples on stdout (doc/results.md#results).  RUN_DIR is
  * resolved as `runner plot` and `report` do (an experiment folder stands for
  * its latest run). */
 #include "cli/commands.h"

@@ -30,7 +30,7 @@ static int list_workloads(void)
                 printf("%-46s %s: %s\n", "", p->name, p->help);
         }
     }
-    printf("\nlua:FILE     custom workloads in Lua (see README)\n");
+    printf("\nlua:FILE     custom workloads in Lua (see doc/lua.md)\n");
     if (!cuda)
         printf("CUDA: %s\n", why);
     return EXIT_OK;

@@ -1,7 +1,7 @@
 /* cmd_merge.c - `runner merge RUN_DIR`: joins the shards of a run
  * (rundir/merge.h), then draws the plots and writes the report; a run made
  * by `runner submit` earns its experiment folder's `latest` when the merge
- * is complete and has an ok trial (README "Running on a Slurm cluster"). */
+ * is complete and has an ok trial (doc/slurm.md#running-on-a-slurm-cluster). */
 #include "cli/commands.h"
 #include "cli/notes.h"
 #include "cli/redraw.h"

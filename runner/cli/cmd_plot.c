@@ -2,7 +2,7 @@
  * `runner report RUN_DIR`: both work from the saved results only and run
  * no trial.
  *
- * A RUN_DIR is a run folder (it holds the trials table, README "Results").
+ * A RUN_DIR is a run folder (it holds the trials table, doc/results.md#results).
  * A folder without one stands for the latest run of each experiment below
  * it: DIR/latest, or every DIR/<name>/latest (so `runner plot results/`
  * re-draws them all; rundir_find_runs). */

@@ -2,7 +2,7 @@
  * [--time T] [--gpus-per-shard G] [--sbatch-arg ARG]... [--output DIR]`,
  * `runner submit --resume RUN_DIR [...]` and `runner status RUN_DIR`: their
  * options and what they print.  What they do is in slurm/submit.h and
- * slurm/status.h (README "Running on a Slurm cluster"). */
+ * slurm/status.h (doc/slurm.md#running-on-a-slurm-cluster). */
 #include "cli/commands.h"
 #include "cli/load.h"
 #include "cli/opts.h"

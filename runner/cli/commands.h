@@ -7,7 +7,7 @@
 
 #include <stdio.h>
 
-/* Exit statuses (README "Exit status"). */
+/* Exit statuses (README.md#exit-status). */
 enum { EXIT_OK = 0, EXIT_TRIALS_FAILED = 1, EXIT_INVALID = 2, EXIT_INTERRUPTED = 130 };
 
 int cmd_validate(const cli *c);

@@ -1,5 +1,5 @@
 /* help.h - `runner COMMAND --help` and `runner help COMMAND`: one command's
- * usage and options (README "A worked example", its command table). */
+ * usage and options (README.md#a-worked-example, its command table). */
 #ifndef RUNNER_HELP_H
 #define RUNNER_HELP_H
 

@@ -5,7 +5,7 @@
 #define RUNNER_CLI_LOAD_H
 
 #include "cli/cli.h"
-#include "exec/load_file.h"
+#include "run/load_file.h"
 #include "experiment/config.h"
 
 /* What --filter, --shard and --allow-unsafe-lua ask of the loading. */

@@ -1,5 +1,5 @@
 /* main.c - `runner`: the command table, and the dispatch through it
- * (README "A worked example" lists the commands). */
+ * (README.md#a-worked-example lists the commands). */
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/help.h"

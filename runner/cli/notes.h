@@ -1,5 +1,5 @@
 /* notes.h - where what library modules had to say is printed: they
- * return notes (a strbuf) and never print (README "Architecture"). */
+ * return notes (a strbuf) and never print (doc/contributing/architecture.md#architecture). */
 #ifndef RUNNER_CLI_NOTES_H
 #define RUNNER_CLI_NOTES_H
 

@@ -1,5 +1,5 @@
 /* opts.h - the one option parser of the command line, on getopt_long
- * (README "A worked example", Options): options may come before or after
+ * (README.md#a-worked-example, Options): options may come before or after
  * the arguments, in the order given; `--opt=VALUE` and `--opt VALUE` both
  * work; `--` ends the options (or, for `runner compare`, separates OLD from
  * NEW).  Unlike plain getopt_long, an option must be written out in full (no

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <time.h>
 
-/* The clock (README "Batching"): its cost, one CLOCK_MONOTONIC read (the
+/* The clock (doc/timing.md#batching): its cost, one CLOCK_MONOTONIC read (the
  * mean over many back-to-back reads), and its resolution, the smallest
  * non-zero step between two reads.  Measured once per worker. */
 static double clock_cost, clock_step;
@@ -56,7 +56,7 @@ double sample_target(void)
  * interruptions fall between them and their median reads faster than the
  * calls run in steady use (noop on a 2-core VM: batches of 10 to 200 us
  * read 3 to 5 % below a batch of 2^20 calls, 0.75 ms and more within
- * 1 %; README "Batching").  The worker probes twice: from one call right
+ * 1 %; doc/timing.md#batching).  The worker probes twice: from one call right
  * after the `warmups` calls, and from that batch again once the trial is
  * warm (the first calls after `prepare` can be cold for a while: a 40 us
  * matmul's first probe calls took 2 to 4 ms and left it unbatched). */

@@ -1,4 +1,4 @@
-/* batch.h - batches of calls: `batch: auto` (README "Batching"): the
+/* batch.h - batches of calls: `batch: auto` (doc/timing.md#batching): the
  * clock's cost and resolution, measured once per process, the shortest
  * sample they allow, and the batch of calls grown until one batch lasts
  * that long and at least the experiment's `sample_time`; and a batch whose
@@ -28,7 +28,7 @@ int choose_batch(const rn_workload_impl *impl, void *state, int start, double sa
  * d2h). */
 int sample_has_device(const rn_sample *s);
 
-/* One sample's `batch` calls (README "How a trial is timed", step 6),
+/* One sample's `batch` calls (doc/timing.md#how-a-trial-is-timed, step 6),
  * with their device time and phases averaged: each call writes its own
  * into the sample, so the sample keeps the mean over the calls that
  * reported each (NAN where none did), as its wall time is the batch's

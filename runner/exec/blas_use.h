@@ -1,5 +1,5 @@
 /* blas_use.h - does a run call OpenBLAS?  The warning about
- * OPENBLAS_CORETYPE (README "Results") is for the runs that do. */
+ * OPENBLAS_CORETYPE (doc/results.md#results) is for the runs that do. */
 #ifndef RUNNER_BLAS_USE_H
 #define RUNNER_BLAS_USE_H
 

@@ -126,7 +126,7 @@ static int parse_member(member *m, char *spec, const rn_trial *outer, rn_error *
     }
     /* what a member does not set it takes from the concurrent trial: its
      * dtype (above), its size when it has one, and the parameters of the
-     * member's workload (README "concurrent": a swept batch or precision
+     * member's workload (doc/workloads.md#concurrent: a swept batch or precision
      * reaches every member) */
     if (m->t.size < 0 && outer->size > 0)
         m->t.size = outer->size;
@@ -141,8 +141,8 @@ static int parse_member(member *m, char *spec, const rn_trial *outer, rn_error *
 }
 
 /* timed_begin: the rounds run so far (warmups, batch probes) are dropped
- * from the solo and call times that the speedup is computed from (README
- * "concurrent"). */
+ * from the solo and call times that the speedup is computed from
+ * (doc/workloads.md#concurrent). */
 static void timed_begin(void *state)
 {
     conc *c = state;

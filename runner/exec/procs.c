@@ -11,7 +11,7 @@
  * call starts within microseconds in every process.  The call's time is the
  * last end minus the first start; the spread of the starts is the barrier's
  * skew, and the share of the call during which every process ran is the
- * overlap (README "Processes and threads"). */
+ * overlap (doc/timing.md#processes-and-threads). */
 #include "exec/procs.h"
 
 #include "base/util.h"
@@ -340,7 +340,7 @@ static int prepare(const rn_trial *t, void **state, rn_error *err)
  * the worker had a CPU for each: the OS placed them together (a wakeup on
  * the waker's CPU, a busy or preempted CPU passed over) and they took
  * turns; the balancer moves one away later, tens of milliseconds on
- * (README "Processes and threads", shared_cpu_calls). */
+ * (doc/timing.md#processes-and-threads, shared_cpu_calls). */
 static int crowded(const procs *P)
 {
     if (P->n > P->cpus)
@@ -405,7 +405,7 @@ static int check(void *state, rn_error *err)
 
 /* The user's teardown in every process, before release (the worker's end
  * of a trial): the first error, "process K of N: ...", fails the trial, as
- * a teardown's error does in the worker (README "Processes and threads").
+ * a teardown's error does in the worker (doc/timing.md#processes-and-threads).
  * Processes ended by a crash have nothing left to tear down. */
 static int teardown(void *state, rn_error *err)
 {

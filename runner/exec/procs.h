@@ -1,4 +1,4 @@
-/* procs.h - `parallel: processes` (README "Processes and threads"): a
+/* procs.h - `parallel: processes` (doc/timing.md#processes-and-threads): a
  * trial's work in N processes of one thread each, forked by the trial's
  * worker (so they are in its process group: the supervisor's timeout and
  * its end kill them with it).  Each prepares its part of the work (`share:

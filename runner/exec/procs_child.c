@@ -117,13 +117,13 @@ void procs_child_main(int k, const procs_spec *spec, const rn_trial *tr, int fd,
         } else if (cmd == 'C') {
             rc = spec->impl->check ? spec->impl->check(state, &err) : 0;
             answer(fd, rc, 0, 0, -1, err.msg);
-        } else if (cmd == 'F') { /* as the worker counts a call (README "How a trial is timed") */
+        } else if (cmd == 'F') { /* as the worker counts a call (doc/timing.md#how-a-trial-is-timed) */
             double f = spec->desc && spec->desc->flops ? spec->desc->flops(&ct) : NAN;
             double b = spec->desc && spec->desc->bytes ? spec->desc->bytes(&ct) : NAN;
             if (spec->impl->work)
                 spec->impl->work(state, &f, &b);
             answer(fd, 0, f, b, -1, NULL);
-        } else if (cmd == 'T') { /* its error fails the trial (README "Processes and threads") */
+        } else if (cmd == 'T') { /* its error fails the trial (doc/timing.md#processes-and-threads) */
             err = (rn_error){{0}};
             rc = spec->impl->teardown && !torn ? spec->impl->teardown(state, &err) : 0;
             torn = 1;

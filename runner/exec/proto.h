@@ -4,6 +4,7 @@
 #define RUNNER_PROTO_H
 
 #include "backend.h"
+#include "exec/result.h"
 
 typedef enum {
     MSG_SAMPLES = 1, /* payload: rn_sample[n] */
@@ -20,12 +21,6 @@ typedef struct worker_cmd {
     int samples, warmups; /* >= 0: instead of the trial's repeats / warmups */
     int trace;            /* record the trial's timeline (MSG_TRACE) */
 } worker_cmd;
-
-typedef enum { ST_OK = 0, ST_FAILED, ST_TIMEOUT, ST_SKIPPED, ST_INTERRUPTED } trial_status;
-#define ST_COUNT 5
-
-/* "ok", "failed", "timeout", "skipped", "interrupted" (supervisor.c) */
-extern const char *const status_names[ST_COUNT];
 
 typedef struct msg_header {
     int type;

@@ -103,8 +103,8 @@ int steady_warm(const rn_workload_impl *impl, void *state, int batch, double war
     }
     /* judged only when the time allowed two rounds (long calls: no); rounds
      * that agreed once and went on for the plateau are not unsteady for a
-     * noisy last pair (README: warmup_unsteady is a warmup_time spent
-     * without two rounds agreeing) */
+     * noisy last pair (doc/timing.md#how-a-trial-is-timed: warmup_unsteady is a
+     * warmup_time spent without two rounds agreeing) */
     *steady = *steady || agreed || !isfinite(*ratio);
     return 0;
 }

@@ -1,4 +1,4 @@
-/* steady.h - warmup to steady state (README "How a trial is timed", step
+/* steady.h - warmup to steady state (doc/timing.md#how-a-trial-is-timed, step
  * 4): untimed rounds of whole batches, run until the time per call has
  * stopped changing or the trial's `warmup_time` is spent. */
 #ifndef RUNNER_STEADY_H

@@ -16,8 +16,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-const char *const status_names[ST_COUNT] = {"ok", "failed", "timeout", "skipped", "interrupted"};
-
 void sup_init(supervisor *S, const experiment *e, volatile sig_atomic_t *interrupted)
 {
     memset(S, 0, sizeof *S);
@@ -197,8 +195,8 @@ static void add_samples(trial_result *r, const rn_sample *s, int n)
 static void sup_run_inner(supervisor *S, long long t, double timeout, int samples, int warmups,
                           trial_result *out);
 
-/* The trial, with the machine's load over it (load.h; README "Measurement
- * quality", Load): what the runner and its worker used is left out. */
+/* The trial, with the machine's load over it (load.h;
+ * doc/timing.md#load): what the runner and its worker used is left out. */
 void sup_run(supervisor *S, long long t, double timeout, int samples, int warmups,
              trial_result *out)
 {
@@ -220,7 +218,7 @@ static void sup_run_inner(supervisor *S, long long t, double timeout, int sample
     cmd = (worker_cmd){t, samples, warmups, S->trace != NULL};
     memset(out, 0, sizeof *out);
     out->cold = out->flops = out->bytes = NAN;
-    /* the trial's CPUs (README "Measurement quality", Pinning): a worker is
+    /* the trial's CPUs (doc/timing.md#pinning): a worker is
      * pinned for its whole life, so a trial with other CPUs gets a new one */
     int ac = experiment_column(S->e, "affinity"), tc = experiment_column(S->e, "threads");
     value av = ac >= 0 ? trial_value(S->e, t, ac) : (value){0};
@@ -237,7 +235,7 @@ static void sup_run_inner(supervisor *S, long long t, double timeout, int sample
     }
     affinity_format(&set, why, sizeof why);
     snprintf(key, sizeof key, "%d:%d:%s", pin, pin ? threads : 0, why);
-    /* warmup_curve: the first calls of a fresh worker (README "The warmup curve") */
+    /* warmup_curve: the first calls of a fresh worker (doc/timing.md#the-warmup-curve) */
     int wc = experiment_column(S->e, "warmup_curve");
     value wv = wc >= 0 ? trial_value(S->e, t, wc) : (value){0};
     if (S->pid && (strcmp(key, S->aff_key) || (wv.kind == VAL_INT && wv.i > 0)))
@@ -320,31 +318,4 @@ static void sup_run_inner(supervisor *S, long long t, double timeout, int sample
         }
     }
     free(payload);
-}
-
-void trial_result_add_extra(trial_result *r, const char *key, const char *val)
-{
-    for (int i = 0; i < r->nextra; i++)
-        if (!strcmp(r->extra_keys[i], key)) {
-            free(r->extra_vals[i]);
-            r->extra_vals[i] = xstrdup(val);
-            return;
-        }
-    r->extra_keys = xrealloc(r->extra_keys, (size_t)(r->nextra + 1) * sizeof *r->extra_keys);
-    r->extra_vals = xrealloc(r->extra_vals, (size_t)(r->nextra + 1) * sizeof *r->extra_vals);
-    r->extra_keys[r->nextra] = xstrdup(key);
-    r->extra_vals[r->nextra++] = xstrdup(val);
-}
-
-void trial_result_free(trial_result *r)
-{
-    for (int i = 0; i < r->nextra; i++) {
-        free(r->extra_keys[i]);
-        free(r->extra_vals[i]);
-    }
-    free(r->extra_keys);
-    free(r->extra_vals);
-    free(r->reason);
-    free(r->samples);
-    memset(r, 0, sizeof *r);
 }

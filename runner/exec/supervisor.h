@@ -7,27 +7,11 @@
 #include "backend.h"
 #include "base/affinity.h"
 #include "experiment/config.h"
-#include "exec/load.h"
-#include "exec/proto.h"
+#include "exec/result.h"
 #include "exec/trace_file.h"
 
 #include <signal.h>
 #include <sys/types.h>
-
-typedef struct trial_result {
-    trial_status status;
-    char *reason;
-    rn_sample *samples;
-    int nsamples, cap;
-    double cold;         /* NaN if no warmup */
-    double flops, bytes; /* per call; NaN if not stated */
-    char **extra_keys, **extra_vals; /* extra columns of the trial's row */
-    int nextra;
-    int ran; /* a worker ran it (order: interleaved keeps this across rounds) */
-    load_sum load; /* how busy the machine was while the worker ran it */
-} trial_result;
-
-void trial_result_add_extra(trial_result *r, const char *key, const char *val);
 
 typedef struct supervisor {
     const experiment *e;
@@ -40,7 +24,7 @@ typedef struct supervisor {
     char aff_key[320];
     cpu_set_t aff_set;
     int aff_threads, aff_pin;
-    trace_file *trace; /* the run's timeline (README "A timeline of a run"), or NULL */
+    trace_file *trace; /* the run's timeline (doc/results.md#a-timeline-of-a-run), or NULL */
 } supervisor;
 
 void sup_init(supervisor *S, const experiment *e, volatile sig_atomic_t *interrupted);
@@ -50,6 +34,5 @@ void sup_init(supervisor *S, const experiment *e, volatile sig_atomic_t *interru
 void sup_run(supervisor *S, long long t, double timeout, int samples, int warmups,
              trial_result *out);
 void sup_stop(supervisor *S);
-void trial_result_free(trial_result *r);
 
 #endif

@@ -1,5 +1,5 @@
-/* trace.h - the worker's side of a run's timeline (README "A timeline of a
- * run"): spans (prepare, warmup, each sample and its CUDA phases, check,
+/* trace.h - the worker's side of a run's timeline
+ * (doc/results.md#a-timeline-of-a-run): spans (prepare, warmup, each sample and its CUDA phases, check,
  * release) recorded as begin/end records on CLOCK_MONOTONIC, which every
  * process of the machine shares, and handed to the supervisor over the
  * worker's pipe (MSG_TRACE), which writes them (trace_file.h).  Off unless

@@ -1,5 +1,5 @@
 /* trace_file.h - a run's timeline as a Chrome / Perfetto trace-event file
- * (README "A timeline of a run"): a JSON array of begin ('B') and end ('E')
+ * (doc/results.md#a-timeline-of-a-run): a JSON array of begin ('B') and end ('E')
  * events, one track per process (the runner, each worker, each process of
  * `parallel: processes`), each track's events in time order and every span
  * closed.  Written as the run goes, so a run killed on the way leaves a

@@ -17,7 +17,7 @@ typedef struct resolved_trial {
     int processes; /* parallel: processes: that many (the trial's threads); 0: threads */
     int replicate; /* share: replicate (each process runs the whole size) */
     int per_call;  /* spawn: per_call (new processes for every call) */
-    int warmup_curve; /* calls timed one by one at the start (README "The warmup curve") */
+    int warmup_curve; /* calls timed one by one at the start (doc/timing.md#the-warmup-curve) */
 } resolved_trial;
 
 void trial_resolve(const experiment *e, long long t, resolved_trial *out);

@@ -1,4 +1,4 @@
-/* warmup_curve.h - `warmup_curve: K` (README "The warmup curve"): the time
+/* warmup_curve.h - `warmup_curve: K` (doc/timing.md#the-warmup-curve): the time
  * of each of the first K calls of a trial in a fresh worker, kept as the
  * trials table's column `first_calls`, the K times in seconds separated by
  * spaces, first call first. */

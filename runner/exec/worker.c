@@ -4,8 +4,8 @@
  * through the timed loop, then `repeats` samples (or the median's stop
  * rule), each the host clock around one batch of run() calls, each of which
  * returns only once its device is idle; a sample the backend's sample_check
- * calls throttled is retaken after a recovery delay (README "Measurement
- * quality", "How a trial is timed"). */
+ * calls throttled is retaken after a recovery delay
+ * (doc/timing.md#measurement-quality, "How a trial is timed"). */
 #include "exec/worker.h"
 
 #include "registry/backends.h"
@@ -36,8 +36,8 @@
  * leave a sticky error (illegal address) that ruins the context for good.
  * A failed trial of another device counts too once this process has loaded
  * the CUDA backend: a `concurrent` trial (device cpu) with a CUDA member
- * that faulted leaves the same sticky error behind (README "The CUDA
- * backend"). */
+ * that faulted leaves the same sticky error behind
+ * (doc/contributing/backends.md#backends). */
 static int retire;
 
 /* Messages are gathered and written together (at the end of a trial, and at
@@ -54,7 +54,7 @@ static void out_flush(int fd)
 
 static void send_msg(int fd, int type, int status, const void *payload, unsigned len);
 
-/* The timeline recorded so far (README "A timeline of a run"), in messages. */
+/* The timeline recorded so far (doc/results.md#a-timeline-of-a-run), in messages. */
 static void send_trace(int fd)
 {
     trace_rec r[MSG_MAX_PAYLOAD / sizeof(trace_rec)];
@@ -79,7 +79,7 @@ static rn_device_kind current_device;
 /* While a trial's state is alive its verdict is held back: the trial is
  * done only after release() (the user's teardown, lua_close) returned, so
  * that a teardown that fails, loops or crashes is charged to its own trial
- * (README "How a trial is timed"), never to the next one. */
+ * (doc/timing.md#how-a-trial-is-timed), never to the next one. */
 static int hold_done, held;
 static trial_status held_st;
 static char held_reason[4096];
@@ -141,7 +141,7 @@ static void send_extra(void *ctx, const char *k, const char *v)
 }
 
 /* The backend names the first-time costs this trial paid (cold_context,
- * cold_module: README "How a trial is timed"), once, right after the first
+ * cold_module: doc/timing.md#how-a-trial-is-timed), once, right after the first
  * call of the trial, whichever that was. */
 static void cold_facts_once(const rn_backend *b, const rn_trial *tr, int *done_already)
 {
@@ -152,7 +152,7 @@ static void cold_facts_once(const rn_backend *b, const rn_trial *tr, int *done_a
         b->cold_facts(tr, NULL, send_extra);
 }
 
-/* The throttle check (README "Measurement quality"): a throttled sample is
+/* The throttle check (doc/timing.md#measurement-quality): a throttled sample is
  * retaken after a recovery delay, as nvbench waits one before it measures
  * again; the delay doubles while the device stays throttled, so a device
  * that needs longer to cool gets it, and a clean sample resets it. */
@@ -171,8 +171,8 @@ static void sleep_seconds(double s)
         ;
 }
 
-/* The least time of the discarded batches after the warmup (README "How a
- * trial is timed", step 5; see run_loop). */
+/* The least time of the discarded batches after the warmup
+ * (doc/timing.md#how-a-trial-is-timed, step 5; see run_loop). */
 #define DISCARD_TIME 1e-3
 
 /* The timed calls start now (concurrent: its rounds for the speedup;
@@ -273,7 +273,7 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
         done(fd, ST_FAILED, "%s", err.msg[0] ? err.msg : "run failed");
         goto out;
     }
-    /* the probe again, warm (README "Batching"): it only grows the batch */
+    /* the probe again, warm (doc/timing.md#batching): it only grows the batch */
     if (probed && r->warmups > 0) {
         batch = choose_batch(impl, state, batch, r->sample_time, &err, &rc, &warm_calls);
         if (rc != 0) {
@@ -298,7 +298,7 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
     const char *stop = NULL;
     double measured = 0, start = now_seconds();
     /* the last warmups: batches through all of a sample's steps, then
-     * dropped (README "How a trial is timed", step 5), so that the first
+     * dropped (doc/timing.md#how-a-trial-is-timed, step 5), so that the first
      * timed sample follows what every later one follows: at least one, and
      * as many as DISCARD_TIME (at most warmup_time) holds; one with
      * cold_cache, as each needs its flush.  A worker's first passes of the
@@ -506,7 +506,7 @@ void worker_run_trial(const experiment *e, const worker_cmd *cmd, int fd)
              rn_dtype_name(tr->dtype), desc->dtypes);
         goto out;
     }
-    const char *no = procs_refusal(&r, desc); /* README "Processes and threads" */
+    const char *no = procs_refusal(&r, desc); /* doc/timing.md#processes-and-threads */
     if (no) {
         done(fd, ST_SKIPPED, "%s", no);
         goto out;

@@ -176,8 +176,8 @@ static void h_stop(loader *L, const yaml_node_t *k, const yaml_node_t *v)
                  s->min_samples, s->max_samples);
 }
 
-/* A whole-run duration key from 0 to max seconds: warmup_time (README "How
- * a trial is timed"), sample_time (README "Batching"). */
+/* A whole-run duration key from 0 to max seconds: warmup_time
+ * (doc/timing.md#how-a-trial-is-timed), sample_time (doc/timing.md#batching). */
 static void duration_key(loader *L, const yaml_node_t *v, const char *name, double max,
                          const char *hint, double *out)
 {
@@ -207,7 +207,7 @@ static void h_sample_time(loader *L, const yaml_node_t *k, const yaml_node_t *v)
     duration_key(L, v, "sample_time", 10, "1ms or 0.1s (0 to 10s)", &L->e->sample_time);
 }
 
-/* warmup_tolerance: a fraction (README "How a trial is timed") */
+/* warmup_tolerance: a fraction (doc/timing.md#how-a-trial-is-timed) */
 static void h_warmup_tolerance(loader *L, const yaml_node_t *k, const yaml_node_t *v)
 {
     (void)k;
@@ -224,7 +224,7 @@ static void h_warmup_tolerance(loader *L, const yaml_node_t *k, const yaml_node_
     value_free(&x);
 }
 
-/* trace: true writes RUN_DIR/trace.json (README "A timeline of a run") */
+/* trace: true writes RUN_DIR/trace.json (doc/results.md#a-timeline-of-a-run) */
 static void h_trace(loader *L, const yaml_node_t *k, const yaml_node_t *v)
 {
     (void)k;
@@ -403,7 +403,7 @@ static void check_lua_file(const experiment *e, const value *v, int line, int co
     free(p);
 }
 
-/* `order: interleaved` needs a number of repeats (README "Top-level keys"),
+/* `order: interleaved` needs a number of repeats (doc/experiment-file.md#top-level-keys),
  * trial by trial.  The conflict is reported where the trial's `order` value
  * is set, or where its `repeats: auto` is when only that one is swept; each
  * place once. */

@@ -1,5 +1,5 @@
-/* config.h - an experiment file, loaded and validated (README "The
- * experiment file").  Every error is collected with file:line:col. */
+/* config.h - an experiment file, loaded and validated
+ * (doc/experiment-file.md#the-experiment-file).  Every error is collected with file:line:col. */
 #ifndef RUNNER_CONFIG_H
 #define RUNNER_CONFIG_H
 

@@ -79,7 +79,7 @@ typedef struct plot_spec {
     int series_line, series_col; /* where `series` is given (0 if not) */
 } plot_spec;
 
-/* When `repeats: auto` stops sampling (README "Measurement quality"). */
+/* When `repeats: auto` stops sampling (doc/timing.md#measurement-quality). */
 typedef struct stop_rule {
     double rse;      /* relative standard error of the mean to reach */
     int min_samples, max_samples;
@@ -107,11 +107,11 @@ typedef struct experiment {
     long long *ids;    /* each trial's index in the full (unfiltered) expansion */
     long long ntrials;
     stop_rule stop;
-    int trace;       /* trace: true (README "A timeline of a run") */
-    /* warmup to steady state (README "How a trial is timed"): the time a
+    int trace;       /* trace: true (doc/results.md#a-timeline-of-a-run) */
+    /* warmup to steady state (doc/timing.md#how-a-trial-is-timed): the time a
      * trial warms at most (seconds), and how close two rounds must be */
     double warmup_time, warmup_tolerance;
-    /* the least time of one sample with batch: auto (README "Batching") */
+    /* the least time of one sample with batch: auto (doc/timing.md#batching) */
     double sample_time;
     value *defaults;   /* [registry workload][column] default values */
     int ndefault_rows;
@@ -122,7 +122,7 @@ void plot_spec_free(plot_spec *p);
 
 int experiment_column(const experiment *e, const char *name);
 /* Trials with `repeats: auto` whose `timeout` is shorter than stop's
- * max_time (README "Measurement quality"): a steady trial still sampling
+ * max_time (doc/timing.md#measurement-quality): a steady trial still sampling
  * would be cut as `timeout`.  Returns their count; *first gets the first
  * one's index and *timeout its timeout in seconds. */
 long long experiment_short_timeouts(const experiment *e, long long *first, double *timeout);
@@ -131,7 +131,7 @@ value trial_value(const experiment *e, long long t, int c);
 /* Where trial t's value of column c is written: the sweep element's value,
  * else the top-level one; 0, 0 for a default. */
 void trial_value_where(const experiment *e, long long t, int c, int *line, int *col);
-/* 1 when trial t has `order: interleaved` (README "How a trial is timed"). */
+/* 1 when trial t has `order: interleaved` (doc/timing.md#how-a-trial-is-timed). */
 int trial_interleaved(const experiment *e, long long t);
 /* Keeps only the trials matching every KEY=GLOB filter (same key: any of).
  * Returns -1 with a message on an unknown key. */

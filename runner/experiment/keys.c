@@ -316,7 +316,7 @@ static int check_bool(value *v, int line, int col, diags *d)
     return 0;
 }
 
-/* README "Processes and threads" */
+/* doc/timing.md#processes-and-threads */
 static int check_parallel(value *v, int line, int col, diags *d)
 {
     return want_choice(v, "threads|processes", "parallel", line, col, d);
@@ -332,13 +332,13 @@ static int check_spawn(value *v, int line, int col, diags *d)
     return want_choice(v, "once|per_call", "spawn", line, col, d);
 }
 
-/* README "The warmup curve" */
+/* doc/timing.md#the-warmup-curve */
 static int check_warmup_curve(value *v, int line, int col, diags *d)
 {
     return want_int(v, 0, 1000, "warmup_curve", line, col, d);
 }
 
-/* README "How a trial is timed": interleaved trials are measured together,
+/* doc/timing.md#how-a-trial-is-timed: interleaved trials are measured together,
  * round by round, after the sequential ones */
 static int check_order(value *v, int line, int col, diags *d)
 {

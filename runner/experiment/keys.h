@@ -20,7 +20,7 @@ typedef struct runkey {
     key_check check;
     const char *dflt; /* NULL: none (size: the workload's own) */
     const char *help;
-    /* a column only in files that name the key (README "Top-level keys"):
+    /* a column only in files that name the key (doc/experiment-file.md#top-level-keys):
      * files without it keep their columns */
     int optional;
 } runkey;

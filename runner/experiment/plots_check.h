@@ -1,5 +1,5 @@
 /* plots_check.h - a chart of the file that would merge trials into one
- * point (README "Plots and reports"): two trials drawn at the same x in the
+ * point (doc/results.md#plots-and-reports): two trials drawn at the same x in the
  * same series that differ in a swept axis (a `bar` chart with `x: threads`
  * and `series: []` over seven sizes) would be drawn as one point with
  * min-max whiskers over all of them.  Checked once the sweep is expanded. */

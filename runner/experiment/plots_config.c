@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Columns of the trials table after the trial keys (README "Results"), then the
- * device-time statistics of trials that measured device time (README
- * "Results"). */
+/* Columns of the trials table after the trial keys (doc/results.md#results), then the
+ * device-time statistics of trials that measured device time
+ * (doc/results.md#results). */
 const char *const result_columns[] = {
     "status",      "reason",        "samples",     "cold",          "min",
     "median",      "mean",          "stddev",      "max",           "median_ci_low",
@@ -29,7 +29,7 @@ static const char *const plot_legends[] = {"right", "below", "top left", "top ri
 static const char *const plot_types[] = {"line", "speedup", "throughput", "breakdown", "bar",
                                          "warmup", NULL};
 
-/* what `parallel: processes` adds to a trial (README "Processes and threads") */
+/* what `parallel: processes` adds to a trial (doc/timing.md#processes-and-threads) */
 static const char *const processes_columns[] = {"processes", "startup_seconds",
                                                 "startup_fork_seconds", "barrier_skew_seconds",
                                                 "overlap", NULL};

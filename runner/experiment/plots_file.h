@@ -1,5 +1,5 @@
-/* plots_file.h - the charts of `runner plot RUN_DIR --config FILE` (README
- * "Plots and reports"): FILE is a whole experiment file, or a file with only
+/* plots_file.h - the charts of `runner plot RUN_DIR --config FILE`
+ * (doc/results.md#plots-and-reports): FILE is a whole experiment file, or a file with only
  * `plots:` (and `x-` / `.` keys holding anchors), whose charts are read
  * against the run's own experiment. */
 #ifndef RUNNER_PLOTS_FILE_H

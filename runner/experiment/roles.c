@@ -3,15 +3,15 @@
 
 #include <string.h>
 
-/* run keys that choose how the work is done, and the others (README
- * "Plots and reports") */
+/* run keys that choose how the work is done, and the others
+ * (doc/results.md#plots-and-reports) */
 static const char *const config_runkeys[] = {
     "workload", "device",   "threads",    "io",    "dtype", "batch",
     "affinity", "cold_cache", "parallel", "share", "spawn", NULL};
 static const char *const work_runkeys[] = {"size", "repeats", "warmups", "timeout", "seed",
                                            "warmup_curve", "order", NULL};
 
-/* the runner's own columns after gbps (README "Results") */
+/* the runner's own columns after gbps (doc/results.md#results) */
 static const char *const runner_cols[] = {
     "throttled_samples", "throttled_kept", "throttle_check", "stop_reason", "batch_size",
     "noise",             "load_avg",       "steal",          "other_cpu",   "cpu_mhz",

@@ -1,5 +1,5 @@
 /* roles.h - what a column of the trials table is to the findings and the
- * tables (README "Plots and reports"): a swept key is a configuration (how
+ * tables (doc/results.md#plots-and-reports): a swept key is a configuration (how
  * the work is done) or not (an amount of work, or a measurement setting); a
  * column after `gbps` that the runner does not write itself is a workload's
  * or a hook's own column.  By the column's name (and whether its values are
@@ -17,8 +17,8 @@
  * values are numbers (`numeric`: iters, length, depth), amounts of work. */
 int column_is_config(const char *name, int numeric, int linked);
 
-/* Is a column after `gbps` named `name` a workload's or a hook's own (README
- * "Results"), not one of the runner's: device_*, cold_*, the
+/* Is a column after `gbps` named `name` a workload's or a hook's own
+ * (doc/results.md#results), not one of the runner's: device_*, cold_*, the
  * measurement-quality and warmup columns? */
 int column_is_extra(const char *name);
 

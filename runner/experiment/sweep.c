@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* README "Errors": a sweep expands to at most MAX_TRIALS trials.  A large
+/* doc/experiment-file.md#errors: a sweep expands to at most MAX_TRIALS trials.  A large
  * generated axis that, with the axes before it, already passes the limit is
  * refused before its values are built (three 10^6-value ranges took 7 s
  * under ASan); smaller ones are built, and sweep_expand names the total */
@@ -251,7 +251,7 @@ static void parse_axis(loader *L, const yaml_node_t *k, const yaml_node_t *v)
                  "'members' is swept with a linked axis: - {label: NAME, members: [...]}");
         return;
     }
-    /* keys of the whole run (README "Top-level keys") */
+    /* keys of the whole run (doc/experiment-file.md#top-level-keys) */
     static const char *const whole_run[] = {"name", "description", "revision", "sweep", "exclude", "hooks",
                                             "plots", "stop", "warmup_time",
                                             "warmup_tolerance", "sample_time", NULL};

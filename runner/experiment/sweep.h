@@ -1,4 +1,4 @@
-/* sweep.h - parsing `sweep` (README "Axes"), `exclude` and KEY: value
+/* sweep.h - parsing `sweep` (doc/experiment-file.md#axes), `exclude` and KEY: value
  * matches (also used by plot specs' `where` and `baseline`). */
 #ifndef RUNNER_SWEEP_H
 #define RUNNER_SWEEP_H

@@ -51,7 +51,7 @@ enum { RD_OK = 0, RD_EOF = -1, RD_TIMEOUT = -2, RD_INTR = -3 };
 
 /* Reads n bytes before `deadline`; polls in slices of 100 ms so that a
  * SIGINT that lands just before poll() is still seen within 0.1 s
- * (README "Guarantees": a run ends within 1 s of SIGINT / SIGTERM). */
+ * (doc/results.md#guarantees: a run ends within 1 s of SIGINT / SIGTERM). */
 static int read_by(int fd, void *buf, size_t n, double deadline,
                    volatile sig_atomic_t *intr)
 {

@@ -1,5 +1,5 @@
-/* hookproc.h - user Lua outside the runner's process (README "Experiment
- * hooks", "Guarantees"): an experiment's hooks run in one long-lived child
+/* hookproc.h - user Lua outside the runner's process
+ * (doc/lua.md#experiment-hooks, "Guarantees"): an experiment's hooks run in one long-lived child
  * process, killed and restarted when a hook crashes it or outlives its
  * time limit; `runner validate`'s Lua checks run in a child of their own.
  * Nothing a Lua file does (a C-stack overflow, a C function that never

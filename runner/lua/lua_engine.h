@@ -1,4 +1,4 @@
-/* lua_engine.h - everything Lua (README "Lua"): workloads written in Lua
+/* lua_engine.h - everything Lua (doc/lua.md#lua): workloads written in Lua
  * (`workload: lua:PATH`), their tensor API, experiment hooks, and the checks
  * behind `runner validate`.  This module is the only code that touches a Lua
  * stack; the rest of the runner sees plain C.
@@ -132,7 +132,7 @@ void lua_extra_free(lua_extra *x);
 /* Which hooks a file defines (for messages and tests). */
 int lua_hooks_has(const lua_hooks *h, const char *name);
 
-/* The memory cap of each Lua state (README "The sandbox"): bytes Lua may
+/* The memory cap of each Lua state (doc/lua.md#the-sandbox): bytes Lua may
  * allocate, tensor buffers aside.  $RUNNER_LUA_MEMORY_MB, else
  * LUA_MEMORY_DEFAULT_MB; lua_engine_set_memory_limit(n > 0) overrides both
  * (0: back to them).  States created afterwards get it. */
@@ -236,7 +236,7 @@ lt_tensor *lt_new_like(lua_State *L, const lt_tensor *like, size_t n);
 const char *lt_device_text(char *buf, size_t len, const lt_tensor *t);
 const char *lt_type_name(lua_State *L, int i);
 
-/* Adds ctx:fuse(fn) (lua_fuse.c, README "Fused expressions") to the ctx
+/* Adds ctx:fuse(fn) (lua_fuse.c, doc/lua.md#fused-expressions) to the ctx
  * table at the stack top, after lt_open(L, eng) made the tensor metatables. */
 void lt_fuse_open(lua_State *L, lt_engine *eng);
 

@@ -1,5 +1,5 @@
-/* lua_fuse.c - ctx:fuse(fn) of the Lua tensor API (README "Fused
- * expressions"): an element-wise tensor expression turned into one kernel.
+/* lua_fuse.c - ctx:fuse(fn) of the Lua tensor API
+ * (doc/lua.md#fused-expressions): an element-wise tensor expression turned into one kernel.
  *
  * ctx:fuse(fn) calls fn once with one placeholder ("fuse expression") per
  * parameter.  The placeholders record what fn does with them (sin, exp,

@@ -1,4 +1,4 @@
-/* lua_hooks.c - an experiment's hooks file (README "Lua"): skip(trial),
+/* lua_hooks.c - an experiment's hooks file (doc/lua.md#lua): skip(trial),
  * before_trial(trial), after_trial(trial, result), each optional, run in the
  * runner's main process under the sandbox and a time limit. */
 #define LUA_ENGINE_INTERNAL
@@ -31,7 +31,7 @@ static int ref_function(lua_State *L, int table, const char *name)
 
 /* The checks after the hooks file's top level returned its table (at 1),
  * inside lua_pcall: a lua_getfield on the user's table may run an __index
- * metamethod, which may fail or loop (README "The sandbox"). */
+ * metamethod, which may fail or loop (doc/lua.md#the-sandbox). */
 static int hooks_fields(lua_State *L)
 {
     lua_hooks *h = lua_touserdata(L, 2);

@@ -331,7 +331,7 @@ static int sb_require(lua_State *L)
  * count a coroutine.close made from a __close handler against the C-stack
  * limit, so 20,000 nested ones overflow the C stack (fixed upstream in
  * 5.4.5).  Past LX_CLOSE_DEPTH nested calls this raises a Lua error instead
- * (README "The sandbox"). */
+ * (doc/lua.md#the-sandbox). */
 #define LX_CLOSE_DEPTH 100
 static int guarded_close(lua_State *L)
 {
@@ -457,7 +457,7 @@ size_t lua_engine_memory_limit(void)
 
 /* Lua's allocator with a cap: past it an allocation fails, which Lua turns
  * into a "not enough memory" error the pcall around the call catches
- * (README "The sandbox").  Tensor buffers are not Lua allocations. */
+ * (doc/lua.md#the-sandbox).  Tensor buffers are not Lua allocations. */
 static void *capped_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 {
     lx_state *xs = ud;
@@ -514,7 +514,7 @@ void lx_close(lua_State *L)
     /* Finalizers run with Lua's hooks off, so a looping __gc is not
      * stopped here: it is the process around this state that is killed
      * (the worker at the trial's timeout, the hooks and validate children
-     * at theirs: README "Guarantees"). */
+     * at theirs: doc/results.md#guarantees). */
     lua_close(L);
     free(xs);
 }

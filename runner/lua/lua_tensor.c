@@ -1,4 +1,4 @@
-/* lua_tensor.c - the tensor API of Lua workloads (README "Lua"): the
+/* lua_tensor.c - the tensor API of Lua workloads (doc/lua.md#lua): the
  * operators, methods and ctx functions, each run by the rn_tensor_ops of the
  * tensor's device (backend.h).  What a tensor is and where its memory comes
  * from: lua_tensor_store.c.

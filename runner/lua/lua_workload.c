@@ -1,6 +1,6 @@
 /* lua_workload.c - `workload: lua:PATH`: one Lua state per trial, the
  * file's functions called through lua_pcall with a traceback, and the
- * checks of `runner validate`.  See lua_engine.h and README "Workloads in Lua". */
+ * checks of `runner validate`.  See lua_engine.h and doc/lua.md#workloads-in-lua. */
 #define LUA_ENGINE_INTERNAL
 #include "lua/lua_engine.h"
 
@@ -338,7 +338,7 @@ static int lw_prepare(const rn_trial *t, void **state, rn_error *err)
     }
     /* everything from the file's top level to setup() inside one pcall:
      * a lua_getfield on the returned table may run the user's __index, and
-     * any allocation may fail under the memory cap (README "The sandbox") */
+     * any allocation may fail under the memory cap (doc/lua.md#the-sandbox) */
     prep_call pc = {s, t, device, err->msg, sizeof err->msg, 0};
     lx_push_msgh(L);
     lua_insert(L, 1);
@@ -388,7 +388,7 @@ static int lw_check(void *st, rn_error *err)
 }
 
 /* extras(ctx, p, state) -> {column = value}: columns of the trial's row after
- * the samples (README "Workloads in Lua", like the built-ins' loss). */
+ * the samples (doc/lua.md#workloads-in-lua, like the built-ins' loss). */
 static void lw_extras(void *st, void *cbctx, void (*cb)(void *ctx, const char *k, const char *v))
 {
     lw_state *s = st;

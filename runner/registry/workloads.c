@@ -10,18 +10,18 @@
 
 #define END_PARAMS {NULL, PT_INT, NULL, 0, 0, NULL, NULL}
 
-/* Shared by the CUDA workloads that copy (README "Host memory"): the value
+/* Shared by the CUDA workloads that copy (doc/workloads.md#built-in-workloads): the value
  * used is reported as the host_memory_used column. */
 #define HOST_MEMORY_PARAM                                                                  \
     {"host_memory", PT_ENUM, "auto", 0, 0, "auto|pageable|pinned",                         \
      "host buffers of the copies (auto: pinned for io: overlap, else pageable)"}
-/* README "Device time": hold the stream until a sample is enqueued (io:
+/* doc/timing.md#how-a-trial-is-timed: hold the stream until a sample is enqueued (io:
  * without): device time without the host's launch gaps, wall time a few
  * microseconds longer.  Off by default: wall time is the headline. */
 #define BLOCKING_KERNEL_PARAM                                                              \
     {"blocking_kernel", PT_BOOL, "false", 0, 0, NULL,                                      \
      "io: without: hold the stream until the sample is enqueued (device time without launch gaps)"}
-/* A testing aid (README "Fault injection"): the check must fail. */
+/* A testing aid (doc/workloads.md#fault-injection): the check must fail. */
 #define INJECT_PARAM(choices)                                                              \
     {"inject", PT_ENUM, "none", 0, 0, choices,                                             \
      "testing aid: skip the copies or the kernels; the check must then fail"}
@@ -115,7 +115,7 @@ static const param_spec axpb_params[] = {
 
 /* memcpy: `size` bytes in one direction.  d2d reads and writes device
  * memory: bytes read plus bytes written, as nvbench-style tools quote a
- * device-to-device bandwidth (README "Built-in workloads"). */
+ * device-to-device bandwidth (doc/workloads.md#built-in-workloads). */
 static double memcpy_bytes(const rn_trial *t)
 {
     const char *d = rn_param_text(t, "direction", "h2d");

@@ -1,5 +1,5 @@
 /* baselines.h - the speedups a run's findings look for without a
- * `speedup` chart in its file (README "Plots and reports"). */
+ * `speedup` chart in its file (doc/results.md#plots-and-reports). */
 #ifndef RUNNER_BASELINES_H
 #define RUNNER_BASELINES_H
 

@@ -71,7 +71,7 @@ static int y_kind(const run_model *m, const chart_spec *s, int y)
     return pm_is_time_col(m, y) ? 1 : 0;
 }
 
-/* Which time a time column or chart shows (README "Plots and reports"):
+/* Which time a time column or chart shows (doc/results.md#plots-and-reports):
  * "median wall time", "median device time (CUDA events)", or both. */
 static char *time_words(const run_model *m, const chart_data *d, int y)
 {
@@ -302,7 +302,7 @@ static void build_xy(const run_model *m, const chart_spec *s, const chart_data *
         /* speedup: where each curve crosses 1 -- a point on the line at 1,
          * a dotted line down to the axis, and a caption listed in the right
          * corner that the curves leave free (below 1 when they end above);
-         * only along an amount of work (README "Plots and reports") */
+         * only along an amount of work (doc/results.md#plots-and-reports) */
         if (s->type == CH_SPEEDUP && !d->xcat && !pm_is_config(m, d->x)) {
             int k = 0, above = 0;
             for (int c = 0; c < d->ncurves; c++)
@@ -533,4 +533,4 @@ char *chart_script(const run_model *m, const chart_spec *s, const chart_data *d,
 }
 
 /* Through a fresh temporary and rename(): a link planted at `path` is
- * replaced, never written through (README "Guarantees"). */
+ * replaced, never written through (doc/results.md#guarantees). */

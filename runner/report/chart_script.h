@@ -1,5 +1,5 @@
-/* chart_script.h - one chart as a self-contained gnuplot script (README
- * "Plots and reports"): text from the experiment file or the trials table
+/* chart_script.h - one chart as a self-contained gnuplot script
+ * (doc/results.md#plots-and-reports): text from the experiment file or the trials table
  * reaches it only as gnuplot single-quoted strings (gp_quote), with
  * `noenhanced`; its datablocks hold numbers only. */
 #ifndef RUNNER_CHART_SCRIPT_H

@@ -1,9 +1,9 @@
-/* compare.c - see compare.h: matching and judging.  README
- * "Measurement quality", "Comparing runs", says what this does; the design
+/* compare.c - see compare.h: matching and judging.
+ * doc/compare.md#comparing-runs, says what this does; the design
  * in short:
  *
  * Matching.  Trials are matched by the trial key columns of the trials table
- * (README "Results": every column between `trial` and `status`) that every
+ * (doc/results.md#results: every column between `trial` and `status`) that every
  * run has, compared by name, less the ignored keys: `repeats`, `stop`,
  * `batch` and `order` (they say how a trial was measured, not what it ran:
  * an auto run and a 15-repeat run of the same trials match) and each
@@ -32,8 +32,8 @@
  * by alpha).  Verdict: `slower` when q < 0.05 and new/old > 1 + t, `faster`
  * when q < 0.05 and new/old < 1 / (1 + t), else `same`; but `busy` (no
  * verdict: inconclusive) when an ok run of either side ran the trial on a
- * busy machine (its `noise` cell in the trials table says "busy: ...", README
- * "Measurement quality", Load), whatever the test says, else `throttled`
+ * busy machine (its `noise` cell in the trials table says "busy: ...",
+ * doc/timing.md#load), whatever the test says, else `throttled`
  * when one ran it on a throttled CPU or GPU (compare_trial.h); --busy-ok
  * judges both like the others.
  *
@@ -143,8 +143,8 @@ static compare_side side_of(const compare_report *R, const compare_row *c, int l
         double v = compare_trial_median(D, pos);
         if (isfinite(v))
             m[s.nruns++] = v;
-        /* run on a busy machine, or a throttled CPU or GPU (README
-         * "Measurement quality") */
+        /* run on a busy machine, or a throttled CPU or GPU
+         * (doc/timing.md#measurement-quality) */
         s.busy += compare_trial_busy(D, pos);
         s.throttled += compare_trial_throttled(D, pos);
         s.n += D->nsmp[pos];
@@ -172,7 +172,7 @@ static compare_side side_of(const compare_report *R, const compare_row *c, int l
     return s;
 }
 
-/* The replicates of one side (README "Comparing runs"): per-run medians, or
+/* The replicates of one side (doc/compare.md#comparing-runs): per-run medians, or
  * the block medians of every ok run. */
 static double *replicates(const compare_report *R, const compare_row *c, int lo, int hi, int per_run, int *n)
 {

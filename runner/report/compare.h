@@ -1,6 +1,6 @@
 /* compare.h - is the new code faster or slower than the old?  The engine of
  * `runner compare OLD NEW` / `runner compare OLD1 OLD2 ... -- NEW1 NEW2 ...`
- * (README "Comparing runs"): runs loaded (compare_load.h), trials matched
+ * (doc/compare.md#comparing-runs): runs loaded (compare_load.h), trials matched
  * by their parameters, each pair tested (stats/mannwhitney.h) and
  * judged; compare_format.h writes the verdicts as text, markdown, CSV or
  * JSON.  Library code: reasons come back in strbufs, nothing is printed
@@ -11,7 +11,7 @@
 #include "base/util.h"
 #include "report/compare_load.h"
 
-/* The noise assumed when each side has one run (README "Comparing runs";
+/* The noise assumed when each side has one run (doc/compare.md#comparing-runs;
  * calibrated with bench/aa.sh). */
 #define COMPARE_NOISE_FLOOR 10.0
 /* The q-value below which a pair can be faster or slower. */

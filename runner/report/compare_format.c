@@ -191,7 +191,7 @@ static void run_line(strbuf *b, const char *tag, const compare_run *D, int md)
     sb_putc(b, '\n');
 }
 
-/* How the verdicts were reached, in one line (README "Comparing runs"). */
+/* How the verdicts were reached, in one line (doc/compare.md#comparing-runs). */
 static void method_line(const compare_report *R, strbuf *h)
 {
     int per_run = 0, blocks = 0;

@@ -1,5 +1,5 @@
 /* compare_format.h - a comparison (compare.h) as text with aligned columns,
- * markdown, CSV or JSON (README "Comparing runs").  Library code: it
+ * markdown, CSV or JSON (doc/compare.md#comparing-runs).  Library code: it
  * writes into a strbuf. */
 #ifndef RUNNER_COMPARE_FORMAT_H
 #define RUNNER_COMPARE_FORMAT_H

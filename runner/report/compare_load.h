@@ -1,5 +1,5 @@
-/* compare_load.h - a run as `runner compare` reads it (README "Comparing
- * runs"), through rundir/rundir.h: its trials, one row per trial id, the
+/* compare_load.h - a run as `runner compare` reads it
+ * (doc/compare.md#comparing-runs), through rundir/rundir.h: its trials, one row per trial id, the
  * samples of each trial, and where and when it ran.  Library code: the
  * reason for a failure comes back in err. */
 #ifndef RUNNER_COMPARE_LOAD_H
@@ -20,7 +20,7 @@ typedef struct compare_run {
     long long *id;
     double **smp;   /* samples (seconds) of each trial */
     int *nsmp;
-    char *host, *start; /* from its meta (README "Results"), or NULL */
+    char *host, *start; /* from its meta (doc/results.md#results), or NULL */
 } compare_run;
 
 /* Loads the run `arg` names (a run folder, or an experiment folder: its

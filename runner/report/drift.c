@@ -1,7 +1,7 @@
 /* drift.c - see drift.h.
  *
  * In interleaved order a round takes one sample of every trial still short
- * of its repeats (README "How a trial is timed", Order), so round k is one
+ * of its repeats (doc/timing.md#how-a-trial-is-timed, Order), so round k is one
  * stretch of the run for all of them.  A sample over its own trial's median
  * takes out what the trials measure; the median of that ratio over the
  * trials is the machine's speed in the round.  On the shared 2-core VM the
@@ -28,7 +28,7 @@ typedef struct drift_trial {
 } drift_trial;
 
 /* The samples of the nt trials in tr from the run's samples table (the
- * last series of each, README "Results"); 0 when it has none or cannot be
+ * last series of each, doc/results.md#results); 0 when it has none or cannot be
  * read. */
 static int read_rounds(const char *run_dir, drift_trial *tr, int nt)
 {

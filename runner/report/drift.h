@@ -1,5 +1,5 @@
 /* drift.h - how far the machine moved during a run, as its interleaved
- * rounds show it (README "Plots and reports", Drift). */
+ * rounds show it (doc/results.md#plots-and-reports, Drift). */
 #ifndef RUNNER_DRIFT_H
 #define RUNNER_DRIFT_H
 

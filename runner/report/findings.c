@@ -3,7 +3,7 @@
  * amount of work, noisy and throttled trials, failures and skips. */
 #include "report/findings.h"
 
-#include "exec/proto.h"
+#include "exec/result.h"
 #include "report/baselines.h"
 #include "report/plot_crossover.h"
 #include "report/report_text.h"
@@ -48,7 +48,7 @@ static void speedup_findings(strbuf *b, const run_model *m, const chart_spec *s,
                 best_x = cv->p[i].x;
             }
         }
-        /* a crossover is along an amount of work (README "Plots and reports") */
+        /* a crossover is along an amount of work (doc/results.md#plots-and-reports) */
         if (!d.xcat && !pm_is_config(m, d.x) && cv->n > 0) {
             double *lo = xmalloc(((size_t)cv->n + 1) * sizeof *lo);
             double *hi = xmalloc(((size_t)cv->n + 1) * sizeof *hi);
@@ -128,7 +128,7 @@ static void speedup_findings(strbuf *b, const run_model *m, const chart_spec *s,
     chart_data_free(&d);
 }
 
-/* The fastest configuration for each amount of work (README "Plots and reports"): the
+/* The fastest configuration for each amount of work (doc/results.md#plots-and-reports): the
  * rows are grouped by the swept keys that are not configurations, and
  * ranked by median within each group. */
 typedef struct fast_ctx {
@@ -342,7 +342,7 @@ static void failures(strbuf *b, const run_model *m)
     free(g);
 }
 
-/* Advice for a trial's noise, by its cause (README "Measurement quality";
+/* Advice for a trial's noise, by its cause (doc/timing.md#measurement-quality;
  * the causes are the parts of cmd_run.c's `noise` column); `moved`: the
  * run's drift over its rounds when the trial is interleaved, else NAN;
  * buf holds the advice that names it. */
@@ -436,7 +436,7 @@ static void noisy(strbuf *b, const run_model *m, const drift *dr)
         sb_printf(
             b, "\nNo noisy trial: every ok trial's coefficient of variation is at most %.0f %%.\n",
             NOISY_CV * 100);
-    /* trials run on a busy machine (README "Measurement quality", Load) */
+    /* trials run on a busy machine (doc/timing.md#load) */
     int nc = pm_col(m, "noise"), busy = 0;
     for (int r = 1; nc >= 0 && r <= m->nrows; r++) {
         const char *v = pm_cell(m, r, nc), *w = strstr(v, "busy: ");
@@ -455,7 +455,7 @@ static void noisy(strbuf *b, const run_model *m, const drift *dr)
     }
 }
 
-/* Warnings about the throttle check (README "Measurement quality"): trials
+/* Warnings about the throttle check (doc/timing.md#measurement-quality): trials
  * that kept samples taken while the device was throttled, and trials whose
  * check was off.  Nothing is said when there are none. */
 static void throttle_warnings(strbuf *b, const run_model *m)

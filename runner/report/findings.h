@@ -1,5 +1,5 @@
-/* findings.h - the Findings section of report.md and report.html (README
- * "Plots and reports"). */
+/* findings.h - the Findings section of report.md and report.html
+ * (doc/results.md#plots-and-reports). */
 #ifndef RUNNER_FINDINGS_H
 #define RUNNER_FINDINGS_H
 

@@ -19,7 +19,7 @@ int pm_default_x(const run_model *m)
 {
     if (m->c_size >= 0 && m->swept[m->c_size] && m->numeric[m->c_size])
         return m->c_size;
-    /* an amount of work before a configuration (README "Plots and reports") */
+    /* an amount of work before a configuration (doc/results.md#plots-and-reports) */
     for (int c = m->key_first; c <= m->key_last; c++)
         if (m->swept[c] && m->numeric[c] && !pm_is_config(m, c))
             return c;

@@ -21,7 +21,7 @@ typedef struct crossing {
  * are in all. */
 int find_crossings(const double *x, const double *speedup, int n, crossing *out, int max);
 
-/* The minimum effect a crossing needs (README "Plots and reports"): 5 %. */
+/* The minimum effect a crossing needs (doc/results.md#plots-and-reports): 5 %. */
 #define CROSSOVER_MIN_EFFECT 0.05
 
 /* Crossings claimed only where the difference is clear: a point counts as

@@ -226,7 +226,7 @@ int pm_load(run_model *m, const char *run_dir, const experiment *e, char *err, s
     m->c_mean = pm_col(m, "mean");
     m->c_stddev = pm_col(m, "stddev");
     m->c_max = pm_col(m, "max");
-    /* the median's interval (README "Measurement quality"); runs saved
+    /* the median's interval (doc/timing.md#measurement-quality); runs saved
      * before it have ci95_* columns, the mean's t interval: not shown */
     m->c_lo = pm_col(m, "median_ci_low");
     m->c_hi = pm_col(m, "median_ci_high");

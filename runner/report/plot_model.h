@@ -77,14 +77,14 @@ typedef struct chart_spec {
     char *xlabel, *ylabel; /* the file's axis labels, or NULL */
     char *legend;   /* the file's legend position (plots_config.c), or NULL */
     int is_default;
-    /* `y: device_median` / `time: device` (README "Plots and reports"): y
+    /* `y: device_median` / `time: device` (doc/results.md#plots-and-reports): y
      * is median, each trial drawn with its device time (CUDA events) where
      * it measured one, with its wall time otherwise */
     int device_time;
 } chart_spec;
 
 void chart_spec_free(chart_spec *s);
-/* The charts drawn when the experiment has no `plots` key (README "Plots and reports"). */
+/* The charts drawn when the experiment has no `plots` key (doc/results.md#plots-and-reports). */
 int pm_default_charts(const run_model *m, chart_spec **out);
 /* Converts the file's `plots` into charts over this run's columns.  A chart
  * naming a column that the trials table lacks is left out with a message in warn. */
@@ -108,7 +108,7 @@ int pm_default_series(const run_model *m, int x, int *out);
 /* "GPU", or "target=GPU, threads=4": the label of a row under these keys. */
 char *pm_label(const run_model *m, int row, const int *keys, int nkeys);
 
-/* Tidy numbers for people (README "Plots and reports"), used for every
+/* Tidy numbers for people (doc/results.md#plots-and-reports), used for every
  * size and ratio in report.md and in the charts' crossover labels:
  * pm_fmt_num writes a value below 10000 as it is (3 significant digits
  * when not a whole number), an integer power of two from 2^14 up as

@@ -1,4 +1,4 @@
-/* plot_warmup.h - the `warmup` chart (README "The warmup curve"): the time
+/* plot_warmup.h - the `warmup` chart (doc/timing.md#the-warmup-curve): the time
  * of each of the first K calls of a fresh worker (the trials table's
  * `first_calls`: K seconds separated by spaces), one curve per trial, call
  * number along x, time along a log y axis; the first-time phases a backend

@@ -1,4 +1,4 @@
-/* plots.c - the charts of a run (README "Plots and reports"), drawn by gnuplot.
+/* plots.c - the charts of a run (doc/results.md#plots-and-reports), drawn by gnuplot.
  *
  * For each chart the runner fills the template plots/TYPE.gp with the run's
  * data and writes RUN_DIR/plots/NAME.gp, a self-contained script (its data

@@ -1,4 +1,4 @@
-/* plots.h - charts with gnuplot (README "Plots and reports") and report.md. */
+/* plots.h - charts with gnuplot (doc/results.md#plots-and-reports) and report.md. */
 #ifndef RUNNER_PLOTS_H
 #define RUNNER_PLOTS_H
 

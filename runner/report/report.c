@@ -3,7 +3,7 @@
  * size, the largest speedup, noisy trials, failures and skips), the charts,
  * and a table of every trial. */
 #include "report/plots.h"
-#include "exec/proto.h"
+#include "exec/result.h"
 
 #include "report/plot_crossover.h"
 #include "report/plot_model.h"
@@ -228,7 +228,7 @@ static void table(strbuf *b, const run_model *m)
         gf |= isfinite(pm_num(m, r, m->c_gflops));
         gb |= isfinite(pm_num(m, r, m->c_gbps));
     }
-    /* the workload's and the hooks' own columns with a value (README "Plots and reports") */
+    /* the workload's and the hooks' own columns with a value (doc/results.md#plots-and-reports) */
     int extra[256];
     int ne = 0;
     for (int c = 0; c < m->ncols && ne < 250; c++) {
@@ -361,7 +361,7 @@ int report_write_with(const char *run_dir, int quiet, const char *extra, strbuf 
     environment(&b, meta);
 
     sb_puts(&b, "## Findings\n\n");
-    /* what every ratio below is (README "Plots and reports") */
+    /* what every ratio below is (doc/results.md#plots-and-reports) */
     sb_puts(&b, "Speedups and ratios are ratios of median times, as the charts draw them (wall "
                 "time; device time where a chart asks for it and a trial measured it); a "
                 "crossover is claimed only where the speedup's interval, from the two "

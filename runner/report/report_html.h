@@ -1,4 +1,4 @@
-/* report_html.h - RUN_DIR/report.html (README "Plots and reports"): the
+/* report_html.h - RUN_DIR/report.html (doc/results.md#plots-and-reports): the
  * same environment and findings as report.md, every chart inlined as SVG,
  * and the trials with all their columns in a table sorted by a click on a
  * column's header.  One file: no network, no JavaScript framework. */

@@ -1,5 +1,5 @@
 /* size_meaning.h - what `size` counts on a chart's axis and in the findings
- * (README "Plots and reports"): each workload says, a built-in one in the
+ * (doc/results.md#plots-and-reports): each workload says, a built-in one in the
  * registry ("iterations"), a Lua one with its table's `size_means`. */
 #ifndef RUNNER_SIZE_MEANING_H
 #define RUNNER_SIZE_MEANING_H

@@ -1,5 +1,5 @@
 /* export.h - a run's trials with their samples as one JSON document or one
- * CSV table (`runner export`, README "Results").  Library code: it prints
+ * CSV table (`runner export`, doc/results.md#results).  Library code: it prints
  * nothing; the caller prints the text or the error. */
 #ifndef RUNNER_EXPORT_H
 #define RUNNER_EXPORT_H

@@ -1,12 +1,12 @@
 /* merge.c - see merge.h.  A run made by `runner submit` (RUN_DIR/merge.sbatch
  * exists) earns its experiment folder's `latest` when the merge is complete
- * and has an ok trial, as a local run does (README "Results"); submit itself
+ * and has an ok trial, as a local run does (doc/results.md#results); submit itself
  * never moves it. */
 #include "rundir/merge.h"
 
 #include "base/csv.h"
 #include "base/util.h"
-#include "exec/proto.h"
+#include "exec/result.h"
 #include "rundir/resume.h"
 #include "rundir/rundir.h"
 #include "rundir/shards.h"

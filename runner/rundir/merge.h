@@ -1,5 +1,5 @@
-/* merge.h - joining the shards of a run (README "Running on a Slurm
- * cluster"): RUN_DIR/shard-K-of-N/ (shards.h) become one trials table and
+/* merge.h - joining the shards of a run
+ * (doc/slurm.md#running-on-a-slurm-cluster): RUN_DIR/shard-K-of-N/ (shards.h) become one trials table and
  * one samples table in RUN_DIR, in dry-run order, with a meta.json that sums
  * them up and the experiment file.  Library code: the reasons come back in
  * err, nothing is printed; `runner merge` (cli/cmd_merge.c) prints them,
@@ -21,7 +21,7 @@ enum { MERGE_OK = 0, MERGE_INVALID = -1, MERGE_WRITE_FAILED = -2 };
 /* Joins the shards of run_dir.  Each trial keeps the row of the first
  * shard that has it, and that shard's samples; a shard's trials table is
  * read with the cells of its late columns folded in (a shard killed before
- * its end left them aside: README "Results"), nothing in the shard
+ * its end left them aside: doc/results.md#results), nothing in the shard
  * rewritten; the header is the first shard's columns, then those only
  * later shards have.  MERGE_INVALID when they cannot be joined (no shard
  * folder, shards of two N or of two experiments, a shard without its

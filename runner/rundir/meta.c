@@ -4,7 +4,7 @@
 #include "exec/blas_use.h"
 
 #include "base/affinity.h"
-#include "exec/proto.h"
+#include "exec/result.h"
 
 #include "registry/backends.h"
 #include "rundir/results.h"
@@ -162,8 +162,8 @@ meta *meta_collect(const experiment *e, int argc, char **argv)
     add_str(r, "version", RUNNER_VERSION);
     add_str(r, "git_revision", RUNNER_GIT_REV);
     json_object_object_add(m->root, "runner", r);
-    /* the `affinity` values of the run's trials, each once (README
-     * "Measurement quality", Pinning; each trial's CPUs: its `cpus` column) */
+    /* the `affinity` values of the run's trials, each once
+     * (doc/timing.md#pinning; each trial's CPUs: its `cpus` column) */
     json_object *aff = json_object_new_array();
     int ac = experiment_column(e, "affinity");
     for (long long t = 0; ac >= 0 && t < e->ntrials; t++) {
@@ -216,7 +216,7 @@ meta *meta_collect(const experiment *e, int argc, char **argv)
     json_object_object_add(h, "cores", json_object_new_int(host_cpus()));
     {
         /* the CPUs `affinity` chooses from, and the load when the run began
-         * (README "Measurement quality", Load and Pinning) */
+         * (doc/timing.md#load and Pinning) */
         cpu_set_t set;
         char buf[256];
         if (sched_getaffinity(0, sizeof set, &set) == 0) {

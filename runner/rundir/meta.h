@@ -1,4 +1,4 @@
-/* meta.h - meta.json: what ran, where, with what (README "Results"). */
+/* meta.h - meta.json: what ran, where, with what (doc/results.md#results). */
 #ifndef RUNNER_META_H
 #define RUNNER_META_H
 

@@ -207,7 +207,7 @@ int results_open_dir(run_files *R, const experiment *e, const char *dir, char *e
 }
 
 /* times and statistics: 9 significant digits (finer than the clock's
- * nanosecond), in format_number's text (README "Results") */
+ * nanosecond), in format_number's text (doc/results.md#results) */
 static void num(strbuf *b, double x)
 {
     sb_putc(b, ',');
@@ -226,7 +226,7 @@ static double phase_median(const trial_result *r, size_t off, double *tmp)
     return stats_median(tmp, k);
 }
 
-/* Device-time statistics (README "Results"): the same statistics as the
+/* Device-time statistics (doc/results.md#results): the same statistics as the
  * wall-time columns, over samples.csv's device_seconds, for a trial whose
  * backend measured them (CUDA events).  They are columns after gbps that
  * appear with the first such trial, so a CPU-only trials.csv is as before. */
@@ -331,7 +331,7 @@ int results_write(run_files *R, const experiment *e, long long t, const trial_re
 
     sb_printf(&b, "%lld,", id);
     /* the key cells as the dry-run writes them (table_keys), but `threads:
-     * all` as the number it became (README "Results") */
+     * all` as the number it became (doc/results.md#results) */
     int tc = experiment_column(e, "threads");
     for (int c = 0; c < e->ncols; c++) {
         value v = trial_value(e, t, c);

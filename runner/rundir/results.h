@@ -1,10 +1,10 @@
-/* results.h - a run's folder (README "Results"): trials.csv, samples.csv,
+/* results.h - a run's folder (doc/results.md#results): trials.csv, samples.csv,
  * meta.json, the experiment file, the `latest` link; resume. */
 #ifndef RUNNER_RESULTS_H
 #define RUNNER_RESULTS_H
 
 #include "experiment/config.h"
-#include "exec/supervisor.h"
+#include "exec/result.h"
 #include "rundir/run_files.h"
 
 #include <stddef.h>

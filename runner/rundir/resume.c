@@ -74,7 +74,7 @@ static int trim_torn(const char *path)
 }
 
 /* A trial id as the runner writes it: decimal digits only, nothing else
- * (README "Results": a damaged row is re-run, never trusted); -1 if not. */
+ * (doc/results.md#results: a damaged row is re-run, never trusted); -1 if not. */
 static long long strict_id(const char *s)
 {
     if (!*s || strlen(s) > 18)
@@ -126,7 +126,7 @@ static int has_orphans(const run_files *R, const char *path)
 /* Is the saved experiment (experiment.yaml of the run) the one given now?
  * The same text is; otherwise both are expanded and every trial of this
  * run must have the same keys under the same id (an edited sweep would mix
- * old and new trials: README "Results").  0, or -1 with what differs. */
+ * old and new trials: doc/results.md#results).  0, or -1 with what differs. */
 static int same_experiment(const run_files *R, const experiment *e, char *err, size_t len)
 {
     char *path = xasprintf("%s/experiment.yaml", R->run_dir);
@@ -204,7 +204,7 @@ out:
 
 /* Cells of columns trials.csv's header did not have when their trial was
  * saved wait in trials.more.csv (trial,column,value) until the run's end
- * folds them in (README "Results").  fold_more_text makes the folded table:
+ * folds them in (doc/results.md#results).  fold_more_text makes the folded table:
  * the header widened, earlier rows padded, the last line for a cell
  * winning; lines of trials with no row (a crash between the two appends)
  * are dropped.  resume_fold_more writes it over trials.csv (results_close,

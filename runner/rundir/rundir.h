@@ -1,4 +1,4 @@
-/* rundir.h - the run folder's layout and its readers (README "Results").
+/* rundir.h - the run folder's layout and its readers (doc/results.md#results).
  *
  * rundir/ is the one owner of the run folder: only its files name the files
  * in it (trials.csv, samples.csv, trials.more.csv, meta.json, report.md,
@@ -57,7 +57,7 @@ long rundir_trial_no(const char *cell);
 void rundir_group_samples(const csv_table *s, rundir_by_trial *g);
 /* Trial t's rows from its last series on: a trial run again (after a crash,
  * or once more into the folder) starts its sample numbers again, and only
- * its last series stands (README "Results").  *n the count; NULL when the
+ * its last series stands (doc/results.md#results).  *n the count; NULL when the
  * trial has no row. */
 const int *rundir_last_series(const csv_table *s, const rundir_by_trial *g, long t, int *n);
 void rundir_by_trial_free(rundir_by_trial *g);
@@ -83,7 +83,7 @@ char *rundir_create(const char *exp_dir, char **run_id, char *err, size_t len);
 /* The id of the newest unfinished run of EXP (its meta.json says not
  * finished, or it has none), or NULL. */
 char *rundir_find_unfinished(const char *exp_dir);
-/* Locks a run folder for writing (README "Results"): *lock_fd holds it until
+/* Locks a run folder for writing (doc/results.md#results): *lock_fd holds it until
  * closed; -1 with "locked by pid N" in err when another runner holds it. */
 int rundir_lock(const char *run_dir, int *lock_fd, char *err, size_t len);
 /* EXP/latest -> run_id, replaced atomically. */

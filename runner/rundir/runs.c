@@ -83,8 +83,8 @@ char *rundir_find_unfinished(const char *exp_dir)
 }
 
 /* The run's lock: an exclusive fcntl() lock on RUN/.lock, held until
- * results_free, so that two runners never write one run folder (README
- * "Results").  A POSIX record lock, not flock(): it belongs to this process
+ * results_free, so that two runners never write one run folder
+ * (doc/results.md#results).  A POSIX record lock, not flock(): it belongs to this process
  * alone, so the worker and hooks processes forked from it do not hold it on
  * after a SIGKILL of the runner; the kernel drops it when the runner dies.
  * The holder's pid comes from F_GETLK, and is written in the file too. */
@@ -126,7 +126,7 @@ int rundir_lock(const char *run_dir, int *lock_fd, char *err, size_t len)
 }
 
 /* latest -> <run-id>, replaced atomically.  Only a run that finished with an
- * ok trial earns it (README "Results"; issue 16: an empty --filter run or a
+ * ok trial earns it (doc/results.md#results; issue 16: an empty --filter run or a
  * crashed run must not become what `compare` and `plot` take as latest). */
 int rundir_point_latest(const char *exp_dir, const char *run_id)
 {

@@ -1,5 +1,5 @@
-/* queue.h - talking to a Slurm cluster (README "Running on a Slurm
- * cluster"): sbatch, squeue and scontrol, run through base/spawn.h (an
+/* queue.h - talking to a Slurm cluster
+ * (doc/slurm.md#running-on-a-slurm-cluster): sbatch, squeue and scontrol, run through base/spawn.h (an
  * argument vector, never a shell; found on PATH, or named by
  * $RUNNER_SBATCH, $RUNNER_SQUEUE and $RUNNER_SCONTROL) and killed when they
  * do not answer in time; and the job log of a run folder, slurm-jobs.txt.

@@ -1,5 +1,5 @@
-/* status.h - `runner status RUN_DIR` as a library step (README "Running on
- * a Slurm cluster"): trials done per shard, finished or not, Slurm's state
+/* status.h - `runner status RUN_DIR` as a library step
+ * (doc/slurm.md#running-on-a-slurm-cluster): trials done per shard, finished or not, Slurm's state
  * of each array task and of the merge job, and whether the run was merged.
  * Library code: cli/cmd_submit.c prints the table. */
 #ifndef RUNNER_STATUS_H

@@ -1,5 +1,5 @@
-/* submit.h - `runner submit` as library steps (README "Running on a Slurm
- * cluster"):
+/* submit.h - `runner submit` as library steps
+ * (doc/slurm.md#running-on-a-slurm-cluster):
  *
  *   FILE.yaml        submit_prepare makes OUTPUT/<name>/<run-id>/ with the
  *                    experiment, job.sbatch (a job array: task K runs

@@ -73,7 +73,7 @@ int median_ci_rank(int n, double level, double *coverage)
     }
     /* coverage of [x(l), x(n-l+1)] is P(l <= B <= n-l), B ~ Bin(n, 1/2):
      * the median lies between those order statistics exactly when l to n-l
-     * samples fall below it (README "Measurement quality") */
+     * samples fall below it (doc/timing.md#measurement-quality) */
 #define COVER(l) (1 - 2 * binom_half_cdf(n, (l) - 1))
     /* start from the normal approximation, then walk to the exact rank */
     int l = (int)floor(n / 2.0 - 0.5 * 1.959964 * sqrt((double)n));
@@ -95,7 +95,7 @@ int stats_bimodal(const double *x, int k, double *lo_mode, double *hi_mode, doub
     if (k < 10)
         return 0;
     /* a mode is at least two samples: a lone slow one is an outlier or a
-     * stall (README "Measurement quality"), and one of 15 is already 7 % */
+     * stall (doc/timing.md#measurement-quality), and one of 15 is already 7 % */
     int edge = (int)ceil(0.05 * k), best = -1;
     if (edge < 2)
         edge = 2;

@@ -1,5 +1,5 @@
-/* stats.h - summary statistics of a trial's samples (README "Measurement
- * quality", "How a trial is timed"). */
+/* stats.h - summary statistics of a trial's samples
+ * (doc/timing.md#measurement-quality, "How a trial is timed"). */
 #ifndef RUNNER_STATS_H
 #define RUNNER_STATS_H
 
@@ -7,7 +7,7 @@ typedef struct stats {
     int n;
     double min, median, mean, stddev, max;
     /* Distribution-free interval of the median from order statistics
-     * (README "Measurement quality"): [x(l), x(n-l+1)], and its exact
+     * (doc/timing.md#measurement-quality): [x(l), x(n-l+1)], and its exact
      * coverage ci_level (>= 0.95 from n = 6; [min, max] below that, e.g.
      * 0.9375 at n = 5).  Always inside [min, max]: never negative for
      * durations. */
@@ -31,14 +31,14 @@ double binom_half_cdf(int n, int k);
  * none is.  *coverage gets the interval's exact coverage.  0 when n < 1. */
 int median_ci_rank(int n, double level, double *coverage);
 
-/* Bimodality or stalls in sorted samples x[0..k-1] (README "Measurement
- * quality"): 1 when the median is over twice the minimum and the sorted
+/* Bimodality or stalls in sorted samples x[0..k-1]
+ * (doc/timing.md#measurement-quality): 1 when the median is over twice the minimum and the sorted
  * samples have a gap (a ratio of at least 2 between neighbours) with at
  * least 5 % of the samples on each side; *lo_mode and *hi_mode get the
  * medians of the two groups and *hi_share the upper group's share. */
 int stats_bimodal(const double *x, int k, double *lo_mode, double *hi_mode, double *hi_share);
 
-/* repeats: auto (README "Measurement quality").  The state of the stop rule
+/* repeats: auto (doc/timing.md#measurement-quality).  The state of the stop rule
  * over one trial's samples. */
 typedef struct stop_state {
     double *x, *scratch; /* the samples so far (per call), and room to select in */
@@ -62,7 +62,7 @@ const char *stop_add(stop_state *st, double sample, double rse_target, int min_s
                      double elapsed);
 void stop_free(stop_state *st);
 
-/* batch: auto (README "Batching").  Given that `batch` calls took `took`
+/* batch: auto (doc/timing.md#batching).  Given that `batch` calls took `took`
  * seconds together, the next batch to try so that one sample lasts at
  * least `target` seconds: `batch` itself when it does already, else a
  * larger power of two (at most 2^20, at most 16x at a time: the next timing

@@ -41,7 +41,7 @@ rows "$t" size median h2d compute d2h | awk -F'|' '
   END{exit bad}' && ok "phases add up to the io: with total within 10 %" || bad "phases do not add up"
 
 runexp oversized
-# a run with no ok trial does not move latest (README "Results"): its own folder
+# a run with no ok trial does not move latest (doc/results.md#results): its own folder
 t="$(ls -d "$out"/gpu_oversized/2*/ 2>/dev/null | tail -1)trials.csv"
 r=$(col "$t" reason | tail -1); s=$(col "$t" status | tail -1)
 [ "$s" = skipped ] && echo "$r" | grep -q '^needs .* available' && ok "oversized trial skipped: $r" || bad "oversized: $s $r"

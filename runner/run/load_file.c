@@ -1,5 +1,5 @@
 /* load_file.c - see load_file.h. */
-#include "exec/load_file.h"
+#include "run/load_file.h"
 
 #include "exec/trial.h"
 #include "lua/hookproc.h"
@@ -24,7 +24,7 @@ static void check_lua_value(const experiment *e, const value *v, int line, int c
 
 /* The Lua files an experiment names (workload values, hooks), loaded and
  * checked: runs their top level in the sandbox, each in a child process
- * with a time limit (README "Guarantees": a file that crashes Lua or hangs
+ * with a time limit (doc/results.md#guarantees: a file that crashes Lua or hangs
  * in a C function gets a message and exit 2), so not for `runner plot`. */
 static void experiment_check_lua(const experiment *e, diags *d)
 {
@@ -50,7 +50,7 @@ static void experiment_check_lua(const experiment *e, diags *d)
 
 /* A warning, not an error (issue 16): `threads` above the CPUs this process
  * may use makes the trial's threads share cores, and its times measure the
- * sharing (README "Measurement quality", Load). */
+ * sharing (doc/timing.md#load). */
 static void warn_threads(const experiment *e, const char *path, strbuf *w)
 {
     int col = experiment_column(e, "threads"), cpus = host_cpus();
@@ -84,8 +84,8 @@ static void warn_threads(const experiment *e, const char *path, strbuf *w)
 }
 
 /* A warning, not an error: `repeats: auto` with a `timeout` under stop's
- * max_time cuts a steady trial still sampling as `timeout` (README
- * "Measurement quality", Adaptive stopping); said by every command that
+ * max_time cuts a steady trial still sampling as `timeout`
+ * (doc/timing.md#adaptive-stopping); said by every command that
  * loads the file, so a run says it before it spends the time. */
 static void warn_short_timeouts(const experiment *e, const char *path, strbuf *w)
 {

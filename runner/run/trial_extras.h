@@ -1,11 +1,11 @@
-/* trial_extras.h - the columns the runner adds to a finished trial (README
- * "Results"): `noise` and the load columns (README "Measurement quality"),
- * and an `order: interleaved` trial's rounds folded into one result (README
- * "How a trial is timed"). */
-#ifndef RUNNER_CLI_TRIAL_EXTRAS_H
-#define RUNNER_CLI_TRIAL_EXTRAS_H
+/* trial_extras.h - the columns the runner adds to a finished trial
+ * (doc/results.md#results): `noise` and the load columns (doc/timing.md#measurement-quality),
+ * and an `order: interleaved` trial's rounds folded into one result
+ * (doc/timing.md#how-a-trial-is-timed). */
+#ifndef RUNNER_RUN_TRIAL_EXTRAS_H
+#define RUNNER_RUN_TRIAL_EXTRAS_H
 
-#include "exec/supervisor.h"
+#include "exec/result.h"
 
 /* The value of extra column `key` of r (the last one set), or NULL. */
 const char *trial_extra(const trial_result *r, const char *key);

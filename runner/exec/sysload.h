@@ -1,9 +1,9 @@
-/* load.h - how busy the machine was during a trial (README "Measurement
- * quality", Load): the load average, the CPU time stolen by the hypervisor
+/* sysload.h - how busy the machine was during a trial
+ * (doc/timing.md#load): the load average, the CPU time stolen by the hypervisor
  * and the CPU time of other processes, from /proc.  Library code: it prints
  * nothing. */
-#ifndef RUNNER_LOAD_H
-#define RUNNER_LOAD_H
+#ifndef RUNNER_SYSLOAD_H
+#define RUNNER_SYSLOAD_H
 
 #include <sys/types.h>
 

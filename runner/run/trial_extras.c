@@ -1,7 +1,8 @@
 /* trial_extras.c - see trial_extras.h: the runner's own columns of a
  * finished trial, and the rounds of an interleaved trial folded into it. */
-#include "cli/trial_extras.h"
+#include "run/trial_extras.h"
 
+#include "base/value.h"
 #include "stats/stats.h"
 #include "base/util.h"
 
@@ -18,8 +19,8 @@ const char *trial_extra(const trial_result *r, const char *key)
     return NULL;
 }
 
-/* A `noise` column for trials worth a second look (README "Measurement
- * quality"), each part naming a cause the report's advice follows: the
+/* A `noise` column for trials worth a second look
+ * (doc/timing.md#measurement-quality), each part naming a cause the report's advice follows: the
  * spread ("cv 7.2%, mad 0.4%": the coefficient of variation beside the
  * robust one, 1.4826 MAD / median, when either is above 5 %), outliers
  * beyond Tukey's fences, stalls (samples over 10x the median), two modes
@@ -85,8 +86,8 @@ void trial_flag_noise(trial_result *r, double rse_target)
     sb_free(&b);
 }
 
-/* The machine's load during a trial that a worker ran (README "Measurement
- * quality", Load): `load_avg`, `steal`, `other_cpu`, `cpu_mhz`, `cpu_max_mhz` columns. */
+/* The machine's load during a trial that a worker ran
+ * (doc/timing.md#load): `load_avg`, `steal`, `other_cpu`, `cpu_mhz`, `cpu_max_mhz` columns. */
 void trial_record_load(trial_result *r)
 {
     const load_sum *l = &r->load;
@@ -115,7 +116,7 @@ void trial_record_load(trial_result *r)
 
 /* One round's extra into the trial's (order: interleaved): warmup_calls and
  * warmup_time are summed over the rounds, warmup_unsteady keeps the largest
- * ratio of the rounds whose warmup gave up (README "How a trial is timed");
+ * ratio of the rounds whose warmup gave up (doc/timing.md#how-a-trial-is-timed);
  * any other extra is the last round's. */
 static void add_round_extra(trial_result *a, const char *key, const char *val)
 {

@@ -1,7 +1,7 @@
-/* load.c - see load.h.  Why: issue 16 measured matmul 2.7-5.5x slower with
+/* sysload.c - see sysload.h.  Why: issue 16 measured matmul 2.7-5.5x slower with
  * another process on 1.6 of 2 cores, every trial reported ok; a trial must
- * say that its machine was busy (README "Measurement quality", Load). */
-#include "exec/load.h"
+ * say that its machine was busy (doc/timing.md#load). */
+#include "exec/sysload.h"
 
 #include "base/util.h"
 
@@ -18,8 +18,8 @@ static double tv(struct timeval t)
 }
 
 /* utime + stime of a live process and of the children it waited for
- * (cutime + cstime: the processes of `parallel: processes`, README
- * "Processes and threads"), in seconds; -1 when unreadable */
+ * (cutime + cstime: the processes of `parallel: processes`,
+ * doc/timing.md#processes-and-threads), in seconds; -1 when unreadable */
 static double proc_cpu(pid_t pid)
 {
     char p[64], buf[1024];

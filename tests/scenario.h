@@ -1,0 +1,37 @@
+/* scenario.h - the set-ups that the tests running bin/runner share: an
+ * experiment file in a fresh folder, the newest run of an experiment and its
+ * files, a trials table's cells.  runproc.h starts the runner itself. */
+#ifndef TESTS_SCENARIO_H
+#define TESTS_SCENARIO_H
+
+#include "base/csv.h"
+#include "runproc.h"
+
+#include <stddef.h>
+
+/* The size of the path buffers experiment_at fills. */
+enum { SCENARIO_PATH = 4096 };
+
+/* Writes DIR/FILE with `yaml`; sets exp to DIR/FILE and out to DIR/out, the
+ * output folder (buffers of SCENARIO_PATH bytes). */
+void experiment_at(const char *dir, const char *file, const char *yaml, char *exp, char *out);
+/* Runs EXP as `runner --quiet --no-plots --output OUT EXP`. */
+void run_quiet(const char *out, const char *exp, proc_out *r);
+/* OUT/NAME/RUN/FILE of the newest run of experiment NAME (run ids sort by
+ * time, "-K" suffixes by K): not OUT/NAME/latest, which only a finished run
+ * with an ok trial earns (doc/results.md#results); the tests also look at
+ * failed and cut runs. */
+void newest_run_file(const char *out, const char *name, const char *file, char *path, size_t len);
+/* The newest run's FILE read as a CSV table (asserted). */
+void read_newest(const char *out, const char *name, const char *file, csv_table *t);
+/* The lines of a file; -1 when it cannot be read. */
+int count_lines(const char *path);
+/* A file's text (its first 64 KiB; malloc'd), or NULL. */
+char *read_all(const char *path);
+/* CLOCK_MONOTONIC in seconds. */
+double mono_now(void);
+/* A cell of a trials table by column name (the column asserted), "" past
+ * the row's end. */
+const char *cell(const csv_table *t, int row, const char *col);
+
+#endif
