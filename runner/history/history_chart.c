@@ -32,11 +32,22 @@ static int new_chart(const history_set *h, int i)
            !same(a->workload, b->workload) || !same(a->device, b->device);
 }
 
-/* One chart: series [from, to) of h, into the script. */
+/* Whether series i has a median to draw. */
+static int drawable(const history_set *h, int i)
+{
+    for (int k = 0; k < h->s[i].npts; k++)
+        if (isfinite(h->s[i].pts[k].median))
+            return 1;
+    return 0;
+}
+
+/* One chart: the drawable series of [from, to) of h, into the script. */
 static void chart(const history_set *h, int from, int to, const char *file, strbuf *sc)
 {
     const history_series *f = &h->s[from];
     for (int i = from; i < to; i++) {
+        if (!drawable(h, i))
+            continue;
         sb_printf(sc, "$s%d << EOD\n", i);
         for (int k = 0; k < h->s[i].npts; k++) {
             const history_point *p = &h->s[i].pts[k];
@@ -68,11 +79,14 @@ static void chart(const history_set *h, int from, int to, const char *file, strb
                       a++, 100 * c->step, c->at + 0.7);
         }
     sb_puts(sc, "plot ");
-    for (int i = from; i < to; i++) {
+    for (int i = from, first = 1; i < to; i++) {
+        if (!drawable(h, i))
+            continue;
         int lc = (i - from) % 8 + 1;
         sb_printf(sc, "%s$s%d using 1:3:4 with filledcurves fs transparent solid 0.15 lc %d "
                       "notitle, $s%d using 1:2 with linespoints pt 7 ps 0.6 lc %d title ",
-                  i > from ? ", " : "", i, lc, i, lc);
+                  first ? "" : ", ", i, lc, i, lc);
+        first = 0;
         gp_quote(sc, h->s[i].key, 60);
     }
     sb_puts(sc, "\n");
@@ -100,9 +114,13 @@ int history_charts(const history_set *h, const char *dir, strbuf *names, char *e
                  "set grid ytics\nset title noenhanced\n");
     int drawn = 0;
     for (int i = 0; i < h->n;) {
-        int j = i + 1;
+        int j = i + 1, any = drawable(h, i);
         while (j < h->n && !new_chart(h, j))
-            j++;
+            any |= drawable(h, j++);
+        if (!any) { /* no ok trial in these runs: no chart */
+            i = j;
+            continue;
+        }
         strbuf file = {0};
         name_part(&file, h->s[i].experiment);
         sb_puts(&file, "-");
