@@ -162,3 +162,31 @@ Test(gate, bad_input_is_exit_2)
     free(now);
     free(db);
 }
+
+/* Without --history: the database of the run's results folder
+ * (RESULTS/<experiment>/<run>), or exit 2 for a run in none. */
+Test(gate, the_default_database_is_the_results_folders)
+{
+    char *d = tmpdir();
+    write_text(d, "toy.yaml", "name: toy\nworkload: noop\nrepeats: 3\nsweep:\n  size: [1]\n");
+    char y[4096], out[4096];
+    snprintf(y, sizeof y, "%s/toy.yaml", d);
+    snprintf(out, sizeof out, "%s/res", d);
+    proc_out r;
+    for (int i = 0; i < 4; i++) {
+        run((char *[]){"--quiet", "--no-plots", "--output", out, y, NULL}, &r);
+        cr_assert_eq(r.status, 0, "%s", r.err);
+    }
+    char *latest = xasprintf("%s/toy", out);
+    run((char *[]){"gate", latest, NULL}, &r);
+    /* 3 earlier runs of a noop: judged (0 or 1: a noop's speed on a shared
+     * machine is its own), or inconclusive when the machine was busy */
+    cr_assert(r.status == 0 || r.status == 1 || r.status == 3, "%d: %s%s", r.status, r.out, r.err);
+    cr_assert(strstr(r.out, "gate: toy on machine "), "%s%s", r.out, r.err);
+    free(latest);
+    char *elsewhere = make_run(d, "loose", "2026-02-01T00:00:00Z", 1e-3, 2e-3, "");
+    run((char *[]){"gate", elsewhere, NULL}, &r);
+    cr_assert_eq(r.status, 2);
+    cr_assert(strstr(r.err, "is in no results folder"), "%s", r.err);
+    free(elsewhere);
+}

@@ -506,3 +506,22 @@ Test(history, the_reference_results_fixture)
     free(db);
     free(src);
 }
+
+/* runs whose trials all failed: listed, no chart drawn, no error */
+Test(history, a_series_with_no_ok_run_has_no_chart)
+{
+    char *d = tmpdir();
+    write_text(d, "bad.lua", "return { run = function(ctx, p, state) error('no') end }\n");
+    write_text(d, "toy.yaml", "name: toy\nworkload: lua:bad.lua\nrepeats: 3\n");
+    proc_out r;
+    run_toy(d, NULL, &r);
+    cr_assert_eq(r.status, 1, "%s", r.err);
+    cr_assert_null(strstr(r.err, "warning: history"), "%s", r.err);
+    char *db = db_path(d), *charts = xasprintf("%s/charts", d);
+    run((char *[]){"history", "--history", db, "--charts", charts, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.out, "failed"), "%s", r.out);
+    cr_assert(strstr(r.err, "history: 0 trend charts in"), "%s", r.err);
+    free(charts);
+    free(db);
+}
