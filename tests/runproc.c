@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -34,6 +35,27 @@ void write_text(const char *dir, const char *name, const char *text)
     fclose(f);
 }
 
+void write_file(const char *path, const char *text, int exec)
+{
+    FILE *f = fopen(path, "w");
+    cr_assert(f, "cannot write %s", path);
+    fputs(text, f);
+    fclose(f);
+    if (exec)
+        chmod(path, 0755);
+}
+
+void rm_rf(const char *dir)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        execlp("rm", "rm", "-rf", "--", dir, (char *)NULL);
+        _exit(127);
+    }
+    int st;
+    waitpid(pid, &st, 0);
+}
+
 static void drain(int fd, char *buf, size_t cap, size_t *len)
 {
     ssize_t n;
@@ -42,8 +64,12 @@ static void drain(int fd, char *buf, size_t cap, size_t *len)
     buf[*len] = '\0';
 }
 
-/* Starts the runner with args (NULL-terminated); returns its pid. */
 pid_t start(char *const args[], int *out_fd, int *err_fd)
+{
+    return start_in(NULL, NULL, args, out_fd, err_fd);
+}
+
+pid_t start_in(const char *cwd, const char *env, char *const args[], int *out_fd, int *err_fd)
 {
     const char *bin = runner_bin(); /* assert here, not in the child */
     int o[2], e[2];
@@ -55,6 +81,10 @@ pid_t start(char *const args[], int *out_fd, int *err_fd)
         dup2(e[1], 2);
         close(o[0]);
         close(e[0]);
+        if (cwd && chdir(cwd) < 0)
+            _exit(126);
+        if (env)
+            putenv((char *)env);
         char *argv[32];
         int n = 0;
         argv[n++] = (char *)bin;

@@ -20,8 +20,15 @@ const char *runner_bin(void);
 char *tmpdir(void);
 /* DIR/NAME with TEXT. */
 void write_text(const char *dir, const char *name, const char *text);
+/* PATH with TEXT, executable when exec is set. */
+void write_file(const char *path, const char *text, int exec);
+/* Removes a folder and all it holds (rm -rf). */
+void rm_rf(const char *dir);
 /* Starts the runner with args (NULL-terminated); returns its pid. */
 pid_t start(char *const args[], int *out_fd, int *err_fd);
+/* The same in folder `cwd` (NULL: this one) with one more environment entry
+ * "K=V" (NULL: none). */
+pid_t start_in(const char *cwd, const char *env, char *const args[], int *out_fd, int *err_fd);
 /* Reads a started runner's output and waits for it. */
 void finish(pid_t pid, int ofd, int efd, proc_out *r);
 /* start + finish. */

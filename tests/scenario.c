@@ -8,6 +8,12 @@
 #include <string.h>
 #include <time.h>
 
+void file_at(const char *dir, const char *name, const char *text, char *path)
+{
+    write_text(dir, name, text);
+    snprintf(path, SCENARIO_PATH, "%s/%s", dir, name);
+}
+
 void experiment_at(const char *dir, const char *file, const char *yaml, char *exp, char *out)
 {
     write_text(dir, file, yaml);
@@ -15,9 +21,42 @@ void experiment_at(const char *dir, const char *file, const char *yaml, char *ex
     snprintf(out, SCENARIO_PATH, "%s/out", dir);
 }
 
+char *experiment_in(const char *file, const char *yaml, char *exp, char *out)
+{
+    char *d = tmpdir();
+    experiment_at(d, file, yaml, exp, out);
+    return d;
+}
+
+void run_expect(const char *out, const char *exp, int want, proc_out *r)
+{
+    run_quiet(out, exp, r);
+    cr_assert_eq(r->status, want, "%s", r->err);
+}
+
+void run_with_fake(const char *out, const char *exp, int variant, proc_out *r)
+{
+    char fake[4096];
+    snprintf(fake, sizeof fake, "%s/fake-%d.so", getenv("RUNNER_FAKES"), variant);
+    setenv("RUNNER_CUDA_BACKEND", fake, 1);
+    run_quiet(out, exp, r);
+    unsetenv("RUNNER_CUDA_BACKEND");
+}
+
 void run_quiet(const char *out, const char *exp, proc_out *r)
 {
     run((char *[]){"--quiet", "--no-plots", "--output", (char *)out, (char *)exp, NULL}, r);
+}
+
+void run_e_yaml(const char *dir, const char *name, char *run_dir)
+{
+    char out[4096], y[4096];
+    snprintf(out, sizeof out, "%s/res", dir);
+    snprintf(y, sizeof y, "%s/e.yaml", dir);
+    proc_out r;
+    run((char *[]){"--quiet", "--output", out, y, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    snprintf(run_dir, SCENARIO_PATH, "%s/%s/latest", out, name);
 }
 
 void newest_run_file(const char *out, const char *name, const char *file, char *path, size_t len)
@@ -85,4 +124,13 @@ double mono_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void assert_row_durations(const csv_table *t, int i, const char *const *cols, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        cr_assert(cell(t, i, cols[k])[0] != '-', "row %d: %s = %s", i, cols[k], cell(t, i, cols[k]));
+    double lo = atof(cell(t, i, "median_ci_low")), hi = atof(cell(t, i, "median_ci_high"));
+    double m = atof(cell(t, i, "median"));
+    cr_assert(lo <= m && m <= hi, "row %d: %g not in [%g, %g]", i, m, lo, hi);
 }

@@ -15,8 +15,20 @@ enum { SCENARIO_PATH = 4096 };
 /* Writes DIR/FILE with `yaml`; sets exp to DIR/FILE and out to DIR/out, the
  * output folder (buffers of SCENARIO_PATH bytes). */
 void experiment_at(const char *dir, const char *file, const char *yaml, char *exp, char *out);
-/* Runs EXP as `runner --quiet --no-plots --output OUT EXP`. */
+/* Writes DIR/NAME with `text` and sets path (SCENARIO_PATH bytes) to it. */
+void file_at(const char *dir, const char *name, const char *text, char *path);
+/* experiment_at in a fresh tmpdir(), which it returns (malloc'd). */
+char *experiment_in(const char *file, const char *yaml, char *exp, char *out);
+/* Runs EXP as `runner --quiet --no-plots --output OUT EXP`; run_expect also
+ * asserts its exit status is `want`. */
 void run_quiet(const char *out, const char *exp, proc_out *r);
+void run_expect(const char *out, const char *exp, int want, proc_out *r);
+/* run_quiet with the fake CUDA backend fake-VARIANT.so of $RUNNER_FAKES. */
+void run_with_fake(const char *out, const char *exp, int variant, proc_out *r);
+/* Runs DIR/e.yaml as `runner --quiet --output DIR/res DIR/e.yaml` (charts
+ * and report drawn), asserts exit 0, and sets run_dir (SCENARIO_PATH bytes)
+ * to DIR/res/NAME/latest. */
+void run_e_yaml(const char *dir, const char *name, char *run_dir);
 /* OUT/NAME/RUN/FILE of the newest run of experiment NAME (run ids sort by
  * time, "-K" suffixes by K): not OUT/NAME/latest, which only a finished run
  * with an ok trial earns (doc/results.md#results); the tests also look at
@@ -33,5 +45,8 @@ double mono_now(void);
 /* A cell of a trials table by column name (the column asserted), "" past
  * the row's end. */
 const char *cell(const csv_table *t, int row, const char *col);
+/* Row i of a trials table: none of the n columns `cols` holds a negative
+ * duration, and the median lies in its interval. */
+void assert_row_durations(const csv_table *t, int i, const char *const *cols, size_t n);
 
 #endif

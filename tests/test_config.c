@@ -1,7 +1,7 @@
-/* test_config.c - experiment files through experiment_parse(): every axis form,
- * expansion order, exclude, YAML anchors / aliases / merge keys, x- keys,
- * defaults, params, durations, the README worked example, --filter
- * (experiment_filter) and the 1,000,000-trial limit. */
+/* test_config.c - experiment files through experiment_parse(): YAML anchors /
+ * aliases / merge keys, x- keys, defaults, params, durations, the README.md
+ * worked example, --filter (experiment_filter), the 1,000,000-trial limit,
+ * errors, and the warmup, sample_time and order keys. */
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
 
@@ -10,385 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "experiment/config.h"
-#include "base/util.h"
-
-/* ---- helpers ---------------------------------------------------------------- */
-
-static char *diags_text(const diags *d)
-{
-    strbuf b = {0};
-    for (int i = 0; i < d->n; i++)
-        sb_printf(&b, "%d:%d: %s\n", d->items[i].line, d->items[i].col, d->items[i].msg);
-    return sb_take(&b);
-}
-
-/* Parses `text` (named t.yaml); must succeed. */
-static experiment *parse_ok(const char *text)
-{
-    diags d = {0};
-    experiment *e = experiment_parse("t.yaml", text, strlen(text), &d);
-    char *msgs = diags_text(&d);
-    cr_assert(e != NULL, "experiment_parse failed:\n%s\nfile:\n%s", msgs, text);
-    cr_assert_eq(d.n, 0, "a valid file produced diagnostics:\n%s", msgs);
-    free(msgs);
-    diag_free(&d);
-    return e;
-}
-
-/* Parses `text`; must fail.  Returns all diagnostics, one "L:C: msg" a line. */
-static char *parse_err(const char *text)
-{
-    diags d = {0};
-    experiment *e = experiment_parse("t.yaml", text, strlen(text), &d);
-    if (e) {
-        long long n = e->ntrials;
-        experiment_free(e);
-        cr_assert_fail("expected an error, got %lld trials; file:\n%s", n, text);
-    }
-    cr_assert_gt(d.n, 0, "NULL without a diagnostic");
-    char *msgs = diags_text(&d);
-    diag_free(&d);
-    return msgs;
-}
-
-/* Asserts that `msgs` contains `want` (e.g. "3:5: unknown key ..."). */
-#define expect_diag(msgs, want) \
-    cr_expect(strstr((msgs), (want)) != NULL, "expected diagnostic '%s', got:\n%s", (want), (msgs))
-
-static int col_of(const experiment *e, const char *name)
-{
-    int c = experiment_column(e, name);
-    cr_assert_geq(c, 0, "no column '%s'", name);
-    return c;
-}
-
-/* Text of column `name` in trial t ("" when it has no value). */
-static const char *tv(const experiment *e, long long t, const char *name)
-{
-    value v = trial_value(e, t, col_of(e, name));
-    return v.kind == VAL_NONE ? "" : v.text;
-}
-
-/* Column `name` over every trial, comma-separated (caller frees). */
-static char *values(const experiment *e, const char *name)
-{
-    int c = col_of(e, name);
-    strbuf b = {0};
-    for (long long t = 0; t < e->ntrials; t++) {
-        value v = trial_value(e, t, c);
-        sb_printf(&b, "%s%s", t ? "," : "", v.kind == VAL_NONE ? "" : v.text);
-    }
-    return sb_take(&b);
-}
-
-/* Several columns per trial: "a/b a/b ...". */
-static char *rows(const experiment *e, const char *const *names)
-{
-    strbuf b = {0};
-    for (long long t = 0; t < e->ntrials; t++) {
-        if (t)
-            sb_putc(&b, ' ');
-        for (int i = 0; names[i]; i++)
-            sb_printf(&b, "%s%s", i ? "/" : "", tv(e, t, names[i]));
-    }
-    return sb_take(&b);
-}
-
-static char *column_names(const experiment *e)
-{
-    strbuf b = {0};
-    for (int c = 0; c < e->ncols; c++)
-        sb_printf(&b, "%s%s", c ? "," : "", e->cols[c].name);
-    return sb_take(&b);
-}
-
-#define expect_values(e, name, want)                                                        \
-    do {                                                                                    \
-        char *got_ = values((e), (name));                                                   \
-        cr_expect_str_eq(got_, (want), "column '%s': got %s, want %s", (name), got_, (want)); \
-        free(got_);                                                                         \
-    } while (0)
-
-#define expect_rows(e, want, ...)                                                  \
-    do {                                                                           \
-        static const char *const n_[] = {__VA_ARGS__, NULL};                       \
-        char *got_ = rows((e), n_);                                                \
-        cr_expect_str_eq(got_, (want), "rows: got\n  %s\nwant\n  %s", got_, (want)); \
-        free(got_);                                                                \
-    } while (0)
-
-/* Values of a single axis `size` given as `axis` (a YAML flow value). */
-static char *size_axis(const char *axis)
-{
-    char text[512];
-    snprintf(text, sizeof text, "workload: matmul\nsweep:\n  size: %s\n", axis);
-    experiment *e = parse_ok(text);
-    char *v = values(e, "size");
-    experiment_free(e);
-    return v;
-}
-
-#define expect_axis(axis, want)                                                          \
-    do {                                                                                 \
-        char *got_ = size_axis(axis);                                                    \
-        cr_expect_str_eq(got_, (want), "size: %s gives %s, want %s", (axis), got_, (want)); \
-        free(got_);                                                                      \
-    } while (0)
-
-/* ---- axis forms --------------------------------------------------------------- */
-
-Test(config_axes, list_of_scalars)
-{
-    expect_axis("[1, 2, 4]", "1,2,4");
-    expect_axis("[7]", "7");
-    expect_axis("[0, 1e3, 16]", "0,1000,16"); /* integral floats are integers */
-    experiment *e = parse_ok("workload: nested_sin\n"
-                             "sweep:\n"
-                             "  dtype: [f32, f64]\n"
-                             "  fused: [true, false]\n");
-    expect_values(e, "dtype", "f32,f32,f64,f64");
-    expect_values(e, "fused", "true,false,true,false");
-    cr_expect_eq(trial_value(e, 0, col_of(e, "fused")).kind, VAL_BOOL);
-    experiment_free(e);
-}
-
-Test(config_axes, block_list)
-{
-    experiment *e = parse_ok("workload: matmul\n"
-                             "sweep:\n"
-                             "  size:\n"
-                             "    - 3\n"
-                             "    - 5\n");
-    expect_values(e, "size", "3,5");
-    experiment_free(e);
-}
-
-Test(config_axes, pow2)
-{
-    expect_axis("{pow2: [0, 4]}", "1,2,4,8,16");
-    expect_axis("{pow2: [3, 3]}", "8");
-    expect_axis("{pow2: [10, 12]}", "1024,2048,4096");
-    expect_axis("{pow2: [62, 62]}", "4611686018427387904");
-}
-
-Test(config_axes, range_start_stop)
-{
-    expect_axis("{range: [2, 5]}", "2,3,4,5");
-    expect_axis("{range: [0, 0]}", "0");
-}
-
-Test(config_axes, range_with_step)
-{
-    expect_axis("{range: [0, 10, 3]}", "0,3,6,9");
-    expect_axis("{range: [0, 9, 3]}", "0,3,6,9"); /* STOP included */
-    expect_axis("{range: [5, 5, 2]}", "5");
-}
-
-Test(config_axes, range_negative_step)
-{
-    expect_axis("{range: [10, 1, -3]}", "10,7,4,1");
-    expect_axis("{range: [5, 0, -5]}", "5,0");
-    experiment *e = parse_ok("workload: matmul\nsweep:\n  seed: {range: [3, 0, -1]}\n");
-    expect_values(e, "seed", "3,2,1,0");
-    experiment_free(e);
-}
-
-Test(config_axes, geom)
-{
-    expect_axis("{geom: [1, 1000, 10]}", "1,10,100,1000");
-    expect_axis("{geom: [3, 100, 2]}", "3,6,12,24,48,96");
-    expect_axis("{geom: [5, 5, 3]}", "5");
-    experiment *e = parse_ok("workload: selftest\nsweep:\n  seconds: {geom: [0.5, 2, 2]}\n");
-    expect_values(e, "seconds", "0.5,1,2");
-    experiment_free(e);
-}
-
-Test(config_axes, linked_with_labels)
-{
-    experiment *e = parse_ok("workload: matmul\n"
-                             "sweep:\n"
-                             "  target:\n"
-                             "    - {label: CPU, device: cpu}\n"
-                             "    - {label: GPU, device: cuda, io: with}\n"
-                             "    - {label: GPU no IO, device: cuda, io: without}\n");
-    cr_expect_eq(e->ntrials, 3);
-    expect_values(e, "target", "CPU,GPU,GPU no IO");
-    expect_values(e, "device", "cpu,cuda,cuda");
-    expect_values(e, "io", "with,with,without"); /* io defaults to with */
-    cr_expect_eq(e->cols[col_of(e, "target")].kind, COL_AXIS);
-    experiment_free(e);
-}
-
-Test(config_axes, linked_default_label_joins_values)
-{
-    experiment *e = parse_ok("workload: matmul\n"
-                             "sweep:\n"
-                             "  target:\n"
-                             "    - {device: cpu, threads: 2}\n"
-                             "    - {device: cuda, io: without}\n"
-                             "    - {label: named, device: cuda}\n"
-                             "  dims:\n"
-                             "    - {m: 8, k: 16}\n");
-    expect_values(e, "target", "cpu/2,cuda/without,named");
-    expect_values(e, "dims", "8/16,8/16,8/16");
-    expect_values(e, "threads", "2,all,all");
-    expect_values(e, "m", "8,8,8");
-    experiment_free(e);
-}
-
-Test(config_axes, linked_label_may_be_a_number)
-{
-    experiment *e = parse_ok("workload: matmul\n"
-                             "sweep:\n"
-                             "  variant:\n"
-                             "    - {label: 1, device: cpu}\n"
-                             "    - {label: 2, device: cuda}\n"
-                             "exclude:\n"
-                             "  - {variant: 2}\n");
-    expect_values(e, "variant", "1");
-    experiment_free(e);
-}
-
-/* ---- expansion order ------------------------------------------------------------- */
-
-Test(config_expand, first_axis_outermost)
-{
-    experiment *e = parse_ok("workload: matmul\n"
-                             "sweep:\n"
-                             "  size: [1, 2]\n"
-                             "  dtype: [f32, f64, f16]\n");
-    cr_assert_eq(e->ntrials, 6);
-    expect_rows(e, "1/f32 1/f64 1/f16 2/f32 2/f64 2/f16", "size", "dtype");
-    experiment_free(e);
-}
-
-Test(config_expand, three_axes_last_fastest)
-{
-    experiment *e = parse_ok("workload: nested_sin\n"
-                             "sweep:\n"
-                             "  fused: [false, true]\n"
-                             "  target:\n"
-                             "    - {label: a, depth: 1}\n"
-                             "    - {label: b, depth: 2}\n"
-                             "  size: [10, 20]\n");
-    cr_assert_eq(e->ntrials, 8);
-    expect_rows(e,
-                "false/a/1/10 false/a/1/20 false/b/2/10 false/b/2/20 "
-                "true/a/1/10 true/a/1/20 true/b/2/10 true/b/2/20",
-                "fused", "target", "depth", "size");
-    /* axis columns come first, in sweep order */
-    char *names = column_names(e);
-    cr_expect(!strncmp(names, "fused,target,depth,size,", 24), "columns: %s", names);
-    free(names);
-    experiment_free(e);
-}
-
-Test(config_expand, no_sweep_is_one_trial)
-{
-    experiment *e = parse_ok("workload: matmul\nsize: 64\n");
-    cr_expect_eq(e->ntrials, 1);
-    cr_expect_str_eq(tv(e, 0, "size"), "64");
-    experiment_free(e);
-}
-
-/* ---- exclude ---------------------------------------------------------------- */
-
-static const char *const excl_head = "workload: matmul\n"
-                                     "sweep:\n"
-                                     "  device: [cpu, cuda]\n"
-                                     "  size: [1, 2, 4, 8]\n"
-                                     "exclude:\n";
-
-static char *excluded_rows(const char *entries)
-{
-    char text[1024];
-    snprintf(text, sizeof text, "%s%s", excl_head, entries);
-    experiment *e = parse_ok(text);
-    static const char *const names[] = {"device", "size", NULL};
-    char *r = rows(e, names);
-    experiment_free(e);
-    return r;
-}
-
-#define expect_excl(entries, want)                                                     \
-    do {                                                                               \
-        char *got_ = excluded_rows(entries);                                           \
-        cr_expect_str_eq(got_, (want), "exclude\n%s: got\n  %s\nwant\n  %s", (entries), got_, \
-                         (want));                                                      \
-        free(got_);                                                                    \
-    } while (0)
-
-Test(config_exclude, single_value)
-{
-    expect_excl("  - {size: 2}\n", "cpu/1 cpu/4 cpu/8 cuda/1 cuda/4 cuda/8");
-    expect_excl("  - {device: cuda}\n", "cpu/1 cpu/2 cpu/4 cpu/8");
-}
-
-Test(config_exclude, list_of_values)
-{
-    expect_excl("  - {size: [1, 8]}\n", "cpu/2 cpu/4 cuda/2 cuda/4");
-}
-
-Test(config_exclude, min_max_bounds_inclusive)
-{
-    expect_excl("  - {size: {min: 4}}\n", "cpu/1 cpu/2 cuda/1 cuda/2");
-    expect_excl("  - {size: {max: 2}}\n", "cpu/4 cpu/8 cuda/4 cuda/8");
-    expect_excl("  - {size: {min: 2, max: 4}}\n", "cpu/1 cpu/8 cuda/1 cuda/8");
-    expect_excl("  - {size: {min: 2.5, max: 3}}\n",
-                "cpu/1 cpu/2 cpu/4 cpu/8 cuda/1 cuda/2 cuda/4 cuda/8");
-}
-
-Test(config_exclude, multi_key_entry_drops_only_when_every_key_matches)
-{
-    expect_excl("  - {device: cpu, size: {min: 4}}\n", "cpu/1 cpu/2 cuda/1 cuda/2 cuda/4 cuda/8");
-    expect_excl("  - {device: cuda, size: [1, 2]}\n", "cpu/1 cpu/2 cpu/4 cpu/8 cuda/4 cuda/8");
-    /* no trial has both */
-    expect_excl("  - {device: cpu, dtype: f64}\n",
-                "cpu/1 cpu/2 cpu/4 cpu/8 cuda/1 cuda/2 cuda/4 cuda/8");
-}
-
-Test(config_exclude, any_entry_drops)
-{
-    expect_excl("  - {device: cpu, size: 1}\n"
-                "  - {device: cuda, size: 8}\n",
-                "cpu/2 cpu/4 cpu/8 cuda/1 cuda/2 cuda/4");
-}
-
-Test(config_exclude, unswept_key_uses_its_fixed_or_default_value)
-{
-    /* dtype defaults to f32: the entry matches every trial with size 1 */
-    expect_excl("  - {dtype: f32, size: 1}\n", "cpu/2 cpu/4 cpu/8 cuda/2 cuda/4 cuda/8");
-}
-
-Test(config_exclude, linked_axis_label)
-{
-    experiment *e = parse_ok("workload: matmul\n"
-                             "sweep:\n"
-                             "  target:\n"
-                             "    - {label: CPU, device: cpu}\n"
-                             "    - {label: GPU, device: cuda, io: with}\n"
-                             "    - {label: GPU no IO, device: cuda, io: without}\n"
-                             "  size: [1, 2]\n"
-                             "exclude:\n"
-                             "  - {target: GPU no IO, size: 1}\n"
-                             "  - {target: [CPU], size: {min: 2}}\n");
-    expect_rows(e, "CPU/1 GPU/1 GPU/2 GPU no IO/2", "target", "size");
-    experiment_free(e);
-}
-
-Test(config_exclude, linked_default_label)
-{
-    experiment *e = parse_ok("workload: matmul\n"
-                             "sweep:\n"
-                             "  target:\n"
-                             "    - {device: cpu, threads: 2}\n"
-                             "    - {device: cuda, io: without}\n"
-                             "exclude:\n"
-                             "  - {target: cpu/2}\n");
-    expect_values(e, "target", "cuda/without");
-    experiment_free(e);
-}
+#include "config_fixture.h"
 
 /* ---- YAML: anchors, aliases, merge keys, x- keys ---------------------------------- */
 
@@ -462,9 +84,8 @@ Test(config_yaml, x_and_dot_keys_are_ignored)
 
 Test(config_yaml, merge_of_a_scalar_is_an_error)
 {
-    char *m = parse_err("workload: matmul\n<<: 3\n");
-    expect_diag(m, "2:5: '<<' merges a mapping or a list of mappings, not a scalar");
-    free(m);
+    expect_parse_error("workload: matmul\n<<: 3\n",
+                       "2:5: '<<' merges a mapping or a list of mappings, not a scalar");
 }
 
 /* ---- defaults ------------------------------------------------------------------- */
@@ -515,15 +136,12 @@ Test(config_defaults, params_dtype_acts_as_the_dtype_key)
     cr_expect_str_eq(tv(e, 0, "m"), "3");
     cr_expect_eq(e->cols[col_of(e, "dtype")].kind, COL_RUNKEY);
     experiment_free(e);
-    char *m = parse_err("workload: matmul\nparams: {dtype: f64}\nsweep:\n  dtype: [f32, f16]\n");
-    expect_diag(m, "4:3: 'dtype' is set both at the top level (line 2) and under sweep");
-    free(m);
-    m = parse_err("workload: matmul\nparams: {dtype: f8}\n");
-    expect_diag(m, "2:17: 'dtype' must be f32, f64, f16 or bf16, not 'f8'");
-    free(m);
-    m = parse_err("workload: matmul\ndtype: f32\nparams: {dtype: f64}\n");
-    expect_diag(m, "3:10: 'dtype' is set twice (first at line 2)");
-    free(m);
+    expect_parse_error("workload: matmul\nparams: {dtype: f64}\nsweep:\n  dtype: [f32, f16]\n",
+                       "4:3: 'dtype' is set both at the top level (line 2) and under sweep");
+    expect_parse_error("workload: matmul\nparams: {dtype: f8}\n",
+                       "2:17: 'dtype' must be f32, f64, f16 or bf16, not 'f8'");
+    expect_parse_error("workload: matmul\ndtype: f32\nparams: {dtype: f64}\n",
+                       "3:10: 'dtype' is set twice (first at line 2)");
 }
 
 /* ---- durations ----------------------------------------------------------------- */
@@ -568,9 +186,7 @@ Test(config_durations, bad_durations)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char text[256];
         snprintf(text, sizeof text, "workload: noop\ntimeout: %s\n", bad[i]);
-        char *m = parse_err(text);
-        expect_diag(m, "2:10: 'timeout' must be a duration");
-        free(m);
+        expect_parse_error(text, "2:10: 'timeout' must be a duration");
     }
 }
 
@@ -720,12 +336,10 @@ Test(config_limit, million_trials_accepted_one_more_row_refused, .timeout = 10)
     cr_expect_str_eq(tv(e, 999999, "size"), "1000");
     cr_expect_str_eq(tv(e, 999999, "seed"), "1000");
     experiment_free(e);
-    char *m = parse_err("workload: noop\n"
+    expect_parse_error("workload: noop\n"
                         "sweep:\n"
                         "  size: {range: [1, 1001]}\n"
-                        "  seed: {range: [1, 1000]}\n");
-    expect_diag(m, "3:3: the sweep expands to 1001000 trials; the limit is 1000000");
-    free(m);
+                        "  seed: {range: [1, 1000]}\n", "3:3: the sweep expands to 1001000 trials; the limit is 1000000");
 }
 
 Test(config_limit, huge_generated_axis_refused_where_it_passes_the_limit, .timeout = 10)
@@ -745,14 +359,12 @@ Test(config_limit, huge_generated_axis_refused_where_it_passes_the_limit, .timeo
 Test(config_limit, limit_is_checked_before_exclude)
 {
     /* doc/experiment-file.md#errors: the *sweep* may not expand to more than 1,000,000 trials */
-    char *m = parse_err("workload: noop\n"
+    expect_parse_error("workload: noop\n"
                         "sweep:\n"
                         "  size: {range: [1, 1001]}\n"
                         "  seed: {range: [1, 1000]}\n"
                         "exclude:\n"
-                        "  - {size: 1001}\n");
-    expect_diag(m, "the limit is 1000000");
-    free(m);
+                        "  - {size: 1001}\n", "the limit is 1000000");
 }
 
 /* ---- diagnostics through the API ------------------------------------------------ */
@@ -850,19 +462,15 @@ Test(config_warmup, defaults_and_values)
 
 Test(config_warmup, bad_values_point_at_the_value)
 {
-    char *m = parse_err("workload: noop\nwarmup_time: soon\n");
-    expect_diag(m, "2:14: 'warmup_time' must be a duration such as 0.2s or 500ms (0 to 1h), not 'soon'");
-    free(m);
-    m = parse_err("workload: noop\nwarmup_time: -1s\nwarmup_tolerance: 0\n");
+    expect_parse_error("workload: noop\nwarmup_time: soon\n",
+                       "2:14: 'warmup_time' must be a duration such as 0.2s or 500ms (0 to 1h), not 'soon'");
+    char *m = parse_err("workload: noop\nwarmup_time: -1s\nwarmup_tolerance: 0\n");
     expect_diag(m, "2:14: 'warmup_time' must be a duration");
     expect_diag(m, "3:19: 'warmup_tolerance' is a fraction such as 0.1 (10 %), above 0 and at most 1, not '0'");
     free(m);
-    m = parse_err("workload: noop\nwarmup_tolerance: [1]\n");
-    expect_diag(m, "2:19:");
-    free(m);
-    m = parse_err("workload: noop\nwarmup_tolerence: 0.1\n");
-    expect_diag(m, "2:1: unknown key 'warmup_tolerence'");
-    free(m);
+    expect_parse_error("workload: noop\nwarmup_tolerance: [1]\n", "2:19:");
+    expect_parse_error("workload: noop\nwarmup_tolerence: 0.1\n",
+                       "2:1: unknown key 'warmup_tolerence'");
 }
 
 /* sample_time: the least sample of batch: auto (doc/timing.md#batching). */
@@ -884,21 +492,15 @@ Test(config_sample_time, default_and_values)
 
 Test(config_sample_time, bad_values_point_at_the_value)
 {
-    char *m = parse_err("workload: noop\nsample_time: long\n");
-    expect_diag(m, "2:14: 'sample_time' must be a duration such as 1ms or 0.1s (0 to 10s), not 'long'");
-    free(m);
-    m = parse_err("workload: noop\nsample_time: -1ms\n");
-    expect_diag(m, "2:14: 'sample_time' must be a duration");
-    free(m);
-    m = parse_err("workload: noop\nsample_time: 11s\n");
-    expect_diag(m, "2:14: 'sample_time' must be a duration such as 1ms or 0.1s (0 to 10s), not '11s'");
-    free(m);
-    m = parse_err("workload: noop\nsample_time: [1ms]\n");
-    expect_diag(m, "2:14:");
-    free(m);
-    m = parse_err("workload: noop\nsweep:\n  sample_time: [1ms, 2ms]\n");
-    expect_diag(m, "3:3: 'sample_time' applies to the whole run and cannot be swept");
-    free(m);
+    expect_parse_error("workload: noop\nsample_time: long\n",
+                       "2:14: 'sample_time' must be a duration such as 1ms or 0.1s (0 to 10s), not 'long'");
+    expect_parse_error("workload: noop\nsample_time: -1ms\n",
+                       "2:14: 'sample_time' must be a duration");
+    expect_parse_error("workload: noop\nsample_time: 11s\n",
+                       "2:14: 'sample_time' must be a duration such as 1ms or 0.1s (0 to 10s), not '11s'");
+    expect_parse_error("workload: noop\nsample_time: [1ms]\n", "2:14:");
+    expect_parse_error("workload: noop\nsweep:\n  sample_time: [1ms, 2ms]\n",
+                       "3:3: 'sample_time' applies to the whole run and cannot be swept");
 }
 
 /* ---- order: a run key (doc/experiment-file.md#top-level-keys) ----------------------------- */
@@ -930,15 +532,12 @@ Test(config_order, swept_and_set_its_column_only_where_named)
 
 Test(config_order, bad_values_point_at_the_value)
 {
-    char *m = parse_err("workload: noop\norder: shuffled\n");
-    expect_diag(m, "2:8: 'order' must be sequential or interleaved, not 'shuffled'");
-    free(m);
-    m = parse_err("workload: noop\nsweep:\n  order: [sequential, random]\n");
-    expect_diag(m, "3:23: 'order' must be sequential or interleaved, not 'random'");
-    free(m);
-    m = parse_err("workload: noop\nsweep:\n  how:\n    - {label: a, order: rounds}\n");
-    expect_diag(m, "4:25: 'order' must be sequential or interleaved, not 'rounds'");
-    free(m);
+    expect_parse_error("workload: noop\norder: shuffled\n",
+                       "2:8: 'order' must be sequential or interleaved, not 'shuffled'");
+    expect_parse_error("workload: noop\nsweep:\n  order: [sequential, random]\n",
+                       "3:23: 'order' must be sequential or interleaved, not 'random'");
+    expect_parse_error("workload: noop\nsweep:\n  how:\n    - {label: a, order: rounds}\n",
+                       "4:25: 'order' must be sequential or interleaved, not 'rounds'");
 }
 
 /* `order: interleaved` with `repeats: auto` is an error per trial, at the
@@ -946,12 +545,11 @@ Test(config_order, bad_values_point_at_the_value)
 Test(config_order, interleaved_auto_repeats_is_reported_where_it_is_set)
 {
     /* both at the top level: the order value */
-    char *m = parse_err("workload: noop\nrepeats: auto\norder: interleaved\n");
-    expect_diag(m, "3:8: order: interleaved needs a number of repeats, not 'auto'");
-    free(m);
+    expect_parse_error("workload: noop\nrepeats: auto\norder: interleaved\n",
+                       "3:8: order: interleaved needs a number of repeats, not 'auto'");
     /* order swept, repeats fixed: the interleaved element, once */
-    m = parse_err("workload: noop\nrepeats: auto\nsweep:\n  order: [sequential, interleaved]\n"
-                  "  seed: [1, 2, 3]\n");
+    char *m = parse_err("workload: noop\nrepeats: auto\nsweep:\n  order: [sequential, interleaved]\n"
+                        "  seed: [1, 2, 3]\n");
     cr_expect_str_eq(m, "4:23: order: interleaved needs a number of repeats, not 'auto'\n");
     free(m);
     /* repeats swept, order fixed: the auto element */

@@ -5,6 +5,7 @@
 #include "base/csv.h"
 #include "base/util.h"
 #include "rundir/merge.h"
+#include "runproc.h"
 
 #include <criterion/criterion.h>
 #include <json.h>
@@ -35,17 +36,6 @@ static char *shard(const char *run, int k, int n, const char *trials, const char
     put(d, "experiment.yaml", "name: m\nworkload: noop\n");
     put(d, "meta.json", finished ? "{\"finished\": true}" : "{\"finished\": false}");
     return d;
-}
-
-static void rm_rf(const char *dir)
-{
-    pid_t pid = fork();
-    if (pid == 0) {
-        execlp("rm", "rm", "-rf", "--", dir, (char *)NULL);
-        _exit(127);
-    }
-    int st;
-    waitpid(pid, &st, 0);
 }
 
 static char *slurp(const char *dir, const char *name)

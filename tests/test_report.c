@@ -6,7 +6,7 @@
  * Chromium where it is installed. */
 #include "base/csv.h"
 #include "report/plots.h"
-#include "runproc.h"
+#include "scenario.h"
 #include "base/util.h"
 
 #include <criterion/criterion.h>
@@ -226,14 +226,8 @@ Test(report_tables, workload_and_hook_columns_in_both_reports, .timeout = 60)
     write_text(d, "e.yaml",
                "name: e\nworkload: lua:w.lua\nhooks: h.lua\nsweep:\n  threads: [1, 2]\n"
                "  iters: [100, 1000]\nrepeats: 3\nwarmup_time: 0\n");
-    char out[4096], y[4096];
-    snprintf(out, sizeof out, "%s/res", d);
-    snprintf(y, sizeof y, "%s/e.yaml", d);
-    proc_out r;
-    run((char *[]){"--quiet", "--output", out, y, NULL}, &r);
-    cr_assert_eq(r.status, 0, "%s", r.err);
-    char run_dir[4096];
-    snprintf(run_dir, sizeof run_dir, "%s/e/latest", out);
+    char run_dir[SCENARIO_PATH];
+    run_e_yaml(d, "e", run_dir);
     char *md = slurp(run_dir, "report.md");
     cr_assert_not_null(md);
     cr_assert(strstr(md, "| trial | threads | iters | status | median | 95 % CI of the median | "),

@@ -23,11 +23,10 @@
 
 Test(run, crashing_hanging_and_failing_trials_are_recorded_and_the_sweep_goes_on, .timeout = 30)
 {
-    char *d = tmpdir();
     char exp[SCENARIO_PATH], out[SCENARIO_PATH];
-    experiment_at(d, "crash.yaml",
-                  "workload: selftest\nrepeats: 3\ntimeout: 1s\n"
-                  "sweep:\n  action: [none, segfault, abort, hang, fail, wrong, exit, sleep]\n", exp, out);
+    char *d = experiment_in("crash.yaml",
+                            "workload: selftest\nrepeats: 3\ntimeout: 1s\n"
+                            "sweep:\n  action: [none, segfault, abort, hang, fail, wrong, exit, sleep]\n", exp, out);
     proc_out r;
     run_quiet(out, exp, &r);
     cr_assert_eq(r.status, 1, "exit %d: %s", r.status, r.err);
@@ -56,16 +55,12 @@ Test(run, crashing_hanging_and_failing_trials_are_recorded_and_the_sweep_goes_on
 
 Test(run, exit_codes, .timeout = 30)
 {
-    char *d = tmpdir();
-    write_text(d, "ok.yaml", "workload: noop\nrepeats: 3\n");
-    write_text(d, "bad.yaml", "workload: noop\nrepeat: 3\n");
-    char ok[4096], bad[4096], out[4096];
-    snprintf(ok, sizeof ok, "%s/ok.yaml", d);
-    snprintf(bad, sizeof bad, "%s/bad.yaml", d);
+    char *d = tmpdir(), ok[SCENARIO_PATH], bad[SCENARIO_PATH], out[SCENARIO_PATH];
+    file_at(d, "ok.yaml", "workload: noop\nrepeats: 3\n", ok);
+    file_at(d, "bad.yaml", "workload: noop\nrepeat: 3\n", bad);
     snprintf(out, sizeof out, "%s/out", d);
     proc_out r;
-    run((char *[]){"--quiet", "--no-plots", "--output", out, ok, NULL}, &r);
-    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_expect(out, ok, 0, &r);
     /* an invalid file among valid ones: nothing runs, exit 2 */
     run((char *[]){"--quiet", "--output", out, ok, bad, NULL}, &r);
     cr_assert_eq(r.status, 2);
@@ -95,11 +90,9 @@ Test(run, read_only_output_is_refused_before_any_trial, .timeout = 30)
     if (geteuid() == 0) {
         /* root writes anywhere; use a path under a regular file instead */
     }
-    char *d = tmpdir();
-    write_text(d, "ok.yaml", "workload: noop\n");
+    char *d = tmpdir(), ok[SCENARIO_PATH], out[SCENARIO_PATH];
+    file_at(d, "ok.yaml", "workload: noop\n", ok);
     write_text(d, "file", "x");
-    char ok[4096], out[4096];
-    snprintf(ok, sizeof ok, "%s/ok.yaml", d);
     snprintf(out, sizeof out, "%s/file/sub", d);
     proc_out r;
     run((char *[]){"--quiet", "--output", out, ok, NULL}, &r);
@@ -110,15 +103,11 @@ Test(run, read_only_output_is_refused_before_any_trial, .timeout = 30)
 
 Test(run, cuda_trials_are_skipped_with_the_reason, .timeout = 30)
 {
-    char *d = tmpdir();
-    char exp[SCENARIO_PATH], out[SCENARIO_PATH], fake[4096];
-    experiment_at(d, "mm.yaml",
-                  "workload: matmul\nrepeats: 2\nsweep:\n  device: [cpu, cuda, 'cuda:3']\n  size: [8, 16]\n", exp, out);
-    snprintf(fake, sizeof fake, "%s/fake-5.so", getenv("RUNNER_FAKES"));
-    setenv("RUNNER_CUDA_BACKEND", fake, 1);
+    char exp[SCENARIO_PATH], out[SCENARIO_PATH];
+    char *d = experiment_in("mm.yaml",
+                            "workload: matmul\nrepeats: 2\nsweep:\n  device: [cpu, cuda, 'cuda:3']\n  size: [8, 16]\n", exp, out);
     proc_out r;
-    run_quiet(out, exp, &r);
-    unsetenv("RUNNER_CUDA_BACKEND");
+    run_with_fake(out, exp, 5, &r);
     cr_assert_eq(r.status, 0, "skips are not failures: %s", r.err);
     csv_table t;
     read_newest(out, "mm", "trials.csv", &t);
@@ -133,16 +122,12 @@ Test(run, cuda_trials_are_skipped_with_the_reason, .timeout = 30)
 
 Test(run, concurrent_member_on_a_missing_device_is_skipped, .timeout = 30)
 {
-    char *d = tmpdir();
-    char exp[SCENARIO_PATH], out[SCENARIO_PATH], fake[4096];
-    experiment_at(d, "c.yaml",
-                  "workload: concurrent\nparams:\n  members:\n"
-                  "    - {workload: noop, device: cpu}\n    - {workload: noop, device: 'cuda:1'}\n", exp, out);
-    snprintf(fake, sizeof fake, "%s/fake-1.so", getenv("RUNNER_FAKES"));
-    setenv("RUNNER_CUDA_BACKEND", fake, 1);
+    char exp[SCENARIO_PATH], out[SCENARIO_PATH];
+    char *d = experiment_in("c.yaml",
+                            "workload: concurrent\nparams:\n  members:\n"
+                            "    - {workload: noop, device: cpu}\n    - {workload: noop, device: 'cuda:1'}\n", exp, out);
     proc_out r;
-    run_quiet(out, exp, &r);
-    unsetenv("RUNNER_CUDA_BACKEND");
+    run_with_fake(out, exp, 1, &r);
     cr_assert_eq(r.status, 0, "%s", r.err);
     csv_table t;
     read_newest(out, "c", "trials.csv", &t);
@@ -162,8 +147,7 @@ Test(run, a_lua_loop_is_stopped_at_the_timeout, .timeout = 30)
     char exp[SCENARIO_PATH], out[SCENARIO_PATH];
     experiment_at(d, "l.yaml", "workload: lua:spin.lua\ntimeout: 1s\nrepeats: 2\nsweep:\n  size: [1, 2]\n", exp, out);
     proc_out r;
-    run_quiet(out, exp, &r);
-    cr_assert_eq(r.status, 1, "%s", r.err);
+    run_expect(out, exp, 1, &r);
     csv_table t;
     read_newest(out, "l", "trials.csv", &t);
     cr_assert_str_eq(t.rows[1][csv_col(&t, "status")], "timeout");
@@ -225,12 +209,9 @@ Test(run, unsafe_lua_children_die_with_a_timed_out_worker, .timeout = 30)
  * repeats: auto could be cut by a shorter timeout; the run goes on. */
 Test(run, validate_warns_when_timeout_is_under_max_time, .timeout = 30)
 {
-    char *d = tmpdir();
-    write_text(d, "a.yaml", "workload: noop\nrepeats: auto\ntimeout: 2s\n");
-    write_text(d, "b.yaml", "workload: noop\nrepeats: auto\ntimeout: 20s\n");
-    char a[4096], b[4096];
-    snprintf(a, sizeof a, "%s/a.yaml", d);
-    snprintf(b, sizeof b, "%s/b.yaml", d);
+    char *d = tmpdir(), a[SCENARIO_PATH], b[SCENARIO_PATH];
+    file_at(d, "a.yaml", "workload: noop\nrepeats: auto\ntimeout: 2s\n", a);
+    file_at(d, "b.yaml", "workload: noop\nrepeats: auto\ntimeout: 20s\n", b);
     proc_out r;
     run((char *[]){"validate", a, NULL}, &r);
     cr_assert_eq(r.status, 0, "%s", r.err);
@@ -248,8 +229,7 @@ Test(run, validate_warns_when_timeout_is_under_max_time, .timeout = 30)
     char c[4096], out[4096];
     snprintf(c, sizeof c, "%s/c.yaml", d);
     snprintf(out, sizeof out, "%s/out", d);
-    run((char *[]){"--quiet", "--no-plots", "--output", out, c, NULL}, &r);
-    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_expect(out, c, 0, &r);
     cr_assert(strstr(r.err, "c.yaml:3:10: warning: ") && strstr(r.err, "timeout 10.00 s"), "%s", r.err);
     cr_assert(strstr(r.err, "1 ok, 0 failed"), "%s", r.err);
     run((char *[]){"validate", b, NULL}, &r);
@@ -347,8 +327,7 @@ Test(run, teardown_failures_are_charged_to_their_own_trial, .timeout = 30)
     experiment_at(d, "td.yaml", "name: td\nworkload: lua:td.lua\ntimeout: 1s\nrepeats: 2\n"
                                 "sweep:\n  size: [1, 2, 3]\n", exp, out);
     proc_out r;
-    run_quiet(out, exp, &r);
-    cr_assert_eq(r.status, 1, "%s", r.err);
+    run_expect(out, exp, 1, &r);
     csv_table t;
     read_newest(out, "td", "trials.csv", &t);
     int st = csv_col(&t, "status"), rs = csv_col(&t, "reason");
@@ -365,10 +344,8 @@ Test(run, teardown_failures_are_charged_to_their_own_trial, .timeout = 30)
  * where it is set; the file is still valid */
 Test(run, threads_above_the_cpus_is_a_validation_warning, .timeout = 30)
 {
-    char *d = tmpdir();
-    write_text(d, "th.yaml", "workload: noop\nsweep:\n  threads: [1, 4096]\n");
-    char exp[4096];
-    snprintf(exp, sizeof exp, "%s/th.yaml", d);
+    char *d = tmpdir(), exp[SCENARIO_PATH];
+    file_at(d, "th.yaml", "workload: noop\nsweep:\n  threads: [1, 4096]\n", exp);
     proc_out r;
     run((char *[]){"validate", exp, NULL}, &r);
     cr_assert_eq(r.status, 0, "%s", r.err);

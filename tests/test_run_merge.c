@@ -23,15 +23,12 @@
  * into the trials of a local run, in order. */
 Test(run, shards_merge_into_the_local_run, .timeout = 60)
 {
-    char *d = tmpdir();
-    write_text(d, "s.yaml", "workload: noop\nrepeats: 2\nsweep:\n  size: {range: [1, 10]}\n  seed: [1, 2]\n");
-    char exp[4096], out[4096], rd[4096], p[8192];
-    snprintf(exp, sizeof exp, "%s/s.yaml", d);
+    char *d = tmpdir(), exp[SCENARIO_PATH], out[SCENARIO_PATH], rd[SCENARIO_PATH], p[8192];
+    file_at(d, "s.yaml", "workload: noop\nrepeats: 2\nsweep:\n  size: {range: [1, 10]}\n  seed: [1, 2]\n", exp);
     snprintf(out, sizeof out, "%s/local", d);
     snprintf(rd, sizeof rd, "%s/run", d);
     proc_out r;
-    run_quiet(out, exp, &r);
-    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_expect(out, exp, 0, &r);
     const char *ks[] = {"1/3", "2/3", "3/3"};
     for (int k = 0; k < 3; k++) {
         run((char *[]){"--quiet", "--shard", (char *)ks[k], "--run-dir", rd, exp, NULL}, &r);
@@ -60,10 +57,8 @@ Test(run, shards_merge_into_the_local_run, .timeout = 60)
 
 Test(run, merge_reports_a_missing_shard, .timeout = 60)
 {
-    char *d = tmpdir();
-    write_text(d, "s.yaml", "workload: noop\nrepeats: 1\nsweep:\n  size: {range: [1, 6]}\n");
-    char exp[4096], rd[4096];
-    snprintf(exp, sizeof exp, "%s/s.yaml", d);
+    char *d = tmpdir(), exp[SCENARIO_PATH], rd[SCENARIO_PATH];
+    file_at(d, "s.yaml", "workload: noop\nrepeats: 1\nsweep:\n  size: {range: [1, 6]}\n", exp);
     snprintf(rd, sizeof rd, "%s/run", d);
     proc_out r;
     run((char *[]){"--quiet", "--shard", "1/2", "--run-dir", rd, exp, NULL}, &r);
@@ -86,14 +81,12 @@ Test(run, merge_reports_a_missing_shard, .timeout = 60)
  * are left as they are. */
 Test(run, merge_keeps_a_killed_shards_late_columns, .timeout = 60)
 {
-    char *d = tmpdir();
+    char *d = tmpdir(), exp[SCENARIO_PATH], rd[SCENARIO_PATH], p[8192], more[8192];
     write_text(d, "h.lua",
                "return {after_trial = function(trial, r)\n"
                "  return {['c' .. trial.size] = trial.size}\nend}\n");
-    write_text(d, "k.yaml", "name: k\nworkload: selftest\nhooks: h.lua\nrepeats: 1\nwarmups: 0\n"
-                            "sweep:\n  size: {range: [1, 20]}\n  action: [sleep]\n  seconds: [0.2]\n");
-    char exp[4096], rd[4096], p[8192], more[8192];
-    snprintf(exp, sizeof exp, "%s/k.yaml", d);
+    file_at(d, "k.yaml", "name: k\nworkload: selftest\nhooks: h.lua\nrepeats: 1\nwarmups: 0\n"
+                         "sweep:\n  size: {range: [1, 20]}\n  action: [sleep]\n  seconds: [0.2]\n", exp);
     snprintf(rd, sizeof rd, "%s/run", d);
     snprintf(p, sizeof p, "%s/shard-1-of-2/trials.csv", rd);
     snprintf(more, sizeof more, "%s/shard-1-of-2/trials.more.csv", rd);
@@ -134,12 +127,9 @@ Test(run, merge_keeps_a_killed_shards_late_columns, .timeout = 60)
  * now merge refuses, naming the two. */
 Test(run, merge_refuses_shards_of_different_experiments, .timeout = 60)
 {
-    char *d = tmpdir();
-    write_text(d, "a.yaml", "name: m\nworkload: noop\nrepeats: 1\nsweep:\n  size: {range: [1, 4]}\n");
-    write_text(d, "b.yaml", "name: m\nworkload: noop\nrepeats: 1\nsweep:\n  size: {range: [5, 8]}\n");
-    char a[4096], b[4096], rd[4096];
-    snprintf(a, sizeof a, "%s/a.yaml", d);
-    snprintf(b, sizeof b, "%s/b.yaml", d);
+    char *d = tmpdir(), a[SCENARIO_PATH], b[SCENARIO_PATH], rd[SCENARIO_PATH];
+    file_at(d, "a.yaml", "name: m\nworkload: noop\nrepeats: 1\nsweep:\n  size: {range: [1, 4]}\n", a);
+    file_at(d, "b.yaml", "name: m\nworkload: noop\nrepeats: 1\nsweep:\n  size: {range: [5, 8]}\n", b);
     snprintf(rd, sizeof rd, "%s/run", d);
     proc_out r;
     run((char *[]){"--quiet", "--shard", "1/2", "--run-dir", rd, a, NULL}, &r);
@@ -158,10 +148,8 @@ Test(run, merge_refuses_shards_of_different_experiments, .timeout = 60)
  * every sample per trial); now well under 2 s. */
 Test(run, merge_of_20000_trials_is_fast, .timeout = 120)
 {
-    char *d = tmpdir();
-    write_text(d, "s.yaml", "name: big\nworkload: noop\nrepeats: 1\nsweep:\n  size: [1]\n");
-    char exp[4096], rd[4096], p[8192];
-    snprintf(exp, sizeof exp, "%s/s.yaml", d);
+    char *d = tmpdir(), exp[SCENARIO_PATH], rd[SCENARIO_PATH], p[8192];
+    file_at(d, "s.yaml", "name: big\nworkload: noop\nrepeats: 1\nsweep:\n  size: [1]\n", exp);
     snprintf(rd, sizeof rd, "%s/run", d);
     proc_out r;
     run((char *[]){"--quiet", "--shard", "1/1", "--run-dir", rd, exp, NULL}, &r);

@@ -27,20 +27,18 @@
 Test(timing, concurrent_cpu_members_speed_up, .timeout = 120)
 {
     skip_unless_timing();
-    char *d = tmpdir();
     char exp[SCENARIO_PATH], out[SCENARIO_PATH];
-    experiment_at(d, "c.yaml",
-                  "workload: concurrent\nparams:\n  mode: threads\n  members:\n"
-                  "    - {workload: sumsq, device: cpu, threads: 1, size: 40000}\n"
-                  "    - {workload: sumsq, device: cpu, threads: 1, size: 40000}\n"
-                  "repeats: 5\n", exp, out);
+    char *d = experiment_in("c.yaml",
+                            "workload: concurrent\nparams:\n  mode: threads\n  members:\n"
+                            "    - {workload: sumsq, device: cpu, threads: 1, size: 40000}\n"
+                            "    - {workload: sumsq, device: cpu, threads: 1, size: 40000}\n"
+                            "repeats: 5\n", exp, out);
     double best = 0;
     int quiet = 0; /* attempts not flagged busy */
     char busy[256] = "";
     for (int attempt = 0; attempt < 3 && best <= 1.3; attempt++) { /* shared machines are noisy */
         proc_out r;
-        run_quiet(out, exp, &r);
-        cr_assert_eq(r.status, 0, "%s", r.err);
+        run_expect(out, exp, 0, &r);
         csv_table t;
         read_newest(out, "c", "trials.csv", &t);
         const char *cols[] = {"member1_seconds", "member2_seconds", "member1_alone_seconds",
@@ -76,13 +74,10 @@ Test(timing, concurrent_cpu_members_speed_up, .timeout = 120)
  * resolution, 100x its cost: microseconds). */
 Test(run, auto_batches_last_the_sample_time, .timeout = 60)
 {
-    char *d = tmpdir();
+    char *d = tmpdir(), ed[SCENARIO_PATH], ez[SCENARIO_PATH], out[SCENARIO_PATH], p[8192];
     /* sample_time is a whole-run key: two files, one run each */
-    write_text(d, "d.yaml", "name: d\nworkload: noop\nrepeats: 5\nwarmup_time: 0\n");
-    write_text(d, "z.yaml", "name: z\nworkload: noop\nrepeats: 5\nwarmup_time: 0\nsample_time: 0\n");
-    char ed[4096], ez[4096], out[4096], p[8192];
-    snprintf(ed, sizeof ed, "%s/d.yaml", d);
-    snprintf(ez, sizeof ez, "%s/z.yaml", d);
+    file_at(d, "d.yaml", "name: d\nworkload: noop\nrepeats: 5\nwarmup_time: 0\n", ed);
+    file_at(d, "z.yaml", "name: z\nworkload: noop\nrepeats: 5\nwarmup_time: 0\nsample_time: 0\n", ez);
     snprintf(out, sizeof out, "%s/out", d);
     proc_out r;
     run((char *[]){"--quiet", "--no-plots", "--output", out, ed, ez, NULL}, &r);
@@ -458,8 +453,7 @@ Test(run, affinity_pins_the_worker_and_is_recorded, .timeout = 30)
     experiment_at(d, "aff.yaml", "name: aff\nworkload: noop\nrepeats: 2\nthreads: 1\n"
                                  "sweep:\n  affinity: [none, compact, 1000]\n", exp, out);
     proc_out r;
-    run_quiet(out, exp, &r);
-    cr_assert_eq(r.status, 1, "%s", r.err);
+    run_expect(out, exp, 1, &r);
     cpu_set_t allowed;
     cr_assert_eq(sched_getaffinity(0, sizeof allowed, &allowed), 0);
     int first = 0;
@@ -504,8 +498,7 @@ Test(run, concurrent_speedup_has_a_confidence_interval, .timeout = 90)
                                 "    - {workload: sumsq, device: cpu, size: 20000}\n"
                                 "    - {workload: sumsq, device: cpu, size: 20000}\n", exp, out);
     proc_out r;
-    run_quiet(out, exp, &r);
-    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_expect(out, exp, 0, &r);
     csv_table t;
     read_newest(out, "cc", "trials.csv", &t);
     int s = csv_col(&t, "speedup"), lo = csv_col(&t, "speedup_ci95_low"),

@@ -26,8 +26,7 @@ Test(run, results_have_every_file_of_the_spec, .timeout = 30)
     char *d = tmpdir(), exp[SCENARIO_PATH], out[SCENARIO_PATH], p[4096];
     experiment_at(d, "n.yaml", "name: n\nworkload: nested_sin\nrepeats: 3\nsweep:\n  size: [1024, 4096]\n  fused: [false, true]\n", exp, out);
     proc_out r;
-    run_quiet(out, exp, &r);
-    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_expect(out, exp, 0, &r);
     const char *files[] = {"trials.csv", "samples.csv", "meta.json", "experiment.yaml"};
     for (int i = 0; i < 4; i++) {
         newest_run_file(out, "n", files[i], p, sizeof p);
@@ -85,8 +84,7 @@ Test(run, escapes_are_sanitized_and_odd_labels_round_trip, .timeout = 60)
                   "    - {label: \"tab\\there\\r\", threads: 1}\n"
                   "  size: [1, 2]\n", exp, out);
     proc_out r;
-    run_quiet(out, exp, &r);
-    cr_assert_eq(r.status, 1, "%s", r.err);
+    run_expect(out, exp, 1, &r);
     for (const char *q = r.err; *q; q++)
         cr_assert(*q == '\n' || ((unsigned char)*q >= 0x20 && *q != 0x7f),
                   "a control character 0x%02x on stderr: %s", (unsigned char)*q, r.err);
@@ -234,13 +232,11 @@ Test(run, a_new_column_per_trial_costs_one_rewrite, .timeout = 120)
  * trials.csv: earlier rows get an empty cell. */
 Test(run, extra_columns_appear_in_trials_csv, .timeout = 30)
 {
-    char *d = tmpdir();
     char exp[SCENARIO_PATH], out[SCENARIO_PATH];
-    experiment_at(d, "x.yaml",
-                  "workload: selftest\nrepeats: 4\nwarmups: 2\nbatch: 1\nsweep:\n  action: [fail, none, sleep]\n", exp, out);
+    char *d = experiment_in("x.yaml",
+                            "workload: selftest\nrepeats: 4\nwarmups: 2\nbatch: 1\nsweep:\n  action: [fail, none, sleep]\n", exp, out);
     proc_out r;
-    run_quiet(out, exp, &r);
-    cr_assert_eq(r.status, 1, "%s", r.err);
+    run_expect(out, exp, 1, &r);
     csv_table t;
     read_newest(out, "x", "trials.csv", &t);
     int c = csv_col(&t, "calls");
@@ -266,12 +262,11 @@ Test(run, extra_columns_appear_in_trials_csv, .timeout = 30)
  * calls) keep every row as wide as the header. */
 Test(run, columns_appearing_one_after_another_keep_rows_whole, .timeout = 30)
 {
-    char *d = tmpdir();
     char exp[SCENARIO_PATH], out[SCENARIO_PATH];
-    experiment_at(d, "w.yaml",
-                  "workload: selftest\nrepeats: 3\nwarmups: 0\nsweep:\n"
-                  "  case:\n    - {label: a, action: fail}\n    - {label: b, action: none, batch: 1}\n"
-                  "    - {label: c, action: none, batch: 4}\n    - {label: d, action: fail}\n", exp, out);
+    char *d = experiment_in("w.yaml",
+                            "workload: selftest\nrepeats: 3\nwarmups: 0\nsweep:\n"
+                            "  case:\n    - {label: a, action: fail}\n    - {label: b, action: none, batch: 1}\n"
+                            "    - {label: c, action: none, batch: 4}\n    - {label: d, action: fail}\n", exp, out);
     proc_out r;
     run_quiet(out, exp, &r);
     csv_table t;
@@ -341,12 +336,7 @@ Test(run, a_full_study_has_no_negative_or_misunited_duration, .timeout = 120)
         if (strcmp(cell(&t, i, "status"), "ok"))
             continue;
         ok++;
-        for (size_t k = 0; k < sizeof dur / sizeof dur[0]; k++)
-            cr_assert(cell(&t, i, dur[k])[0] != '-', "row %d: %s = %s", i, dur[k],
-                      cell(&t, i, dur[k]));
-        double lo = atof(cell(&t, i, "median_ci_low")), hi = atof(cell(&t, i, "median_ci_high"));
-        double m = atof(cell(&t, i, "median"));
-        cr_assert(lo <= m && m <= hi, "row %d: %g not in [%g, %g]", i, m, lo, hi);
+        assert_row_durations(&t, i, dur, sizeof dur / sizeof dur[0]);
     }
     cr_assert_gt(ok, 5);
     csv_free(&t);
@@ -442,8 +432,7 @@ Test(run, trials_record_the_cpu_frequency_where_the_kernel_has_it, .timeout = 30
     char *d = tmpdir(), exp[SCENARIO_PATH], out[SCENARIO_PATH];
     experiment_at(d, "f.yaml", "name: f\nworkload: noop\nrepeats: 3\nwarmups: 0\n", exp, out);
     proc_out r;
-    run_quiet(out, exp, &r);
-    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_expect(out, exp, 0, &r);
     csv_table t;
     read_newest(out, "f", "trials.csv", &t);
     int mc = csv_col(&t, "cpu_mhz"), xc = csv_col(&t, "cpu_max_mhz");

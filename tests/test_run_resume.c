@@ -23,11 +23,10 @@
 
 Test(run, sigint_saves_finished_trials_and_resume_completes, .timeout = 60)
 {
-    char *d = tmpdir();
     char exp[SCENARIO_PATH], out[SCENARIO_PATH];
-    experiment_at(d, "slow.yaml",
-                  "workload: selftest\nparams: {action: sleep, seconds: 0.02}\nrepeats: 2\nwarmups: 0\n"
-                  "sweep:\n  size: {range: [1, 30]}\n", exp, out);
+    char *d = experiment_in("slow.yaml",
+                            "workload: selftest\nparams: {action: sleep, seconds: 0.02}\nrepeats: 2\nwarmups: 0\n"
+                            "sweep:\n  size: {range: [1, 30]}\n", exp, out);
     int o, e;
     pid_t pid = start((char *[]){"--quiet", "--no-plots", "--output", out, exp, NULL}, &o, &e);
     usleep(400 * 1000);
@@ -54,12 +53,10 @@ Test(run, sigint_saves_finished_trials_and_resume_completes, .timeout = 60)
 static void interrupt_and_continue(const char *filter, int ms, const char *opts, int *saved,
                                    int *after)
 {
-    char *d = tmpdir();
-    write_text(d, "slow.yaml",
-               "workload: selftest\nparams: {action: sleep, seconds: 0.02}\nrepeats: 2\nwarmups: 0\n"
-               "sweep:\n  size: {range: [1, 30]}\n");
-    char exp[4096], rd[4096], want[8400], p[4096];
-    snprintf(exp, sizeof exp, "%s/slow.yaml", d);
+    char *d = tmpdir(), exp[SCENARIO_PATH], rd[SCENARIO_PATH], want[8400], p[SCENARIO_PATH];
+    file_at(d, "slow.yaml",
+            "workload: selftest\nparams: {action: sleep, seconds: 0.02}\nrepeats: 2\nwarmups: 0\n"
+            "sweep:\n  size: {range: [1, 30]}\n", exp);
     snprintf(rd, sizeof rd, "%s/rd", d);
     snprintf(p, sizeof p, "%s/trials.csv", rd);
     char *args[] = {"--quiet", "--no-plots", "--run-dir", rd, exp, NULL, NULL, NULL};
@@ -188,7 +185,7 @@ Test(run, full_disk_gives_a_clear_error_and_no_torn_file, .timeout = 60)
     char exp[4096];
     snprintf(exp, sizeof exp, "%s/df.yaml", d);
     proc_out r;
-    run((char *[]){"--quiet", "--no-plots", "--output", mnt, exp, NULL}, &r);
+    run_quiet(mnt, exp, &r);
     char p[8192];
     newest_run_file(mnt, "df", "trials.csv", p, sizeof p);
     csv_table t;
@@ -276,8 +273,7 @@ Test(run, resume_refuses_an_edited_sweep, .timeout = 60)
     char *d = tmpdir(), exp[4096], out[4096], p[8192];
     make_run(d, "[0, 19]", exp, out, sizeof exp);
     proc_out r;
-    run_quiet(out, exp, &r);
-    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_expect(out, exp, 0, &r);
     /* mark it unfinished, as a killed run is */
     newest_run_file(out, "tx", "meta.json", p, sizeof p);
     char *m = read_all(p);
@@ -366,13 +362,10 @@ Test(run, a_damaged_row_is_run_again, .timeout = 60)
  * cleared first. */
 Test(run, plot_does_not_follow_planted_links, .timeout = 60)
 {
-    char *d = tmpdir();
-    write_text(d, "p.yaml", "name: p\nworkload: noop\nrepeats: 2\nsweep:\n  size: [1, 2, 4]\n");
-    write_text(d, "victim", "untouched\n");
-    char exp[4096], out[4096], rd[8192], p[8192], victim[4096];
-    snprintf(exp, sizeof exp, "%s/p.yaml", d);
+    char *d = tmpdir(), exp[SCENARIO_PATH], out[SCENARIO_PATH], rd[8192], p[8192], victim[SCENARIO_PATH];
+    file_at(d, "p.yaml", "name: p\nworkload: noop\nrepeats: 2\nsweep:\n  size: [1, 2, 4]\n", exp);
+    file_at(d, "victim", "untouched\n", victim);
     snprintf(out, sizeof out, "%s/out", d);
-    snprintf(victim, sizeof victim, "%s/victim", d);
     proc_out r;
     run((char *[]){"--quiet", "--output", out, exp, NULL}, &r);
     cr_assert_eq(r.status, 0, "%s", r.err);
@@ -439,8 +432,7 @@ Test(run, latest_moves_only_to_a_finished_run_with_an_ok_trial, .timeout = 30)
     cr_assert_str_eq(now, first);
     /* both trials, one ok: latest moves */
     sleep(1);
-    run_quiet(out, exp, &r);
-    cr_assert_eq(r.status, 1, "%s", r.err);
+    run_expect(out, exp, 1, &r);
     memset(now, 0, sizeof now);
     cr_assert(readlink(p, now, sizeof now - 1) > 0);
     cr_assert_str_neq(now, first);

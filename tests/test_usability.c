@@ -9,7 +9,7 @@
 #include "base/util.h"
 #include "base/value.h"
 #include "exec/trial.h"
-#include "runproc.h"
+#include "scenario.h"
 
 #include <criterion/criterion.h>
 #include <math.h>
@@ -117,14 +117,8 @@ Test(csv_files, round_trip_with_canonical_numbers, .timeout = 90)
                "name: e\nworkload: lua:w.lua\nhooks: h.lua\nsweep:\n"
                "  threads: [1, all]\n  size: [1000, 1000000]\n  lr: [0.001, 2.5]\n"
                "repeats: 3\nwarmup_time: 0\n");
-    char out[4096], y[4096];
-    snprintf(out, sizeof out, "%s/res", d);
-    snprintf(y, sizeof y, "%s/e.yaml", d);
-    proc_out r;
-    run((char *[]){"--quiet", "--output", out, y, NULL}, &r);
-    cr_assert_eq(r.status, 0, "%s", r.err);
-    char run_dir[4096];
-    snprintf(run_dir, sizeof run_dir, "%s/e/latest", out);
+    char run_dir[SCENARIO_PATH];
+    run_e_yaml(d, "e", run_dir);
     csv_table t, s;
     check_csv(run_dir, "trials.csv", &t);
     check_csv(run_dir, "samples.csv", &s);
@@ -160,14 +154,8 @@ Test(plots, size_axis_of_a_study_mixing_workloads, .timeout = 60)
                "name: mix\nsweep:\n  target:\n    - {label: Lua, workload: 'lua:w.lua'}\n"
                "    - {label: built-in, workload: sumsq, length: 10}\n"
                "  size: [10, 20]\nrepeats: 2\nwarmup_time: 0\n");
-    char out[4096], y[4096];
-    snprintf(out, sizeof out, "%s/res", d);
-    snprintf(y, sizeof y, "%s/e.yaml", d);
-    proc_out r;
-    run((char *[]){"--quiet", "--output", out, y, NULL}, &r);
-    cr_assert_eq(r.status, 0, "%s", r.err);
-    char p[4096];
-    snprintf(p, sizeof p, "%s/mix/latest", out);
+    char p[SCENARIO_PATH];
+    run_e_yaml(d, "mix", p);
     char *gp = slurp(p, "plots/time.gp");
     cr_assert_not_null(gp);
     cr_expect(strstr(gp, "set xlabel 'size (w.lua: additions; sumsq: iterations)'"), "%s", gp);

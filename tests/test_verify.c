@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "config_fixture.h"
 #include "experiment/config.h"
 #include "cpu/cpu.h"
 #include "philox.h"
@@ -233,47 +234,16 @@ Test(verify_inject, skip_copy_skips_a_cpu_trial)
 
 /* --- validation ------------------------------------------------------------- */
 
-static char *diags_text(const diags *d)
-{
-    strbuf b = {0};
-    for (int i = 0; i < d->n; i++)
-        sb_printf(&b, "%d:%d: %s\n", d->items[i].line, d->items[i].col, d->items[i].msg);
-    return sb_take(&b);
-}
-
-static char *parse_err(const char *text)
-{
-    diags d = {0};
-    experiment *e = experiment_parse("t.yaml", text, strlen(text), &d);
-    if (e) {
-        experiment_free(e);
-        cr_assert_fail("expected an error; file:\n%s", text);
-    }
-    char *msgs = diags_text(&d);
-    diag_free(&d);
-    return msgs;
-}
-
-#define expect_diag(msgs, want) \
-    cr_expect(strstr((msgs), (want)) != NULL, "expected '%s', got:\n%s", (want), (msgs))
-
 Test(verify_config, bad_values_are_errors_with_line_and_column)
 {
-    char *m = parse_err("workload: matmul\nparams:\n  host_memory: locked\n");
-    expect_diag(m, "3:16: 'host_memory' must be auto, pageable or pinned, not 'locked'");
-    free(m);
-    m = parse_err("workload: axpb\nsweep:\n  host_memory: [pinned, paged]\n");
-    expect_diag(m, "'host_memory' must be auto, pageable or pinned, not 'paged'");
-    free(m);
-    m = parse_err("workload: sumsq\nparams: {inject: skip_copy}\n");
-    expect_diag(m, "2:18: 'inject' must be none or skip_kernel, not 'skip_copy'");
-    free(m);
-    m = parse_err("workload: matmul\nparams: {k: 0}\n");
-    expect_diag(m, "2:13: 'k' must be between 1 and");
-    free(m);
-    m = parse_err("workload: matmul\nparams: {m: 0}\n");
-    expect_diag(m, "2:13: 'm' must be between 1 and");
-    free(m);
+    expect_parse_error("workload: matmul\nparams:\n  host_memory: locked\n",
+                       "3:16: 'host_memory' must be auto, pageable or pinned, not 'locked'");
+    expect_parse_error("workload: axpb\nsweep:\n  host_memory: [pinned, paged]\n",
+                       "'host_memory' must be auto, pageable or pinned, not 'paged'");
+    expect_parse_error("workload: sumsq\nparams: {inject: skip_copy}\n",
+                       "2:18: 'inject' must be none or skip_kernel, not 'skip_copy'");
+    expect_parse_error("workload: matmul\nparams: {k: 0}\n", "2:13: 'k' must be between 1 and");
+    expect_parse_error("workload: matmul\nparams: {m: 0}\n", "2:13: 'm' must be between 1 and");
     /* sweepable, every value kept */
     diags d = {0};
     const char *text = "workload: nested_sin\ndevice: cuda\n"

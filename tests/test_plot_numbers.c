@@ -1,0 +1,156 @@
+/* test_plot_numbers.c - what the charts compute before gnuplot draws: the
+ * crossovers of two series, tidy numbers, gnuplot's quoting of text. */
+#include "plots_fixture.h"
+#include "runproc.h"
+#include "experiment/config.h"
+#include "report/plot_crossover.h"
+#include "report/plot_gp.h"
+#include "report/plot_model.h"
+#include "report/plot_render.h"
+#include "report/plots.h"
+
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* --- the crossover finder ------------------------------------------- */
+
+Test(crossover, one_crossing_from_below)
+{
+    double x[] = {16, 32, 64, 128, 256, 512};
+    double s[] = {0.1, 0.2, 0.5, 0.9, 2.5, 8};
+    crossing c[4];
+    int n = find_crossings(x, s, 6, c, 4);
+    cr_assert_eq(n, 1);
+    cr_assert_eq(c[0].faster, 1);
+    cr_assert_eq(c[0].x, 256);
+    cr_assert_eq(c[0].x_prev, 128);
+    cr_assert(c[0].x_cross > 128 && c[0].x_cross < 256, "crossing at %g", c[0].x_cross);
+}
+
+Test(crossover, none)
+{
+    double x[] = {1, 2, 4, 8};
+    double below[] = {0.1, 0.5, 0.9, 0.99};
+    double above[] = {1.5, 3, 9, 40};
+    cr_assert_eq(find_crossings(x, below, 4, NULL, 0), 0);
+    cr_assert_eq(find_crossings(x, above, 4, NULL, 0), 0);
+    cr_assert_eq(find_crossings(x, above, 0, NULL, 0), 0);
+    cr_assert_eq(find_crossings(x, above, 1, NULL, 0), 0);
+}
+
+Test(crossover, two_crossings)
+{
+    /* faster in the middle only: crosses up, then back down */
+    double x[] = {1, 2, 4, 8, 16, 32};
+    double s[] = {0.5, 0.8, 1.6, 3, 1.2, 0.7};
+    crossing c[4];
+    int n = find_crossings(x, s, 6, c, 4);
+    cr_assert_eq(n, 2);
+    cr_assert_eq(c[0].faster, 1);
+    cr_assert_eq(c[0].x, 4);
+    cr_assert_eq(c[1].faster, 0);
+    cr_assert_eq(c[1].x, 32);
+    cr_assert_eq(c[1].x_prev, 16);
+    /* more crossings than room: counts them all, writes what fits */
+    crossing one[1];
+    cr_assert_eq(find_crossings(x, s, 6, one, 1), 2);
+    cr_assert_eq(one[0].x, 4);
+}
+
+Test(crossover, skips_missing_points_and_exact_one)
+{
+    double x[] = {1, 2, 4, 8, 16};
+    double s[] = {0.5, NAN, 1.0, -3, 2.0};
+    crossing c[2];
+    int n = find_crossings(x, s, 5, c, 2);
+    cr_assert_eq(n, 1); /* 1.0 is "not faster"; NAN and -3 are skipped */
+    cr_assert_eq(c[0].x, 16);
+    cr_assert_eq(c[0].x_prev, 4);
+}
+
+Test(crossover, needs_the_minimum_effect_beyond_the_intervals)
+{
+    /* 1.017x faster at 4 is no crossing; 1.3x at 8 is one */
+    double x[] = {1, 2, 4, 8};
+    double s[] = {0.5, 0.8, 1.017, 1.3};
+    crossing c[4];
+    cr_assert_eq(find_crossings(x, s, 4, NULL, 0), 1);
+    cr_assert_eq(find_clear_crossings(x, s, NULL, NULL, 4, CROSSOVER_MIN_EFFECT, c, 4), 1);
+    cr_assert_eq(c[0].x, 8);
+    cr_assert_eq(c[0].x_prev, 2);
+    /* the intervals: 1.3x whose interval reaches 1.02 is not clear either */
+    double lo[] = {0.45, 0.7, 0.9, 1.02}, hi[] = {0.55, 0.9, 1.1, 1.5};
+    cr_assert_eq(find_clear_crossings(x, s, lo, hi, 4, CROSSOVER_MIN_EFFECT, c, 4), 0);
+    /* a slower point whose interval reaches 0.96 is not clearly slower */
+    double lo2[] = {0.45, 0.7, 0.9, 1.2}, hi2[] = {0.96, 0.9, 1.1, 1.5};
+    cr_assert_eq(find_clear_crossings(x, s, lo2, hi2, 4, CROSSOVER_MIN_EFFECT, c, 4), 1);
+    cr_assert_eq(c[0].x_prev, 2);
+    cr_assert_eq(CROSSOVER_MIN_EFFECT, 0.05);
+}
+
+/* --- tidy numbers ------------------------------------------------------ */
+
+Test(numbers, sizes_in_engineering_style)
+{
+    static const struct {
+        double v;
+        const char *want;
+    } cases[] = {{16, "16"},          {1024, "1024"},       {9999, "9999"},
+                 {16384, "2^14"},     {4194304, "2^22"},    {4194303, "4.19M"},
+                 {10000, "10k"},      {26400, "26.4k"},     {999999, "1M"},
+                 {1.5e9, "1.5G"},     {0.5, "0.5"},         {2.345, "2.35"},
+                 {-4194304, "-2^22"}, {57.1699, "57.2"},    {3e15, "3P"}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char t[32];
+        pm_fmt_num(t, sizeof t, cases[i].v);
+        cr_assert_str_eq(t, cases[i].want, "%.17g", cases[i].v);
+    }
+}
+
+Test(numbers, ratios_with_three_significant_digits)
+{
+    static const struct {
+        double v;
+        const char *want;
+    } cases[] = {{26412.7, "26400"}, {2.6412, "2.64"}, {103.4, "103"}, {1.017, "1.02"},
+                 {0.0123456, "0.0123"}, {1234567, "1230000"}, {0.00001234, "0.0000123"},
+                 {1, "1"}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char t[32];
+        pm_fmt_ratio(t, sizeof t, cases[i].v);
+        cr_assert_str_eq(t, cases[i].want, "%.17g", cases[i].v);
+    }
+}
+
+/* --- quoting ---------------------------------------------------------- */
+
+Test(gnuplot_text, quotes_concatenated_newlines_flattened)
+{
+    strbuf b = {0};
+    gp_quote(&b, "it's `x` \"y\"\nEOD\r\\", 0);
+    cr_assert_str_eq(b.s, "'it'.\"'\".'s `x` \"y\" EOD \\'");
+    sb_free(&b);
+    gp_quote(&b, "''a''", 0);
+    cr_assert_str_eq(b.s, "''.\"'\".''.\"'\".'a'.\"'\".''.\"'\".''");
+    sb_free(&b);
+    gp_quote(&b, "bad \xff utf8 \xc3\xa9", 0);
+    cr_assert_str_eq(b.s, "'bad ? utf8 \xc3\xa9'");
+    sb_free(&b);
+    gp_quote(&b, "0123456789", 4);
+    cr_assert_str_eq(b.s, "'0123...'");
+    sb_free(&b);
+    char *c = gp_clean("EOD", 0);
+    cr_assert_str_neq(c, "EOD");
+    free(c);
+    c = gp_clean("a\nEOD\nb", 0);
+    cr_assert_null(strchr(c, '\n'));
+    free(c);
+}
