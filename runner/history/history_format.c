@@ -3,6 +3,7 @@
 
 #include "base/csv.h"
 #include "history/history_query.h"
+#include "report/report_text.h"
 
 #include <json.h>
 #include <math.h>
@@ -78,7 +79,12 @@ static void text_or_md(sqlite3 *db, const history_set *h, int md, strbuf *b)
                       s->machine, m ? " (" : "", m ? m : "", m ? ")" : "");
             free(m);
         }
-        sb_printf(b, md ? "### %s\n\n" : "%s\n", s->key);
+        if (md) { /* a key's value is the user's text: Markdown-safe */
+            sb_puts(b, "### ");
+            report_md(b, s->key);
+            sb_puts(b, "\n\n");
+        } else
+            sb_printf(b, "%s\n", s->key);
         if (md)
             sb_puts(b, "| run | revision | median | 95 % CI | status | note |\n"
                        "| --- | --- | ---: | --- | --- | --- |\n");
@@ -149,9 +155,12 @@ static void csv(const history_set *h, strbuf *b)
     }
 }
 
+/* a number with the digits the CSV has (%.9g), not 17 */
 static json_object *jnum(double v)
 {
-    return isfinite(v) ? json_object_new_double(v) : NULL;
+    char t[32];
+    snprintf(t, sizeof t, "%.9g", v);
+    return isfinite(v) ? json_object_new_double_s(v, t) : NULL;
 }
 
 static json_object *jstr(const char *s)
@@ -193,9 +202,9 @@ static void json(const history_set *h, strbuf *b)
             json_object_object_add(q, "run", jstr(s->pts[c->at].run_id));
             json_object_object_add(q, "revision_before", jstr(s->pts[c->at - 1].revision));
             json_object_object_add(q, "revision_after", jstr(s->pts[c->at].revision));
-            json_object_object_add(q, "step", json_object_new_double(c->step));
-            json_object_object_add(q, "step_low", json_object_new_double(c->step_lo));
-            json_object_object_add(q, "step_high", json_object_new_double(c->step_hi));
+            json_object_object_add(q, "step", jnum(c->step));
+            json_object_object_add(q, "step_low", jnum(c->step_lo));
+            json_object_object_add(q, "step_high", jnum(c->step_hi));
             json_object_array_add(cps, q);
         }
         json_object_object_add(o, "points", pts);
