@@ -472,6 +472,14 @@ Test(history, a_report_gets_a_history_section_with_earlier_runs)
     t = read_file(html, NULL);
     cr_assert(strstr(t, "History"), "report.html has the section too");
     free(t);
+    /* written again, the report keeps it */
+    char *latest = xasprintf("%s/res/toy/latest", d);
+    run((char *[]){"report", latest, "--quiet", NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    t = read_file(rp, NULL);
+    cr_assert(strstr(t, "## History\n\n1 earlier run"), "%s", t);
+    free(t);
+    free(latest);
     free(html);
     free(rp);
 }

@@ -78,7 +78,14 @@ static void section(sqlite3 *db, const char *run_dir, long long row, const histo
         sb_free(&names);
         free(dir);
     }
-    report_write_with(run_dir, 1, b.s, notes);
+    /* the section is a file of the run folder, so that `runner report` and
+     * `runner plot` keep it when they write the report again */
+    char *hp = rundir_path(run_dir, RD_HISTORY);
+    if (write_file_atomic(hp, b.s, b.len) < 0)
+        notes_printf(notes, "runner: warning: history: cannot write %s\n", hp);
+    else
+        report_write(run_dir, 1, notes);
+    free(hp);
     sb_free(&b);
     history_set_free(&h);
     free(exp);

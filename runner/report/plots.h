@@ -13,7 +13,5 @@ int plots_render_run(const char *run_dir, const experiment *e, int quiet, strbuf
 /* Writes RUN_DIR/report.md and report.html from the saved results; 0, or
  * -1 with the reason in notes (may be NULL), where the lines to print go. */
 int report_write(const char *run_dir, int quiet, strbuf *notes);
-/* The same with a section of Markdown after the findings (NULL: none). */
-int report_write_with(const char *run_dir, int quiet, const char *extra, strbuf *notes);
 
 #endif

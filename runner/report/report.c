@@ -322,11 +322,6 @@ static void table(strbuf *b, const run_model *m)
 
 int report_write(const char *run_dir, int quiet, strbuf *notes)
 {
-    return report_write_with(run_dir, quiet, NULL, notes);
-}
-
-int report_write_with(const char *run_dir, int quiet, const char *extra, strbuf *notes)
-{
     char note[1024];
     experiment *e = rundir_read_experiment(run_dir, note, sizeof note);
     run_model m;
@@ -372,8 +367,13 @@ int report_write_with(const char *run_dir, int quiet, const char *extra, strbuf 
     drift_write(&b, &dr);
     drift_free(&dr);
     sb_puts(&b, "\n");
-    if (extra) /* the History section (doc/history.md#the-history-section-of-a-report) */
-        sb_puts(&b, extra);
+    /* the History section the history left in the run folder, kept by every
+     * rewrite of the report (doc/history.md#the-history-section-of-a-report) */
+    char *hp = rundir_path(run_dir, RD_HISTORY), *hist = read_file(hp, NULL);
+    if (hist)
+        sb_puts(&b, hist);
+    free(hist);
+    free(hp);
     size_t head_len = b.len; /* report.html shows this part as it is */
 
     charts(&b, run_dir);
