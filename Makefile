@@ -64,7 +64,7 @@ else
 OUTBIN := bin/runner
 endif
 
-.PHONY: check-layout check-man check-completion aa gpu-acceptance gpu-bundle deps-test install-packages studies all run test test-gpu test-valgrind fuzz-smoke fuzz/fuzz_config fuzz/fuzz_lua fuzz/fuzz_resume install clean deps plots
+.PHONY: check-layout check-man check-completion aa gpu-acceptance gpu-bundle deps-test install-packages studies all run test test-gpu test-valgrind fuzz-smoke fuzz/fuzz_config fuzz/fuzz_lua fuzz/fuzz_resume fuzz/fuzz_export install clean deps plots
 all: $(OUTBIN) cuda
 
 # --- dependencies -----------------------------------------------------------
@@ -146,7 +146,16 @@ $(BUILD)/tests/runner-tests: $(TEST_OBJS) $(CPU_OBJS) $(BUILD)/librunner.a
 # test code builds paths with snprintf into fixed buffers on purpose
 $(BUILD)/tests/%.o: CFLAGS += -Wno-format-truncation
 
-FAKES := $(foreach v,1 2 3 4 5,$(BUILD)/tests/fake-$(v).so)
+# the programs tests/test_command.c measures (doc/own-code.md): a test
+# program and the C example of the persistent protocol
+CMD_PROGS := $(BUILD)/tests/command/proto_prog $(BUILD)/tests/command/sumsq
+FAKES := $(foreach v,1 2 3 4 5,$(BUILD)/tests/fake-$(v).so) $(CMD_PROGS)
+$(BUILD)/tests/command/proto_prog: tests/command/proto_prog.c
+	@mkdir -p $(dir $@)
+	@$(CC) -std=c11 -Wall -Wextra -Werror -O2 $< -o $@
+$(BUILD)/tests/command/sumsq: examples/command/sumsq.c
+	@mkdir -p $(dir $@)
+	@$(CC) -std=c11 -Wall -Wextra -Werror -O2 $< -o $@ -lm
 $(BUILD)/tests/fake-%.so: tests/fake/fake_backend.c runner/backend.h
 	@mkdir -p $(dir $@)
 	@$(CC) -std=c11 -Wall -Wextra -Werror -fPIC -shared -Irunner -DFAKE_VARIANT=$* $< -o $@
@@ -226,29 +235,38 @@ test-valgrind: deps-test $(OUTBIN) $(BUILD)/tests/runner-tests $(FAKES)
 # --- fuzzing (clang + libFuzzer from libclang-rt-14-dev) ----------------------
 FUZZ_CC    ?= clang
 FUZZ_SRCS  := $(RUNNER_SRCS)
+# a sweep's limit of 10^6 trials lowered: expanding them takes seconds under
+# the sanitizers, and fuzz_config's timeout is 1 s (the limit's logic is the same)
+FUZZ_DEFS  := -DMAX_TRIALS=20000LL
 # fuzz_config: config loading, expansion, --filter, the CSV reader;
 # fuzz_lua: the Lua loader (workload and hooks files);
-# fuzz_resume: what --resume reads (trials.csv, trials.more.csv)
-FUZZERS    := fuzz_config fuzz_lua fuzz_resume
-$(FUZZERS:%=fuzz/%): fuzz/%: tests/fuzz/%.c $(FUZZ_SRCS) $(wildcard runner/*.h runner/*/*.h)
+# fuzz_resume: what --resume reads (trials.csv, trials.more.csv);
+# fuzz_export: `runner export --format json` is strict JSON whatever a run folder holds
+FUZZERS    := fuzz_config fuzz_lua fuzz_resume fuzz_export
+$(FUZZERS:%=fuzz/%): fuzz/%: tests/fuzz/%.c $(FUZZ_SRCS) $(wildcard runner/*.h runner/*/*.h) tests/strict_json.h
 	@mkdir -p $(BUILD)/fuzz
 	$(FUZZ_CC) -g -O1 -std=c11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -Wno-pass-failed \
 	  -Irunner -Ibackends \
-	  $(PKG_CFLAGS) -DRUNNER_VERSION='"fuzz"' -DRUNNER_GIT_REV='"fuzz"' \
+	  $(PKG_CFLAGS) -DRUNNER_VERSION='"fuzz"' -DRUNNER_GIT_REV='"fuzz"' $(FUZZ_DEFS) \
 	  tests/fuzz/$*.c $(FUZZ_SRCS) $(wildcard backends/cpu/*.c) -o $(BUILD)/fuzz/$* \
 	  $(LDLIBS) -fopenmp
 
 FUZZ_SECONDS ?= 60
-# each fuzzer for FUZZ_SECONDS; the seeds: tests/fuzz/corpus (YAML and CSV),
-# tests/lua and tests/bad (Lua files), tests/fuzz/corpus-resume
+# each fuzzer for FUZZ_SECONDS; the seeds: tests/fuzz/corpus (YAML and CSV,
+# deep nesting among them), tests/lua and tests/bad (Lua files),
+# tests/fuzz/corpus-resume, tests/fuzz/corpus-export.  fuzz_config's
+# -timeout=1: a YAML file read in more than a second is a bug
+# (doc/experiment-file.md#errors), so a slow case fails the run.
 fuzz-smoke: deps-test $(FUZZERS:%=fuzz/%)
-	@mkdir -p $(BUILD)/fuzz/corpus $(BUILD)/fuzz/corpus-lua $(BUILD)/fuzz/corpus-resume
+	@mkdir -p $(BUILD)/fuzz/corpus $(BUILD)/fuzz/corpus-lua $(BUILD)/fuzz/corpus-resume $(BUILD)/fuzz/corpus-export
 	ASAN_OPTIONS=detect_leaks=1 $(BUILD)/fuzz/fuzz_config -max_total_time=$(FUZZ_SECONDS) -max_len=65536 \
-	  -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 $(BUILD)/fuzz/corpus tests/fuzz/corpus
+	  -timeout=1 -rss_limit_mb=2048 -print_final_stats=1 $(BUILD)/fuzz/corpus tests/fuzz/corpus
 	ASAN_OPTIONS=detect_leaks=1 $(BUILD)/fuzz/fuzz_lua -max_total_time=$(FUZZ_SECONDS) -max_len=16384 \
 	  -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 $(BUILD)/fuzz/corpus-lua tests/lua
 	ASAN_OPTIONS=detect_leaks=1 $(BUILD)/fuzz/fuzz_resume -max_total_time=$(FUZZ_SECONDS) -max_len=16384 \
 	  -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 $(BUILD)/fuzz/corpus-resume tests/fuzz/corpus-resume
+	ASAN_OPTIONS=detect_leaks=1 $(BUILD)/fuzz/fuzz_export -max_total_time=$(FUZZ_SECONDS) -max_len=16384 \
+	  -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 $(BUILD)/fuzz/corpus-export tests/fuzz/corpus-export
 
 # --- running ----------------------------------------------------------------
 run: deps all
@@ -266,7 +284,7 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/runner $(DESTDIR)$(PREFIX)/share/runner
 	install -m 755 bin/runner $(DESTDIR)$(PREFIX)/bin/runner
 	if [ -f lib/runner-cuda.so ]; then install -m 644 lib/runner-cuda.so $(DESTDIR)$(PREFIX)/lib/runner/; fi
-	cp -r plots lua $(DESTDIR)$(PREFIX)/share/runner/
+	cp -r plots lua python $(DESTDIR)$(PREFIX)/share/runner/
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 644 runner.1 $(DESTDIR)$(PREFIX)/share/man/man1/runner.1
 	install -m 644 completion/runner.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/runner

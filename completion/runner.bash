@@ -58,7 +58,7 @@ _runner()
         if [ "$cmd" = compare ] || [ "$cmd" = history ]; then
             COMPREPLY=($(compgen -W "text md csv json" -- "$cur"))
         else
-            COMPREPLY=($(compgen -W "json csv" -- "$cur"))
+            COMPREPLY=($(compgen -W "json csv spreadsheet" -- "$cur"))
         fi
         return 0
         ;;

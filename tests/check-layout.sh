@@ -14,6 +14,10 @@
 #  7. the user guide's rules (tests/check-docs.sh): every cited doc file and
 #     section exists, README.md is short, every chapter is reachable, and the
 #     man page names the options the commands take.
+#  8. every header of a folder of runner/ says, on the line after its
+#     include guard, whether it is the folder's public header or internal to
+#     it, and no file of runner/ or backends/ outside that folder includes
+#     an internal one (tests may: they test the parts).
 # Prints one line per finding and exits 1 if there is any.
 set -u
 BUILD=${1:-build}
@@ -110,6 +114,11 @@ for f in $(git ls-files 'runner/**/*.c'); do
     case " $tables " in *" $f "*) continue ;; esac
     [ "$n" -le 600 ] || say "$f has $n lines (more than 600)"
 done
+# a test file is one topic (doc/contributing/testing.md#the-test-files)
+for f in $(git ls-files 'tests/*.c'); do
+    n=$(wc -l < "$f")
+    [ "$n" -le 800 ] || say "$f has $n lines (more than 800: split it by topic)"
+done
 
 # --- the SPEC and stray files --------------------------------------------------
 grep -rn "SPEC section" runner backends >/dev/null && say "a comment cites the SPEC: $(grep -rln 'SPEC section' runner backends | tr '\n' ' ')"
@@ -117,8 +126,23 @@ grep -rn "SPEC section" runner backends >/dev/null && say "a comment cites the S
 
 # --- the user guide --------------------------------------------------------------
 bash tests/check-docs.sh || fail=1
+# --- public and internal headers ---------------------------------------------
+npub=0; nint=0
+for h in $(git ls-files 'runner/*/*.h'); do
+    rel=${h#runner/}; dir=${rel%%/*}
+    mark=$(grep -A1 -m1 '^#define RUNNER_[A-Z0-9_]*_H$' "$h" | sed -n 2p)
+    case "$mark" in
+    "/* public header of runner/$dir/ */") npub=$((npub + 1)) ;;
+    "/* internal header of runner/$dir/: other folders may not include it */")
+        nint=$((nint + 1))
+        for f in $(git grep -lF "#include \"$rel\"" -- 'runner/*' 'backends/*'); do
+            case "$f" in runner/"$dir"/*) ;; *) say "$f includes $h, internal to runner/$dir/" ;; esac
+        done ;;
+    *) say "$h does not say whether it is public or internal (the line after its include guard)" ;;
+    esac
+done
 
 if [ $fail = 0 ]; then
-    echo "check-layout: $(echo "$objs" | wc -l) modules in $(ls -d runner/*/ | wc -l) folders: no circle, no hidden prototype, one owner of the run folder"
+    echo "check-layout: $(echo "$objs" | wc -l) modules in $(ls -d runner/*/ | wc -l) folders: no circle, no hidden prototype, one owner of the run folder, $npub public and $nint internal headers"
 fi
 exit $fail

@@ -348,10 +348,10 @@ Test(compare, a_trial_run_on_a_busy_machine_is_busy_not_slower)
     cr_assert(atof(size_cell(&t, "64", "q_value")) < 0.05);
     csv_free(&t);
     result_free(&r);
-    /* every slower trial busy: exit 0, and the summary counts them */
+    /* every slower trial busy: exit 3 (inconclusive, issue 34), and the summary counts them */
     set_noise(p.b, "device,size", 3, p.v, 20, 3);
     result rt = compare_fmt(p.a, p.b, "text", 0);
-    cr_assert_eq(rt.rc, 0, "%s%s", rt.out, rt.err);
+    cr_assert_eq(rt.rc, 3, "%s%s", rt.out, rt.err);
     cr_assert(has_line(rt.out, "0 slower, 0 faster, 0 same", "3 busy"), "%s", rt.out);
     cr_assert(has_line(rt.out, "  64  ", "busy"), "%s", rt.out);
     result_free(&rt);
@@ -410,10 +410,10 @@ Test(compare, throttled_kept_above_0_is_throttled_and_0_or_empty_is_not)
     pair_free(&p);
 }
 
-/* every slower-looking trial throttled: exit 0 (and matched: not 2), the
+/* every slower-looking trial throttled: exit 3 (inconclusive, issue 34; matched: not 2), the
  * summary counts them, every format carries the verdict; --busy-ok judges
  * them like the others; busy wins over throttled */
-Test(compare, throttled_trials_are_counted_exit_0_and_busy_ok_judges_them)
+Test(compare, throttled_trials_are_counted_exit_3_and_busy_ok_judges_them)
 {
     double base[] = {1e-3, 1e-3, 1e-3}, nb[] = {1.5e-3, 1.5e-3, 0.5e-3};
     run_pair p;
@@ -421,7 +421,7 @@ Test(compare, throttled_trials_are_counted_exit_0_and_busy_ok_judges_them)
     const char *noise[] = {THROTTLED_CPU, "", ""}, *kept[] = {"", "2", ""};
     set_quality(p.b, "device,size", 3, p.v, 20, noise, kept);
     result r = compare_fmt(p.a, p.b, "text", 0);
-    cr_assert_eq(r.rc, 0, "%s%s", r.out, r.err);
+    cr_assert_eq(r.rc, 3, "%s%s", r.out, r.err);
     cr_assert(has_line(r.out, "0 slower, 1 faster, 0 same",
                        ", 2 throttled (run on a throttled CPU or GPU: inconclusive)"),
               "%s", r.out);
@@ -430,12 +430,12 @@ Test(compare, throttled_trials_are_counted_exit_0_and_busy_ok_judges_them)
     cr_assert(has_line(r.out, " 128  ", "throttled"), "%s", r.out);
     result_free(&r);
     r = compare_fmt(p.a, p.b, "md", 0);
-    cr_assert_eq(r.rc, 0, "%s%s", r.out, r.err);
+    cr_assert_eq(r.rc, 3, "%s%s", r.out, r.err);
     cr_assert(has_line(r.out, "| 64 |", "| throttled |"), "%s", r.out);
     cr_assert(has_line(r.out, "2 throttled (", NULL), "%s", r.out);
     result_free(&r);
     r = compare_fmt(p.a, p.b, "json", 0);
-    cr_assert_eq(r.rc, 0, "%s%s", r.out, r.err);
+    cr_assert_eq(r.rc, 3, "%s%s", r.out, r.err);
     json_object *j = json_tokener_parse(r.out), *row, *verdict;
     cr_assert(j && json_object_array_length(j) == 3, "%s", r.out);
     row = json_object_array_get_idx(j, 0);
@@ -453,7 +453,7 @@ Test(compare, throttled_trials_are_counted_exit_0_and_busy_ok_judges_them)
     const char *both[] = {"busy: other processes used 1.37 cores; " THROTTLED_CPU, "", ""};
     set_quality(p.b, "device,size", 3, p.v, 20, both, kept);
     r = compare_fmt(p.a, p.b, "csv", 0);
-    cr_assert_eq(r.rc, 0, "%s%s", r.out, r.err);
+    cr_assert_eq(r.rc, 3, "%s%s", r.out, r.err);
     csv_table t;
     parse_csv(r.out, &t);
     cr_assert_str_eq(size_cell(&t, "64", "verdict"), "busy");

@@ -4,6 +4,7 @@
  * list such as `0,2-3`.  Library code: it prints nothing. */
 #ifndef RUNNER_AFFINITY_H
 #define RUNNER_AFFINITY_H
+/* public header of runner/base/ */
 
 #include <sched.h>
 #include <stddef.h>

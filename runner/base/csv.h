@@ -1,6 +1,7 @@
 /* csv.h - RFC 4180 CSV: quoting on write, a tolerant reader for our files. */
 #ifndef RUNNER_CSV_H
 #define RUNNER_CSV_H
+/* public header of runner/base/ */
 
 #include "base/util.h"
 

@@ -3,6 +3,7 @@
  * Lines and columns count from 1 (libyaml's marks count from 0: add 1). */
 #ifndef RUNNER_DIAG_H
 #define RUNNER_DIAG_H
+/* public header of runner/base/ */
 
 #include <stdio.h>
 

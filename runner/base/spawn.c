@@ -1,6 +1,7 @@
 /* spawn.c - see spawn.h. */
 #include "base/spawn.h"
 
+#include "base/child.h"
 #include "base/util.h"
 
 #include <errno.h>
@@ -55,13 +56,6 @@ static void take(strbuf *b, const char *buf, size_t n, size_t keep)
         memmove(b->s, b->s + drop, keep + 1);
         b->len = keep;
     }
-}
-
-static void kill_child(pid_t pid, int group)
-{
-    if (group)
-        kill(-pid, SIGKILL);
-    kill(pid, SIGKILL);
 }
 
 int spawn_run(char *const argv[], const spawn_opts *o, spawn_result *r)
@@ -133,21 +127,14 @@ int spawn_run(char *const argv[], const spawn_opts *o, spawn_result *r)
         take(&b, buf, (size_t)n, o->keep);
     }
     close(pfd[0]);
-    int status = 0;
-    pid_t w = 0;
-    while (!r->timed_out && (w = waitpid(pid, &status, WNOHANG)) == 0) {
-        if (now_seconds() > deadline) {
-            r->timed_out = 1;
-            break;
-        }
-        struct timespec ts = {0, 10 * 1000 * 1000};
-        nanosleep(&ts, NULL);
-    }
+    child c = child_of(pid, o->own_group);
+    double left = deadline - now_seconds();
+    if (!r->timed_out && !child_ended(&c, left > 0 ? left : 0))
+        r->timed_out = 1;
     if (r->timed_out)
-        kill_child(pid, o->own_group);
-    if (r->timed_out || w == 0)
-        while ((w = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
-            ;
+        child_kill(&c);
+    int status = 0;
+    int w = child_reap(&c, &status);
     r->len = b.len;
     r->out = sb_take(&b);
     if (r->timed_out)

@@ -5,6 +5,7 @@
  * when it has not ended in time.  Library code: it prints nothing. */
 #ifndef RUNNER_SPAWN_H
 #define RUNNER_SPAWN_H
+/* public header of runner/base/ */
 
 #include <stddef.h>
 

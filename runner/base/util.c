@@ -292,11 +292,13 @@ const char *closest_word(const char *word, const char *const *cands)
     return NULL;
 }
 
-char *sanitize_text(char *s)
+static char *sanitize(char *s, int keep_newlines)
 {
     if (!s)
         return s;
     for (unsigned char *p = (unsigned char *)s; *p; p++) {
+        if (*p == '\n' && keep_newlines)
+            continue;
         if (*p == '\n' || *p == '\r' || *p == '\t')
             *p = ' ';
         else if (*p < 0x20 || *p == 0x7f)
@@ -307,6 +309,16 @@ char *sanitize_text(char *s)
         }
     }
     return s;
+}
+
+char *sanitize_text(char *s)
+{
+    return sanitize(s, 0);
+}
+
+char *sanitize_lines(char *s)
+{
+    return sanitize(s, 1);
 }
 
 int fd_write_all(int fd, const void *buf, size_t n)

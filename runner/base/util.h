@@ -1,6 +1,7 @@
 /* util.h - allocation that cannot fail silently, growable strings, misc. */
 #ifndef RUNNER_UTIL_H
 #define RUNNER_UTIL_H
+/* public header of runner/base/ */
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -63,6 +64,8 @@ int valid_file_stem(const char *s);
  * in UTF-8 as C2 80..9F) become '?', so no escape sequence survives.
  * Returns s. */
 char *sanitize_text(char *s);
+/* The same, but line feeds stay: for text of several lines. */
+char *sanitize_lines(char *s);
 
 /* Seconds on CLOCK_MONOTONIC. */
 double now_seconds(void);

@@ -95,8 +95,13 @@ int value_is_num(const value *v)
 
 int value_equal(const value *a, const value *b)
 {
+    /* integers as integers: two of them past 2^53 may share a double */
+    if (a->kind == VAL_INT && b->kind == VAL_INT)
+        return a->i == b->i;
     if (value_is_num(a) && value_is_num(b))
-        return a->f == b->f;
+        return a->kind == VAL_INT   ? (long double)a->i == b->f
+               : b->kind == VAL_INT ? a->f == (long double)b->i
+                                    : a->f == b->f;
     if (!a->text || !b->text)
         return a->text == b->text;
     return strcmp(a->text, b->text) == 0;

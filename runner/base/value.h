@@ -2,6 +2,7 @@
  * text that goes into CSV files, labels, filters and the backends. */
 #ifndef RUNNER_VALUE_H
 #define RUNNER_VALUE_H
+/* public header of runner/base/ */
 
 #include <stddef.h>
 

@@ -20,7 +20,7 @@ void cli_usage(FILE *out)
           "       runner --dry-run FILE.yaml                  print the trials as CSV\n"
           "       runner plot RUN_DIR ... [--config FILE]     re-draw plots from results\n"
           "       runner report RUN_DIR                       write RUN_DIR/report.md and report.html\n"
-          "       runner export RUN_DIR --format json|csv      print the trials with their samples\n"
+          "       runner export RUN_DIR --format json|csv|spreadsheet  print the trials with their samples\n"
           "       runner list workloads | devices\n"
           "       runner merge RUN_DIR                        join the shards of a run\n"
           "       runner submit FILE.yaml [--shards N] [--partition P] [--time T] [--gpus-per-shard G]\n"
@@ -153,8 +153,11 @@ static int option(cli *c, int id, const char *name, const char *v, int *dry)
         c->config = v;
         break;
     case O_FORMAT:
-        if (strcmp(v, "json") && strcmp(v, "csv")) {
-            fprintf(stderr, "runner: --format takes json or csv, not '%s'\n", v);
+        if (strcmp(v, "json") && strcmp(v, "csv") && strcmp(v, "spreadsheet")) {
+            fprintf(stderr,
+                    "runner: --format takes json or csv (or spreadsheet: CSV for a "
+                    "spreadsheet), not '%s'\n",
+                    v);
             return -1;
         }
         c->format = v;
@@ -231,7 +234,7 @@ int cli_parse(int argc, char **argv, const cli_command *commands, cli *c)
     }
     if (c->cmd == CMD_EXPORT) {
         if (c->nfiles != 1 || !c->format) {
-            fprintf(stderr, "runner: usage: runner export RUN_DIR --format json|csv\n");
+            fprintf(stderr, "runner: usage: runner export RUN_DIR --format json|csv|spreadsheet\n");
             return -1;
         }
         return 0;

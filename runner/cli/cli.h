@@ -1,6 +1,7 @@
 /* cli.h - the command line: commands, options, and their checks. */
 #ifndef RUNNER_CLI_H
 #define RUNNER_CLI_H
+/* internal header of runner/cli/: other folders may not include it */
 
 #include <stdio.h>
 

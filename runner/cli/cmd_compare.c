@@ -36,7 +36,9 @@ int compare_runs(const char *const *old_dirs, int nold, const char *const *new_d
     sb_free(&text);
     int matched, slower;
     compare_count(&R, &matched, &slower);
-    int rc = slower ? EXIT_TRIALS_FAILED : EXIT_OK;
+    /* inconclusive trials and none slower: 3, never a pass
+     * (doc/compare.md#exit-status) */
+    int rc = slower ? EXIT_TRIALS_FAILED : compare_inconclusive(&R) ? EXIT_INCONCLUSIVE : EXIT_OK;
     if (!matched) {
         fprintf(err, "runner: compare: no trial of OLD matched one of NEW (%d and %d trials); "
                      "see the header for keys that differ, or --ignore KEY\n",
@@ -59,14 +61,17 @@ static void compare_usage(FILE *f)
           "  A trial run on a busy machine (its noise cell says busy) in any run\n"
           "  of either side is `busy`, else one run on a throttled CPU or GPU (its\n"
           "  noise cell says throttled, or throttled_kept > 0) is `throttled`:\n"
-          "  inconclusive, never faster or slower.\n"
+          "  inconclusive, unless new/old is beyond what that could explain (1 + 3\n"
+          "  x the cores other processes used, or the CPU's maximum over its clock,\n"
+          "  times the noise threshold): then faster or slower.\n"
           "  --busy-ok          judge busy and throttled trials like the others\n"
           "  --threshold PCT    fixed effect threshold instead of the measured noise\n"
           "  --noise-floor PCT  noise assumed with one run per side (default 10)\n"
           "  --ignore KEY       leave KEY out of the matching (repeatable)\n"
           "  --format text|md|csv|json\n"
-          "  exit status: 1 when some trial is slower, 0 otherwise, 2 on bad input\n"
-          "  or when no trial matched\n",
+          "  exit status: 1 when some trial is slower, else 3 when some trial is\n"
+          "  busy or throttled (inconclusive), else 0; 2 on bad input or when no\n"
+          "  trial matched\n",
           f);
 }
 

@@ -29,14 +29,22 @@ int cmd_merge(const cli *c)
         return mr == MERGE_INVALID ? EXIT_INVALID : EXIT_TRIALS_FAILED;
     }
     sb_free(&err);
-    int incomplete = m.missing || m.unfinished;
+    int incomplete = m.missing || m.unfinished || m.missing_trials;
+    /* the trials no shard holds, whatever --quiet says: the merge is not
+     * complete (doc/slurm.md#what-merge-verifies) */
+    for (const char *p = m.missing_text.s; p && *p;) {
+        size_t l = strcspn(p, "\n");
+        fprintf(stderr, "runner: merge: %.*s\n", (int)l, p);
+        p += l + (p[l] == '\n');
+    }
+    sb_free(&m.missing_text);
     if (!c->quiet)
         fprintf(stderr, "merged %d of %d shards into %s%s\n", m.shards, m.n, dir,
                 incomplete ? " (incomplete: see runner status)" : "");
     if (!c->no_plots)
         draw_run(dir, NULL, c->quiet);
     strbuf notes = {0};
-    report_write(dir, c->quiet, &notes);
+    int unwritten = report_write(dir, c->quiet, &notes) < 0; /* exit 1, as for a run */
     /* the merged run in the history, once: merged again, it replaces itself
      * (doc/history.md#what-is-recorded) */
     history_record_run(dir,
@@ -44,7 +52,7 @@ int cmd_merge(const cli *c)
                                            c->no_plots, 1},
                        &notes);
     print_notes(&notes);
-    if (incomplete)
+    if (incomplete || unwritten)
         return EXIT_TRIALS_FAILED;
     if (rundir_merge_earn_latest(dir) == 0 && !c->quiet)
         fprintf(stderr, "runner: merge: latest not moved: %s has no ok trial\n", dir);

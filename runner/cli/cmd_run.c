@@ -3,6 +3,7 @@
 #include "cli/commands.h"
 #include "cli/load.h"
 #include "cli/progress.h"
+#include "cli/trace_target.h"
 #include "run/run.h"
 #include "base/util.h"
 
@@ -119,7 +120,9 @@ int cmd_run(const cli *c)
     int rc = bad ? EXIT_INVALID : EXIT_OK, any_failed = 0;
     trace_file *T = NULL;
     char err[1024];
-    if (!bad && c->trace && !(T = trace_file_open(c->trace, 0, err, sizeof err))) {
+    if (!bad && c->trace &&
+        (trace_target_check(c->trace, es, c->nfiles, c->run_dir, err, sizeof err) < 0 ||
+         !(T = trace_file_open(c->trace, 0, err, sizeof err)))) {
         fprintf(stderr, "runner: %s\n", err);
         rc = EXIT_INVALID;
     }

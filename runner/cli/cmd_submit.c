@@ -235,14 +235,14 @@ static int submit_new(submit_args *a)
     if (!e)
         return EXIT_INVALID;
     submission s;
-    strbuf notes = {0}, err = {0};
-    int p = submit_prepare(e, a->target, a->output, a->shards, &a->o, &s, &notes, &err);
+    strbuf notes = {0};
+    char err[4096];
+    int p = submit_prepare(e, a->target, a->output, a->shards, &a->o, &s, &notes, err, sizeof err);
     print_lines("runner: submit: ", &notes);
     if (p < 0)
-        fprintf(stderr, "runner: submit: %s\n", err.s);
+        fprintf(stderr, "runner: submit: %s\n", err);
     int rc = p < 0 ? EXIT_INVALID : send(&s, &a->o);
     sb_free(&notes);
-    sb_free(&err);
     submission_free(&s);
     experiment_free(e);
     return rc;
@@ -251,10 +251,10 @@ static int submit_new(submit_args *a)
 static int submit_resume(submit_args *a)
 {
     submission s;
-    strbuf err = {0};
+    char err[4096];
     int rc = EXIT_INVALID;
-    if (submit_prepare_resume(a->target, &s, &err) < 0) {
-        fprintf(stderr, "runner: submit --resume: %s\n", err.s);
+    if (submit_prepare_resume(a->target, &s, err, sizeof err) < 0) {
+        fprintf(stderr, "runner: submit --resume: %s\n", err);
     } else if (s.ntodo == 0) {
         strbuf q = {0};
         sh_quote(&q, s.run_dir);
@@ -266,7 +266,6 @@ static int submit_resume(submit_args *a)
     } else {
         rc = send(&s, &a->o);
     }
-    sb_free(&err);
     submission_free(&s);
     return rc;
 }
@@ -310,14 +309,12 @@ int cmd_status_main(int nargs, char **args)
         return EXIT_INVALID;
     }
     run_status st;
-    strbuf err = {0};
-    if (slurm_status(target, &st, &err) < 0) {
-        fprintf(stderr, "runner: status: %s\n", err.s);
-        sb_free(&err);
+    char err[4096];
+    if (slurm_status(target, &st, err, sizeof err) < 0) {
+        fprintf(stderr, "runner: status: %s\n", err);
         run_status_free(&st);
         return EXIT_INVALID;
     }
-    sb_free(&err);
     int n = st.n, nfin = 0;
     long long done_all = 0, tot_all = 0;
     const job_log *L = &st.log;
@@ -337,7 +334,10 @@ int cmd_status_main(int nargs, char **args)
             snprintf(tr, sizeof tr, "%lld/?", rows > 0 ? rows : 0);
         done_all += rows > 0 ? rows : 0;
         tot_all += tot ? tot[k - 1] : 0;
-        const char *state = rows < 0 ? "not started" : fin ? "finished" : "unfinished";
+        /* -2: its trials table is not one (shards.h) */
+        const char *state = rows < -1 ? "unreadable" : rows < 0 ? "not started"
+                            : fin      ? "finished"
+                                       : "unfinished";
         printf("%-12s %-13s %-12s", sh, tr, state);
         if (L->narr) {
             const char *task = v->task[k - 1];

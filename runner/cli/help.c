@@ -34,9 +34,10 @@ static const struct {
      "Writes RUN_DIR/report.md and RUN_DIR/report.html from the saved results: the\n"
      "environment, the findings, the charts and the trials.  RUN_DIR as for plot.\n"},
     {CMD_EXPORT, "export",
-     "usage: runner export RUN_DIR --format json|csv\n"
+     "usage: runner export RUN_DIR --format json|csv|spreadsheet\n"
      "Prints one run's trials with their samples on stdout.  RUN_DIR is a run folder\n"
-     "or an experiment folder (its latest run).\n"},
+     "or an experiment folder (its latest run).  spreadsheet: CSV in which a cell\n"
+     "that a spreadsheet would run as a formula (=, +, -, @ first) starts with a '.\n"},
     {CMD_LIST, "list",
      "usage: runner list workloads | devices\n"
      "workloads: what this build runs, on which backend, with its parameters;\n"
@@ -45,7 +46,10 @@ static const struct {
      "usage: runner merge RUN_DIR\n"
      "Joins the shards of a run (RUN_DIR/shard-K-of-N/) into one run in dry-run order,\n"
      "then draws its charts, writes its report and records it in the history\n"
-     "(RUN_DIR/../../history.sqlite, --history PATH, --no-history, --revision TEXT).\n"},
+     "(RUN_DIR/../../history.sqlite, --history PATH, --no-history, --revision TEXT).\n"
+     "Each shard is checked against the trials its number owns: missing ones are named\n"
+     "(exit 1, the merge incomplete); a shard whose trials or samples table does not\n"
+     "parse is named (exit 2).\n"},
 };
 
 int cli_command_help(command cmd, const char *name, FILE *out)

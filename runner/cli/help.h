@@ -2,6 +2,7 @@
  * usage and options (README.md#a-worked-example, its command table). */
 #ifndef RUNNER_HELP_H
 #define RUNNER_HELP_H
+/* internal header of runner/cli/: other folders may not include it */
 
 #include "cli/cli.h"
 

@@ -3,6 +3,7 @@
  * Command-line code: it prints to stderr. */
 #ifndef RUNNER_CLI_LOAD_H
 #define RUNNER_CLI_LOAD_H
+/* internal header of runner/cli/: other folders may not include it */
 
 #include "cli/cli.h"
 #include "run/load_file.h"

@@ -2,6 +2,7 @@
  * return notes (a strbuf) and never print (doc/contributing/architecture.md#architecture). */
 #ifndef RUNNER_CLI_NOTES_H
 #define RUNNER_CLI_NOTES_H
+/* internal header of runner/cli/: other folders may not include it */
 
 #include "base/util.h"
 

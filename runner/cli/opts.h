@@ -8,6 +8,7 @@
  * unknown; each command prints its own messages. */
 #ifndef RUNNER_OPTS_H
 #define RUNNER_OPTS_H
+/* internal header of runner/cli/: other folders may not include it */
 
 #include <getopt.h>
 

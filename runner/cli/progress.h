@@ -2,6 +2,7 @@
  * closing summary. */
 #ifndef RUNNER_PROGRESS_H
 #define RUNNER_PROGRESS_H
+/* internal header of runner/cli/: other folders may not include it */
 
 typedef struct progress {
     int enabled; /* stderr is a terminal and not --quiet */

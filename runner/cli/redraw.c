@@ -23,7 +23,8 @@ static int draw(const char *run_dir, experiment *e, const experiment *spec, int 
     /* keep an existing report in step with the charts */
     char *report = rundir_path(run_dir, RD_REPORT);
     if (n >= 0 && access(report, F_OK) == 0) {
-        report_write(run_dir, 1, &notes);
+        if (report_write(run_dir, 1, &notes) < 0)
+            failed = 1; /* a report that cannot be written: exit 1 */
         print_notes(&notes);
     }
     free(report);

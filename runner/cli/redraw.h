@@ -3,6 +3,7 @@
  * code: it prints to stderr. */
 #ifndef RUNNER_CLI_REDRAW_H
 #define RUNNER_CLI_REDRAW_H
+/* internal header of runner/cli/: other folders may not include it */
 
 #include "experiment/experiment.h"
 

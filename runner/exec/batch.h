@@ -5,6 +5,7 @@
  * calls report device times, averaged over the batch. */
 #ifndef RUNNER_BATCH_H
 #define RUNNER_BATCH_H
+/* internal header of runner/exec/: other folders may not include it */
 
 #include "backend.h"
 

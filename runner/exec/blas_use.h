@@ -2,6 +2,7 @@
  * OPENBLAS_CORETYPE (doc/results.md#results) is for the runs that do. */
 #ifndef RUNNER_BLAS_USE_H
 #define RUNNER_BLAS_USE_H
+/* public header of runner/exec/ */
 
 #include "experiment/experiment.h"
 

@@ -3,6 +3,7 @@
  * core because it drives other backends' workloads. */
 #ifndef RUNNER_CONCURRENT_H
 #define RUNNER_CONCURRENT_H
+/* internal header of runner/exec/: other folders may not include it */
 
 #include "backend.h"
 

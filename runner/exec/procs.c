@@ -14,6 +14,7 @@
  * overlap (doc/timing.md#processes-and-threads). */
 #include "exec/procs.h"
 
+#include "base/child.h"
 #include "base/util.h"
 #include "exec/procs_child.h"
 #include "exec/trace.h"
@@ -34,15 +35,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-typedef struct child {
-    pid_t pid;
-    int fd;
+typedef struct member {
+    child ch; /* ch.to == ch.from: its socket */
     procs_reply last;
-} child;
+} member;
 
 typedef struct procs {
     int n, dead; /* dead: the processes were killed (a crash) */
-    child *c;
+    member *c;
     procs_shared *sh;
     const rn_trial *t;
     double *up, *up_fork;   /* per start: to the last one ready, to the last one running */
@@ -83,14 +83,10 @@ const rn_workload_impl *procs_workload(const procs_spec *s)
 static void kill_all(procs *P)
 {
     for (int k = 0; k < P->n; k++)
-        if (P->c[k].pid > 0)
-            kill(P->c[k].pid, SIGKILL);
+        child_kill(&P->c[k].ch);
     for (int k = 0; k < P->n; k++)
-        if (P->c[k].pid > 0) {
-            while (waitpid(P->c[k].pid, NULL, 0) < 0 && errno == EINTR)
-                ;
-            P->c[k].pid = 0;
-        }
+        if (P->c[k].ch.pid > 0)
+            child_reap(&P->c[k].ch, NULL);
     P->dead = 1;
 }
 
@@ -98,9 +94,7 @@ static void kill_all(procs *P)
 static void crashed(procs *P, int k, rn_error *err)
 {
     int st = 0;
-    while (waitpid(P->c[k].pid, &st, 0) < 0 && errno == EINTR)
-        ;
-    P->c[k].pid = 0;
+    child_reap(&P->c[k].ch, &st);
     if (WIFSIGNALED(st))
         snprintf(err->msg, sizeof err->msg, "process %d of %d crashed: signal %d (%s)", k + 1,
                  P->n, WTERMSIG(st), strsignal(WTERMSIG(st)));
@@ -120,7 +114,7 @@ static int round_trip(procs *P, char cmd, rn_error *err)
         return 1;
     }
     for (int k = 0; k < P->n; k++)
-        if (send(P->c[k].fd, &cmd, 1, MSG_NOSIGNAL) != 1) {
+        if (send(P->c[k].ch.to, &cmd, 1, MSG_NOSIGNAL) != 1) {
             crashed(P, k, err);
             return 1;
         }
@@ -128,7 +122,7 @@ static int round_trip(procs *P, char cmd, rn_error *err)
     int left = P->n, bad = -1;
     char msg[sizeof err->msg];
     for (int k = 0; k < P->n; k++)
-        pf[k] = (struct pollfd){P->c[k].fd, POLLIN, 0};
+        pf[k] = (struct pollfd){P->c[k].ch.to, POLLIN, 0};
     while (left > 0) {
         if (poll(pf, (nfds_t)P->n, -1) < 0) {
             if (errno == EINTR)
@@ -139,7 +133,7 @@ static int round_trip(procs *P, char cmd, rn_error *err)
             if (pf[k].fd < 0 || !pf[k].revents)
                 continue;
             procs_reply *r = &P->c[k].last;
-            if (fd_read_all(P->c[k].fd, r, sizeof *r) < 0) {
+            if (fd_read_all(P->c[k].ch.to, r, sizeof *r) < 0) {
                 free(pf);
                 crashed(P, k, err);
                 return 1;
@@ -147,10 +141,10 @@ static int round_trip(procs *P, char cmd, rn_error *err)
             if (r->rc) {
                 size_t len = r->len < sizeof msg - 1 ? r->len : sizeof msg - 1;
                 char junk[256];
-                fd_read_all(P->c[k].fd, msg, len);
+                fd_read_all(P->c[k].ch.to, msg, len);
                 for (size_t rest = r->len - len; rest > 0;) { /* what did not fit */
                     size_t c = rest < sizeof junk ? rest : sizeof junk;
-                    fd_read_all(P->c[k].fd, junk, c);
+                    fd_read_all(P->c[k].ch.to, junk, c);
                     rest -= c;
                 }
                 msg[len] = '\0';
@@ -184,15 +178,12 @@ static void stop(procs *P)
 {
     char q = 'Q';
     for (int k = 0; k < P->n; k++)
-        if (P->c[k].pid > 0)
-            send(P->c[k].fd, &q, 1, MSG_NOSIGNAL);
+        if (P->c[k].ch.pid > 0)
+            send(P->c[k].ch.to, &q, 1, MSG_NOSIGNAL);
     for (int k = 0; k < P->n; k++) {
-        if (P->c[k].fd >= 0)
-            close(P->c[k].fd);
-        if (P->c[k].pid > 0)
-            while (waitpid(P->c[k].pid, NULL, 0) < 0 && errno == EINTR)
-                ;
-        P->c[k] = (child){.pid = 0, .fd = -1};
+        child_close(&P->c[k].ch);
+        if (P->c[k].ch.pid > 0)
+            child_reap(&P->c[k].ch, NULL);
     }
 }
 
@@ -212,6 +203,21 @@ static void release(void *state)
     free(P);
 }
 
+typedef struct member_arg {
+    int k;
+    procs *P;
+    pid_t worker;
+} member_arg;
+
+/* Process k, in a child of the worker (base/child.h) that ties itself to
+ * the worker's life (procs_child.c). */
+static void member_main(void *arg, int in, int out)
+{
+    const member_arg *a = arg;
+    (void)out;
+    procs_child_main(a->k, &spec, a->P->t, in, a->P->sh, a->worker);
+}
+
 /* Forks the processes and waits until each has prepared; *t_fork gets the
  * time of the first fork.  0, or the failure (2: a skip) with err set and
  * no process left. */
@@ -225,38 +231,26 @@ static int start(procs *P, double *t_fork, rn_error *err)
     pid_t self = getpid();
     *t_fork = now_seconds();
     for (int k = 0; k < n; k++) {
-        int sv[2];
-        pid_t pid = -1;
-        int made = socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0;
-        if (made && (pid = fork()) == 0) {
-            close(sv[0]);
-            procs_child_main(k, &spec, P->t, sv[1], P->sh, self);
-        }
-        if (pid < 0) {
-            if (made) {
-                close(sv[0]);
-                close(sv[1]);
-            }
+        member_arg a = {k, P, self};
+        if (child_start(&P->c[k].ch, CHILD_SOCKET, member_main, &a) < 0) {
             snprintf(err->msg, sizeof err->msg, "cannot start process %d of %d: %s", k + 1, n,
                      strerror(errno));
             kill_all(P);
             stop(P);
             return 1;
         }
-        close(sv[1]);
-        P->c[k] = (child){.pid = pid, .fd = sv[0]};
     }
     /* the ready answers: prepare's outcome, and when each started and was ready */
     int rc = 0;
     for (int k = 0; k < n && !rc; k++) {
         procs_reply *r = &P->c[k].last;
-        if (fd_read_all(P->c[k].fd, r, sizeof *r) < 0) {
+        if (fd_read_all(P->c[k].ch.to, r, sizeof *r) < 0) {
             crashed(P, k, err);
             rc = 1;
         } else if (r->rc) {
             char msg[sizeof err->msg];
             size_t len = r->len < sizeof msg - 1 ? r->len : sizeof msg - 1;
-            fd_read_all(P->c[k].fd, msg, len);
+            fd_read_all(P->c[k].ch.to, msg, len);
             msg[len] = '\0';
             snprintf(err->msg, sizeof err->msg, "process %d of %d: %.900s", k + 1, n, msg);
             rc = r->rc == 2 ? 2 : 1;
@@ -275,9 +269,9 @@ static int start(procs *P, double *t_fork, rn_error *err)
         if (spec.per_call)
             continue; /* new processes every call: no track of their own */
         char tn[48];
-        snprintf(tn, sizeof tn, "process %d of %d (%d)", k + 1, n, (int)P->c[k].pid);
-        trace_track((int)P->c[k].pid, tn);
-        trace_span_on((int)P->c[k].pid, "prepare", r->t0, r->t1);
+        snprintf(tn, sizeof tn, "process %d of %d (%d)", k + 1, n, (int)P->c[k].ch.pid);
+        trace_track((int)P->c[k].ch.pid, tn);
+        trace_span_on((int)P->c[k].ch.pid, "prepare", r->t0, r->t1);
     }
     push(&P->up, &P->nup, &P->cup, up);
     push(&P->up_fork, &P->nupf, &P->cupf, up_fork);
@@ -313,7 +307,7 @@ static int prepare(const rn_trial *t, void **state, rn_error *err)
     P->t = t; /* the worker's trial: alive until release */
     P->c = xcalloc((size_t)n, sizeof *P->c);
     for (int k = 0; k < n; k++)
-        P->c[k].fd = -1;
+        P->c[k].ch = child_of(0, 0);
     P->sh = mmap(NULL, sizeof *P->sh, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     if (P->sh == MAP_FAILED) {
         P->sh = NULL;
@@ -372,7 +366,7 @@ static int run(void *state, rn_sample *s, rn_error *err)
         e0 = r->t1 < e0 ? r->t1 : e0;
         e1 = r->t1 > e1 ? r->t1 : e1;
         if (!spec.per_call)
-            trace_call_on(k, (int)P->c[k].pid, r->t0, r->t1);
+            trace_call_on(k, (int)P->c[k].ch.pid, r->t0, r->t1);
     }
     double call = e1 - s0;
     P->crowded = crowded(P);

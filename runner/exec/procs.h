@@ -11,6 +11,7 @@
  * teardown that fails in a process. */
 #ifndef RUNNER_PROCS_H
 #define RUNNER_PROCS_H
+/* internal header of runner/exec/: other folders may not include it */
 
 #include "backend.h"
 #include "exec/procs_child.h" /* procs_spec */

@@ -6,6 +6,7 @@
  * message). */
 #ifndef RUNNER_PROCS_CHILD_H
 #define RUNNER_PROCS_CHILD_H
+/* internal header of runner/exec/: other folders may not include it */
 
 #include "backend.h"
 #include "registry/workloads.h"

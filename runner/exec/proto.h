@@ -2,6 +2,7 @@
  * Each is a header and `len` bytes of payload. */
 #ifndef RUNNER_PROTO_H
 #define RUNNER_PROTO_H
+/* internal header of runner/exec/: other folders may not include it */
 
 #include "backend.h"
 #include "exec/result.h"
@@ -13,6 +14,9 @@ typedef enum {
     MSG_DONE,        /* payload: the reason text (may be empty) */
     MSG_EXTRA,       /* payload: "column\tvalue" */
     MSG_TRACE,       /* payload: trace_rec[n] (exec/trace.h) */
+    MSG_GROUP,       /* payload: int, the process group of the worker's
+                      * command program (doc/own-code.md), 0: none; killed
+                      * with the worker */
 } msg_type;
 
 /* A command to the worker: run this trial. */

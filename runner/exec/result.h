@@ -3,6 +3,7 @@
  * worker sends; the run folder saves it and the report names its status. */
 #ifndef RUNNER_RESULT_H
 #define RUNNER_RESULT_H
+/* public header of runner/exec/ */
 
 #include "backend.h"
 #include "exec/sysload.h"

@@ -3,6 +3,7 @@
  * stopped changing or the trial's `warmup_time` is spent. */
 #ifndef RUNNER_STEADY_H
 #define RUNNER_STEADY_H
+/* internal header of runner/exec/: other folders may not include it */
 
 #include "backend.h"
 

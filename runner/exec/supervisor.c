@@ -2,6 +2,7 @@
 #include "exec/supervisor.h"
 #include "exec/trial.h"
 
+#include "base/child.h"
 #include "base/util.h"
 #include "exec/worker.h"
 
@@ -12,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -21,61 +21,41 @@ void sup_init(supervisor *S, const experiment *e, volatile sig_atomic_t *interru
     memset(S, 0, sizeof *S);
     S->e = e;
     S->interrupted = interrupted;
+    S->w = child_of(0, 0);
     S->cmd_fd = S->res_fd = -1;
+}
+
+/* The worker, in a child of its own (base/child.h): tied to the runner's
+ * life (a worker must never outlive a runner killed with SIGKILL), leading
+ * its own process group (what it starts, os.execute under
+ * --allow-unsafe-lua, is killed with it). */
+static void worker_child(void *arg, int in, int out)
+{
+    supervisor *S = arg;
+    /* before any thread of the worker exists: they all inherit it */
+    if (S->aff_pin)
+        affinity_apply(&S->aff_set, S->aff_threads, 1);
+    worker_main(S->e, in, out);
 }
 
 static int spawn(supervisor *S)
 {
-    int cmd[2], res[2];
-    if (pipe2(cmd, O_CLOEXEC) < 0)
+    if (child_start(&S->w, CHILD_IN | CHILD_OUT | CHILD_GROUP | CHILD_TIED, worker_child, S) < 0)
         return -1;
-    if (pipe2(res, O_CLOEXEC) < 0) {
-        close(cmd[0]);
-        close(cmd[1]);
-        return -1;
-    }
-    fflush(NULL);
-    pid_t parent = getpid();
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(cmd[0]);
-        close(cmd[1]);
-        close(res[0]);
-        close(res[1]);
-        return -1;
-    }
-    if (pid == 0) {
-        /* a worker must never outlive a runner killed with SIGKILL */
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (getppid() != parent)
-            _exit(0);
-        /* its own process group: what it starts (os.execute under
-         * --allow-unsafe-lua) is killed with it (kill_group) */
-        setpgid(0, 0);
-        close(cmd[1]);
-        close(res[0]);
-        /* before any thread of the worker exists: they all inherit it */
-        if (S->aff_pin)
-            affinity_apply(&S->aff_set, S->aff_threads, 1);
-        worker_main(S->e, cmd[0], res[1]);
-        _exit(0);
-    }
-    setpgid(pid, pid); /* as the child does: no race with a kill(-pid) */
-    close(cmd[0]);
-    close(res[1]);
-    S->pid = pid;
-    S->cmd_fd = cmd[1];
-    S->res_fd = res[0];
+    S->pid = S->w.pid;
+    S->cmd_fd = S->w.to;
+    S->res_fd = S->w.from;
     return 0;
 }
 
-/* Kills what is left of the worker's process group (children of user code
- * under --allow-unsafe-lua); the worker is not reaped yet, so the group id
- * cannot have been reused. */
-static void kill_group(pid_t pid)
+/* Kills the group of the worker's command program (doc/own-code.md), which the
+ * worker reaps, so it lives while the worker does: killed before the
+ * worker's own group. */
+static void kill_program(supervisor *S)
 {
-    if (pid > 0)
-        kill(-pid, SIGKILL);
+    if (S->group > 0)
+        kill(-S->group, SIGKILL);
+    S->group = 0;
 }
 
 /* Reaps the worker; returns a description of how it ended. */
@@ -83,13 +63,13 @@ static char *reap(supervisor *S, int killed_by_us)
 {
     int st = 0;
     char *why;
-    siginfo_t si;
-    /* wait for it to end, without reaping, then end its group */
-    while (waitid(P_PID, (id_t)S->pid, &si, WEXITED | WNOWAIT) < 0 && errno == EINTR)
-        ;
-    kill_group(S->pid);
-    while (waitpid(S->pid, &st, 0) < 0 && errno == EINTR)
-        ;
+    /* wait for it to end, without reaping, then end what is left of its
+     * group (the group id cannot have been reused yet) */
+    child_ended(&S->w, -1);
+    kill_program(S); /* before the worker that reaps it */
+    child_kill(&S->w);
+    child_close(&S->w);
+    child_reap(&S->w, &st);
     if (WIFSIGNALED(st)) {
         int sig = WTERMSIG(st);
         if (sig == SIGKILL && !killed_by_us)
@@ -102,8 +82,6 @@ static char *reap(supervisor *S, int killed_by_us)
     } else {
         why = xstrdup("the worker ended unexpectedly");
     }
-    close(S->cmd_fd);
-    close(S->res_fd);
     S->pid = 0;
     S->cmd_fd = S->res_fd = -1;
     S->rpos = S->rlen = 0; /* nothing of the old worker's is read by the next */
@@ -117,27 +95,13 @@ void sup_stop(supervisor *S)
     S->rpos = S->rlen = 0;
     if (!S->pid)
         return;
-    close(S->cmd_fd); /* EOF: the worker exits by itself */
-    S->cmd_fd = -1;
-    int st;
-    for (int i = 0; i < 100; i++) {
-        siginfo_t si;
-        si.si_pid = 0;
-        if (waitid(P_PID, (id_t)S->pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 && si.si_pid) {
-            kill_group(S->pid);
-            while (waitpid(S->pid, &st, 0) < 0 && errno == EINTR)
-                ;
-            close(S->res_fd);
-            S->pid = 0;
-            return;
-        }
-        usleep(1000);
-    }
-    kill_group(S->pid);
-    kill(S->pid, SIGKILL);
-    while (waitpid(S->pid, &st, 0) < 0 && errno == EINTR)
-        ;
-    close(S->res_fd);
+    close(S->w.to); /* EOF: the worker exits by itself, within 0.1 s */
+    S->w.to = S->cmd_fd = -1;
+    child_ended(&S->w, 0.1);
+    kill_program(S); /* before the worker that reaps it */
+    child_kill(&S->w);
+    child_close(&S->w);
+    child_reap(&S->w, NULL);
     S->pid = 0;
 }
 
@@ -273,8 +237,8 @@ static void sup_run_inner(supervisor *S, long long t, double timeout, int sample
         if (rc == RD_OK && h.len)
             rc = read_by(S, payload, h.len, deadline);
         if (rc == RD_TIMEOUT || rc == RD_INTR) {
-            kill_group(S->pid);
-            kill(S->pid, SIGKILL);
+            kill_program(S); /* before the worker that reaps it */
+            child_kill(&S->w);
             free(reap(S, 1));
             char d[32];
             fmt_seconds(d, sizeof d, timeout);
@@ -299,6 +263,10 @@ static void sup_run_inner(supervisor *S, long long t, double timeout, int sample
             memcpy(c, payload, sizeof c);
             out->flops = c[0];
             out->bytes = c[1];
+        } else if (h.type == MSG_GROUP && h.len == sizeof(int)) {
+            int g;
+            memcpy(&g, payload, sizeof g);
+            S->group = g;
         } else if (h.type == MSG_TRACE) {
             trace_file_add(S->trace, (const trace_rec *)payload, h.len / sizeof(trace_rec));
         } else if (h.type == MSG_EXTRA) {

@@ -3,9 +3,11 @@
  * fresh worker. */
 #ifndef RUNNER_SUPERVISOR_H
 #define RUNNER_SUPERVISOR_H
+/* public header of runner/exec/ */
 
 #include "backend.h"
 #include "base/affinity.h"
+#include "base/child.h"
 #include "experiment/config.h"
 #include "exec/result.h"
 #include "exec/trace_file.h"
@@ -15,7 +17,8 @@
 
 typedef struct supervisor {
     const experiment *e;
-    pid_t pid; /* 0: no worker */
+    child w;   /* the worker */
+    pid_t pid; /* 0: no worker (w.pid) */
     int cmd_fd, res_fd;
     volatile sig_atomic_t *interrupted;
     char *rbuf; /* what the worker sent and is not read yet */
@@ -25,6 +28,7 @@ typedef struct supervisor {
     cpu_set_t aff_set;
     int aff_threads, aff_pin;
     trace_file *trace; /* the run's timeline (doc/results.md#a-timeline-of-a-run), or NULL */
+    pid_t group; /* the worker's command program's group (MSG_GROUP), or 0 */
 } supervisor;
 
 void sup_init(supervisor *S, const experiment *e, volatile sig_atomic_t *interrupted);

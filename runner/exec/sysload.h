@@ -4,6 +4,7 @@
  * nothing. */
 #ifndef RUNNER_SYSLOAD_H
 #define RUNNER_SYSLOAD_H
+/* internal header of runner/exec/: other folders may not include it */
 
 #include <sys/types.h>
 

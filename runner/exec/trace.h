@@ -8,6 +8,7 @@
  * trace_end mark them too, so a profiler's timeline carries the same names. */
 #ifndef RUNNER_TRACE_H
 #define RUNNER_TRACE_H
+/* internal header of runner/exec/: other folders may not include it */
 
 #include "backend.h"
 

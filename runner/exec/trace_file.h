@@ -6,6 +6,7 @@
  * file that the viewers still open (an unterminated array is allowed). */
 #ifndef RUNNER_TRACE_FILE_H
 #define RUNNER_TRACE_FILE_H
+/* public header of runner/exec/ */
 
 #include "exec/trace.h"
 

@@ -1,6 +1,7 @@
 /* trial.h - one trial of an experiment, resolved for a backend. */
 #ifndef RUNNER_TRIAL_H
 #define RUNNER_TRIAL_H
+/* public header of runner/exec/ */
 
 #include "backend.h"
 #include "experiment/config.h"

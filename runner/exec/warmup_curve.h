@@ -4,6 +4,7 @@
  * spaces, first call first. */
 #ifndef RUNNER_WARMUP_CURVE_H
 #define RUNNER_WARMUP_CURVE_H
+/* internal header of runner/exec/: other folders may not include it */
 
 typedef struct wcurve {
     double *t;

@@ -10,13 +10,16 @@
 
 #include "registry/backends.h"
 #include "lua/lua_engine.h"
+#include "experiment/columns.h"
 #include "exec/batch.h"
+#include "exec/cmd_workload.h"
 #include "exec/concurrent.h"
 #include "exec/procs.h"
 #include "exec/proto.h"
 #include "exec/steady.h"
 #include "exec/trace.h"
 #include "exec/warmup_curve.h"
+#include "exec/worker_out.h"
 #include "stats/stats.h"
 #include "exec/trial.h"
 #include "base/util.h"
@@ -32,112 +35,16 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Set when this process must not run another trial: a failed CUDA trial may
- * leave a sticky error (illegal address) that ruins the context for good.
- * A failed trial of another device counts too once this process has loaded
- * the CUDA backend: a `concurrent` trial (device cpu) with a CUDA member
- * that faulted leaves the same sticky error behind
- * (doc/contributing/backends.md#backends). */
-static int retire;
-
-/* Messages are gathered and written together (at the end of a trial, and at
- * least every 100 ms while samples come): one write() per trial for most. */
-static char out_buf[1 << 17];
-static size_t out_len;
-
-static void out_flush(int fd)
+/* A workload's own columns (its extras): one named as a column the runner
+ * writes (columns.h) is not sent; ctx keeps the first such name, and the
+ * trial fails naming it (doc/results.md#reserved-column-names). */
+static const experiment *current_exp;
+static void send_user_extra(void *ctx, const char *k, const char *v)
 {
-    if (out_len && fd_write_all(fd, out_buf, out_len) < 0)
-        _exit(3); /* the supervisor is gone */
-    out_len = 0;
-}
-
-static void send_msg(int fd, int type, int status, const void *payload, unsigned len);
-
-/* The timeline recorded so far (doc/results.md#a-timeline-of-a-run), in messages. */
-static void send_trace(int fd)
-{
-    trace_rec r[MSG_MAX_PAYLOAD / sizeof(trace_rec)];
-    for (size_t n; (n = trace_take(r, sizeof r / sizeof r[0])) > 0;)
-        send_msg(fd, MSG_TRACE, 0, r, (unsigned)(n * sizeof r[0]));
-}
-
-static void send_msg(int fd, int type, int status, const void *payload, unsigned len)
-{
-    msg_header h = {type, status, len, retire};
-    if (out_len + sizeof h + len > sizeof out_buf)
-        out_flush(fd);
-    memcpy(out_buf + out_len, &h, sizeof h);
-    out_len += sizeof h;
-    if (len)
-        memcpy(out_buf + out_len, payload, len);
-    out_len += len;
-}
-
-static rn_device_kind current_device;
-
-/* While a trial's state is alive its verdict is held back: the trial is
- * done only after release() (the user's teardown, lua_close) returned, so
- * that a teardown that fails, loops or crashes is charged to its own trial
- * (doc/timing.md#how-a-trial-is-timed), never to the next one. */
-static int hold_done, held;
-static trial_status held_st;
-static char held_reason[4096];
-
-static void done(int fd, trial_status st, const char *fmt, ...)
-{
-    if ((st == ST_FAILED || st == ST_TIMEOUT) &&
-        (current_device == RN_DEV_CUDA || backend_cuda_loaded()))
-        retire = 1;
-    char reason[4096] = "";
-    if (fmt) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(reason, sizeof reason, fmt, ap);
-        va_end(ap);
-    }
-    if (hold_done) {
-        if (!held) {
-            held = 1;
-            held_st = st;
-            snprintf(held_reason, sizeof held_reason, "%s", reason);
-        }
-        return;
-    }
-    trace_end_all(); /* the trial's spans end before its verdict */
-    send_trace(fd);
-    send_msg(fd, MSG_DONE, st, reason, (unsigned)strlen(reason));
-    out_flush(fd);
-}
-
-/* Samples go out in batches, so the pipe is not touched between most
- * samples, and at least every 100 ms so that a timeout keeps what was done. */
-typedef struct sample_buf {
-    rn_sample s[256];
-    int n;
-    double last_flush;
-} sample_buf;
-
-static void flush_samples(int fd, sample_buf *b)
-{
-    if (b->n)
-        send_msg(fd, MSG_SAMPLES, 0, b->s, (unsigned)(b->n * sizeof b->s[0]));
-    send_trace(fd);
-    out_flush(fd);
-    b->n = 0;
-    b->last_flush = now_seconds();
-}
-
-/* Extra columns go out as "column\tvalue" messages. */
-static int extra_fd = -1;
-
-static void send_extra(void *ctx, const char *k, const char *v)
-{
-    (void)ctx;
-    char buf[1024];
-    int n = snprintf(buf, sizeof buf, "%s\t%s", k, v);
-    if (n > 0 && n < (int)sizeof buf && !strchr(k, '\t'))
-        send_msg(extra_fd, MSG_EXTRA, 0, buf, (unsigned)n);
+    if (!columns_reserved(current_exp, k))
+        wout_extra(NULL, k, v);
+    else if (!*(char *)ctx)
+        snprintf(ctx, 128, "%s", k);
 }
 
 /* The backend names the first-time costs this trial paid (cold_context,
@@ -149,7 +56,7 @@ static void cold_facts_once(const rn_backend *b, const rn_trial *tr, int *done_a
         return;
     *done_already = 1;
     if (b && b->cold_facts)
-        b->cold_facts(tr, NULL, send_extra);
+        b->cold_facts(tr, NULL, wout_extra);
 }
 
 /* The throttle check (doc/timing.md#measurement-quality): a throttled sample is
@@ -193,24 +100,22 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
     void *state = NULL;
     int cold_told = 0;
     stop_state st = {0}; /* repeats: auto */
-    extra_fd = fd;
     if (tr->cold_cache && (!b || !b->flush_caches)) {
-        done(fd, ST_SKIPPED, "cold_cache is not supported by the %s backend", b ? b->name : "core");
+        wout_done(fd, ST_SKIPPED, "cold_cache is not supported by the %s backend", b ? b->name : "core");
         return;
     }
     if (b && b->select && b->select(tr, &err) != 0) {
-        done(fd, ST_FAILED, "%s", err.msg);
+        wout_done(fd, ST_FAILED, "%s", err.msg);
         return;
     }
     trace_begin("prepare", -1);
     int rc = impl->prepare(tr, &state, &err);
     trace_end();
     if (rc != 0) {
-        done(fd, rc == RN_PREPARE_SKIP ? ST_SKIPPED : ST_FAILED, "%s", err.msg[0] ? err.msg : "prepare failed");
+        wout_done(fd, rc == RN_PREPARE_SKIP ? ST_SKIPPED : ST_FAILED, "%s", err.msg[0] ? err.msg : "prepare failed");
         return;
     }
-    hold_done = 1;
-    held = 0;
+    wout_hold();
     /* the work of one call: the workload's own count (Lua files state
      * theirs; parallel: processes sums its processes'), else the
      * registry's formulas */
@@ -218,7 +123,7 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
                         desc && desc->bytes ? desc->bytes(tr) : NAN};
     if (impl->work)
         impl->work(state, &counts[0], &counts[1]);
-    send_msg(fd, MSG_COUNTS, 0, counts, sizeof counts);
+    wout_msg(fd, MSG_COUNTS, 0, counts, sizeof counts);
 
     rn_sample s;
     double warm_start = now_seconds();
@@ -234,21 +139,21 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
         double t1 = now_seconds();
         warm_calls++;
         if (rc != 0) {
-            done(fd, ST_FAILED, "%s", err.msg[0] ? err.msg : "run failed");
+            wout_done(fd, ST_FAILED, "%s", err.msg[0] ? err.msg : "run failed");
             goto out;
         }
         if (wcurve_add(&curve, t1 - t0))
             trace_span("call", w + 1, t0, t1, t1 - t0, 1, NULL);
         if (w == 0) {
             double cold = t1 - t0;
-            send_msg(fd, MSG_COLD, 0, &cold, sizeof cold);
+            wout_msg(fd, MSG_COLD, 0, &cold, sizeof cold);
             cold_facts_once(b, tr, &cold_told);
         }
     }
     char *curve_text = wcurve_text(&curve);
-    if (curve_text) { /* K numbers: more than send_extra's line holds */
+    if (curve_text) { /* K numbers: more than wout_extra's line holds */
         char *m = xasprintf("first_calls\t%s", curve_text);
-        send_msg(fd, MSG_EXTRA, 0, m, (unsigned)strlen(m));
+        wout_msg(fd, MSG_EXTRA, 0, m, (unsigned)strlen(m));
         free(m);
         free(curve_text);
     }
@@ -258,7 +163,7 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
                 : tr->cold_cache ? 1
                                  : choose_batch(impl, state, 1, r->sample_time, &err, &rc, &warm_calls);
     if (rc != 0) {
-        done(fd, ST_FAILED, "%s", err.msg[0] ? err.msg : "run failed");
+        wout_done(fd, ST_FAILED, "%s", err.msg[0] ? err.msg : "run failed");
         goto out;
     }
     if (probed) /* warmups: 0: the batch probe's first call paid them */
@@ -270,14 +175,14 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
     if (r->warmups > 0 &&
         (rc = steady_warm(impl, state, batch, warm_start, settle, r->warmup_time,
                           r->warmup_tolerance, &warm_calls, &steady, &warm_ratio, &err)) != 0) {
-        done(fd, ST_FAILED, "%s", err.msg[0] ? err.msg : "run failed");
+        wout_done(fd, ST_FAILED, "%s", err.msg[0] ? err.msg : "run failed");
         goto out;
     }
     /* the probe again, warm (doc/timing.md#batching): it only grows the batch */
     if (probed && r->warmups > 0) {
         batch = choose_batch(impl, state, batch, r->sample_time, &err, &rc, &warm_calls);
         if (rc != 0) {
-            done(fd, ST_FAILED, "%s", err.msg[0] ? err.msg : "run failed");
+            wout_done(fd, ST_FAILED, "%s", err.msg[0] ? err.msg : "run failed");
             goto out;
         }
     }
@@ -288,9 +193,8 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
     memset(buf.s, 0, sizeof buf.s);
     buf.last_flush = now_seconds();
     char warn[256];
-    extra_fd = fd;
     if (b && b->device_warning && b->device_warning(tr, warn, sizeof warn))
-        send_extra(NULL, "device_warning", warn);
+        wout_extra(NULL, "device_warning", warn);
     int throttled = 0, in_a_row = 0, retaking = 1, kept_throttled = 0;
     int check_on = b && b->sample_check;
     double recovery = RECOVERY_FIRST;
@@ -314,8 +218,8 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
         timed_begin(impl, state);
     for (int n = 1; !stop; n++) {
         if (tr->cold_cache && b->flush_caches(tr, &err) != 0) {
-            flush_samples(fd, &buf);
-            done(fd, ST_FAILED, "cannot flush the caches: %s", err.msg);
+            wout_samples(fd, &buf);
+            wout_done(fd, ST_FAILED, "cannot flush the caches: %s", err.msg);
             goto out;
         }
         rn_sample_clear(&s);
@@ -338,8 +242,8 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
         double ta = (double)a.tv_sec + (double)a.tv_nsec * 1e-9;
         double tz = (double)z.tv_sec + (double)z.tv_nsec * 1e-9;
         if (rc != 0) {
-            flush_samples(fd, &buf);
-            done(fd, ST_FAILED, "%s", err.msg[0] ? err.msg : "run failed");
+            wout_samples(fd, &buf);
+            wout_done(fd, ST_FAILED, "%s", err.msg[0] ? err.msg : "run failed");
             goto out;
         }
         double wall = (double)(z.tv_sec - a.tv_sec) + (double)(z.tv_nsec - a.tv_nsec) * 1e-9;
@@ -360,7 +264,7 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
                 if (retaking && throttled < THROTTLE_RETAKES && in_a_row < THROTTLE_IN_A_ROW) {
                     throttled++;
                     in_a_row++;
-                    flush_samples(fd, &buf); /* a timeout keeps what was taken */
+                    wout_samples(fd, &buf); /* a timeout keeps what was taken */
                     sleep_seconds(recovery);
                     recovery = recovery * 2 < RECOVERY_MAX ? recovery * 2 : RECOVERY_MAX;
                     n--;
@@ -376,7 +280,8 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
         /* concurrent and parallel: processes time their own region (the
          * together call of a round, not its solo runs; from the barrier to
          * the last process's end), summed over the batch */
-        s.seconds = (impl == &core_concurrent || impl == &core_processes) && isfinite(s.seconds)
+        s.seconds = (impl == &core_concurrent || impl == &core_processes || impl == &cmd_workload) &&
+                            isfinite(s.seconds)
                         ? s.seconds / batch
                         : wall / batch;
         if (!discard)
@@ -384,7 +289,7 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
         buf.s[buf.n++] = s;
         double now = (double)z.tv_sec + (double)z.tv_nsec * 1e-9;
         if ((buf.n == 256 || now - buf.last_flush > 0.1) && !discard)
-            flush_samples(fd, &buf);
+            wout_samples(fd, &buf);
         measured += wall;
         if (r->repeats > 0)
             stop = n >= r->repeats ? "repeats" : NULL;
@@ -410,58 +315,63 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
             }
         }
     }
-    flush_samples(fd, &buf);
-    extra_fd = fd;
+    wout_samples(fd, &buf);
     if (throttled) {
         char t[300];
         snprintf(t, sizeof t, "%d (%s)", throttled, throttle_why);
-        send_extra(NULL, "throttled_samples", t);
+        wout_extra(NULL, "throttled_samples", t);
     }
     if (kept_throttled) {
         char t[32];
         snprintf(t, sizeof t, "%d", kept_throttled);
-        send_extra(NULL, "throttled_kept", t);
+        wout_extra(NULL, "throttled_kept", t);
     }
     if (check_off[0])
-        send_extra(NULL, "throttle_check", check_off);
+        wout_extra(NULL, "throttle_check", check_off);
     if (r->repeats == 0) {
-        send_extra(NULL, "stop_reason", stop);
+        wout_extra(NULL, "stop_reason", stop);
     }
     {
         char t[64];
         snprintf(t, sizeof t, "%ld", warm_calls);
-        send_extra(NULL, "warmup_calls", t);
+        wout_extra(NULL, "warmup_calls", t);
         format_number(t, sizeof t, warm_time, 6);
-        send_extra(NULL, "warmup_time", t);
+        wout_extra(NULL, "warmup_time", t);
         if (!steady) { /* gave up: the last round against the fastest one */
             format_number(t, sizeof t, warm_ratio, 3);
-            send_extra(NULL, "warmup_unsteady", t);
+            wout_extra(NULL, "warmup_unsteady", t);
         }
     }
     if (batch > 1) {
         char bs[16];
         snprintf(bs, sizeof bs, "%d", batch);
-        send_extra(NULL, "batch_size", bs);
+        wout_extra(NULL, "batch_size", bs);
     }
     trace_begin("check", -1);
     int wrong = impl->check && impl->check(state, &err) != 0;
     trace_end();
     if (wrong) {
-        done(fd, ST_FAILED, "wrong result: %s", err.msg);
+        wout_done(fd, ST_FAILED, "wrong result: %s", err.msg);
         goto out;
     }
     if (impl->extras) {
-        extra_fd = fd;
-        impl->extras(state, NULL, send_extra);
+            char bad[128] = "", list[1536];
+        impl->extras(state, bad, send_user_extra);
+        if (bad[0]) {
+            wout_done(fd, ST_FAILED, "%s: extras() returned column `%s`, which the runner writes; "
+                 "rename it (reserved: %s)", tr->workload, bad,
+                 columns_reserved_list(current_exp, list, sizeof list));
+            goto out;
+        }
     }
     const char *diag = impl->diagnostic ? impl->diagnostic(state) : NULL;
     if (diag) {
-        char col[64], w[900]; /* one message: send_extra drops what does not fit */
+        char col[64], w[900]; /* one message: wout_extra drops what does not fit */
         snprintf(col, sizeof col, "%s_warning", impl->name);
         snprintf(w, sizeof w, "%s", diag);
-        send_extra(NULL, col, w);
+        wout_extra(NULL, col, w);
     }
-    done(fd, ST_OK, NULL);
+    wout_done(fd, ST_OK, NULL);
 out:;
     stop_free(&st);
     /* the user's teardown first, so that its error can fail the trial */
@@ -471,13 +381,7 @@ out:;
     impl->release(state);
     trace_end();
     wcurve_free(&curve);
-    hold_done = 0;
-    if (torn != 0 && held_st != ST_FAILED && held_st != ST_TIMEOUT)
-        done(fd, ST_FAILED, "teardown failed: %s", terr.msg);
-    else if (torn != 0)
-        done(fd, held_st, "%s; teardown failed too: %s", held_reason, terr.msg);
-    else
-        done(fd, held_st, "%s", held_reason);
+    wout_unhold(fd, torn, terr.msg);
 }
 
 void worker_run_trial(const experiment *e, const worker_cmd *cmd, int fd)
@@ -489,26 +393,36 @@ void worker_run_trial(const experiment *e, const worker_cmd *cmd, int fd)
     if (cmd->warmups >= 0)
         r.warmups = cmd->warmups;
     const rn_trial *tr = &r.t;
-    current_device = tr->device;
+    wout_trial(fd, tr->device);
+    current_exp = e;
     char why[1024];
     trace_start(cmd->trace);
     trace_begin("trial", (long)e->ids[cmd->trial]); /* its number in the trials table */
 
+    if (!strcmp(tr->workload, "command")) { /* the user's program: doc/own-code.md */
+        const rn_workload_impl *ci = cmd_workload_for(e, cmd->trial, &r, fd, why, sizeof why);
+        if (ci) /* the CPU backend's select and cache flush; the program owns a GPU */
+            run_loop(&r, ci, tr->device == RN_DEV_CPU ? backend_for(RN_DEV_CPU, why, sizeof why) : NULL,
+                     NULL, &e->stop, fd);
+        else
+            wout_done(fd, ST_SKIPPED, "%s", why);
+        goto out;
+    }
     /* lua:PATH: no registry entry (dtypes, memory estimate); the file
      * states its own flops and bytes (run_loop asks after prepare) */
     const workload_desc *desc = r.lua ? NULL : workload_find(tr->workload);
     if (!r.lua && !desc) {
-        done(fd, ST_FAILED, "unknown workload '%s'", tr->workload);
+        wout_done(fd, ST_FAILED, "unknown workload '%s'", tr->workload);
         goto out;
     }
     if (desc && !workload_supports_dtype(desc, rn_dtype_name(tr->dtype))) {
-        done(fd, ST_SKIPPED, "%s does not support dtype %s (it supports %s)", desc->name,
+        wout_done(fd, ST_SKIPPED, "%s does not support dtype %s (it supports %s)", desc->name,
              rn_dtype_name(tr->dtype), desc->dtypes);
         goto out;
     }
     const char *no = procs_refusal(&r, desc); /* doc/timing.md#processes-and-threads */
     if (no) {
-        done(fd, ST_SKIPPED, "%s", no);
+        wout_done(fd, ST_SKIPPED, "%s", no);
         goto out;
     }
     if (desc && !strcmp(desc->name, "concurrent")) {
@@ -518,22 +432,22 @@ void worker_run_trial(const experiment *e, const worker_cmd *cmd, int fd)
     }
     const rn_backend *b = backend_for(tr->device, why, sizeof why);
     if (!b) {
-        done(fd, ST_SKIPPED, "%s", why);
+        wout_done(fd, ST_SKIPPED, "%s", why);
         goto out;
     }
     trace_marker(b);
     int ndev = b->device_count();
     if (tr->device_index >= ndev) {
         if (ndev == 0)
-            done(fd, ST_SKIPPED, "no CUDA device");
+            wout_done(fd, ST_SKIPPED, "no CUDA device");
         else
-            done(fd, ST_SKIPPED, "%s:%d does not exist; this machine has %d", b->name,
+            wout_done(fd, ST_SKIPPED, "%s:%d does not exist; this machine has %d", b->name,
                  tr->device_index, ndev);
         goto out;
     }
     const rn_workload_impl *impl = r.lua ? lua_workload_impl() : b->workload(desc->name);
     if (!impl || !impl->prepare || !impl->run || !impl->release) {
-        done(fd, ST_SKIPPED, "workload %s does not run on %s", desc->name, b->name);
+        wout_done(fd, ST_SKIPPED, "workload %s does not run on %s", desc->name, b->name);
         goto out;
     }
     double need = desc && desc->memory ? desc->memory(tr) : 0, avail = 0;
@@ -542,7 +456,7 @@ void worker_run_trial(const experiment *e, const worker_cmd *cmd, int fd)
         char n1[32], n2[32];
         fmt_bytes(n1, sizeof n1, need);
         fmt_bytes(n2, sizeof n2, avail);
-        done(fd, ST_SKIPPED, "needs %s, %s available on %s", n1, n2,
+        wout_done(fd, ST_SKIPPED, "needs %s, %s available on %s", n1, n2,
              tr->device == RN_DEV_CPU ? "the host" : "the device");
         goto out;
     }
@@ -569,9 +483,10 @@ void worker_main(const experiment *e, int cmd_fd, int res_fd)
         if (n != (ssize_t)sizeof cmd)
             break;
         worker_run_trial(e, &cmd, res_fd);
-        if (retire)
+        if (wout_retired())
             break;
     }
+    cmd_workload_shutdown();
     backends_shutdown();
     _exit(0);
 }

@@ -3,6 +3,7 @@
  * hang in a trial takes down this process only (see supervisor.c). */
 #ifndef RUNNER_WORKER_H
 #define RUNNER_WORKER_H
+/* internal header of runner/exec/: other folders may not include it */
 
 #include "experiment/config.h"
 #include "exec/proto.h"

@@ -3,6 +3,7 @@
  * Every error is collected (file:line:col) so a user sees them all at once. */
 #include "experiment/config.h"
 
+#include "experiment/command_config.h"
 #include "experiment/expand.h"
 #include "experiment/loader.h"
 #include "experiment/plots_config.h"
@@ -29,7 +30,8 @@ static const char *const top_names[] = {"name",    "description", "workload", "d
                                         "plots",   "cold_cache", "batch",    "stop",
                                         "order",   "affinity", "warmup_time", "sample_time",
                                         "warmup_tolerance", "parallel", "share",
-                                        "spawn", "warmup_curve", "trace", "revision", NULL};
+                                        "spawn", "warmup_curve", "trace", "command", "protocol",
+                                        "env", "cwd", "subtract_spawn", "restart", "revision", NULL};
 
 /* ---- top-level keys ----------------------------------------------------- */
 
@@ -261,6 +263,8 @@ static const struct top_key {
     {"params", h_params, 0},     {"hooks", h_hooks, 0},
     {"sweep", NULL, 1},          {"exclude", NULL, 1},
     {"plots", NULL, 1},
+    {"command", command_key, 0}, {"protocol", command_key, 0}, {"env", command_key, 0},
+    {"cwd", command_key, 0}, {"subtract_spawn", command_key, 0}, {"restart", command_key, 0},
 };
 
 /* ---- columns in their fixed order ---------------------------------------- */
@@ -532,6 +536,7 @@ experiment *experiment_parse(const char *path, const char *text, size_t len, dia
         }
     }
     add_implicit_columns(&L);
+    command_finish(&L);
     if (late[1])
         exclude_parse(&L, late[1]);
     if (late[2])

@@ -2,6 +2,7 @@
  * (doc/experiment-file.md#the-experiment-file).  Every error is collected with file:line:col. */
 #ifndef RUNNER_CONFIG_H
 #define RUNNER_CONFIG_H
+/* public header of runner/experiment/ */
 
 #include "experiment/experiment.h"
 

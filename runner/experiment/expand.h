@@ -3,6 +3,7 @@
  * MAX_TRIALS is an error in d. */
 #ifndef RUNNER_EXPAND_H
 #define RUNNER_EXPAND_H
+/* internal header of runner/experiment/: other folders may not include it */
 
 #include "experiment/experiment.h"
 

@@ -228,6 +228,7 @@ void experiment_free(experiment *e)
         for (int i = 0; i < e->ndefault_rows * e->ncols; i++)
             value_free(&e->defaults[i]);
     free(e->defaults);
+    command_spec_free(e->command);
     free(e->plots);
     free(e->excl);
     free(e->axes);

@@ -7,14 +7,21 @@
  * one element index per axis; trial_value() resolves any column of it. */
 #ifndef RUNNER_EXPERIMENT_H
 #define RUNNER_EXPERIMENT_H
+/* public header of runner/experiment/ */
 
 #include "backend.h"
 #include "base/diag.h"
 #include "base/value.h"
+#include "experiment/command_spec.h"
 
 #include <stdint.h>
 
+/* The most trials a sweep expands to (doc/experiment-file.md#axes).  The
+ * fuzzers build with a smaller one (Makefile FUZZ_DEFS): a million trials
+ * take seconds under the sanitizers, and their timeout is 1 s. */
+#ifndef MAX_TRIALS
 #define MAX_TRIALS 1000000LL
+#endif
 
 /* What a column of the trial table holds. */
 typedef enum { COL_RUNKEY, COL_PARAM, COL_AXIS } col_kind;
@@ -113,6 +120,7 @@ typedef struct experiment {
     double warmup_time, warmup_tolerance;
     /* the least time of one sample with batch: auto (doc/timing.md#batching) */
     double sample_time;
+    command_spec *command; /* workload: command (doc/own-code.md), or NULL */
     value *defaults;   /* [registry workload][column] default values */
     int ndefault_rows;
 } experiment;

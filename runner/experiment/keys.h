@@ -2,6 +2,7 @@
  * one table row per key with its parser/validator, default and help. */
 #ifndef RUNNER_KEYS_H
 #define RUNNER_KEYS_H
+/* public header of runner/experiment/ */
 
 #include "base/diag.h"
 #include "base/value.h"

@@ -38,7 +38,7 @@ static void note_workload(loader *L, const yaml_node_t *n)
     const char *s = yml_text(n);
     if (!yml_is_scalar(n))
         return;
-    if (!strncmp(s, "lua:", 4)) {
+    if (!strncmp(s, "lua:", 4) || !strcmp(s, "command")) { /* any parameter: doc/own-code.md */
         L->any_lua = 1;
         return;
     }

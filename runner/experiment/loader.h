@@ -3,6 +3,7 @@
  * runner/experiment/. */
 #ifndef RUNNER_LOADER_H
 #define RUNNER_LOADER_H
+/* internal header of runner/experiment/: other folders may not include it */
 
 #include "experiment/experiment.h"
 #include "experiment/yml.h"

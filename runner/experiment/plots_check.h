@@ -5,6 +5,7 @@
  * min-max whiskers over all of them.  Checked once the sweep is expanded. */
 #ifndef RUNNER_PLOTS_CHECK_H
 #define RUNNER_PLOTS_CHECK_H
+/* internal header of runner/experiment/: other folders may not include it */
 
 #include "experiment/experiment.h"
 

@@ -4,6 +4,7 @@
  * against the run's own experiment. */
 #ifndef RUNNER_PLOTS_FILE_H
 #define RUNNER_PLOTS_FILE_H
+/* public header of runner/experiment/ */
 
 #include "experiment/experiment.h"
 

@@ -7,6 +7,7 @@
  * (plots_check.h) and a run's findings drawn from it. */
 #ifndef RUNNER_ROLES_H
 #define RUNNER_ROLES_H
+/* public header of runner/experiment/ */
 
 /* Is the key `name` a configuration?  Yes for the workload, device,
  * threads, io, dtype, batch, affinity, cold_cache, parallel, share and

@@ -101,6 +101,7 @@ static int generated_values(loader *L, const char *axname, const yaml_node_t *v,
         return -1;
     }
     double a[3] = {0, 0, 1};
+    long long ai[3] = {0, 0, 1}; /* the same, exact, where all_int */
     int all_int = 1;
     for (int i = 0; i < n; i++) {
         value x;
@@ -118,6 +119,7 @@ static int generated_values(loader *L, const char *axname, const yaml_node_t *v,
         if (x.kind != VAL_INT)
             all_int = 0;
         a[i] = x.f;
+        ai[i] = x.i;
         value_free(&x);
     }
     int line = yml_line(args), col = yml_col(args);
@@ -138,21 +140,35 @@ static int generated_values(loader *L, const char *axname, const yaml_node_t *v,
             diag_add(d, line, col, "axis '%s': range takes integers", axname);
             return -1;
         }
-        if (a[2] == 0 || (a[2] > 0 && a[0] > a[1]) || (a[2] < 0 && a[0] < a[1])) {
+        /* in integers, not doubles: exact over the whole 64-bit range
+         * (doc/experiment-file.md#axes); the count in 128 bits, as
+         * STOP - START may pass 2^63 */
+        if (ai[2] == 0 || (ai[2] > 0 && ai[0] > ai[1]) || (ai[2] < 0 && ai[0] < ai[1])) {
             diag_add(d, line, col,
-                     "axis '%s': range [%g, %g, %g] is empty or never ends (STEP must move "
+                     "axis '%s': range [%lld, %lld, %lld] is empty or never ends (STEP must move "
                      "START towards STOP)",
-                     axname, a[0], a[1], a[2]);
+                     axname, ai[0], ai[1], ai[2]);
             return -1;
         }
-        double count = floor((a[1] - a[0]) / a[2]) + 1;
+        __int128 span = (__int128)ai[1] - ai[0];
+        double count = (double)(span / ai[2] + 1);
         if (count > MAX_TRIALS || (count > SMALL_AXIS && count * before > MAX_TRIALS)) {
             diag_add(d, line, col, TOO_MANY, axname, form, count, count * before, MAX_TRIALS);
             return -1;
         }
         vals = xmalloc((size_t)count * sizeof *vals);
         for (long long i = 0; i < (long long)count; i++)
-            vals[nv++] = value_int((long long)a[0] + i * (long long)a[2]);
+            vals[nv++] = value_int((long long)(ai[0] + (__int128)i * ai[2]));
+    } else if (all_int) {
+        /* integer geom: START * FACTOR^k, exact, while <= STOP */
+        if (ai[0] <= 0 || ai[2] <= 1 || ai[1] < ai[0]) {
+            diag_add(d, line, col, "axis '%s': geom needs START > 0, STOP >= START, FACTOR > 1",
+                     axname);
+            return -1;
+        }
+        vals = xmalloc(64 * sizeof *vals); /* FACTOR >= 2: at most 63 values */
+        for (__int128 x = ai[0]; x <= ai[1]; x *= ai[2])
+            vals[nv++] = value_int((long long)x);
     } else {
         if (!(a[0] > 0) || !(a[2] > 1) || a[1] < a[0]) {
             diag_add(d, line, col, "axis '%s': geom needs START > 0, STOP >= START, FACTOR > 1",
@@ -166,10 +182,8 @@ static int generated_values(loader *L, const char *axname, const yaml_node_t *v,
         }
         int cap = (int)count + 2;
         vals = xmalloc((size_t)cap * sizeof *vals);
-        for (double x = a[0]; x <= a[1] * (1 + 1e-12) && nv < cap; x *= a[2]) {
-            double r = nearbyint(x);
-            vals[nv++] = (all_int && fabs(r) < 9e18) ? value_int((long long)r) : value_float(x);
-        }
+        for (double x = a[0]; x <= a[1] * (1 + 1e-12) && nv < cap; x *= a[2])
+            vals[nv++] = value_float(x);
     }
     *out = vals;
     return nv;
@@ -255,6 +269,16 @@ static void parse_axis(loader *L, const yaml_node_t *k, const yaml_node_t *v)
     static const char *const whole_run[] = {"name", "description", "revision", "sweep", "exclude", "hooks",
                                             "plots", "stop", "warmup_time",
                                             "warmup_tolerance", "sample_time", NULL};
+    /* a command workload's keys (doc/own-code.md#the-experiment-file) are
+     * the whole file's too, whatever workload the file runs */
+    for (int i = 0; command_key_names[i] && !linked; i++)
+        if (!strcmp(name, command_key_names[i])) {
+            diag_add(d, yml_line(k), yml_col(k),
+                     "'%s' applies to the whole run and cannot be swept; set it at the top level "
+                     "(one run per value)",
+                     name);
+            return;
+        }
     for (int i = 0; whole_run[i] && !linked && !loader_known_key(L, name); i++)
         if (!strcmp(name, whole_run[i])) {
             diag_add(d, yml_line(k), yml_col(k),

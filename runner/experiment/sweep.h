@@ -2,6 +2,7 @@
  * matches (also used by plot specs' `where` and `baseline`). */
 #ifndef RUNNER_SWEEP_H
 #define RUNNER_SWEEP_H
+/* internal header of runner/experiment/: other folders may not include it */
 
 #include "experiment/loader.h"
 

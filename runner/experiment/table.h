@@ -1,6 +1,7 @@
 /* table.h - the trial-key part of --dry-run output and of the trials table. */
 #ifndef RUNNER_TABLE_H
 #define RUNNER_TABLE_H
+/* public header of runner/experiment/ */
 
 #include "experiment/config.h"
 #include "base/util.h"

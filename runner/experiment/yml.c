@@ -2,13 +2,21 @@
 #include "experiment/yml.h"
 
 #include "base/util.h"
+#include "experiment/yml_compose.h"
 
+#include <search.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* Generous for any real experiment, small enough that an alias bomb
- * (a billion laughs) stops in milliseconds. */
+ * (a billion laughs) stops in milliseconds.  A large document gets
+ * YML_VISITS_PER_NODE more per node (the loader walks a sweep twice), so
+ * that a plain list of 999,999 values is not mistaken for a bomb, while a
+ * bomb padded to the node limit still stops in about a second
+ * (doc/experiment-file.md#errors). */
 #define YML_VISIT_BUDGET 1000000L
+#define YML_VISITS_PER_NODE 2L
+#define YML_MAX_DIRECTIVES 64
 #define YML_MAX_MERGE_DEPTH 32
 
 /* Where to point at a syntax error: reader errors (bad UTF-8) carry a byte
@@ -40,38 +48,69 @@ static void syntax_position(const yaml_parser_t *p, const char *text, size_t len
     *col = (int)m->column + 1;
 }
 
+/* libyaml checks each %TAG directive against every one before it, so
+ * 50,000 of them took 38 s; a line that starts with '%' is a directive to
+ * its scanner (inside a multi-line scalar aside), and an experiment file
+ * needs none (doc/experiment-file.md#errors). */
+static int too_many_directives(const char *text, size_t len, diags *d)
+{
+    int n = 0, line = 1;
+    for (size_t i = 0; i < len; i++) {
+        if ((i == 0 || text[i - 1] == '\n') && text[i] == '%' && ++n > YML_MAX_DIRECTIVES) {
+            diag_add(d, line, 1, "more than %d YAML directives ('%%' lines)", YML_MAX_DIRECTIVES);
+            return 1;
+        }
+        line += text[i] == '\n';
+    }
+    return 0;
+}
+
+static void syntax_error(const yaml_parser_t *p, const char *text, size_t len, diags *d)
+{
+    int line, col;
+    syntax_position(p, text, len, &line, &col);
+    const char *hint = "";
+    if (p->problem && strstr(p->problem, "cannot start any token") &&
+        p->problem_mark.index < len && text[p->problem_mark.index] == '\t')
+        hint = " (a tab: YAML indents with spaces only)";
+    diag_add(d, line, col, "YAML syntax: %s%s%s%s", p->problem ? p->problem : "invalid document",
+             hint, p->context ? " " : "", p->context ? p->context : "");
+}
+
 int yml_load(yml *y, const char *text, size_t len, diags *d)
 {
     memset(y, 0, sizeof *y);
-    y->visits = YML_VISIT_BUDGET;
+    if (too_many_directives(text, len, d))
+        return -1;
     yaml_parser_t p;
     if (!yaml_parser_initialize(&p)) {
         diag_add(d, 0, 0, "cannot initialise the YAML parser");
         return -1;
     }
     yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
-    if (!yaml_parser_load(&p, &y->doc)) {
-        int line, col;
-        syntax_position(&p, text, len, &line, &col);
-        const char *hint = "";
-        if (p.problem && strstr(p.problem, "cannot start any token") &&
-            p.problem_mark.index < len && text[p.problem_mark.index] == '\t')
-            hint = " (a tab: YAML indents with spaces only)";
-        diag_add(d, line, col, "YAML syntax: %s%s%s%s", p.problem ? p.problem : "invalid document",
-                 hint, p.context ? " " : "", p.context ? p.context : "");
+    int rc = yml_compose(&p, &y->doc, d);
+    if (rc < 0) {
+        if (rc == -1)
+            syntax_error(&p, text, len, d);
         yaml_parser_delete(&p);
         return -1;
     }
     y->loaded = 1;
+    /* Aliases may expand a document far beyond its size (a billion laughs);
+     * a document walked a few times over is not that. */
+    long nodes = (long)(y->doc.nodes.top - y->doc.nodes.start);
+    y->budget = YML_VISIT_BUDGET + YML_VISITS_PER_NODE * nodes;
+    y->visits = y->budget;
     /* A second document in the same file is almost always a mistake. */
     yaml_document_t extra;
-    if (yaml_parser_load(&p, &extra)) {
+    rc = rc ? yml_compose(&p, &extra, d) : 0;
+    if (rc > 0) {
         yaml_node_t *r = yaml_document_get_root_node(&extra);
         if (r)
             diag_add(d, yml_line(r), yml_col(r),
                      "a second YAML document ('---'); an experiment file holds one");
         yaml_document_delete(&extra);
-    } else {
+    } else if (rc == -1) {
         const yaml_mark_t *m = &p.problem_mark;
         diag_add(d, (int)m->line + 1, (int)m->column + 1, "YAML syntax: %s",
                  p.problem ? p.problem : "invalid document");
@@ -148,21 +187,29 @@ static int spent_here(yml *y, int before, const yaml_node_t *at, diags *d)
     if (before || !y->exhausted)
         return 0;
     diag_add(d, yml_line(at), yml_col(at),
-             "document too complex: aliases expand to more than %ld nodes", YML_VISIT_BUDGET);
+             "document too complex: aliases expand to more than %ld nodes", y->budget);
     return 1;
 }
 
+/* The pairs gathered so far, with a tree of their keys: a mapping of
+ * 100,000 keys took a minute when each key was compared with every one
+ * before it. */
 typedef struct pairlist {
     ypair *v;
     int n, cap;
+    void *keys; /* tsearch tree of the key nodes, by text */
 } pairlist;
 
-static int find_key(const pairlist *l, const char *k)
+static int by_text(const void *a, const void *b)
 {
-    for (int i = 0; i < l->n; i++)
-        if (!strcmp(yml_text(l->v[i].key), k))
-            return i;
-    return -1;
+    return strcmp(yml_text(a), yml_text(b));
+}
+
+/* The key node already there with k's text, or NULL. */
+static const yaml_node_t *find_key(const pairlist *l, const yaml_node_t *k)
+{
+    void *const *at = tfind(k, &l->keys, by_text);
+    return at ? *at : NULL;
 }
 
 static void push(pairlist *l, yaml_node_t *k, yaml_node_t *v)
@@ -172,6 +219,13 @@ static void push(pairlist *l, yaml_node_t *k, yaml_node_t *v)
         l->v = xrealloc(l->v, (size_t)l->cap * sizeof *l->v);
     }
     l->v[l->n++] = (ypair){k, v};
+    if (!tsearch(k, &l->keys, by_text))
+        abort(); /* out of memory: as xmalloc does */
+}
+
+static void no_free(void *p)
+{
+    (void)p;
 }
 
 static void collect(yml *y, yaml_node_t *map, pairlist *out, int explicit_only_dups,
@@ -198,9 +252,10 @@ static void merge_from(yml *y, yaml_node_t *src, yaml_node_t *at, pairlist *out,
     pairlist tmp = {0};
     collect(y, src, &tmp, 0, depth + 1, d);
     for (int i = 0; i < tmp.n; i++)
-        if (find_key(out, yml_text(tmp.v[i].key)) < 0)
+        if (!find_key(out, tmp.v[i].key))
             push(out, tmp.v[i].key, tmp.v[i].val);
     free(tmp.v);
+    tdestroy(tmp.keys, no_free);
 }
 
 static void collect(yml *y, yaml_node_t *map, pairlist *out, int report_dups, int depth,
@@ -228,11 +283,11 @@ static void collect(yml *y, yaml_node_t *map, pairlist *out, int report_dups, in
                 merges[nmerge++] = v;
             continue;
         }
-        int at = find_key(out, yml_text(k));
-        if (at >= 0) {
+        const yaml_node_t *first = find_key(out, k);
+        if (first) {
             if (report_dups)
                 diag_add(d, yml_line(k), yml_col(k), "duplicate key '%s' (first at line %d)",
-                         yml_text(k), yml_line(out->v[at].key));
+                         yml_text(k), yml_line(first));
             continue;
         }
         push(out, k, v);
@@ -264,6 +319,7 @@ int yml_pairs(yml *y, yaml_node_t *map, ypair **out, diags *d)
         spent_here(y, before, map, d);
         l.n = 0; /* whatever was gathered is not the document */
     }
+    tdestroy(l.keys, no_free);
     *out = l.v;
     return l.n;
 }

@@ -8,6 +8,7 @@
  * (tests/test_changepoint.c).  Library code: pure computation. */
 #ifndef RUNNER_CHANGEPOINT_H
 #define RUNNER_CHANGEPOINT_H
+/* internal header of runner/history/: other folders may not include it */
 
 /* The penalty: a split is kept when its gain in cost, in units of the
  * series' noise, exceeds CHANGEPOINT_PENALTY * log(n).  Calibrated on

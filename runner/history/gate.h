@@ -5,6 +5,7 @@
  * come back in a gate_result; nothing is printed. */
 #ifndef RUNNER_GATE_H
 #define RUNNER_GATE_H
+/* public header of runner/history/ */
 
 #include "base/util.h"
 

@@ -5,6 +5,7 @@
  * no shell).  Library code: reasons come back in err. */
 #ifndef RUNNER_HISTORY_CHART_H
 #define RUNNER_HISTORY_CHART_H
+/* public header of runner/history/ */
 
 #include "base/util.h"
 #include "history/history_query.h"

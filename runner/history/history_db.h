@@ -5,6 +5,7 @@
  * Library code: reasons come back in err; nothing is printed. */
 #ifndef RUNNER_HISTORY_DB_H
 #define RUNNER_HISTORY_DB_H
+/* public header of runner/history/ */
 
 #include <sqlite3.h>
 #include <stddef.h>

@@ -3,6 +3,7 @@
  * change point.  Library code: it writes into a strbuf. */
 #ifndef RUNNER_HISTORY_FORMAT_H
 #define RUNNER_HISTORY_FORMAT_H
+/* public header of runner/history/ */
 
 #include "base/util.h"
 #include "history/history_query.h"

@@ -5,6 +5,7 @@
  * (history/changepoint.h).  Library code: reasons come back in err. */
 #ifndef RUNNER_HISTORY_QUERY_H
 #define RUNNER_HISTORY_QUERY_H
+/* public header of runner/history/ */
 
 #include "history/changepoint.h"
 

@@ -5,6 +5,7 @@
  * reasons come back in err; nothing is printed. */
 #ifndef RUNNER_HISTORY_RECORD_H
 #define RUNNER_HISTORY_RECORD_H
+/* public header of runner/history/ */
 
 #include <json.h>
 #include <sqlite3.h>

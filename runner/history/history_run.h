@@ -5,6 +5,7 @@
  * corrupt database) fails the run: it becomes a warning in notes. */
 #ifndef RUNNER_HISTORY_RUN_H
 #define RUNNER_HISTORY_RUN_H
+/* public header of runner/history/ */
 
 #include "base/util.h"
 

@@ -5,6 +5,7 @@
  * experiment it inherited with fork(). */
 #include "lua/hookproc.h"
 
+#include "base/child.h"
 #include "base/util.h"
 
 #include <errno.h>
@@ -14,7 +15,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -41,8 +41,7 @@ struct hookproc {
     const experiment *e;
     char path[PATH_MAX];
     volatile sig_atomic_t *intr;
-    pid_t pid; /* 0: none running */
-    int to_child, from_child;
+    child c; /* the hooks process (c.pid 0: none running) */
     int has;
     int restarts;
 };
@@ -82,33 +81,22 @@ static int read_by(int fd, void *buf, size_t n, double deadline,
 
 /* Kills a child and its process group (an --allow-unsafe-lua hook may have
  * started processes of its own), and says how it ended. */
-static void end_child(pid_t pid, int kill_it, char *why, size_t len)
+static void end_child(child *c, int kill_it, char *why, size_t len)
 {
-    if (kill_it) {
-        kill(-pid, SIGKILL);
-        kill(pid, SIGKILL);
-    }
+    if (kill_it)
+        child_kill(c);
+    child_close(c);
     int st = 0;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-        ;
-    if (!why)
-        return;
-    if (WIFSIGNALED(st))
-        snprintf(why, len, "signal %d (%s)", WTERMSIG(st), strsignal(WTERMSIG(st)));
-    else if (WIFEXITED(st))
-        snprintf(why, len, "exit status %d", WEXITSTATUS(st));
-    else
-        snprintf(why, len, "ended");
+    child_reap(c, &st);
+    if (why)
+        child_describe(st, why, len);
 }
 
-/* What a child does first: its own process group (killed as one), death
- * with the runner, Ctrl-C left to the runner. */
-static void child_setup(pid_t parent)
+/* What a child does first, after base/child.h made it the leader of its
+ * own process group (killed as one) tied to the runner's life: Ctrl-C
+ * left to the runner. */
+static void child_setup(void)
 {
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent)
-        _exit(0);
-    setpgid(0, 0);
     signal(SIGINT, SIG_IGN);
     signal(SIGTERM, SIG_DFL);
     signal(SIGPIPE, SIG_DFL);
@@ -190,24 +178,23 @@ static double wait_limit(void)
 
 static void stop(hookproc *hp, int kill_it, char *why, size_t len)
 {
-    if (!hp->pid)
+    if (!hp->c.pid)
         return;
-    close(hp->to_child); /* EOF: a healthy child exits by itself */
-    close(hp->from_child);
-    end_child(hp->pid, kill_it, why, len);
-    hp->pid = 0;
+    close(hp->c.to); /* EOF: a healthy child exits by itself */
+    hp->c.to = -1;
+    end_child(&hp->c, kill_it, why, len);
 }
 
 /* Reads one response; 0 with *h and *payload (malloc'ed), or RD_*. */
 static int read_resp(hookproc *hp, resp *h, char **payload, double deadline)
 {
-    int rc = read_by(hp->from_child, h, sizeof *h, deadline, hp->intr);
+    int rc = read_by(hp->c.from, h, sizeof *h, deadline, hp->intr);
     if (rc != RD_OK)
         return rc;
     if (h->len > PAYLOAD_MAX || h->len == 0)
         return RD_EOF;
     *payload = xmalloc(h->len + 1);
-    rc = read_by(hp->from_child, *payload, h->len, deadline, hp->intr);
+    rc = read_by(hp->c.from, *payload, h->len, deadline, hp->intr);
     if (rc != RD_OK) {
         free(*payload);
         *payload = NULL;
@@ -233,39 +220,18 @@ static void failure(hookproc *hp, int rd, const char *what, char *err, size_t le
         snprintf(err, len, "%s: hooks process crashed in %s: %s", hp->path, what, why);
 }
 
+static void hooks_child(void *arg, int in, int out)
+{
+    hookproc *hp = arg;
+    child_setup();
+    child_main(hp->e, hp->path, in, out);
+}
+
 /* Starts the child and reads its load response; 0, or -1 with err. */
 static int start(hookproc *hp, char *err, size_t len)
 {
-    int down[2], up[2];
-    if (pipe2(down, O_CLOEXEC) < 0)
+    if (child_start(&hp->c, CHILD_IN | CHILD_OUT | CHILD_GROUP | CHILD_TIED, hooks_child, hp) < 0)
         goto sys;
-    if (pipe2(up, O_CLOEXEC) < 0) {
-        close(down[0]);
-        close(down[1]);
-        goto sys;
-    }
-    fflush(NULL);
-    pid_t parent = getpid();
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(down[0]);
-        close(down[1]);
-        close(up[0]);
-        close(up[1]);
-        goto sys;
-    }
-    if (pid == 0) {
-        child_setup(parent);
-        close(down[1]);
-        close(up[0]);
-        child_main(hp->e, hp->path, down[0], up[1]);
-    }
-    setpgid(pid, pid); /* as the child does: no race with a kill(-pid) */
-    close(down[0]);
-    close(up[1]);
-    hp->pid = pid;
-    hp->to_child = down[1];
-    hp->from_child = up[0];
     resp h;
     char *payload = NULL;
     int rd = read_resp(hp, &h, &payload, now_seconds() + wait_limit());
@@ -322,7 +288,7 @@ static int ask(hookproc *hp, int op, long long t, const lua_result_view *r, lua_
                char *err, size_t len)
 {
     static const char *const what[] = {"", "skip()", "before_trial()", "after_trial()"};
-    if (!hp->pid) { /* the last one crashed or hung: a fresh one */
+    if (!hp->c.pid) { /* the last one crashed or hung: a fresh one */
         int rc = start(hp, err, len);
         if (rc != 0)
             return rc;
@@ -340,8 +306,8 @@ static int ask(hookproc *hp, int op, long long t, const lua_result_view *r, lua_
     int rd = RD_EOF;
     resp h;
     char *payload = NULL;
-    if (fd_write_all(hp->to_child, &q, sizeof q) == 0 && fd_write_all(hp->to_child, status, q.slen) == 0 &&
-        fd_write_all(hp->to_child, reason, q.rlen) == 0)
+    if (fd_write_all(hp->c.to, &q, sizeof q) == 0 && fd_write_all(hp->c.to, status, q.slen) == 0 &&
+        fd_write_all(hp->c.to, reason, q.rlen) == 0)
         rd = read_resp(hp, &h, &payload, now_seconds() + wait_limit());
     if (rd != RD_OK) {
         failure(hp, rd, what[op], err, len);
@@ -391,70 +357,67 @@ void hookproc_close(hookproc *hp)
 {
     if (!hp)
         return;
-    if (hp->pid) {
+    if (hp->c.pid) {
         /* EOF ends a healthy child; one stuck in a finalizer is killed */
-        close(hp->to_child);
+        close(hp->c.to);
+        hp->c.to = -1;
         char c;
-        int rd = read_by(hp->from_child, &c, 1, now_seconds() + 1.0, NULL);
-        close(hp->from_child);
-        end_child(hp->pid, rd != RD_EOF, NULL, 0);
-        hp->pid = 0;
+        int rd = read_by(hp->c.from, &c, 1, now_seconds() + 1.0, NULL);
+        end_child(&hp->c, rd != RD_EOF, NULL, 0);
     }
     free(hp);
 }
 
 /* --- runner validate ----------------------------------------------------- */
 
+typedef struct check_arg {
+    int hooks;
+    const char *path;
+} check_arg;
+
+/* The check's child: loads the file and answers once. */
+static void check_child(void *arg, int in, int out)
+{
+    const check_arg *ca = arg;
+    (void)in;
+    child_setup();
+    static char msg[8192];
+    int rc;
+    if (ca->hooks) {
+        lua_hooks *h = lua_hooks_open(ca->path, msg, sizeof msg);
+        rc = h ? 0 : -1;
+        /* the answer goes first: a __gc that loops in lua_close cannot
+         * hold it back (the parent kills what is left) */
+        send_resp(out, rc, 0, msg, NULL);
+        lua_hooks_close(h);
+    } else {
+        rc = lua_file_check(ca->path, msg, sizeof msg);
+        send_resp(out, rc, 0, msg, NULL);
+    }
+    _exit(0);
+}
+
 int lua_check_isolated(int hooks, const char *path, char *err, size_t len)
 {
-    int up[2];
-    if (pipe2(up, O_CLOEXEC) < 0) {
+    check_arg ca = {hooks, path};
+    child c;
+    if (child_start(&c, CHILD_OUT | CHILD_GROUP | CHILD_TIED, check_child, &ca) < 0) {
         snprintf(err, len, "%s: cannot start the check: %s", path, strerror(errno));
         return -1;
     }
-    fflush(NULL);
-    pid_t parent = getpid();
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(up[0]);
-        close(up[1]);
-        snprintf(err, len, "%s: cannot start the check: %s", path, strerror(errno));
-        return -1;
-    }
-    if (pid == 0) {
-        child_setup(parent);
-        close(up[0]);
-        static char msg[8192];
-        int rc;
-        if (hooks) {
-            lua_hooks *h = lua_hooks_open(path, msg, sizeof msg);
-            rc = h ? 0 : -1;
-            /* the answer goes first: a __gc that loops in lua_close cannot
-             * hold it back (the parent kills what is left) */
-            send_resp(up[1], rc, 0, msg, NULL);
-            lua_hooks_close(h);
-        } else {
-            rc = lua_file_check(path, msg, sizeof msg);
-            send_resp(up[1], rc, 0, msg, NULL);
-        }
-        _exit(0);
-    }
-    setpgid(pid, pid);
-    close(up[1]);
     double limit = wait_limit();
     resp h;
-    int rd = read_by(up[0], &h, sizeof h, now_seconds() + limit, NULL);
+    int rd = read_by(c.from, &h, sizeof h, now_seconds() + limit, NULL);
     char *payload = NULL;
     if (rd == RD_OK && (h.len == 0 || h.len > PAYLOAD_MAX))
         rd = RD_EOF;
     if (rd == RD_OK) {
         payload = xmalloc(h.len + 1);
-        rd = read_by(up[0], payload, h.len, now_seconds() + limit, NULL);
+        rd = read_by(c.from, payload, h.len, now_seconds() + limit, NULL);
         payload[h.len] = '\0';
     }
-    close(up[0]);
     char why[128];
-    end_child(pid, 1, why, sizeof why); /* it has answered: what is left is not waited for */
+    end_child(&c, 1, why, sizeof why); /* it has answered: what is left is not waited for */
     int rc = -1;
     if (rd == RD_OK) {
         rc = h.rc;

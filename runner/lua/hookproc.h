@@ -7,6 +7,7 @@
  * returns messages; it prints nothing. */
 #ifndef RUNNER_HOOKPROC_H
 #define RUNNER_HOOKPROC_H
+/* public header of runner/lua/ */
 
 #include "experiment/config.h"
 #include "lua/lua_engine.h"

@@ -21,6 +21,7 @@
  */
 #ifndef RUNNER_LUA_ENGINE_H
 #define RUNNER_LUA_ENGINE_H
+/* public header of runner/lua/ */
 
 #include "backend.h"
 

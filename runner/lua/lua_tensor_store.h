@@ -6,6 +6,7 @@
  * upvalues (lt_open). */
 #ifndef RUNNER_LUA_TENSOR_STORE_H
 #define RUNNER_LUA_TENSOR_STORE_H
+/* internal header of runner/lua/: other folders may not include it */
 
 #ifndef LUA_ENGINE_INTERNAL
 #define LUA_ENGINE_INTERNAL

@@ -2,6 +2,7 @@
  * linked in; the CUDA backend is a shared object loaded on first use. */
 #ifndef RUNNER_BACKENDS_H
 #define RUNNER_BACKENDS_H
+/* public header of runner/registry/ */
 
 #include "backend.h"
 

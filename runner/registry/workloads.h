@@ -4,6 +4,7 @@
  * byte and memory counts.  The backends implement the computation. */
 #ifndef RUNNER_WORKLOADS_H
 #define RUNNER_WORKLOADS_H
+/* public header of runner/registry/ */
 
 #include "backend.h"
 

@@ -2,6 +2,7 @@
  * `speedup` chart in its file (doc/results.md#plots-and-reports). */
 #ifndef RUNNER_BASELINES_H
 #define RUNNER_BASELINES_H
+/* internal header of runner/report/: other folders may not include it */
 
 #include "report/plot_model.h"
 

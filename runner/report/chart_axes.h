@@ -4,6 +4,7 @@
  * commands. */
 #ifndef RUNNER_CHART_AXES_H
 #define RUNNER_CHART_AXES_H
+/* internal header of runner/report/: other folders may not include it */
 
 #include "base/util.h"
 

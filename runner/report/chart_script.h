@@ -4,6 +4,7 @@
  * `noenhanced`; its datablocks hold numbers only. */
 #ifndef RUNNER_CHART_SCRIPT_H
 #define RUNNER_CHART_SCRIPT_H
+/* internal header of runner/report/: other folders may not include it */
 
 #include "report/chart_axes.h"
 #include "report/plot_model.h"

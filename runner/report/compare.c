@@ -33,9 +33,11 @@
  * when q < 0.05 and new/old < 1 / (1 + t), else `same`; but `busy` (no
  * verdict: inconclusive) when an ok run of either side ran the trial on a
  * busy machine (its `noise` cell in the trials table says "busy: ...",
- * doc/timing.md#load), whatever the test says, else `throttled`
- * when one ran it on a throttled CPU or GPU (compare_trial.h); --busy-ok
- * judges both like the others.
+ * doc/timing.md#load), else `throttled` when one ran it on a throttled CPU
+ * or GPU (compare_trial.h), unless the effect is beyond what that machine
+ * could explain (compare_trial_explains: a slower NEW beyond (1 + t) times
+ * the most NEW's state could slow it, a faster one beyond what OLD's could
+ * slow OLD); --busy-ok judges both like the others.
  *
  * The median of a side is the median of its ok runs' medians (the trials
  * table's, or computed from the samples where the cell is empty).  A side
@@ -46,7 +48,9 @@
  * `latest` run is used.  The exit status (cli/cmd_compare.c): 2 for a bad
  * option, a run folder that cannot be read (the message names the path), or
  * when no trial of OLD matched one of NEW (a regression gate must not pass
- * on an empty comparison); else 1 when some pair is `slower`, else 0. */
+ * on an empty comparison); else 1 when some pair is `slower`, else 3 when
+ * some pair is `busy` or `throttled` (a gate must not pass on trials it
+ * could not judge), else 0. */
 #include "report/compare.h"
 
 #include "base/util.h"
@@ -121,7 +125,7 @@ static int cmp_double(const void *pa, const void *pb)
 
 static compare_side side_of(const compare_report *R, const compare_row *c, int lo, int hi)
 {
-    compare_side s = {-1, -1, NULL, 0, 0, NAN, NAN, 0, 0, 0};
+    compare_side s = {-1, -1, NULL, 0, 0, NAN, NAN, 0, 0, 0, 1.0};
     double *m = xmalloc((size_t)(hi - lo) * sizeof *m);
     for (int r = lo; r < hi; r++) {
         const compare_run *D = &R->runs[r];
@@ -147,6 +151,7 @@ static compare_side side_of(const compare_report *R, const compare_row *c, int l
          * (doc/timing.md#measurement-quality) */
         s.busy += compare_trial_busy(D, pos);
         s.throttled += compare_trial_throttled(D, pos);
+        s.explains = fmax(s.explains, compare_trial_explains(D, pos));
         s.n += D->nsmp[pos];
         /* the drift: upper / lower quartile of the block medians, less 1; the
          * quartiles, not the extremes: one block with a stall must not hide
@@ -292,12 +297,16 @@ static void correct_and_decide(compare_report *R)
         else
             c->kind = CMP_SAME;
         /* a machine busy with other work, or a throttled CPU or GPU, in
-         * either side's runs: no verdict, whatever the test says (the p- and
-         * q-values are still shown); busy first when both */
-        if ((c->o.busy || c->n.busy) && !R->opt->busy_ok)
-            c->kind = CMP_BUSY;
-        else if ((c->o.throttled || c->n.throttled) && !R->opt->busy_ok)
-            c->kind = CMP_THROTTLED;
+         * either side's runs: no verdict (the p- and q-values are still
+         * shown; busy first when both), unless the effect is beyond what
+         * that could explain: NEW slower by more than its own runs' state
+         * could slow it, or faster by more than OLD's could slow OLD
+         * (compare_trial_explains), times the noise threshold */
+        int busy = c->o.busy || c->n.busy, thr = c->o.throttled || c->n.throttled;
+        if ((busy || thr) && !R->opt->busy_ok &&
+            !(c->kind == CMP_SLOWER && c->ratio > (1.0 + c->thr) * c->n.explains) &&
+            !(c->kind == CMP_FASTER && c->ratio < 1.0 / ((1.0 + c->thr) * c->o.explains)))
+            c->kind = busy ? CMP_BUSY : CMP_THROTTLED;
         snprintf(c->verdict, sizeof c->verdict, "%s",
                  c->kind == CMP_SLOWER      ? "slower"
                  : c->kind == CMP_FASTER    ? "faster"
@@ -547,6 +556,14 @@ void compare_count(const compare_report *R, int *matched, int *slower)
         if (R->rows[r].kind == CMP_SLOWER)
             ++*slower;
     }
+}
+
+int compare_inconclusive(const compare_report *R)
+{
+    int n = 0;
+    for (int r = 0; r < R->nrows; r++)
+        n += R->rows[r].kind == CMP_BUSY || R->rows[r].kind == CMP_THROTTLED;
+    return n;
 }
 
 void compare_free(compare_report *R)

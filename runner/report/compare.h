@@ -7,6 +7,7 @@
  * (cli/cmd_compare.c prints). */
 #ifndef RUNNER_COMPARE_H
 #define RUNNER_COMPARE_H
+/* public header of runner/report/ */
 
 #include "base/util.h"
 #include "report/compare_load.h"
@@ -37,6 +38,7 @@ typedef struct compare_side {
     double drift;       /* upper / lower quartile - 1 of the block medians of a run, the largest */
     int busy;           /* ok runs whose `noise` says the machine was busy */
     int throttled;      /* ok runs where the CPU or GPU was throttled (compare_trial.h) */
+    double explains;    /* the most its ok runs' machine could slow it (compare_trial.h) */
 } compare_side;
 
 typedef enum compare_kind {
@@ -89,6 +91,8 @@ const char *compare_param(const compare_report *R, const compare_row *c, int i);
 /* How many rows were matched (both sides, or busy or throttled), and how
  * many of them are slower. */
 void compare_count(const compare_report *R, int *matched, int *slower);
+/* How many rows are inconclusive: `busy` or `throttled`. */
+int compare_inconclusive(const compare_report *R);
 void compare_free(compare_report *R);
 
 #endif

@@ -104,6 +104,11 @@ static void build_grid(const compare_report *R, grid *g, int *shown)
         }
         g->right[c++] = numeric;
     }
+    /* a label may hold a newline or an escape sequence: cells are one line
+     * of plain text, as in the run summary (doc/compare.md) */
+    for (int r = 0; r < g->nrows; r++)
+        for (int k = 0; k < np; k++)
+            sanitize_text(g->cell[r][k]);
     for (int j = 0; j < NTAIL; j++) {
         g->cell[0][np + j] = xstrdup(tail[j]);
         g->right[np + j] = j < NTAIL - 1;
@@ -157,6 +162,7 @@ static void split_constant(const compare_report *R, int *shown, strbuf *common, 
             sb_printf(common, md ? "`%s=%s`" : "%s=%s", R->cols[i].name, v0);
         }
     }
+    sanitize_text(common->s); /* one line, whatever a label holds */
 }
 
 static void summary(const compare_report *R, strbuf *b)
@@ -455,6 +461,7 @@ static void put_json(const compare_report *R, strbuf *out)
 void compare_format(const compare_report *R, strbuf *out)
 {
     const char *format = R->opt->format ? R->opt->format : "text";
+    size_t from = out->len;
     if (!strcmp(format, "md"))
         put_md(R, out);
     else if (!strcmp(format, "csv"))
@@ -463,4 +470,9 @@ void compare_format(const compare_report *R, strbuf *out)
         put_json(R, out);
     else
         put_text(R, out);
+    /* text and Markdown are read on a terminal: no escape sequence from a
+     * run folder (its path, host, labels) reaches it; CSV and JSON keep the
+     * values exact */
+    if (out->s && strcmp(format, "csv") && strcmp(format, "json"))
+        sanitize_lines(out->s + from);
 }

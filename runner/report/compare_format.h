@@ -3,6 +3,7 @@
  * writes into a strbuf. */
 #ifndef RUNNER_COMPARE_FORMAT_H
 #define RUNNER_COMPARE_FORMAT_H
+/* public header of runner/report/ */
 
 #include "base/util.h"
 #include "report/compare.h"

@@ -95,6 +95,11 @@ int compare_run_load(compare_run *R, const char *arg, strbuf *err)
     R->median_col = csv_col(&R->t, "median");
     R->noise_col = csv_col(&R->t, "noise");
     R->throttled_kept_col = csv_col(&R->t, "throttled_kept");
+    R->other_cpu_col = csv_col(&R->t, "other_cpu");
+    R->steal_col = csv_col(&R->t, "steal");
+    R->mhz_col = csv_col(&R->t, "cpu_mhz");
+    R->max_mhz_col = csv_col(&R->t, "cpu_max_mhz");
+    R->threads_col = csv_col(&R->t, "threads");
 
     /* one row per trial id, the last one written wins, in trial order */
     int n = R->t.nrows - 1;
@@ -167,6 +172,12 @@ int compare_run_load(compare_run *R, const char *arg, strbuf *err)
     if (m) {
         R->host = json_str(m, "host", "hostname");
         R->start = json_str(m, "start", NULL);
+        json_object *h, *c;
+        if (json_object_object_get_ex(m, "host", &h) &&
+            (json_object_object_get_ex(h, "online_cpus", &c) ||
+             json_object_object_get_ex(h, "cores", &c)) &&
+            json_object_is_type(c, json_type_int))
+            R->cores = json_object_get_int(c);
         json_object_put(m);
     }
     return 0;

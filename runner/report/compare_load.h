@@ -4,6 +4,8 @@
  * reason for a failure comes back in err. */
 #ifndef RUNNER_COMPARE_LOAD_H
 #define RUNNER_COMPARE_LOAD_H
+/* public header of runner/report/ */
+/* (public: history/ reads a run folder as compare does) */
 
 #include "base/csv.h"
 #include "base/util.h"
@@ -15,6 +17,9 @@ typedef struct compare_run {
     csv_table t;     /* its trials table */
     int nkeys;      /* key columns: 1 .. nkeys of the header */
     int status_col, median_col, noise_col, throttled_kept_col; /* -1 when absent */
+    int other_cpu_col, steal_col, mhz_col, max_mhz_col;        /* the load columns, or -1 */
+    int threads_col; /* the `threads` key, or -1 */
+    int cores;       /* the host's online CPUs from its meta; 0 when unknown */
     int nrows;      /* trials, one row per trial id (the last one wins) */
     int *row;       /* row index in t, by trial order */
     long long *id;

@@ -59,3 +59,34 @@ int compare_trial_throttled(const compare_run *D, int pos)
     double v = strtod(c, &end);
     return *c && !*end && v > 0;
 }
+
+/* A cell as a number, or NaN. */
+static double cell_number(const compare_run *D, int pos, int col)
+{
+    const char *c = compare_cell(D, pos, col);
+    char *end;
+    double v = strtod(c, &end);
+    return *c && !*end ? v : NAN;
+}
+
+double compare_trial_explains(const compare_run *D, int pos)
+{
+    double f = 1.0;
+    if (compare_trial_busy(D, pos)) {
+        double other = cell_number(D, pos, D->other_cpu_col);
+        double steal = cell_number(D, pos, D->steal_col);
+        double threads = D->threads_col < 0 ? 1.0 : cell_number(D, pos, D->threads_col);
+        double busy = INFINITY;
+        if (other >= 0 && threads >= 1 && D->cores > 0 && threads + other <= D->cores)
+            busy = 1.0 + COMPARE_BUSY_PER_CORE * other;
+        if (steal > 0 && steal < 1 && 1.0 / (1.0 - steal) > busy)
+            busy = 1.0 / (1.0 - steal);
+        f *= busy;
+    }
+    if (compare_trial_throttled(D, pos)) {
+        double mhz = cell_number(D, pos, D->mhz_col), max = cell_number(D, pos, D->max_mhz_col);
+        int cpu = strstr(compare_cell(D, pos, D->noise_col), "throttled: ") != NULL;
+        f *= cpu && mhz > 0 && max > mhz ? max / mhz : COMPARE_GPU_THROTTLE;
+    }
+    return f;
+}

@@ -2,6 +2,7 @@
  * rounds show it (doc/results.md#plots-and-reports, Drift). */
 #ifndef RUNNER_DRIFT_H
 #define RUNNER_DRIFT_H
+/* internal header of runner/report/: other folders may not include it */
 
 #include "base/util.h"
 #include "report/plot_model.h"

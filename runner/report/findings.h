@@ -2,6 +2,7 @@
  * (doc/results.md#plots-and-reports). */
 #ifndef RUNNER_FINDINGS_H
 #define RUNNER_FINDINGS_H
+/* internal header of runner/report/: other folders may not include it */
 
 #include "base/util.h"
 #include "experiment/experiment.h"

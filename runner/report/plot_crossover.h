@@ -6,6 +6,7 @@
  * baseline time / curve time, so above 1 means "faster than the baseline". */
 #ifndef RUNNER_PLOT_CROSSOVER_H
 #define RUNNER_PLOT_CROSSOVER_H
+/* internal header of runner/report/: other folders may not include it */
 
 typedef struct crossing {
     double x;       /* the first measured x on the new side ("faster from x") */

@@ -10,6 +10,8 @@
  * line. */
 #ifndef RUNNER_PLOT_GP_H
 #define RUNNER_PLOT_GP_H
+/* public header of runner/report/ */
+/* (public: history/ draws its trend charts with it) */
 
 #include "base/util.h"
 

@@ -11,6 +11,7 @@
  * Columns are referred to by their index in the trials table's header. */
 #ifndef RUNNER_PLOT_MODEL_H
 #define RUNNER_PLOT_MODEL_H
+/* public header of runner/report/ */
 
 #include "experiment/config.h"
 #include "base/csv.h"

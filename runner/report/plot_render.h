@@ -2,6 +2,7 @@
  * file other than the run's own (`runner plot RUN_DIR --config FILE`). */
 #ifndef RUNNER_PLOT_RENDER_H
 #define RUNNER_PLOT_RENDER_H
+/* public header of runner/report/ */
 
 #include "base/util.h"
 #include "experiment/config.h"

@@ -6,6 +6,7 @@
  * the chart beside its curve's name. */
 #ifndef RUNNER_PLOT_WARMUP_H
 #define RUNNER_PLOT_WARMUP_H
+/* internal header of runner/report/: other folders may not include it */
 
 #include "report/plot_model.h"
 

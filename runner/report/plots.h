@@ -1,6 +1,7 @@
 /* plots.h - charts with gnuplot (doc/results.md#plots-and-reports) and report.md. */
 #ifndef RUNNER_PLOTS_H
 #define RUNNER_PLOTS_H
+/* public header of runner/report/ */
 
 #include "base/util.h"
 #include "experiment/config.h"

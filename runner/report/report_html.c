@@ -5,6 +5,7 @@
 #include "report/report_html.h"
 
 #include "base/util.h"
+#include "report/svg_clean.h"
 #include "rundir/rundir.h"
 
 #include <cmark-gfm-core-extensions.h>
@@ -103,44 +104,17 @@ static void md_html(strbuf *b, const char *md)
 
 /* --- one chart: gnuplot's SVG inlined ------------------------------------- */
 
-/* Appends the <svg> element of a gnuplot SVG file, with every id (and every
- * reference to one: href="#X", url(#X)) given the prefix `pre`, so that the
- * charts of one page do not share ids; <script> elements are left out.
- * Returns 0, or -1 when the file is not readable or has no <svg>. */
+/* Appends the chart's <svg> element, rebuilt through svg_clean's
+ * allow-list: a run folder's files are untrusted input, and no script or
+ * handler from one may run in the reader's browser
+ * (doc/results.md#plots-and-reports).  Returns 0, or -1 when the file is not readable or has no
+ * <svg>. */
 static int inline_svg(strbuf *b, const char *path, const char *pre)
 {
     char *text = read_file(path, NULL);
-    const char *p = text ? strstr(text, "<svg") : NULL;
-    const char *end = p ? strstr(p, "</svg>") : NULL;
-    if (!p || !end) {
-        free(text);
-        return -1;
-    }
-    end += 6;
-    while (p < end) {
-        if (!strncmp(p, "<script", 7)) {
-            const char *z = strstr(p, "</script>");
-            if (!z || z > end)
-                break;
-            p = z + 9;
-        } else if (!strncmp(p, " id='", 5) || !strncmp(p, " id=\"", 5)) {
-            sb_putn(b, p, 5);
-            sb_printf(b, "%s-", pre);
-            p += 5;
-        } else if (!strncmp(p, "href='#", 7) || !strncmp(p, "href=\"#", 7)) {
-            sb_putn(b, p, 7);
-            sb_printf(b, "%s-", pre);
-            p += 7;
-        } else if (!strncmp(p, "url(#", 5)) {
-            sb_printf(b, "url(#%s-", pre);
-            p += 5;
-        } else {
-            sb_putc(b, *p++);
-        }
-    }
-    sb_putc(b, '\n');
+    int rc = text ? svg_clean(b, text, pre) : -1;
     free(text);
-    return 0;
+    return rc;
 }
 
 static void charts(strbuf *b, const char *run_dir)

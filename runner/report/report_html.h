@@ -4,6 +4,7 @@
  * column's header.  One file: no network, no JavaScript framework. */
 #ifndef RUNNER_REPORT_HTML_H
 #define RUNNER_REPORT_HTML_H
+/* internal header of runner/report/: other folders may not include it */
 
 #include "plot_model.h"
 

@@ -3,6 +3,7 @@
  * registry ("iterations"), a Lua one with its table's `size_means`. */
 #ifndef RUNNER_SIZE_MEANING_H
 #define RUNNER_SIZE_MEANING_H
+/* internal header of runner/report/: other folders may not include it */
 
 /* The meaning of size for a run of the `n` workloads named (built-in names
  * or lua:PATH, PATH relative to `dir`, which may be NULL): one workload's

@@ -2,6 +2,7 @@
 #include "run/finish.h"
 
 #include "base/util.h"
+#include "experiment/columns.h"
 #include "experiment/table.h"
 #include "lua/lua_engine.h"
 #include "run/trial_extras.h"
@@ -49,8 +50,13 @@ static void count_reason(run_outcome *r, const char *why)
 }
 
 /* after_trial(trial, result), in the hooks process: its columns join the
- * trial's extras; an error, a crash or a hang there fails the trial. */
-static int hooks_after(hookproc *H, long long t, trial_result *res)
+ * trial's extras; an error, a crash or a hang there fails the trial.  A
+ * column named as one the runner writes (columns.h), or as one the trial
+ * has already (a workload's loss), is refused: its name goes to `refused`
+ * for a warning, and no measured or identifying cell changes
+ * (doc/results.md#reserved-column-names). */
+static int hooks_after(const experiment *e, hookproc *H, long long t, trial_result *res,
+                       strbuf *refused)
 {
     if (!hookproc_has(H, "after_trial"))
         return 0;
@@ -78,8 +84,12 @@ static int hooks_after(hookproc *H, long long t, trial_result *res)
         res->reason = xstrdup(err);
         return 0;
     }
-    for (int i = 0; i < xs.n; i++)
-        trial_result_add_extra(res, xs.keys[i], xs.values[i]);
+    for (int i = 0; i < xs.n; i++) {
+        if (columns_reserved(e, xs.keys[i]) || trial_extra(res, xs.keys[i]))
+            sb_printf(refused, "%s`%s`", refused->len ? ", " : "", xs.keys[i]);
+        else
+            trial_result_add_extra(res, xs.keys[i], xs.values[i]);
+    }
     lua_extra_free(&xs);
     return 0;
 }
@@ -124,9 +134,19 @@ void run_finish_trial(run_state *o, long long t, trial_result *res, int ran)
     int traced = o->T && o->H && ran && hookproc_has(o->H, "after_trial");
     if (traced)
         trace_file_begin(o->T, "hook after_trial", (long)o->e->ids[t]);
-    int stopped = o->H && ran && hooks_after(o->H, t, res) == HOOKPROC_INTERRUPTED;
+    strbuf refused = {0};
+    int stopped = o->H && ran && hooks_after(o->e, o->H, t, res, &refused) == HOOKPROC_INTERRUPTED;
     if (traced)
         trace_file_end(o->T);
+    if (refused.len) {
+        char list[1536];
+        sanitize_text(refused.s);
+        run_say(o,
+                "runner: warning: trial %lld: after_trial()'s %s not saved: the runner or the "
+                "workload writes that column (reserved: %s)\n",
+                o->e->ids[t], refused.s, columns_reserved_list(o->e, list, sizeof list));
+    }
+    sb_free(&refused);
     if (stopped)
         return;
     trial_record_load(res);

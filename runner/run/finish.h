@@ -4,12 +4,13 @@
  * Internal to runner/run/. */
 #ifndef RUNNER_RUN_FINISH_H
 #define RUNNER_RUN_FINISH_H
+/* internal header of runner/run/: other folders may not include it */
 
 #include "exec/result.h"
 #include "exec/trace_file.h"
 #include "lua/hookproc.h"
 #include "rundir/results.h"
-#include "run/run.h"
+#include "run/run_types.h"
 
 /* What a run holds while its trials go by. */
 typedef struct run_state {

@@ -3,6 +3,7 @@
  * runner/run/. */
 #ifndef RUNNER_RUN_INTERLEAVE_H
 #define RUNNER_RUN_INTERLEAVE_H
+/* internal header of runner/run/: other folders may not include it */
 
 #include "exec/supervisor.h"
 #include "run/finish.h"

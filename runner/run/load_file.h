@@ -6,6 +6,7 @@
  * one --shard.  Library code: errors and warnings come back to the caller. */
 #ifndef RUNNER_LOAD_FILE_H
 #define RUNNER_LOAD_FILE_H
+/* public header of runner/run/ */
 
 #include "base/diag.h"
 #include "base/util.h"

@@ -193,8 +193,10 @@ run_end run_experiment(const experiment *e, const run_opts *o, const run_hand *h
     strbuf notes = {0}; /* what the charts and the report have to say */
     if (finished && !o->no_plots && !o->shard_n)
         plots_render_run(R.run_dir, e, o->quiet, &notes);
-    if (finished && !o->shard_n)
-        report_write(R.run_dir, o->quiet, &notes);
+    /* report.md and report.html are results: one that cannot be written
+     * is exit 1, as a full disk is (doc/results.md#guarantees) */
+    if (finished && !o->shard_n && report_write(R.run_dir, o->quiet, &notes) < 0)
+        st.write_failed = 1;
     /* the run's results are final: recorded in the history (doc/history.md) */
     if (finished && !o->shard_n)
         history_record_run(R.run_dir,

@@ -4,6 +4,7 @@
  * (doc/timing.md#how-a-trial-is-timed). */
 #ifndef RUNNER_RUN_TRIAL_EXTRAS_H
 #define RUNNER_RUN_TRIAL_EXTRAS_H
+/* internal header of runner/run/: other folders may not include it */
 
 #include "exec/result.h"
 

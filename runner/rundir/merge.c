@@ -7,6 +7,7 @@
 #include "base/csv.h"
 #include "base/util.h"
 #include "exec/result.h"
+#include "experiment/experiment.h"
 #include "rundir/resume.h"
 #include "rundir/rundir.h"
 #include "rundir/shards.h"
@@ -23,6 +24,7 @@ typedef struct shard {
     char *dir;
     csv_table trials, samples;
     int finished;
+    long long rows; /* its trial rows (rundir_count_trials) */
 } shard;
 
 static int cmp_shard(const void *a, const void *b)
@@ -111,9 +113,9 @@ static int write_merged(const char *dir, shard *s, int ns, char *err, size_t len
     row_ref *refs = NULL;
     size_t nref = 0, cap = 0;
     for (int i = 0; i < ns; i++)
-        for (int r = 1; r < s[i].trials.nrows; r++) {
-            long long id = parse_id(s[i].trials.rows[r][0]);
-            if (id < 0)
+        for (int r = 1, st = csv_col(&s[i].trials, "status"); r < s[i].trials.nrows; r++) {
+            long long id = rundir_trial_row_id(&s[i].trials, r, st);
+            if (id < 0) /* a torn last line (check_shard) */
                 continue;
             if (nref == cap) {
                 cap = cap ? 2 * cap : 1024;
@@ -207,7 +209,7 @@ static int write_meta(const char *dir, shard *s, int ns, int n, int complete, st
         json_object *o = json_object_new_object();
         json_object_object_add(o, "shard", json_object_new_int(s[i].k));
         json_object_object_add(o, "finished", json_object_new_boolean(s[i].finished));
-        json_object_object_add(o, "trials", json_object_new_int(s[i].trials.nrows - 1));
+        json_object_object_add(o, "trials", json_object_new_int64(s[i].rows));
         json_object_array_add(list, o);
         int st = csv_col(&s[i].trials, "status");
         for (int r = 1; st >= 0 && r < s[i].trials.nrows; r++)
@@ -314,6 +316,95 @@ static int same_experiment(shard *s, int ns, strbuf *err)
     return rc;
 }
 
+/* A shard's tables parse (doc/slurm.md#what-merge-verifies): its
+ * trials table is one (rundir_count_trials: a torn last line is let be,
+ * not a trial), its samples table, when it has one, has the header the
+ * runner writes and rows of a trial number and three cells, but for a
+ * torn last one.  MERGE_INVALID naming the file and row otherwise. */
+static int check_shard(shard *s, strbuf *err)
+{
+    int torn, bad;
+    s->rows = rundir_count_trials(&s->trials, &torn, &bad);
+    if (s->rows < 0) {
+        char *p = rundir_path(s->dir, RD_TRIALS);
+        if (bad)
+            sb_printf(err, "%s: row %d is not a trial (a trial number, a cell per column, a "
+                      "status): the file is damaged\n", p, bad);
+        else
+            sb_printf(err, "%s: not a trials table (its header has no `trial` and `status`)\n",
+                      p);
+        free(p);
+        return MERGE_INVALID;
+    }
+    const csv_table *t = &s->samples;
+    if (!t->nrows)
+        return MERGE_OK;
+    static const char *const hdr[] = {"trial", "sample", "seconds", "device_seconds"};
+    int ok = t->nfields[0] == 4;
+    for (int c = 0; ok && c < 4; c++)
+        ok = !strcmp(t->rows[0][c], hdr[c]);
+    int r = 1;
+    for (; ok && r < t->nrows - 1; r++)
+        ok = t->nfields[r] == 4 && parse_id(t->rows[r][0]) >= 0;
+    if (!ok) {
+        char *p = rundir_path(s->dir, RD_SAMPLES);
+        sb_printf(err, "%s: %s: the file is damaged\n", p,
+                  r == 1 ? "not a samples table" : "a row is not a sample");
+        free(p);
+        return MERGE_INVALID;
+    }
+    return MERGE_OK;
+}
+
+/* The trials each shard number owns (experiment_shard: number K - 1 modulo
+ * N) against the rows the shard holds: the missing ones counted and named,
+ * one line a shard.  MERGE_INVALID when the experiment file does not load. */
+static int check_owned(const char *dir, shard *s, int ns, int n, merge_info *info, strbuf *err)
+{
+    char note[1024];
+    experiment *e = rundir_read_experiment(s[0].dir, note, sizeof note);
+    if (!e) {
+        sb_printf(err, "cannot tell which trials the shards own: %s\n",
+                  note[0] ? note : "the experiment file does not load");
+        return MERGE_INVALID;
+    }
+    long long max = 0;
+    for (long long t = 0; t < e->ntrials; t++)
+        max = e->ids[t] > max ? e->ids[t] : max;
+    unsigned char *have = xcalloc((size_t)max + 1, 1);
+    for (int i = 0; i < ns; i++)
+        for (int r = 1, st = csv_col(&s[i].trials, "status"); r < s[i].trials.nrows; r++) {
+            long long id = rundir_trial_row_id(&s[i].trials, r, st);
+            if (id >= 0 && id <= max && id % n == s[i].k - 1)
+                have[id] = 1;
+        }
+    for (int k = 1; k <= n; k++) {
+        long long owned = 0, missing = 0;
+        strbuf ids = {0};
+        for (long long t = 0; t < e->ntrials; t++) {
+            long long id = e->ids[t];
+            if (id % n != k - 1)
+                continue;
+            owned++;
+            if (have[id])
+                continue;
+            if (++missing <= 20)
+                sb_printf(&ids, "%s%lld", missing > 1 ? ", " : "", id);
+        }
+        if (missing) {
+            char *sd = rundir_shard_dir(dir, k, n);
+            sb_printf(&info->missing_text, "%s: %lld of %lld trials missing: %s%s\n", sd,
+                      missing, owned, ids.s, missing > 20 ? ", ..." : "");
+            free(sd);
+            info->missing_trials += missing;
+        }
+        sb_free(&ids);
+    }
+    free(have);
+    experiment_free(e);
+    return MERGE_OK;
+}
+
 int rundir_merge(const char *dir, merge_info *info, strbuf *err)
 {
     memset(info, 0, sizeof *info);
@@ -328,21 +419,27 @@ int rundir_merge(const char *dir, merge_info *info, strbuf *err)
         /* with the cells a shard killed before its end left in its
          * trials.more.csv, read in memory: the shard may still be running */
         char e[512] = "";
-        int r = resume_read_folded(s[i].dir, &s[i].trials, e, sizeof e);
+        int r = resume_read_folded(s[i].dir, &s[i].trials, e, sizeof e), read = 0;
         if (r < 0 && access(tp, F_OK) == 0) {
             sb_printf(err, "%s\n", e);
             rc = MERGE_INVALID;
         } else if (r < 0 || s[i].trials.nrows == 0) {
             sb_printf(err, "%s is missing or empty\n", tp);
             rc = MERGE_INVALID;
+        } else {
+            read = 1;
         }
         csv_read(sp, &s[i].samples);
+        if (read && check_shard(&s[i], err) != MERGE_OK)
+            rc = MERGE_INVALID;
         s[i].finished = rundir_is_finished(s[i].dir);
         free(tp);
         free(sp);
     }
     if (rc == MERGE_OK)
         rc = same_experiment(s, ns, err);
+    if (rc == MERGE_OK)
+        rc = check_owned(dir, s, ns, n, info, err);
     info->shards = ns;
     info->n = n;
     info->missing = n - ns;
@@ -353,7 +450,8 @@ int rundir_merge(const char *dir, merge_info *info, strbuf *err)
         if (write_merged(dir, s, ns, e, sizeof e) < 0) {
             sb_printf(err, "%s\n", e);
             rc = MERGE_WRITE_FAILED;
-        } else if (write_meta(dir, s, ns, n, !info->missing && !info->unfinished, err) < 0) {
+        } else if (write_meta(dir, s, ns, n,
+                              !info->missing && !info->unfinished && !info->missing_trials, err) < 0) {
             rc = MERGE_WRITE_FAILED;
         }
     }

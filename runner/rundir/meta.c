@@ -4,6 +4,7 @@
 #include "exec/blas_use.h"
 
 #include "base/affinity.h"
+#include "base/child.h"
 #include "exec/result.h"
 
 #include "registry/backends.h"
@@ -19,7 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -121,31 +121,25 @@ static void facts_child(int fd)
     _exit(0);
 }
 
+static void facts_main(void *arg, int in, int out)
+{
+    (void)arg, (void)in;
+    facts_child(out);
+}
+
 char *backend_facts(void)
 {
-    int p[2];
-    if (pipe(p) < 0)
+    child c;
+    if (child_start(&c, CHILD_OUT, facts_main, NULL) < 0)
         return xstrdup("");
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        close(p[0]);
-        facts_child(p[1]);
-    }
-    close(p[1]);
     strbuf b = {0};
     char buf[4096];
     ssize_t n;
-    if (pid > 0)
-        while ((n = read(p[0], buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR))
-            if (n > 0)
-                sb_putn(&b, buf, (size_t)n);
-    close(p[0]);
-    if (pid > 0) {
-        int st;
-        while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-            ;
-    }
+    while ((n = read(c.from, buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR))
+        if (n > 0)
+            sb_putn(&b, buf, (size_t)n);
+    child_close(&c);
+    child_reap(&c, NULL);
     return sb_take(&b);
 }
 

@@ -1,6 +1,7 @@
 /* meta.h - meta.json: what ran, where, with what (doc/results.md#results). */
 #ifndef RUNNER_META_H
 #define RUNNER_META_H
+/* public header of runner/rundir/ */
 
 #include "experiment/config.h"
 

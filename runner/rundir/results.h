@@ -2,6 +2,7 @@
  * meta.json, the experiment file, the `latest` link; resume. */
 #ifndef RUNNER_RESULTS_H
 #define RUNNER_RESULTS_H
+/* public header of runner/rundir/ */
 
 #include "experiment/config.h"
 #include "exec/result.h"

@@ -6,6 +6,7 @@
 #include "rundir/rundir.h"
 #include "base/csv.h"
 #include "base/util.h"
+#include "experiment/columns.h"
 #include "experiment/table.h"
 #include "registry/workloads.h"
 
@@ -29,8 +30,8 @@ char *resume_header_base(const experiment *e)
     strbuf b = {0};
     sb_puts(&b, "trial,");
     table_header(e, &b);
-    sb_puts(&b, ",status,reason,samples,cold,min,median,mean,stddev,max,median_ci_low,median_ci_high,ci_level,"
-                "h2d,compute,d2h,gflops,gbps");
+    for (int i = 0; columns_measured[i]; i++) /* status ... gbps */
+        sb_printf(&b, ",%s", columns_measured[i]);
     return sb_take(&b);
 }
 

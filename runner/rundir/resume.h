@@ -4,6 +4,7 @@
  * merge.c for a shard's late columns). */
 #ifndef RUNNER_RESUME_H
 #define RUNNER_RESUME_H
+/* internal header of runner/rundir/: other folders may not include it */
 
 #include "base/csv.h"
 #include "experiment/experiment.h"

@@ -3,6 +3,7 @@
  * writes) and resume.c (which reads a folder back); see results.h. */
 #ifndef RUNNER_RUN_FILES_H
 #define RUNNER_RUN_FILES_H
+/* internal header of runner/rundir/: other folders may not include it */
 
 #include <sys/types.h>
 

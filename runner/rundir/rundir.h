@@ -7,6 +7,7 @@
  * come back in err; nothing is printed. */
 #ifndef RUNNER_RUNDIR_H
 #define RUNNER_RUNDIR_H
+/* public header of runner/rundir/ */
 
 #include "base/csv.h"
 

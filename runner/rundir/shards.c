@@ -4,11 +4,13 @@
 #include "base/csv.h"
 #include "base/util.h"
 #include "rundir/rundir.h"
+#include "exec/result.h"
 
 #include <dirent.h>
 #include <json.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 char *rundir_shard_dir(const char *run_dir, int k, int n)
 {
@@ -48,6 +50,40 @@ int rundir_is_finished(const char *dir)
     return done;
 }
 
+long long rundir_trial_row_id(const csv_table *t, int r, int st)
+{
+    if (r < 1 || r >= t->nrows || t->nfields[r] != t->nfields[0] || st < 0)
+        return -1;
+    long long id = rundir_trial_no(t->rows[r][0]);
+    if (id < 0)
+        return -1;
+    for (int k = 0; k < ST_COUNT; k++)
+        if (!strcmp(t->rows[r][st], status_names[k]))
+            return id;
+    return -1;
+}
+
+long long rundir_count_trials(const csv_table *t, int *torn, int *bad_row)
+{
+    *torn = 0;
+    *bad_row = 0;
+    int st = csv_col(t, "status");
+    if (t->nrows < 1 || st < 1 || strcmp(t->rows[0][0], "trial"))
+        return -1;
+    long long n = 0;
+    for (int r = 1; r < t->nrows; r++) {
+        if (rundir_trial_row_id(t, r, st) >= 0)
+            n++;
+        else if (r == t->nrows - 1)
+            *torn = 1;
+        else {
+            *bad_row = r;
+            return -1;
+        }
+    }
+    return n;
+}
+
 long long rundir_trial_rows(const char *dir)
 {
     char *p = rundir_path(dir, RD_TRIALS);
@@ -56,7 +92,8 @@ long long rundir_trial_rows(const char *dir)
     free(p);
     if (rc < 0)
         return -1;
-    long long rows = t.nrows - 1;
+    int torn, bad;
+    long long rows = rundir_count_trials(&t, &torn, &bad);
     csv_free(&t);
-    return rows > 0 ? rows : 0;
+    return rows < 0 ? -2 : rows;
 }

@@ -6,6 +6,7 @@
  * Library code: nothing is printed (sbatch's own stderr is the caller's). */
 #ifndef RUNNER_QUEUE_H
 #define RUNNER_QUEUE_H
+/* internal header of runner/slurm/: other folders may not include it */
 
 #include <stddef.h>
 

@@ -6,6 +6,7 @@
  * submit.h and status.h. */
 #ifndef RUNNER_SLURM_H
 #define RUNNER_SLURM_H
+/* public header of runner/slurm/ */
 
 #include "base/util.h"
 

@@ -71,24 +71,24 @@ static long long *shard_totals(const char *run_dir, const job_log *L, int n)
     return tot;
 }
 
-int slurm_status(const char *target, run_status *st, strbuf *err)
+int slurm_status(const char *target, run_status *st, char *err, size_t errlen)
 {
     memset(st, 0, sizeof *st);
     char e[1024];
     if (!(st->run_dir = slurm_run_dir(target, e, sizeof e))) {
-        sb_puts(err, e);
+        snprintf(err, errlen, "%s", e);
         return -1;
     }
     int n = run_shards(st->run_dir);
     if (n < 0) {
-        sb_printf(err,
+        snprintf(err, errlen,
                   "%s/job.sbatch asks for more than %d shards, more than runner submit writes: "
                   "the file was edited",
                   st->run_dir, SLURM_MAX_SHARDS);
         return -1;
     }
     if (n == 0) {
-        sb_printf(err, "%s has neither a job.sbatch of runner submit nor shard-K-of-N folders",
+        snprintf(err, errlen, "%s has neither a job.sbatch of runner submit nor shard-K-of-N folders",
                   st->run_dir);
         return -1;
     }

@@ -4,6 +4,7 @@
  * Library code: cli/cmd_submit.c prints the table. */
 #ifndef RUNNER_STATUS_H
 #define RUNNER_STATUS_H
+/* public header of runner/slurm/ */
 
 #include "base/util.h"
 #include "slurm/queue.h"
@@ -23,7 +24,7 @@ typedef struct run_status {
 /* 0, or -1 with the reason in err (not a folder; no job.sbatch of runner
  * submit and no shard folders; a job.sbatch with more shards than runner
  * submit writes). */
-int slurm_status(const char *target, run_status *st, strbuf *err);
+int slurm_status(const char *target, run_status *st, char *err, size_t errlen);
 void run_status_free(run_status *st);
 
 #endif

@@ -12,10 +12,11 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Does the experiment name files beside it (Lua workloads, hooks)? */
+/* Does the experiment name files beside it (Lua workloads, hooks, a
+ * command's program: doc/own-code.md)? */
 static int uses_lua(const experiment *e)
 {
-    if (e->hooks)
+    if (e->hooks || e->command)
         return 1;
     int wc = experiment_column(e, "workload");
     if (wc < 0)
@@ -53,38 +54,38 @@ static char *experiment_for_jobs(const experiment *e, const char *copy, const ch
     return realpath(orig, NULL);
 }
 
-static int write_text(const char *dir, const char *name, const char *text, strbuf *err)
+static int write_text(const char *dir, const char *name, const char *text, char *err, size_t errlen)
 {
     char *p = xasprintf("%s/%s", dir, name);
     int rc = write_file_atomic(p, text, strlen(text));
     if (rc < 0)
-        sb_printf(err, "cannot write %s: %s", p, strerror(errno));
+        snprintf(err, errlen, "cannot write %s: %s", p, strerror(errno));
     free(p);
     return rc;
 }
 
 /* Makes OUTPUT/<name>/<run-id>/ (absolute, checked for job scripts).
  * `latest` is not moved here: it is earned by the merge (rundir/merge.h). */
-static char *make_run_dir(const char *output, const char *name, strbuf *err)
+static char *make_run_dir(const char *output, const char *name, char *err, size_t errlen)
 {
     char *exp_dir = xasprintf("%s/%s", output, name);
     char e[1024];
     if (make_dirs(exp_dir) < 0 || access(exp_dir, W_OK) < 0) {
-        sb_printf(err, "cannot write to the output folder %s: %s", exp_dir, strerror(errno));
+        snprintf(err, errlen, "cannot write to the output folder %s: %s", exp_dir, strerror(errno));
         free(exp_dir);
         return NULL;
     }
     char *abs = realpath(exp_dir, NULL);
     free(exp_dir);
     if (!abs || slurm_path_valid(abs, e, sizeof e) < 0) {
-        sb_puts(err, abs ? e : strerror(errno));
+        snprintf(err, errlen, "%s", abs ? e : strerror(errno));
         free(abs);
         return NULL;
     }
     char *run_id = NULL;
     char *dir = rundir_create(abs, &run_id, e, sizeof e);
     if (!dir)
-        sb_puts(err, e);
+        snprintf(err, errlen, "%s", e);
     free(run_id);
     free(abs);
     return dir;
@@ -105,7 +106,7 @@ static void index_lists(submission *s)
 }
 
 int submit_prepare(const experiment *e, const char *path, const char *output, int shards,
-                   const slurm_opts *o, submission *s, strbuf *notes, strbuf *err)
+                   const slurm_opts *o, submission *s, strbuf *notes, char *err, size_t errlen)
 {
     memset(s, 0, sizeof *s);
     int rc = -1;
@@ -121,19 +122,19 @@ int submit_prepare(const experiment *e, const char *path, const char *output, in
     s->name = xstrdup(e->name);
     runner = realpath("/proc/self/exe", NULL);
     if (!runner || slurm_path_valid(runner, e2, sizeof e2) < 0) {
-        sb_printf(err, "where is this runner? %s", runner ? e2 : strerror(errno));
+        snprintf(err, errlen, "where is this runner? %s", runner ? e2 : strerror(errno));
         goto out;
     }
-    if (!(s->run_dir = make_run_dir(output, e->name, err)))
+    if (!(s->run_dir = make_run_dir(output, e->name, err, errlen)))
         goto out;
-    if (write_text(s->run_dir, rundir_name(RD_EXPERIMENT), e->text, err) < 0)
+    if (write_text(s->run_dir, rundir_name(RD_EXPERIMENT), e->text, err, errlen) < 0)
         goto out;
     char *copy = rundir_path(s->run_dir, RD_EXPERIMENT);
     const char *why;
     exp_path = experiment_for_jobs(e, copy, path, &why);
     free(copy);
     if (!exp_path || slurm_path_valid(exp_path, e2, sizeof e2) < 0) {
-        sb_puts(err, exp_path ? e2 : strerror(errno));
+        snprintf(err, errlen, "%s", exp_path ? e2 : strerror(errno));
         goto out;
     }
     if (why)
@@ -143,14 +144,14 @@ int submit_prepare(const experiment *e, const char *path, const char *output, in
                   exp_path, why);
     job = slurm_job_script(e->name, s->run_dir, runner, exp_path, n, o);
     merge = slurm_merge_script(e->name, s->run_dir, runner, o);
-    if (write_text(s->run_dir, "job.sbatch", job, err) < 0 ||
-        write_text(s->run_dir, "merge.sbatch", merge, err) < 0)
+    if (write_text(s->run_dir, "job.sbatch", job, err, errlen) < 0 ||
+        write_text(s->run_dir, "merge.sbatch", merge, err, errlen) < 0)
         goto out;
     if (slurm_log_append(s->run_dir, e2, sizeof e2,
                          "# runner submit: the Slurm jobs of this run, oldest first") < 0 ||
         slurm_log_append(s->run_dir, e2, sizeof e2, "experiment %s", exp_path) < 0 ||
         slurm_log_append(s->run_dir, e2, sizeof e2, "shards %d", n) < 0) {
-        sb_puts(err, e2);
+        snprintf(err, errlen, "%s", e2);
         goto out;
     }
     const char *sb = slurm_program("RUNNER_SBATCH", "sbatch");
@@ -162,7 +163,7 @@ int submit_prepare(const experiment *e, const char *path, const char *output, in
         p = slurm_merge_path(s->run_dir);
         sh_quote(&m, p);
         free(p);
-        sb_printf(err,
+        snprintf(err, errlen,
                   "%s not found: is this a Slurm login node? The job scripts are "
                   "written; submit them by hand with\n"
                   "  jid=$(sbatch --parsable %s) && sbatch --dependency=afterany:${jid%%%%;*} %s",
@@ -184,13 +185,13 @@ out:
     return rc;
 }
 
-int submit_prepare_resume(const char *target, submission *s, strbuf *err)
+int submit_prepare_resume(const char *target, submission *s, char *err, size_t errlen)
 {
     memset(s, 0, sizeof *s);
     s->resumed = 1;
     char e[1024];
     if (!(s->run_dir = slurm_run_dir(target, e, sizeof e))) {
-        sb_puts(err, e);
+        snprintf(err, errlen, "%s", e);
         return -1;
     }
     int rc = -1;
@@ -207,14 +208,14 @@ int submit_prepare_resume(const char *target, submission *s, strbuf *err)
     slurm_log_read(s->run_dir, &L);
     slurm_view v = {0};
     if (n < 0) {
-        sb_printf(err,
+        snprintf(err, errlen,
                   "%s asks for more than %d shards, more than runner submit writes: the file "
                   "was edited",
                   jp, SLURM_MAX_SHARDS);
         goto out;
     }
     if (n == 0) {
-        sb_printf(err, "%s has no job.sbatch of runner submit", jp);
+        snprintf(err, errlen, "%s has no job.sbatch of runner submit", jp);
         goto out;
     }
     s->n = n;
@@ -232,7 +233,7 @@ int submit_prepare_resume(const char *target, submission *s, strbuf *err)
     /* a shard still queued or running must not run twice at once */
     slurm_query(&L, n, &v);
     if (v.problem && L.narr) {
-        sb_printf(err,
+        snprintf(err, errlen,
                   "cannot tell whether the shards still run (%s); try again when squeue answers",
                   v.problem);
         goto out;
@@ -245,7 +246,7 @@ int submit_prepare_resume(const char *target, submission *s, strbuf *err)
     }
     if (busy.len) {
         int many = strchr(busy.s, ',') != NULL;
-        sb_printf(err,
+        snprintf(err, errlen,
                   "shard%s %s %s still in the queue: wait for %s to end, or scancel %s",
                   many ? "s" : "", busy.s, many ? "are" : "is", many ? "them" : "it",
                   many ? "them" : "it");
@@ -255,7 +256,7 @@ int submit_prepare_resume(const char *target, submission *s, strbuf *err)
     sb_free(&busy);
     const char *sb = slurm_program("RUNNER_SBATCH", "sbatch");
     if (!slurm_can_run(sb)) {
-        sb_printf(err, "%s not found: is this a Slurm login node?", sb);
+        snprintf(err, errlen, "%s not found: is this a Slurm login node?", sb);
         goto out;
     }
     index_lists(s);

@@ -16,6 +16,7 @@
  * terminal directly. */
 #ifndef RUNNER_SUBMIT_H
 #define RUNNER_SUBMIT_H
+/* public header of runner/slurm/ */
 
 #include "base/util.h"
 #include "experiment/config.h"
@@ -39,10 +40,10 @@ typedef struct submission {
  * either way.  0, or -1 with the reason in err (a message, which may go on
  * over more lines). */
 int submit_prepare(const experiment *e, const char *path, const char *output, int shards,
-                   const slurm_opts *o, submission *s, strbuf *notes, strbuf *err);
+                   const slurm_opts *o, submission *s, strbuf *notes, char *err, size_t errlen);
 /* runner submit --resume RUN_DIR.  0 (s->ntodo == 0: every shard has
  * finished, nothing to submit), or -1 with the reason in err. */
-int submit_prepare_resume(const char *run_dir, submission *s, strbuf *err);
+int submit_prepare_resume(const char *run_dir, submission *s, char *err, size_t errlen);
 
 enum { SUBMIT_OK = 0, SUBMIT_REFUSED = -1, SUBMIT_MERGE_REFUSED = -2 };
 

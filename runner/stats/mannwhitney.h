@@ -20,6 +20,7 @@
  * Non-finite values are left out.  With an empty sample p is NaN. */
 #ifndef RUNNER_MANNWHITNEY_H
 #define RUNNER_MANNWHITNEY_H
+/* public header of runner/stats/ */
 
 typedef enum { MW_AUTO, MW_EXACT, MW_ASYMPTOTIC } mw_method;
 

@@ -2,6 +2,7 @@
  * (doc/timing.md#measurement-quality, "How a trial is timed"). */
 #ifndef RUNNER_STATS_H
 #define RUNNER_STATS_H
+/* public header of runner/stats/ */
 
 typedef struct stats {
     int n;

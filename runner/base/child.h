@@ -1,0 +1,56 @@
+/* child.h - a child process of the runner's own, one way for all of them:
+ * the worker (exec/supervisor.c), the hooks process and the check of a Lua
+ * file (lua/hookproc.c), the processes of `parallel: processes`
+ * (exec/procs.c), the backend facts of
+ * a run's meta (rundir/meta.c),
+ * and the programs spawn.c runs.  Started with its pipes (close-on-exec),
+ * maybe in a process group of its own and tied to the runner's life; killed
+ * with its group; reaped.  Library code: it prints nothing. */
+#ifndef RUNNER_CHILD_H
+#define RUNNER_CHILD_H
+/* public header of runner/base/ */
+
+#include <stddef.h>
+#include <sys/types.h>
+
+enum {
+    CHILD_IN = 1,     /* a pipe to the child (to, its `in`) */
+    CHILD_OUT = 2,    /* a pipe from the child (from, its `out`) */
+    CHILD_SOCKET = 4, /* one socket pair both ways instead (to == from, in == out) */
+    CHILD_GROUP = 8,  /* it leads a process group of its own, killed as one: what it
+                       * starts (os.execute under --allow-unsafe-lua) goes with it */
+    CHILD_TIED = 16,  /* killed when the runner dies, even by SIGKILL */
+};
+
+typedef struct child {
+    pid_t pid;    /* 0: none */
+    int to, from; /* the runner's ends (-1: none) */
+    int group;    /* it leads its own process group */
+} child;
+
+/* What the child runs, with its ends of the pipes (-1: none); it must not
+ * return (it ends with _exit). */
+typedef void child_fn(void *arg, int in, int out);
+
+/* Forks a child that runs fn(arg, in, out).  stdio is flushed first, so
+ * that nothing buffered is written twice.  0, or -1 with errno (nothing
+ * left open). */
+int child_start(child *c, int flags, child_fn *fn, void *arg);
+/* A child started by other means (posix_spawn), for child_kill/child_reap. */
+child child_of(pid_t pid, int group);
+
+/* Waits up to `seconds` (< 0: as long as it takes) for the child to end,
+ * without reaping it (its process group id stays its own); 1 when it has
+ * ended, 0 when it still runs. */
+int child_ended(const child *c, double seconds);
+/* SIGKILL to the child and, when it leads one, its process group. */
+void child_kill(const child *c);
+/* Closes the runner's ends of the pipes that are still open. */
+void child_close(child *c);
+/* Reaps the child (waitpid); 0 with *status, or -1 with errno.  c->pid is 0
+ * after. */
+int child_reap(child *c, int *status);
+/* How a wait status ended: "signal 11 (Segmentation fault)", "exit status 3". */
+void child_describe(int status, char *why, size_t len);
+
+#endif
