@@ -18,7 +18,7 @@ _runner()
     prev=""
     [ "$COMP_CWORD" -gt 0 ] && prev="${COMP_WORDS[COMP_CWORD-1]}"
 
-    local commands="validate plot report export list merge submit status compare history gate help"
+    local commands="validate plot report export list merge submit status compare machine history gate help"
     local run_opts="--output --filter --resume --shard --run-dir --trace --no-plots --quiet
         --allow-unsafe-lua --history --no-history --revision --dry-run --help --version"
 
@@ -91,6 +91,9 @@ _runner()
         ;;
     list)
         COMPREPLY=($(compgen -W "workloads devices" -- "$cur"))
+        ;;
+    machine)
+        COMPREPLY=($(compgen -W "--show --reprobe --json --help" -- "$cur"))
         ;;
     plot | report | merge | status | export | gate)
         if [[ "$cur" == -* ]]; then

@@ -19,7 +19,7 @@ set pointsize 1.1
 # one curve per series: the rate computed from each trial's median time
 {{AXES}}
 {{MARKS}}
-plot {{PLOT}}
+plot {{PLOT}}{{REFLINE}}
 
 set terminal svg size 1000,650 enhanced font 'DejaVu Sans,11' background rgb 'white'
 set output {{SVG}}

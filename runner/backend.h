@@ -24,8 +24,9 @@
  * 4: range
  * 5: rn_tensor_ops.fuse_compile / fuse_run / fuse_free
  * 6: a workload's optional timed_begin() and unsettled()
- * 7: min_warm */
-#define RN_BACKEND_ABI 7
+ * 7: min_warm
+ * 8: ceilings, energy (doc/ceilings.md) */
+#define RN_BACKEND_ABI 8
 #define RN_BACKEND_SYMBOL "runner_backend_entry"
 
 typedef enum { RN_DEV_CPU = 0, RN_DEV_CUDA = 1 } rn_device_kind;
@@ -87,11 +88,11 @@ typedef enum rn_prepare_status {
     RN_PREPARE_SKIP = 2, /* the trial is skipped; err->msg says why */
 } rn_prepare_status;
 
-/* A workload as one backend implements it (doc/contributing/adding-a-workload.md#adding-a-workload).
- * Required: name, prepare, run, release.  prepare() allocates and fills
- * inputs (untimed); run() is one timed call, returning 0 or non-zero with
- * err->msg filled; release() frees everything.  Optional hooks are NULL
- * when absent. */
+/* A workload as one backend implements it
+ * (doc/contributing/adding-a-workload.md#adding-a-workload). Required: name, prepare, run,
+ * release.  prepare() allocates and fills inputs (untimed); run() is one timed call, returning
+ * 0 or non-zero with err->msg filled; release() frees everything.  Optional hooks are NULL when
+ * absent. */
 typedef struct rn_workload_impl {
     const char *name;
     int (*prepare)(const rn_trial *t, void **state, rn_error *err); /* rn_prepare_status */
@@ -211,6 +212,28 @@ typedef struct rn_tensor_ops {
 /* Called by env_info() once per fact, e.g. ("cublas_version", "12.9.1"). */
 typedef void (*rn_fact_cb)(void *ctx, const char *key, const char *value);
 
+/* Called by ceilings() once per figure (doc/ceilings.md#the-ceilings):
+ * what ("fp32", "tf32", "fp16", "bf16" in GFLOP/s; "bandwidth", "h2d",
+ * "d2h" in GB/s), the measured figure and the nominal one (NAN: none). */
+typedef void (*rn_ceiling_cb)(void *ctx, const char *what, double measured, double nominal,
+                              const char *unit);
+
+/* A device's energy counters as read now (doc/ceilings.md#energy-per-call):
+ * n counters (RAPL: one per package; NVML: one per GPU) whose sum is the
+ * device's energy; each counts joules up to wrap[i], where it restarts
+ * from 0 (0: it never wraps).  resolution: joules of one step; update:
+ * seconds between the counter's updates; scope: what it measures
+ * ("board", "package"). */
+#define RN_ENERGY_COUNTERS 8
+typedef struct rn_energy {
+    int n;
+    double joules[RN_ENERGY_COUNTERS];
+    double wrap[RN_ENERGY_COUNTERS];
+    double resolution;
+    double update;
+    const char *scope;
+} rn_energy;
+
 typedef struct rn_backend {
     int abi;               /* RN_BACKEND_ABI */
     const char *name;      /* "cpu", "cuda" */
@@ -246,9 +269,9 @@ typedef struct rn_backend {
     void (*cold_facts)(const rn_trial *t, void *ctx,
                        void (*cb)(void *ctx, const char *k, const char *v));
     /* optional, when the run records a trace
-     * (doc/results.md#a-timeline-of-a-run): begins (begin 1) or ends (0, the innermost) a named range of
-     * the backend's own profiling tools around what the trace records
-     * (CUDA: NVTX), so a profiler's timeline carries the same names */
+     * (doc/results.md#a-timeline-of-a-run): begins (begin 1) or ends (0, the innermost) a named
+     * range of the backend's own profiling tools around what the trace records (CUDA: NVTX), so
+     * a profiler's timeline carries the same names */
     void (*range)(const char *name, int begin);
     /* optional: the least seconds a trial on this backend warms before the
      * steady-state rule may end its warmup (doc/timing.md#how-a-trial-is-timed,
@@ -256,6 +279,14 @@ typedef struct rn_backend {
      * devices that speed up under load slower than their calls settle (a
      * GPU's clocks) */
     double min_warm;
+    /* optional, since version 8: measures device dev's ceilings
+     * (doc/ceilings.md#the-ceilings), one cb() per figure; 0, or non-zero
+     * with err saying why not */
+    int (*ceilings)(int dev, void *ctx, rn_ceiling_cb cb, char *err, size_t len);
+    /* optional, since version 8: reads device dev's energy counters
+     * (doc/ceilings.md#energy-per-call); 0, or non-zero with why saying why
+     * there are none ("no RAPL on this machine") */
+    int (*energy)(int dev, rn_energy *e, char *why, size_t len);
 } rn_backend;
 
 typedef const rn_backend *(*rn_backend_entry_fn)(void);

@@ -248,3 +248,37 @@ Test(yaml_limits, too_many_values_refused)
                  "more than 2000000 YAML values (lists, mappings and scalars) in the file");
     cr_expect_lt(cpu, CPU_WANT_S);
 }
+
+/* 50,000 linked elements: each label was compared with every one before it
+ * (8 s of CPU); now sorted */
+Test(yaml_limits, many_linked_labels_in_linear_time)
+{
+    gen g = {0};
+    put(&g, "workload: noop\nsweep:\n  t:\n");
+    for (int i = 0; i < 50000; i++)
+        put(&g, "    - {label: l%d, seed: %d}\n", i, i);
+    put(&g, "    - {label: l17, seed: 99999}\n");
+    proc_out r;
+    char path[4096];
+    double cpu;
+    validate(&g, &r, path, sizeof path, &cpu);
+    expect_error(&r, path, "50004:7",
+                 "axis 't': two elements are both labelled 'l17'; give each a distinct label");
+    cr_expect_lt(cpu, CPU_WANT_S);
+}
+
+/* a list of more than 10,000 values went unchecked: its duplicates ran twice */
+Test(yaml_limits, duplicates_in_a_long_list_found)
+{
+    gen g = {0};
+    put(&g, "workload: noop\nsweep:\n  seed: [");
+    for (int i = 0; i < 20000; i++)
+        put(&g, "%d, ", i);
+    put(&g, "12345]\n");
+    proc_out r;
+    char path[4096];
+    double cpu;
+    validate(&g, &r, path, sizeof path, &cpu);
+    cr_expect_eq(r.status, 2, "%s", r.out);
+    cr_expect(strstr(r.err, "error: axis 'seed' lists 12345 twice (also at line 3)"), "%s", r.err);
+}

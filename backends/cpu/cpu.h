@@ -10,6 +10,8 @@
 #include "backend.h"
 
 const rn_backend *cpu_backend(void);
+/* The packages' RAPL counters (rapl.c; doc/ceilings.md#energy-per-call). */
+int cpu_energy(int dev, rn_energy *e, char *why, size_t len);
 /* Adds a workload to the backend (RN_REGISTER_WORKLOAD). */
 void cpu_register_workload(const rn_workload_impl *w);
 

@@ -200,6 +200,7 @@ static const rn_backend backend = {
     .flush_caches = cpu_flush_caches,
     .tensor = &cpu_tensor_ops,
     .env_info = cpu_env_info,
+    .energy = cpu_energy,
     .shutdown = NULL,
 };
 

@@ -25,9 +25,7 @@ typedef struct ax {
     rn_io io;
     int pinned, inject, hold; /* hold: blocking_kernel */
     void *ha, *hb, *hx, *da, *db, *dx;
-    cudaStream_t st[NSTREAMS];
-    cudaEvent_t done[NSTREAMS];
-    phase_timer tm;
+    cuda_lanes ln; /* NSTREAMS streams, their end events, the timer */
 } ax;
 
 static void ax_release(void *state)
@@ -41,13 +39,7 @@ static void ax_release(void *state)
     host_free(s->ha, s->pinned);
     host_free(s->hb, s->pinned);
     host_free(s->hx, s->pinned);
-    for (int i = 0; i < NSTREAMS; i++) {
-        if (s->st[i])
-            cudaStreamDestroy(s->st[i]);
-        if (s->done[i])
-            cudaEventDestroy(s->done[i]);
-    }
-    timer_free(&s->tm);
+    lanes_free(&s->ln);
     free(s);
 }
 
@@ -82,11 +74,7 @@ static int ax_setup(ax *s, const rn_trial *t, rn_error *err)
     CK(cudaMalloc(&s->da, bytes + 1));
     CK(cudaMalloc(&s->db, bytes + 1));
     CK(cudaMalloc(&s->dx, bytes + 1));
-    for (int i = 0; i < NSTREAMS; i++) {
-        CK(cudaStreamCreateWithFlags(&s->st[i], cudaStreamNonBlocking));
-        CK(cudaEventCreateWithFlags(&s->done[i], cudaEventDisableTiming));
-    }
-    if (timer_init(&s->tm, err))
+    if (lanes_init(&s->ln, NSTREAMS, 1, err))
         return 1;
     /* poison (NaN in f32 and f64) where the run must write: a copy or a
      * kernel that never ran fails the check (doc/workloads.md#verification) */
@@ -107,11 +95,9 @@ static int ax_setup(ax *s, const rn_trial *t, rn_error *err)
 
 static int ax_prepare(const rn_trial *t, void **state, rn_error *err)
 {
-    ax *s = (ax *)calloc(1, sizeof *s);
-    if (!s) {
-        snprintf(err->msg, sizeof err->msg, "axpb: out of host memory");
+    ax *s = (ax *)state_calloc(sizeof *s, "axpb", err);
+    if (!s)
         return 1;
-    }
     s->n = (size_t)t->size;
     s->dt = t->dtype;
     s->esz = rn_dtype_size(t->dtype);
@@ -158,21 +144,21 @@ static int ax_run(void *state, rn_sample *out, rn_error *err)
 {
     ax *s = (ax *)state;
     size_t bytes = s->n * s->esz;
-    cudaStream_t s0 = s->st[0];
-    cudaEvent_t *ev = s->tm.ev;
+    cudaStream_t s0 = s->ln.st[0];
+    cudaEvent_t *ev = s->ln.tm.ev;
     /* io: without is all asynchronous: it may hold the stream (blocking_kernel) */
-    if (timer_start(&s->tm, s0, s->hold && s->io == RN_IO_WITHOUT, err))
+    if (timer_start(&s->ln.tm, s0, s->hold && s->io == RN_IO_WITHOUT, err))
         return 1;
     if (s->io == RN_IO_OVERLAP) {
         size_t per = (s->n + CHUNKS - 1) / CHUNKS;
         for (int i = 1; i < NSTREAMS; i++)
-            CK(cudaStreamWaitEvent(s->st[i], ev[0], 0));
+            CK(cudaStreamWaitEvent(s->ln.st[i], ev[0], 0));
         for (int c = 0; c < CHUNKS; c++) {
             size_t off = (size_t)c * per;
             if (off >= s->n)
                 break;
             size_t len = off + per > s->n ? s->n - off : per, o = off * s->esz, b = len * s->esz;
-            cudaStream_t st = s->st[c % NSTREAMS];
+            cudaStream_t st = s->ln.st[c % NSTREAMS];
             if (copy(s, (char *)s->da + o, (char *)s->ha + o, b, cudaMemcpyHostToDevice, st,
                      err) ||
                 copy(s, (char *)s->db + o, (char *)s->hb + o, b, cudaMemcpyHostToDevice, st,
@@ -182,7 +168,7 @@ static int ax_run(void *state, rn_sample *out, rn_error *err)
                      err))
                 return 1;
         }
-        return join_streams(s->st, s->done, NSTREAMS, &s->tm, out, err);
+        return join_streams(s->ln.st, s->ln.done, NSTREAMS, &s->ln.tm, out, err);
     }
     if (s->io == RN_IO_WITH) {
         if (copy(s, s->da, s->ha, bytes, cudaMemcpyHostToDevice, s0, err) ||
@@ -196,14 +182,14 @@ static int ax_run(void *state, rn_sample *out, rn_error *err)
     if (s->io == RN_IO_WITH && copy(s, s->hx, s->dx, bytes, cudaMemcpyDeviceToHost, s0, err))
         return 1;
     CK(cudaEventRecord(ev[3], s0));
-    timer_go(&s->tm);
+    timer_go(&s->ln.tm);
     CK(cudaEventSynchronize(ev[3]));
-    out->compute = timer_span(&s->tm, 1, 2);
+    out->compute = timer_span(&s->ln.tm, 1, 2);
     if (s->io == RN_IO_WITH) {
-        out->h2d = timer_span(&s->tm, 0, 1);
-        out->d2h = timer_span(&s->tm, 2, 3);
+        out->h2d = timer_span(&s->ln.tm, 0, 1);
+        out->d2h = timer_span(&s->ln.tm, 2, 3);
     }
-    out->device_seconds = timer_span(&s->tm, 0, 3);
+    out->device_seconds = timer_span(&s->ln.tm, 0, 3);
     return 0;
 }
 
@@ -235,8 +221,7 @@ static int ax_check(void *state, rn_error *err)
 
 static void ax_extras(void *state, void *ctx, void (*cb)(void *ctx, const char *k, const char *v))
 {
-    ax *s = (ax *)state;
-    cb(ctx, "host_memory_used", s->pinned ? "pinned" : "pageable");
+    host_memory_extra(((ax *)state)->pinned, ctx, cb);
 }
 
 const rn_workload_impl cuda_axpb = {

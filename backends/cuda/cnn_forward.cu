@@ -270,11 +270,9 @@ static int cnn_gpu_prepare(const rn_trial *t, void **state, rn_error *err)
         snprintf(err->msg, sizeof err->msg, "cnn_forward: %s", why);
         return 2;
     }
-    cnn_gpu *s = (cnn_gpu *)calloc(1, sizeof *s);
-    if (!s) {
-        snprintf(err->msg, sizeof err->msg, "out of host memory");
+    cnn_gpu *s = (cnn_gpu *)state_calloc(sizeof *s, NULL, err);
+    if (!s)
         return 1;
-    }
     s->cfg = c;
     s->dnn = dnn;
     s->es = rn_dtype_size(t->dtype);

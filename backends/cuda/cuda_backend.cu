@@ -287,6 +287,8 @@ static const rn_backend cuda_backend = {
      * about twice as often as chance; 50 ms brought it to chance
      * (bench/NOTES-gpu.md) */
     .min_warm = 0.05,
+    .ceilings = cuda_ceilings,
+    .energy = cuda_energy,
 };
 
 extern "C" __attribute__((visibility("default"))) const rn_backend *runner_backend_entry(void)

@@ -22,5 +22,9 @@ void cuda_sample_begin(const rn_trial *t);
 int cuda_sample_check(const rn_trial *t, char *why, size_t len);
 /* nvml.cu: other processes on the GPU, where NVML can tell */
 int cuda_device_warning(const rn_trial *t, char *out, size_t len);
+/* nvml.cu: the board's energy counter (doc/ceilings.md#energy-per-call) */
+int cuda_energy(int dev, rn_energy *e, char *why, size_t len);
+/* ceilings.cu: the device's GEMM peaks and bandwidths (doc/ceilings.md#the-ceilings) */
+int cuda_ceilings(int dev, void *ctx, rn_ceiling_cb cb, char *why, size_t len);
 
 #endif

@@ -230,3 +230,38 @@ int compare_value(double got, double want, double tol, const char *workload, con
              what, got, want, rel, tol);
     return 1;
 }
+
+int lanes_init(cuda_lanes *l, int n, int events, rn_error *err)
+{
+    for (int i = 0; i < n; i++) {
+        CK(cudaStreamCreateWithFlags(&l->st[i], cudaStreamNonBlocking));
+        if (events)
+            CK(cudaEventCreateWithFlags(&l->done[i], cudaEventDisableTiming));
+    }
+    return timer_init(&l->tm, err);
+}
+
+void lanes_free(cuda_lanes *l)
+{
+    for (int i = 0; i < CUDA_MAX_LANES; i++) {
+        if (l->st[i])
+            cudaStreamDestroy(l->st[i]);
+        if (l->done[i])
+            cudaEventDestroy(l->done[i]);
+    }
+    timer_free(&l->tm);
+}
+
+void host_memory_extra(int pinned, void *ctx, void (*cb)(void *ctx, const char *k, const char *v))
+{
+    cb(ctx, "host_memory_used", pinned ? "pinned" : "pageable");
+}
+
+void *state_calloc(size_t size, const char *workload, rn_error *err)
+{
+    void *p = calloc(1, size);
+    if (!p)
+        snprintf(err->msg, sizeof err->msg, "%s%sout of host memory", workload ? workload : "",
+                 workload ? ": " : "");
+    return p;
+}

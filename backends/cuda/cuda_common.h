@@ -101,6 +101,28 @@ void host_fill_uniform(float *dst, size_t n, uint64_t seed, uint32_t stream, flo
 void *host_alloc(size_t bytes, int pinned, rn_error *err);
 void host_free(void *p, int pinned);
 
+/* What every workload's sample runs on: its streams (non-blocking; io:
+ * overlap spreads chunks over several, each with the event that marks its
+ * end for join_streams) and its phase timer.  Zeroed memory is "none made". */
+#define CUDA_MAX_LANES 3
+typedef struct cuda_lanes {
+    cudaStream_t st[CUDA_MAX_LANES];
+    cudaEvent_t done[CUDA_MAX_LANES]; /* only with lanes_init's `events` */
+    phase_timer tm;
+} cuda_lanes;
+
+/* Creates n streams (n <= CUDA_MAX_LANES), with `events` their end events,
+ * and the timer; 0, or 1 with err (what was made is freed by lanes_free). */
+int lanes_init(cuda_lanes *l, int n, int events, rn_error *err);
+void lanes_free(cuda_lanes *l);
+
+/* A workload's zeroed state; NULL with err "WORKLOAD: out of host memory"
+ * (no prefix when workload is NULL). */
+void *state_calloc(size_t size, const char *workload, rn_error *err);
+
+/* The `host_memory_used` column of a workload with host buffers. */
+void host_memory_extra(int pinned, void *ctx, void (*cb)(void *ctx, const char *k, const char *v));
+
 /* Relative comparison used by every check(): 0 when within tol. */
 int compare_value(double got, double want, double tol, const char *workload, const char *what,
                   rn_error *err);

@@ -21,9 +21,8 @@ typedef struct mm {
     int pinned, inject, hold; /* hold: blocking_kernel */
     void *hA, *hB, *hC;
     void *dA, *dB, *dC;
-    cudaStream_t st[NSTREAMS];
-    cudaEvent_t done[NSTREAMS], b_ready;
-    phase_timer tm;
+    cudaEvent_t b_ready;
+    cuda_lanes ln; /* NSTREAMS streams, their end events, the timer */
 } mm;
 
 static cudaDataType_t cuda_type(rn_dtype d)
@@ -80,15 +79,9 @@ static int release_all(mm *s)
     host_free(s->hA, s->pinned);
     host_free(s->hB, s->pinned);
     host_free(s->hC, s->pinned);
-    for (int i = 0; i < NSTREAMS; i++) {
-        if (s->st[i])
-            cudaStreamDestroy(s->st[i]);
-        if (s->done[i])
-            cudaEventDestroy(s->done[i]);
-    }
+    lanes_free(&s->ln);
     if (s->b_ready)
         cudaEventDestroy(s->b_ready);
-    timer_free(&s->tm);
     free(s);
     return 0;
 }
@@ -113,13 +106,9 @@ static int mm_setup(mm *s, const rn_trial *t, rn_error *err)
     CK(cudaMalloc(&s->dA, a * s->esz + 1));
     CK(cudaMalloc(&s->dB, b * s->esz + 1));
     CK(cudaMalloc(&s->dC, c * s->esz + 1));
-    for (int i = 0; i < NSTREAMS; i++) {
-        CK(cudaStreamCreateWithFlags(&s->st[i], cudaStreamNonBlocking));
-        CK(cudaEventCreateWithFlags(&s->done[i], cudaEventDisableTiming));
-    }
-    CK(cudaEventCreateWithFlags(&s->b_ready, cudaEventDisableTiming));
-    if (timer_init(&s->tm, err))
+    if (lanes_init(&s->ln, NSTREAMS, 1, err))
         return 1;
+    CK(cudaEventCreateWithFlags(&s->b_ready, cudaEventDisableTiming));
     /* poison (NaN in every dtype) where the run must write: a copy or a
      * GEMM that never ran fails the check (doc/workloads.md#verification) */
     memset(s->hC, 0xff, c * s->esz);
@@ -139,11 +128,9 @@ static int mm_setup(mm *s, const rn_trial *t, rn_error *err)
 
 static int mm_prepare(const rn_trial *t, void **state, rn_error *err)
 {
-    mm *s = (mm *)calloc(1, sizeof *s);
-    if (!s) {
-        snprintf(err->msg, sizeof err->msg, "matmul: out of host memory");
+    mm *s = (mm *)state_calloc(sizeof *s, "matmul", err);
+    if (!s)
         return 1;
-    }
     double m = rn_param_num(t, "m", -1), k = rn_param_num(t, "k", -1);
     s->n = (int)t->size;
     s->m = m >= 0 ? (int)m : s->n;
@@ -214,15 +201,15 @@ static int mm_run(void *state, rn_sample *out, rn_error *err)
     mm *s = (mm *)state;
     size_t a = (size_t)s->m * s->k * s->esz, b = (size_t)s->k * s->n * s->esz,
            c = (size_t)s->m * s->n * s->esz;
-    cudaStream_t s0 = s->st[0];
-    cudaEvent_t *ev = s->tm.ev;
+    cudaStream_t s0 = s->ln.st[0];
+    cudaEvent_t *ev = s->ln.tm.ev;
     if (s->io == RN_IO_WITHOUT) { /* all asynchronous: may hold the stream */
-        if (timer_start(&s->tm, s0, s->hold, err) || gemm(s, s0, 0, s->m, err))
+        if (timer_start(&s->ln.tm, s0, s->hold, err) || gemm(s, s0, 0, s->m, err))
             return 1;
         CK(cudaEventRecord(ev[3], s0));
-        timer_go(&s->tm);
+        timer_go(&s->ln.tm);
         CK(cudaEventSynchronize(ev[3]));
-        out->compute = out->device_seconds = timer_span(&s->tm, 0, 3);
+        out->compute = out->device_seconds = timer_span(&s->ln.tm, 0, 3);
         return 0;
     }
     if (s->io == RN_IO_WITH) {
@@ -235,7 +222,7 @@ static int mm_run(void *state, rn_sample *out, rn_error *err)
         CK(cudaEventRecord(ev[2], s0));
         CK(mm_copy(s, s->hC, s->dC, c, cudaMemcpyDeviceToHost, s0));
         CK(cudaEventRecord(ev[3], s0));
-        return timer_phases(&s->tm, out, err);
+        return timer_phases(&s->ln.tm, out, err);
     }
     /* overlap: B first, then row chunks of A/C round-robin over the streams */
     CK(cudaEventRecord(ev[0], s0));
@@ -245,12 +232,12 @@ static int mm_run(void *state, rn_sample *out, rn_error *err)
     int per = (s->m + chunks - 1) / chunks;
     for (int i = 0; i < NSTREAMS; i++)
         if (i)
-            CK(cudaStreamWaitEvent(s->st[i], s->b_ready, 0));
+            CK(cudaStreamWaitEvent(s->ln.st[i], s->b_ready, 0));
     for (int ch = 0; ch < chunks; ch++) {
         int r0 = ch * per, rows = r0 + per > s->m ? s->m - r0 : per;
         if (rows <= 0)
             break;
-        cudaStream_t st = s->st[ch % NSTREAMS];
+        cudaStream_t st = s->ln.st[ch % NSTREAMS];
         size_t ao = (size_t)r0 * s->k * s->esz, co = (size_t)r0 * s->n * s->esz;
         CK(mm_copy(s, (char *)s->dA + ao, (char *)s->hA + ao, (size_t)rows * s->k * s->esz,
                            cudaMemcpyHostToDevice, st));
@@ -259,7 +246,7 @@ static int mm_run(void *state, rn_sample *out, rn_error *err)
         CK(mm_copy(s, (char *)s->hC + co, (char *)s->dC + co, (size_t)rows * s->n * s->esz,
                            cudaMemcpyDeviceToHost, st));
     }
-    return join_streams(s->st, s->done, NSTREAMS, &s->tm, out, err);
+    return join_streams(s->ln.st, s->ln.done, NSTREAMS, &s->ln.tm, out, err);
 }
 
 static int mm_check(void *state, rn_error *err)
@@ -293,8 +280,7 @@ static int mm_check(void *state, rn_error *err)
 
 static void mm_extras(void *state, void *ctx, void (*cb)(void *ctx, const char *k, const char *v))
 {
-    mm *s = (mm *)state;
-    cb(ctx, "host_memory_used", s->pinned ? "pinned" : "pageable");
+    host_memory_extra(((mm *)state)->pinned, ctx, cb);
 }
 
 const rn_workload_impl cuda_matmul = {

@@ -19,8 +19,7 @@ typedef struct cp {
     int pinned, inject;
     copy_dir dir;
     unsigned char *host, *d1, *d2;
-    cudaStream_t st;
-    phase_timer tm;
+    cuda_lanes ln; /* one stream and the timer */
 } cp;
 
 static void cp_release(void *state)
@@ -31,9 +30,7 @@ static void cp_release(void *state)
     host_free(s->host, s->pinned);
     cudaFree(s->d1);
     cudaFree(s->d2);
-    if (s->st)
-        cudaStreamDestroy(s->st);
-    timer_free(&s->tm);
+    lanes_free(&s->ln);
     free(s);
 }
 
@@ -48,7 +45,8 @@ static int cp_setup(cp *s, const rn_trial *t, rn_error *err)
     CK(cudaMalloc(&s->d1, s->bytes + 1));
     if (s->dir == D2D)
         CK(cudaMalloc(&s->d2, s->bytes + 1));
-    CK(cudaStreamCreateWithFlags(&s->st, cudaStreamNonBlocking));
+    if (lanes_init(&s->ln, 1, 0, err))
+        return 1;
     if (s->dir == H2D) {
         CK(cudaMemset(s->d1, RN_POISON_BYTE, s->bytes));
     } else {
@@ -62,16 +60,14 @@ static int cp_setup(cp *s, const rn_trial *t, rn_error *err)
     CK(cudaDeviceSynchronize());
     if (s->dir == D2H) /* the source is on the device now */
         memset(s->host, RN_POISON_BYTE, s->bytes);
-    return timer_init(&s->tm, err);
+    return 0;
 }
 
 static int cp_prepare(const rn_trial *t, void **state, rn_error *err)
 {
-    cp *s = (cp *)calloc(1, sizeof *s);
-    if (!s) {
-        snprintf(err->msg, sizeof err->msg, "memcpy: out of host memory");
+    cp *s = (cp *)state_calloc(sizeof *s, "memcpy", err);
+    if (!s)
         return 1;
-    }
     s->bytes = (size_t)t->size;
     s->seed = t->seed;
     s->pinned = rn_host_pinned(t);
@@ -89,20 +85,20 @@ static int cp_prepare(const rn_trial *t, void **state, rn_error *err)
 static int cp_run(void *state, rn_sample *out, rn_error *err)
 {
     cp *s = (cp *)state;
-    cudaEvent_t *ev = s->tm.ev;
-    CK(cudaEventRecord(ev[0], s->st));
+    cudaEvent_t *ev = s->ln.tm.ev;
+    CK(cudaEventRecord(ev[0], s->ln.st[0]));
     /* fault injection (skip_copy or skip_kernel: the copy is memcpy's only
      * work): the check must catch the missing copy */
     if (s->inject != RN_INJECT_NONE) {
     } else if (s->dir == H2D)
-        CK(cudaMemcpyAsync(s->d1, s->host, s->bytes, cudaMemcpyHostToDevice, s->st));
+        CK(cudaMemcpyAsync(s->d1, s->host, s->bytes, cudaMemcpyHostToDevice, s->ln.st[0]));
     else if (s->dir == D2H)
-        CK(cudaMemcpyAsync(s->host, s->d1, s->bytes, cudaMemcpyDeviceToHost, s->st));
+        CK(cudaMemcpyAsync(s->host, s->d1, s->bytes, cudaMemcpyDeviceToHost, s->ln.st[0]));
     else
-        CK(cudaMemcpyAsync(s->d2, s->d1, s->bytes, cudaMemcpyDeviceToDevice, s->st));
-    CK(cudaEventRecord(ev[3], s->st));
+        CK(cudaMemcpyAsync(s->d2, s->d1, s->bytes, cudaMemcpyDeviceToDevice, s->ln.st[0]));
+    CK(cudaEventRecord(ev[3], s->ln.st[0]));
     CK(cudaEventSynchronize(ev[3]));
-    double sec = timer_span(&s->tm, 0, 3);
+    double sec = timer_span(&s->ln.tm, 0, 3);
     out->device_seconds = sec;
     if (s->dir == H2D)
         out->h2d = sec;

@@ -294,11 +294,9 @@ static int mlp_gpu_setup(mlp_gpu *s, rn_error *err)
 static int mlp_gpu_prepare(const rn_trial *t, void **state, rn_error *err)
 {
     *state = NULL;
-    mlp_gpu *s = (mlp_gpu *)calloc(1, sizeof *s);
-    if (!s) {
-        snprintf(err->msg, sizeof err->msg, "mlp_train: out of host memory");
+    mlp_gpu *s = (mlp_gpu *)state_calloc(sizeof *s, "mlp_train", err);
+    if (!s)
         return 1;
-    }
     int rc = mlp_config_load(t, &s->cfg, err);
     if (rc) {
         free(s);

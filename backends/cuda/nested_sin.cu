@@ -83,9 +83,7 @@ typedef struct ns {
     void *hx, *hy;
     void *dx, *d1, *d2; /* input, two buffers for the unfused passes */
     void *dout;         /* where the last pass wrote */
-    cudaStream_t st[NSTREAMS];
-    cudaEvent_t done[NSTREAMS];
-    phase_timer tm;
+    cuda_lanes ln; /* NSTREAMS streams, their end events, the timer */
 } ns;
 
 static void ns_release(void *state)
@@ -98,13 +96,7 @@ static void ns_release(void *state)
     cudaFree(s->d2);
     host_free(s->hx, s->pinned);
     host_free(s->hy, s->pinned);
-    for (int i = 0; i < NSTREAMS; i++) {
-        if (s->st[i])
-            cudaStreamDestroy(s->st[i]);
-        if (s->done[i])
-            cudaEventDestroy(s->done[i]);
-    }
-    timer_free(&s->tm);
+    lanes_free(&s->ln);
     free(s);
 }
 
@@ -163,11 +155,7 @@ static int ns_setup(ns *s, const rn_trial *t, rn_error *err)
     CK(cudaMalloc(&s->d1, bytes + 1));
     if (!s->fused && s->depth > 1)
         CK(cudaMalloc(&s->d2, bytes + 1));
-    for (int i = 0; i < NSTREAMS; i++) {
-        CK(cudaStreamCreateWithFlags(&s->st[i], cudaStreamNonBlocking));
-        CK(cudaEventCreateWithFlags(&s->done[i], cudaEventDisableTiming));
-    }
-    if (timer_init(&s->tm, err))
+    if (lanes_init(&s->ln, NSTREAMS, 1, err))
         return 1;
     /* where the last pass writes (compute() sets it too, but a skipped
      * kernel must still leave the check a buffer to read) */
@@ -190,11 +178,9 @@ static int ns_setup(ns *s, const rn_trial *t, rn_error *err)
 
 static int ns_prepare(const rn_trial *t, void **state, rn_error *err)
 {
-    ns *s = (ns *)calloc(1, sizeof *s);
-    if (!s) {
-        snprintf(err->msg, sizeof err->msg, "nested_sin: out of host memory");
+    ns *s = (ns *)state_calloc(sizeof *s, "nested_sin", err);
+    if (!s)
         return 1;
-    }
     s->n = (size_t)t->size;
     s->dt = t->dtype;
     s->esz = rn_dtype_size(t->dtype);
@@ -216,18 +202,18 @@ static int ns_run(void *state, rn_sample *out, rn_error *err)
 {
     ns *s = (ns *)state;
     size_t bytes = s->n * s->esz;
-    cudaStream_t s0 = s->st[0];
-    cudaEvent_t *ev = s->tm.ev;
+    cudaStream_t s0 = s->ln.st[0];
+    cudaEvent_t *ev = s->ln.tm.ev;
     /* io: without is all asynchronous: it may hold the stream (blocking_kernel) */
-    if (timer_start(&s->tm, s0, s->hold && s->io == RN_IO_WITHOUT, err))
+    if (timer_start(&s->ln.tm, s0, s->hold && s->io == RN_IO_WITHOUT, err))
         return 1;
     if (s->io == RN_IO_WITHOUT) {
         if (compute(s, 0, s->n, s0, err))
             return 1;
         CK(cudaEventRecord(ev[3], s0));
-        timer_go(&s->tm);
+        timer_go(&s->ln.tm);
         CK(cudaEventSynchronize(ev[3]));
-        out->compute = out->device_seconds = timer_span(&s->tm, 0, 3);
+        out->compute = out->device_seconds = timer_span(&s->ln.tm, 0, 3);
         return 0;
     }
     int copies = s->inject != RN_INJECT_SKIP_COPY; /* fault injection */
@@ -241,18 +227,18 @@ static int ns_run(void *state, rn_sample *out, rn_error *err)
         if (copies)
             CK(cudaMemcpyAsync(s->hy, s->dout, bytes, cudaMemcpyDeviceToHost, s0));
         CK(cudaEventRecord(ev[3], s0));
-        return timer_phases(&s->tm, out, err);
+        return timer_phases(&s->ln.tm, out, err);
     }
     /* overlap: upload / compute / download of each chunk on its own stream */
     size_t per = (s->n + CHUNKS - 1) / CHUNKS;
     for (int i = 1; i < NSTREAMS; i++)
-        CK(cudaStreamWaitEvent(s->st[i], ev[0], 0));
+        CK(cudaStreamWaitEvent(s->ln.st[i], ev[0], 0));
     for (int c = 0; c < CHUNKS; c++) {
         size_t off = (size_t)c * per;
         if (off >= s->n)
             break;
         size_t len = off + per > s->n ? s->n - off : per;
-        cudaStream_t st = s->st[c % NSTREAMS];
+        cudaStream_t st = s->ln.st[c % NSTREAMS];
         if (copies)
             CK(cudaMemcpyAsync((char *)s->dx + off * s->esz, (char *)s->hx + off * s->esz,
                                len * s->esz, cudaMemcpyHostToDevice, st));
@@ -262,7 +248,7 @@ static int ns_run(void *state, rn_sample *out, rn_error *err)
             CK(cudaMemcpyAsync((char *)s->hy + off * s->esz, (char *)s->dout + off * s->esz,
                                len * s->esz, cudaMemcpyDeviceToHost, st));
     }
-    return join_streams(s->st, s->done, NSTREAMS, &s->tm, out, err);
+    return join_streams(s->ln.st, s->ln.done, NSTREAMS, &s->ln.tm, out, err);
 }
 
 static int ns_check(void *state, rn_error *err)
@@ -295,8 +281,7 @@ static int ns_check(void *state, rn_error *err)
 
 static void ns_extras(void *state, void *ctx, void (*cb)(void *ctx, const char *k, const char *v))
 {
-    ns *s = (ns *)state;
-    cb(ctx, "host_memory_used", s->pinned ? "pinned" : "pageable");
+    host_memory_extra(((ns *)state)->pinned, ctx, cb);
 }
 
 const rn_workload_impl cuda_nested_sin = {

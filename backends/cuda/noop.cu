@@ -32,8 +32,7 @@ __global__ void trap_kernel(void)
 }
 
 typedef struct nk {
-    cudaStream_t st;
-    phase_timer tm;
+    cuda_lanes ln; /* one stream and the timer */
     char action[16];
     double seconds;
 } nk;
@@ -43,25 +42,18 @@ static void nk_release(void *state)
     nk *s = (nk *)state;
     if (!s)
         return;
-    if (s->st)
-        cudaStreamDestroy(s->st);
-    timer_free(&s->tm);
+    lanes_free(&s->ln);
     free(s);
 }
 
 static int nk_prepare(const rn_trial *t, void **state, rn_error *err)
 {
-    nk *s = (nk *)calloc(1, sizeof *s);
-    if (!s) {
-        snprintf(err->msg, sizeof err->msg, "out of host memory");
+    nk *s = (nk *)state_calloc(sizeof *s, NULL, err);
+    if (!s)
         return 1;
-    }
     snprintf(s->action, sizeof s->action, "%s", rn_param_text(t, "action", "none"));
     s->seconds = rn_param_num(t, "seconds", 0.001);
-    cudaError_t e = cudaStreamCreateWithFlags(&s->st, cudaStreamNonBlocking);
-    if (e != cudaSuccess || timer_init(&s->tm, err)) {
-        if (e != cudaSuccess)
-            ck_fail(err, __FILE__, __LINE__, "cudaStreamCreate", e);
+    if (lanes_init(&s->ln, 1, 0, err)) {
         nk_release(s);
         return 1;
     }
@@ -77,21 +69,21 @@ static int nk_prepare(const rn_trial *t, void **state, rn_error *err)
 static int nk_run(void *state, rn_sample *out, rn_error *err)
 {
     nk *s = (nk *)state;
-    cudaEvent_t *ev = s->tm.ev;
+    cudaEvent_t *ev = s->ln.tm.ev;
     /* never held: the empty launch + sync is the floor a user pays */
-    if (timer_start(&s->tm, s->st, 0, err))
+    if (timer_start(&s->ln.tm, s->ln.st[0], 0, err))
         return 1;
     if (!strcmp(s->action, "fault")) {
-        bad_write<<<1, 32, 0, s->st>>>((int *)(uintptr_t)0x10);
+        bad_write<<<1, 32, 0, s->ln.st[0]>>>((int *)(uintptr_t)0x10);
         CK_LAUNCH("bad_write");
     } else if (!strcmp(s->action, "trap")) {
-        trap_kernel<<<1, 1, 0, s->st>>>();
+        trap_kernel<<<1, 1, 0, s->ln.st[0]>>>();
         CK_LAUNCH("trap_kernel");
     } else if (!strcmp(s->action, "hang")) {
         int *flag = NULL;
-        CK(cudaMallocAsync((void **)&flag, sizeof *flag, s->st));
-        CK(cudaMemsetAsync(flag, 0, sizeof *flag, s->st));
-        spin_kernel<<<1, 1, 0, s->st>>>(flag);
+        CK(cudaMallocAsync((void **)&flag, sizeof *flag, s->ln.st[0]));
+        CK(cudaMemsetAsync(flag, 0, sizeof *flag, s->ln.st[0]));
+        spin_kernel<<<1, 1, 0, s->ln.st[0]>>>(flag);
         CK_LAUNCH("spin_kernel");
     } else if (!strcmp(s->action, "segfault")) {
         raise(SIGSEGV);
@@ -105,13 +97,13 @@ static int nk_run(void *state, rn_sample *out, rn_error *err)
     } else if (!strcmp(s->action, "sleep")) {
         usleep((useconds_t)(s->seconds * 1e6));
     } else {
-        empty_kernel<<<1, 1, 0, s->st>>>();
+        empty_kernel<<<1, 1, 0, s->ln.st[0]>>>();
         CK_LAUNCH("empty_kernel");
     }
-    CK(cudaEventRecord(ev[3], s->st));
-    timer_go(&s->tm);
+    CK(cudaEventRecord(ev[3], s->ln.st[0]));
+    timer_go(&s->ln.tm);
     CK(cudaEventSynchronize(ev[3]));
-    out->device_seconds = timer_span(&s->tm, 0, 3);
+    out->device_seconds = timer_span(&s->ln.tm, 0, 3);
     return 0;
 }
 

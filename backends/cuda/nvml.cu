@@ -33,6 +33,7 @@ static struct {
     int (*by_pci)(const char *bus, nvml_device *dev);
     int (*procs_v2)(nvml_device dev, unsigned int *count, nvml_process_v2 *infos);
     int (*procs_v1)(nvml_device dev, unsigned int *count, nvml_process_v1 *infos);
+    int (*energy)(nvml_device dev, unsigned long long *millijoules);
 } nvml_api;
 
 static int nvml_ready(void)
@@ -47,8 +48,9 @@ static int nvml_ready(void)
     *(void **)&nvml_api.by_pci = dlsym(h, "nvmlDeviceGetHandleByPciBusId_v2");
     *(void **)&nvml_api.procs_v2 = dlsym(h, "nvmlDeviceGetComputeRunningProcesses_v2");
     *(void **)&nvml_api.procs_v1 = dlsym(h, "nvmlDeviceGetComputeRunningProcesses");
-    nvml_api.ok = nvml_api.init && nvml_api.by_pci &&
-                  (nvml_api.procs_v2 || nvml_api.procs_v1) && nvml_api.init() == NVML_SUCCESS;
+    *(void **)&nvml_api.energy = dlsym(h, "nvmlDeviceGetTotalEnergyConsumption");
+    /* each use checks its own entry point: the energy needs no process list */
+    nvml_api.ok = nvml_api.init && nvml_api.by_pci && nvml_api.init() == NVML_SUCCESS;
     return nvml_api.ok;
 }
 
@@ -73,6 +75,8 @@ static nvml_device device_of(int index)
 static int process_pids(nvml_device dev, unsigned int **pids)
 {
     *pids = NULL;
+    if (!nvml_api.procs_v2 && !nvml_api.procs_v1)
+        return -1;
     for (int attempt = 0; attempt < 3; attempt++) {
         unsigned int n = 0;
         int rc = nvml_api.procs_v2 ? nvml_api.procs_v2(dev, &n, NULL)
@@ -143,4 +147,30 @@ int cuda_device_warning(const rn_trial *t, char *out, size_t len)
              "from another PID namespace)",
              n, n - 2);
     return 1;
+}
+
+/* The board's energy since the driver loaded (doc/ceilings.md#energy-per-call):
+ * NVML's total energy in millijoules, updated every 100-125 ms on an H200;
+ * a 64-bit count that does not wrap in practice. */
+int cuda_energy(int dev, rn_energy *e, char *why, size_t len)
+{
+    nvml_device d = device_of(dev);
+    unsigned long long mj = 0;
+    if (!d) {
+        snprintf(why, len, "no energy counter: NVML (libnvidia-ml.so.1) is not loaded");
+        return 1;
+    }
+    int rc = nvml_api.energy ? nvml_api.energy(d, &mj) : -1;
+    if (rc != NVML_SUCCESS) {
+        snprintf(why, len, "no energy counter: nvmlDeviceGetTotalEnergyConsumption %s",
+                 nvml_api.energy ? "is not supported on this GPU" : "is absent from this driver");
+        return 1;
+    }
+    e->n = 1;
+    e->joules[0] = (double)mj * 1e-3;
+    e->wrap[0] = 0;
+    e->resolution = 1e-3;
+    e->update = 0.125; /* the slowest update seen (H200: 100-125 ms) */
+    e->scope = "board";
+    return 0;
 }

@@ -60,8 +60,7 @@ typedef struct sq {
     double *sum, *sums, *total;
     int inject;
     double host_total;
-    cudaStream_t st;
-    phase_timer tm;
+    cuda_lanes ln; /* one stream and the timer */
 } sq;
 
 static void sq_release(void *state)
@@ -74,9 +73,7 @@ static void sq_release(void *state)
     cudaFree(s->sum);
     cudaFree(s->sums);
     cudaFree(s->total);
-    if (s->st)
-        cudaStreamDestroy(s->st);
-    timer_free(&s->tm);
+    lanes_free(&s->ln);
     free(s);
 }
 
@@ -87,22 +84,21 @@ static int sq_setup(sq *s, rn_error *err)
     CK(cudaMalloc(&s->sum, sizeof(double)));
     CK(cudaMalloc(&s->sums, (s->iters + 1) * sizeof(double)));
     CK(cudaMalloc(&s->total, sizeof(double)));
-    CK(cudaStreamCreateWithFlags(&s->st, cudaStreamNonBlocking));
+    if (lanes_init(&s->ln, 1, 0, err))
+        return 1;
     /* poison (NaN) the per-iteration sums: kernels that never ran fail the
      * check (doc/workloads.md#verification); the legacy-stream memset must land
      * before run()'s non-blocking stream reads or writes them */
     CK(cudaMemset(s->sums, 0xff, (s->iters + 1) * sizeof(double)));
     CK(cudaDeviceSynchronize());
-    return timer_init(&s->tm, err);
+    return 0;
 }
 
 static int sq_prepare(const rn_trial *t, void **state, rn_error *err)
 {
-    sq *s = (sq *)calloc(1, sizeof *s);
-    if (!s) {
-        snprintf(err->msg, sizeof err->msg, "sumsq: out of host memory");
+    sq *s = (sq *)state_calloc(sizeof *s, "sumsq", err);
+    if (!s)
         return 1;
-    }
     s->iters = (size_t)t->size;
     s->length = (size_t)rn_param_num(t, "length", 1000);
     s->seed = t->seed;
@@ -118,28 +114,28 @@ static int sq_prepare(const rn_trial *t, void **state, rn_error *err)
 static int sq_run(void *state, rn_sample *out, rn_error *err)
 {
     sq *s = (sq *)state;
-    cudaEvent_t *ev = s->tm.ev;
-    CK(cudaEventRecord(ev[0], s->st));
-    CK(cudaMemsetAsync(s->total, 0, sizeof(double), s->st));
+    cudaEvent_t *ev = s->ln.tm.ev;
+    CK(cudaEventRecord(ev[0], s->ln.st[0]));
+    CK(cudaMemsetAsync(s->total, 0, sizeof(double), s->ln.st[0]));
     unsigned g = grid_for((s->length + 3) / 4);
     size_t iters = s->inject == RN_INJECT_SKIP_KERNEL ? 0 : s->iters; /* fault injection */
     for (size_t it = 0; it < iters; it++) {
-        draw<<<g, 256, 0, s->st>>>(s->draws, s->length, s->seed, (uint32_t)it);
+        draw<<<g, 256, 0, s->ln.st[0]>>>(s->draws, s->length, s->seed, (uint32_t)it);
         CK_LAUNCH("draw");
-        square<<<grid_for(s->length), 256, 0, s->st>>>(s->squares, s->draws, s->length);
+        square<<<grid_for(s->length), 256, 0, s->ln.st[0]>>>(s->squares, s->draws, s->length);
         CK_LAUNCH("square");
-        sum_block<<<1, 256, 0, s->st>>>(s->sum, s->squares, s->length);
+        sum_block<<<1, 256, 0, s->ln.st[0]>>>(s->sum, s->squares, s->length);
         CK_LAUNCH("sum_block");
-        accumulate<<<1, 1, 0, s->st>>>(s->total, s->sums, s->sum, it);
+        accumulate<<<1, 1, 0, s->ln.st[0]>>>(s->total, s->sums, s->sum, it);
         CK_LAUNCH("accumulate");
     }
-    CK(cudaEventRecord(ev[2], s->st));
-    CK(cudaMemcpyAsync(&s->host_total, s->total, sizeof(double), cudaMemcpyDeviceToHost, s->st));
-    CK(cudaEventRecord(ev[3], s->st));
+    CK(cudaEventRecord(ev[2], s->ln.st[0]));
+    CK(cudaMemcpyAsync(&s->host_total, s->total, sizeof(double), cudaMemcpyDeviceToHost, s->ln.st[0]));
+    CK(cudaEventRecord(ev[3], s->ln.st[0]));
     CK(cudaEventSynchronize(ev[3]));
-    out->compute = timer_span(&s->tm, 0, 2);
-    out->d2h = timer_span(&s->tm, 2, 3);
-    out->device_seconds = timer_span(&s->tm, 0, 3);
+    out->compute = timer_span(&s->ln.tm, 0, 2);
+    out->d2h = timer_span(&s->ln.tm, 2, 3);
+    out->device_seconds = timer_span(&s->ln.tm, 0, 3);
     return 0;
 }
 

@@ -1,7 +1,7 @@
 /* spawn.h - running another program: gnuplot (doc/results.md#plots-and-reports)
  * and Slurm's sbatch, squeue, scontrol
- * (doc/slurm.md#running-on-a-slurm-cluster).  One way for all of them: posix_spawnp with an argument vector,
- * never a shell; stdin from /dev/null; its output read through a pipe; killed
+ * (doc/slurm.md#running-on-a-slurm-cluster).  One way for all of them: posix_spawnp with an
+ * argument vector, never a shell; stdin from /dev/null; its output read through a pipe; killed
  * when it has not ended in time.  Library code: it prints nothing. */
 #ifndef RUNNER_SPAWN_H
 #define RUNNER_SPAWN_H

@@ -34,6 +34,7 @@ void cli_usage(FILE *out)
           "                     [--format text|md|csv|json] [--charts DIR] [--history PATH]\n"
           "       runner history import RUN_DIR...           record existing runs\n"
           "       runner gate RUN_DIR [--window N] [--history PATH]   judge a run against its history\n"
+          "       runner machine [--show] [--reprobe] [--json]  this machine's ceilings (probed once)\n"
           "options:\n"
           "  --output DIR         results folder (default ./results)\n"
           "  --filter KEY=GLOB    keep matching trials (repeatable)\n"

@@ -21,6 +21,7 @@ typedef enum {
     CMD_STATUS,
     CMD_HISTORY,
     CMD_GATE,
+    CMD_MACHINE,
     CMD_NONE, /* ends cli_commands */
 } command;
 

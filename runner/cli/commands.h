@@ -37,6 +37,8 @@ int cmd_status_main(int nargs, char **args);
  * doc/history.md */
 int cmd_history_main(int nargs, char **args);
 int cmd_gate_main(int nargs, char **args);
+/* runner machine [--show] [--reprobe] [--json] (cmd_machine.c) */
+int cmd_machine_main(int nargs, char **args);
 /* Compares the runs (report/compare.h) and writes the result to out, the
  * reasons for exit 2 to err (cmd_compare.c). */
 int compare_runs(const char *const *old_dirs, int nold, const char *const *new_dirs, int nnew,

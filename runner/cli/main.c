@@ -39,6 +39,7 @@ static const cli_command commands[] = {
     {"status", CMD_STATUS, NULL, cmd_status_main},
     {"history", CMD_HISTORY, NULL, cmd_history_main},
     {"gate", CMD_GATE, NULL, cmd_gate_main},
+    {"machine", CMD_MACHINE, NULL, cmd_machine_main},
     {NULL, CMD_NONE, NULL, NULL},
 };
 

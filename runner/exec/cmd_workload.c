@@ -9,6 +9,7 @@
 #include "exec/cmd_program.h"
 #include "exec/cmd_proto.h"
 #include "exec/proto.h"
+#include "exec/worker_out.h"
 #include "experiment/command_spec.h"
 
 #include <errno.h>
@@ -30,6 +31,7 @@ static struct {
     long long trial;
     const resolved_trial *r;
     int res_fd;
+    struct cmd_state *state; /* prepared, not yet released */
 } cur;
 
 /* The persistent program, kept across the worker's trials. */
@@ -48,6 +50,7 @@ typedef struct cmd_state {
     double spawn;               /* per_call: an empty program's start, seconds */
     double rt_sum, own_sum;     /* timed calls: round trips and the program's times */
     long rt_n;
+    int batch;                  /* persistent, timed loop: calls per run request */
     double noop, started;       /* persistent: the no-op round trip; the start (NAN) */
     double flops, bytes;
     char **xk, **xv;            /* the program's extra columns, last values */
@@ -375,6 +378,7 @@ static int cw_prepare(const rn_trial *t, void **state, rn_error *err)
         return rc;
     }
     *state = s;
+    cur.state = s;
     return RN_PREPARE_OK;
 }
 
@@ -388,6 +392,7 @@ static int cw_run(void *state, rn_sample *smp, rn_error *err)
 {
     cmd_state *s = state;
     double own, rt;
+    long n = 1;
     if (!s->persistent) {
         if (one_call(&s->l, s->errfd, &rt, err) < 0)
             return failed(s);
@@ -397,13 +402,20 @@ static int cw_run(void *state, rn_sample *smp, rn_error *err)
             snprintf(err->msg, sizeof err->msg, "the program is not running");
             return failed(s);
         }
+        int calls = 1;
+        if (s->batch > 1) { /* the sample's first run() asks for all its calls */
+            if (isfinite(smp->seconds))
+                return 0;
+            calls = s->batch;
+        }
         json_object *k = json_object_new_object();
-        json_object_object_add(k, "k", json_object_new_int(1));
+        json_object_object_add(k, "k", json_object_new_int(calls));
         cmd_reply r;
         if (ask(s, "run", k, &r, &rt, err) < 0)
             return failed(s);
         own = r.seconds;
-        smp->device_seconds = r.device_seconds;
+        smp->device_seconds = r.device_seconds / calls; /* per call, as the batch's mean */
+        n = calls;
         int bad = r.kind != REPLY_OK;
         if (bad)
             snprintf(err->msg, sizeof err->msg, "run failed: %s", r.message);
@@ -416,9 +428,9 @@ static int cw_run(void *state, rn_sample *smp, rn_error *err)
             format_number(a, sizeof a, own, 6);
             format_number(b, sizeof b, rt, 6);
             snprintf(err->msg, sizeof err->msg,
-                     "the program reported %s s for a call whose round trip took %s s: its "
-                     "time must be measured inside the call",
-                     a, b);
+                     "the program reported %s s for %d call%s whose round trip took %s s: its "
+                     "time must be measured inside the request",
+                     a, calls, calls == 1 ? "" : "s", b);
             return failed(s);
         }
     }
@@ -426,7 +438,7 @@ static int cw_run(void *state, rn_sample *smp, rn_error *err)
     if (s->timing) {
         s->rt_sum += rt;
         s->own_sum += own;
-        s->rt_n++;
+        s->rt_n += n;
     }
     return 0;
 }
@@ -460,6 +472,8 @@ static void cw_release(void *state)
     cmd_state *s = state;
     if (s && s->persistent && (s->failed || s->spec->restart_per_trial))
         prog_stop();
+    if (cur.state == s)
+        cur.state = NULL;
     state_free(s);
 }
 
@@ -471,26 +485,30 @@ static void cw_timed_begin(void *state)
     s->rt_n = 0;
 }
 
-static void put(void *ctx, void (*cb)(void *, const char *, const char *), const char *k,
-                double v)
+/* One of the runner's own columns (reserved: experiment/columns.h), sent as
+ * the worker sends its others, not through the user's extras. */
+static void put(const char *k, double v)
 {
     char t[40];
     if (!isfinite(v))
         return;
     format_double(t, sizeof t, v);
-    cb(ctx, k, t);
+    wout_extra(NULL, k, t);
 }
 
+/* The program's columns go through cb, which refuses a reserved name
+ * (doc/results.md#reserved-column-names); the protocol's own go out
+ * directly. */
 static void cw_extras(void *state, void *ctx, void (*cb)(void *ctx, const char *k, const char *v))
 {
     cmd_state *s = state;
     for (int i = 0; i < s->nx; i++)
         cb(ctx, s->xk[i], s->xv[i]);
-    put(ctx, cb, "spawn_seconds", s->spawn);
-    put(ctx, cb, "protocol_seconds", s->noop);
-    put(ctx, cb, "program_start_seconds", s->started);
-    if (s->persistent && s->rt_n)
-        put(ctx, cb, "round_trip_seconds", s->rt_sum / (double)s->rt_n);
+    put("spawn_seconds", s->spawn);
+    put("protocol_seconds", s->noop);
+    put("program_start_seconds", s->started);
+    if (s->persistent && s->rt_n) /* per call, beside the samples */
+        put("round_trip_seconds", s->rt_sum / (double)s->rt_n);
 }
 
 static void cw_work(void *state, double *flops, double *bytes)
@@ -511,6 +529,12 @@ const rn_workload_impl cmd_workload = {
     .teardown = cw_teardown,
     .timed_begin = cw_timed_begin,
 };
+
+void cmd_workload_batch(const rn_workload_impl *impl, int batch)
+{
+    if (impl == &cmd_workload && cur.state)
+        cur.state->batch = batch;
+}
 
 const rn_workload_impl *cmd_workload_for(const experiment *e, long long trial,
                                          const resolved_trial *r, int res_fd, char *why,

@@ -25,6 +25,13 @@ const rn_workload_impl *cmd_workload_for(const experiment *e, long long trial,
                                          const resolved_trial *r, int res_fd, char *why,
                                          size_t len);
 
+/* The timed loop's batch, when impl is cmd_workload (else nothing): from
+ * now until the trial ends, a persistent program gets one `run` request of
+ * `batch` calls per sample (its first run() of the sample; the others add
+ * nothing), so its calls run back to back and its device is synchronised
+ * once, as a built-in workload's batch is timed. */
+void cmd_workload_batch(const rn_workload_impl *impl, int batch);
+
 /* Ends the persistent program, if any (the worker is about to exit). */
 void cmd_workload_shutdown(void);
 

@@ -1,11 +1,10 @@
 /* trace.h - the worker's side of a run's timeline
- * (doc/results.md#a-timeline-of-a-run): spans (prepare, warmup, each sample and its CUDA phases, check,
- * release) recorded as begin/end records on CLOCK_MONOTONIC, which every
- * process of the machine shares, and handed to the supervisor over the
- * worker's pipe (MSG_TRACE), which writes them (trace_file.h).  Off unless
- * the run asked for a trace: then every call returns at once.  With a
- * backend that marks ranges (the CUDA backend: NVTX), trace_begin and
- * trace_end mark them too, so a profiler's timeline carries the same names. */
+ * (doc/results.md#a-timeline-of-a-run): spans (prepare, warmup, each sample and its CUDA
+ * phases, check, release) recorded as begin/end records on CLOCK_MONOTONIC, which every process
+ * of the machine shares, and handed to the supervisor over the worker's pipe (MSG_TRACE), which
+ * writes them (trace_file.h).  Off unless the run asked for a trace: then every call returns at
+ * once.  With a backend that marks ranges (the CUDA backend: NVTX), trace_begin and trace_end
+ * mark them too, so a profiler's timeline carries the same names. */
 #ifndef RUNNER_TRACE_H
 #define RUNNER_TRACE_H
 /* internal header of runner/exec/: other folders may not include it */

@@ -19,6 +19,7 @@ typedef struct resolved_trial {
     int replicate; /* share: replicate (each process runs the whole size) */
     int per_call;  /* spawn: per_call (new processes for every call) */
     int warmup_curve; /* calls timed one by one at the start (doc/timing.md#the-warmup-curve) */
+    int energy;       /* energy: true (doc/ceilings.md#energy-per-call) */
 } resolved_trial;
 
 void trial_resolve(const experiment *e, long long t, resolved_trial *out);

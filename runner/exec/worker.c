@@ -14,6 +14,7 @@
 #include "exec/batch.h"
 #include "exec/cmd_workload.h"
 #include "exec/concurrent.h"
+#include "exec/energy.h"
 #include "exec/procs.h"
 #include "exec/proto.h"
 #include "exec/steady.h"
@@ -35,17 +36,9 @@
 #include <time.h>
 #include <unistd.h>
 
-/* A workload's own columns (its extras): one named as a column the runner
- * writes (columns.h) is not sent; ctx keeps the first such name, and the
- * trial fails naming it (doc/results.md#reserved-column-names). */
+/* A workload's own columns are filtered (columns.h): a reserved name fails
+ * the trial (doc/results.md#reserved-column-names). */
 static const experiment *current_exp;
-static void send_user_extra(void *ctx, const char *k, const char *v)
-{
-    if (!columns_reserved(current_exp, k))
-        wout_extra(NULL, k, v);
-    else if (!*(char *)ctx)
-        snprintf(ctx, 128, "%s", k);
-}
 
 /* The backend names the first-time costs this trial paid (cold_context,
  * cold_module: doc/timing.md#how-a-trial-is-timed), once, right after the first
@@ -214,6 +207,7 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
     int add_device = batch > 1 && (r->warmups == 0 || sample_has_device(&s));
     double discard_left = tr->cold_cache ? 0 : fmin(DISCARD_TIME, r->warmup_time);
     double discard_t0 = 0;
+    cmd_workload_batch(impl, batch); /* one request per batch: doc/own-code.md#persistent */
     if (!discard)
         timed_begin(impl, state);
     for (int n = 1; !stop; n++) {
@@ -347,6 +341,15 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
         snprintf(bs, sizeof bs, "%d", batch);
         wout_extra(NULL, "batch_size", bs);
     }
+    if (r->energy) { /* doc/ceilings.md#energy-per-call: after the samples, untimed */
+        trace_begin("energy", -1);
+        rc = energy_measure(impl, state, b, tr->device_index, counts[0], counts[1], wout_extra, &err);
+        trace_end();
+        if (rc != 0) {
+            wout_done(fd, ST_FAILED, "%s", err.msg[0] ? err.msg : "run failed");
+            goto out;
+        }
+    }
     trace_begin("check", -1);
     int wrong = impl->check && impl->check(state, &err) != 0;
     trace_end();
@@ -355,11 +358,12 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
         goto out;
     }
     if (impl->extras) {
-            char bad[128] = "", list[1536];
-        impl->extras(state, bad, send_user_extra);
-        if (bad[0]) {
+        columns_filter f = {current_exp, wout_extra, NULL, ""}; /* a reserved name fails it */
+        impl->extras(state, &f, columns_filter_cb);
+        if (f.bad[0]) {
+            char list[1536];
             wout_done(fd, ST_FAILED, "%s: extras() returned column `%s`, which the runner writes; "
-                 "rename it (reserved: %s)", tr->workload, bad,
+                 "rename it (reserved: %s)", tr->workload, f.bad,
                  columns_reserved_list(current_exp, list, sizeof list));
             goto out;
         }

@@ -18,7 +18,12 @@ static const char *const runner_cols[] = {
     "throttled_samples", "throttled_kept", "throttle_check", "stop_reason", "batch_size",
     "noise",             "load_avg",       "steal",          "other_cpu",   "cpu_mhz",
     "cpu_max_mhz",       "cpus",           "warmup_calls",   "warmup_time", "warmup_unsteady",
-    "first_calls",       "lua_warning",    NULL};
+    "first_calls",       "lua_warning",
+    /* doc/ceilings.md#percent-of-peak, doc/ceilings.md#energy-per-call */
+    "pct_of_peak", "peak_bound", "joules_per_call", "joules_per_call_err", "watts", "idle_watts",
+    "energy_call_seconds", "gflops_per_joule", "gb_per_joule", "energy_scope", "energy_note",
+    /* workload: command (doc/own-code.md#columns) */
+    "spawn_seconds", "protocol_seconds", "round_trip_seconds", "program_start_seconds", NULL};
 static const char *const prefixes[] = {"device_", "cold_", NULL};
 
 static int in_list(const char *const *list, const char *s)
@@ -41,6 +46,15 @@ int columns_reserved(const experiment *e, const char *name)
 {
     return !strcmp(name, "trial") || in_list(columns_measured, name) ||
            columns_runner_extra(name) || (e && experiment_column(e, name) >= 0);
+}
+
+void columns_filter_cb(void *ctx, const char *k, const char *v)
+{
+    columns_filter *f = ctx;
+    if (!columns_reserved(f->e, k))
+        f->send(f->send_ctx, k, v);
+    else if (!f->bad[0])
+        snprintf(f->bad, sizeof f->bad, "%s", k);
 }
 
 /* Appends ", s" (or s first) while it fits; a list cut short ends in "...". */

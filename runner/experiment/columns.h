@@ -30,6 +30,19 @@ int columns_reserved(const struct experiment *e, const char *name);
  * hook does not write. */
 int columns_runner_extra(const char *name);
 
+/* A workload's extras() reports its columns through columns_filter_cb
+ * with a columns_filter as its ctx: a column that is not reserved (for e)
+ * goes on to send(send_ctx, k, v); the first that is lands in `bad`, and
+ * the caller fails the trial naming it
+ * (doc/results.md#reserved-column-names). */
+typedef struct columns_filter {
+    const struct experiment *e;
+    void (*send)(void *ctx, const char *k, const char *v);
+    void *send_ctx;
+    char bad[128]; /* "" until a reserved name came */
+} columns_filter;
+void columns_filter_cb(void *ctx, const char *k, const char *v);
+
 /* The reserved names for a message: "trial, <e's keys>, status, ...,
  * device_*, cold_*" (e may be NULL), written into buf. */
 const char *columns_reserved_list(const struct experiment *e, char *buf, size_t len);

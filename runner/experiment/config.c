@@ -31,7 +31,8 @@ static const char *const top_names[] = {"name",    "description", "workload", "d
                                         "order",   "affinity", "warmup_time", "sample_time",
                                         "warmup_tolerance", "parallel", "share",
                                         "spawn", "warmup_curve", "trace", "command", "protocol",
-                                        "env", "cwd", "subtract_spawn", "restart", "revision", NULL};
+                                        "env", "cwd", "subtract_spawn", "restart", "energy", "revision",
+                                        NULL};
 
 /* ---- top-level keys ----------------------------------------------------- */
 
@@ -62,13 +63,6 @@ static void h_description(loader *L, const yaml_node_t *k, const yaml_node_t *v)
     *to = xstrdup(yml_text(v));
 }
 
-static char *path_in_dir(const char *dir, const char *rel)
-{
-    if (rel[0] == '/')
-        return xstrdup(rel);
-    return xasprintf("%s/%s", dir, rel);
-}
-
 static int file_exists(const char *path)
 {
     struct stat st;
@@ -82,7 +76,7 @@ static void h_hooks(loader *L, const yaml_node_t *k, const yaml_node_t *v)
         diag_add(L->d, yml_line(v), yml_col(v), "'hooks' must be the path of a Lua file");
         return;
     }
-    char *p = path_in_dir(L->e->dir, yml_text(v));
+    char *p = experiment_path(L->e, yml_text(v));
     if (!file_exists(p))
         diag_add(L->d, yml_line(v), yml_col(v), "hooks file '%s' not found", yml_text(v));
     free(p);
@@ -257,6 +251,7 @@ static const struct top_key {
     {"affinity", h_runkey, 0},
     {"parallel", h_runkey, 0},   {"share", h_runkey, 0},     {"spawn", h_runkey, 0},
     {"warmup_curve", h_runkey, 0}, {"trace", h_trace, 0},
+    {"energy", h_runkey, 0},
     {"stop", h_stop, 0},         {"order", h_runkey, 0},
     {"warmup_time", h_warmup_time, 0}, {"warmup_tolerance", h_warmup_tolerance, 0},
     {"sample_time", h_sample_time, 0},
@@ -397,11 +392,11 @@ static char *default_name(const char *path)
 }
 
 
-static void check_lua_file(const experiment *e, const value *v, int line, int col, diags *d)
+static void check_lua_file(const experiment *e, const value *v, int line, int col, void *d)
 {
     if (v->kind != VAL_STR || strncmp(v->text, "lua:", 4))
         return;
-    char *p = path_in_dir(e->dir, v->text + 4);
+    char *p = experiment_path(e, v->text + 4);
     if (!file_exists(p))
         diag_add(d, line, col, "Lua workload file '%s' not found", v->text + 4);
     free(p);
@@ -516,16 +511,7 @@ experiment *experiment_parse(const char *path, const char *text, size_t len, dia
     else if (!have_workload && e->cols[experiment_column(e, "workload")].axis < 0)
         diag_add(d, 1, 1, "missing required key 'workload' (a built-in name or lua:FILE)");
     /* lua:PATH must exist, relative to the experiment file */
-    int wc = experiment_column(e, "workload");
-    if (wc >= 0) {
-        check_lua_file(e, &e->cols[wc].fixed, e->cols[wc].line, e->cols[wc].col, d);
-        for (int a = 0; a < e->naxes; a++)
-            for (int j = 0; j < e->axes[a].nelems; j++)
-                for (int k = 0; k < e->axes[a].elems[j].nkv; k++)
-                    if (e->axes[a].elems[j].kv[k].column == wc)
-                        check_lua_file(e, &e->axes[a].elems[j].kv[k].v, e->axes[a].elems[j].line,
-                                       e->axes[a].elems[j].col, d);
-    }
+    experiment_each_value(e, experiment_column(e, "workload"), check_lua_file, d);
     if (!e->name) {
         e->name = default_name(path);
         if (!valid_file_stem(e->name)) {

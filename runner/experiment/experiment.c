@@ -260,3 +260,26 @@ long long experiment_short_timeouts(const experiment *e, long long *first, doubl
     }
     return n;
 }
+
+char *experiment_path(const experiment *e, const char *rel)
+{
+    if (rel[0] == '/')
+        return xstrdup(rel);
+    return xasprintf("%s/%s", e->dir, rel);
+}
+
+void experiment_each_value(const experiment *e, int c,
+                           void (*fn)(const experiment *e, const value *v, int line, int col,
+                                      void *ctx),
+                           void *ctx)
+{
+    if (c < 0)
+        return;
+    fn(e, &e->cols[c].fixed, e->cols[c].line, e->cols[c].col, ctx);
+    for (int a = 0; a < e->naxes; a++)
+        for (int j = 0; j < e->axes[a].nelems; j++)
+            for (int k = 0; k < e->axes[a].elems[j].nkv; k++)
+                if (e->axes[a].elems[j].kv[k].column == c)
+                    fn(e, &e->axes[a].elems[j].kv[k].v, e->axes[a].elems[j].line,
+                       e->axes[a].elems[j].col, ctx);
+}

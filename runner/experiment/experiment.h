@@ -129,6 +129,15 @@ void experiment_free(experiment *e);
 void plot_spec_free(plot_spec *p);
 
 int experiment_column(const experiment *e, const char *name);
+/* A path written in the file (hooks, lua:PATH): as it is when absolute,
+ * else relative to the file's folder.  Malloc'd. */
+char *experiment_path(const experiment *e, const char *rel);
+/* Calls fn with every value column c is given in the file, and where: its
+ * top-level value, then each sweep element that sets it. */
+void experiment_each_value(const experiment *e, int c,
+                           void (*fn)(const experiment *e, const value *v, int line, int col,
+                                      void *ctx),
+                           void *ctx);
 /* Trials with `repeats: auto` whose `timeout` is shorter than stop's
  * max_time (doc/timing.md#measurement-quality): a steady trial still sampling
  * would be cut as `timeout`.  Returns their count; *first gets the first

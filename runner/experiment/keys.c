@@ -348,6 +348,16 @@ static int check_order(value *v, int line, int col, diags *d)
     return want_choice(v, "sequential|interleaved", "order", line, col, d);
 }
 
+/* doc/ceilings.md#energy-per-call */
+static int check_energy(value *v, int line, int col, diags *d)
+{
+    if (v->kind != VAL_BOOL) {
+        diag_add(d, line, col, "'energy' must be true or false, not '%s'", v->text);
+        return -1;
+    }
+    return 0;
+}
+
 static int check_seed(value *v, int line, int col, diags *d)
 {
     return want_int(v, 0, 9223372036854775807LL, "seed", line, col, d);
@@ -380,6 +390,8 @@ const runkey runkeys[] = {
     [RK_ORDER] = {"order", check_order, "sequential",
                   "sequential, or interleaved: one sample per round with the other "
                   "interleaved trials", 1},
+    [RK_ENERGY] = {"energy", check_energy, "false",
+                   "after the samples, the joules of one call from the device's energy counter", 1},
 };
 const int nrunkeys = (int)(sizeof runkeys / sizeof runkeys[0]);
 
@@ -430,7 +442,7 @@ const char *const runkey_names[] = {"workload", "device",  "threads", "io",
                                     "dtype",    "size",    "repeats", "warmups",
                                     "timeout",  "seed",    "cold_cache", "batch",
                                     "affinity", "parallel", "share", "spawn", "warmup_curve",
-                                    "order", NULL};
+                                    "order", "energy", NULL};
 
 int runkey_index(const char *name)
 {

@@ -30,7 +30,7 @@ extern const runkey runkeys[];
 extern const int nrunkeys;
 enum { RK_WORKLOAD, RK_DEVICE, RK_THREADS, RK_IO, RK_DTYPE, RK_SIZE, RK_REPEATS, RK_WARMUPS,
        RK_TIMEOUT, RK_SEED, RK_COLD_CACHE, RK_BATCH, RK_AFFINITY, RK_PARALLEL, RK_SHARE,
-       RK_SPAWN, RK_WARMUP_CURVE, RK_ORDER };
+       RK_SPAWN, RK_WARMUP_CURVE, RK_ORDER, RK_ENERGY };
 
 /* Checks a workload parameter against its spec (type, bounds, choices). */
 int param_check(const param_spec *p, value *v, int line, int col, diags *d);

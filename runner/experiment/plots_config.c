@@ -27,7 +27,7 @@ static const char *const plot_keys[] = {"name",   "type",   "x",     "y",      "
 static const char *const plot_legends[] = {"right", "below", "top left", "top right", "bottom left",
                                     "bottom right", "off", NULL};
 static const char *const plot_types[] = {"line", "speedup", "throughput", "breakdown", "bar",
-                                         "warmup", NULL};
+                                         "warmup", "roofline", NULL};
 
 /* what `parallel: processes` adds to a trial (doc/timing.md#processes-and-threads) */
 static const char *const processes_columns[] = {"processes", "startup_seconds",

@@ -1,5 +1,6 @@
 /* plots_config.h - parsing the `plots:` section
- * (doc/results.md#plots-and-reports): each chart's keys, checked against the experiment's columns. */
+ * (doc/results.md#plots-and-reports): each chart's keys, checked against the experiment's
+ * columns. */
 #ifndef RUNNER_PLOTS_CONFIG_H
 #define RUNNER_PLOTS_CONFIG_H
 /* internal header of runner/experiment/: other folders may not include it */

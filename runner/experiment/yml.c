@@ -14,7 +14,9 @@
  * that a plain list of 999,999 values is not mistaken for a bomb, while a
  * bomb padded to the node limit still stops in about a second
  * (doc/experiment-file.md#errors). */
+#ifndef YML_VISIT_BUDGET /* the fuzzers build with less (Makefile FUZZ_DEFS) */
 #define YML_VISIT_BUDGET 1000000L
+#endif
 #define YML_VISITS_PER_NODE 2L
 #define YML_MAX_DIRECTIVES 64
 #define YML_MAX_MERGE_DEPTH 32
@@ -191,13 +193,15 @@ static int spent_here(yml *y, int before, const yaml_node_t *at, diags *d)
     return 1;
 }
 
-/* The pairs gathered so far, with a tree of their keys: a mapping of
- * 100,000 keys took a minute when each key was compared with every one
- * before it. */
+/* The pairs gathered so far, with a tree of their keys once there are
+ * TREE_FROM of them: a mapping of 100,000 keys took a minute when each key
+ * was compared with every one before it, while the small mappings that a
+ * merge-key bomb gathers by the million are quicker scanned. */
+#define TREE_FROM 16
 typedef struct pairlist {
     ypair *v;
     int n, cap;
-    void *keys; /* tsearch tree of the key nodes, by text */
+    void *keys; /* tsearch tree of the key nodes, by text; NULL below TREE_FROM */
 } pairlist;
 
 static int by_text(const void *a, const void *b)
@@ -208,8 +212,20 @@ static int by_text(const void *a, const void *b)
 /* The key node already there with k's text, or NULL. */
 static const yaml_node_t *find_key(const pairlist *l, const yaml_node_t *k)
 {
+    if (l->n < TREE_FROM) {
+        for (int i = 0; i < l->n; i++)
+            if (!strcmp(yml_text(l->v[i].key), yml_text(k)))
+                return l->v[i].key;
+        return NULL;
+    }
     void *const *at = tfind(k, &l->keys, by_text);
     return at ? *at : NULL;
+}
+
+static void index_key(pairlist *l, const yaml_node_t *k)
+{
+    if (!tsearch(k, &l->keys, by_text))
+        abort(); /* out of memory: as xmalloc does */
 }
 
 static void push(pairlist *l, yaml_node_t *k, yaml_node_t *v)
@@ -219,8 +235,11 @@ static void push(pairlist *l, yaml_node_t *k, yaml_node_t *v)
         l->v = xrealloc(l->v, (size_t)l->cap * sizeof *l->v);
     }
     l->v[l->n++] = (ypair){k, v};
-    if (!tsearch(k, &l->keys, by_text))
-        abort(); /* out of memory: as xmalloc does */
+    if (l->n == TREE_FROM)
+        for (int i = 0; i < l->n; i++)
+            index_key(l, l->v[i].key);
+    else if (l->n > TREE_FROM)
+        index_key(l, k);
 }
 
 static void no_free(void *p)

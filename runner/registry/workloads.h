@@ -33,7 +33,8 @@ typedef struct workload_desc {
     int core; /* run by the runner itself (concurrent): on every backend there is */
     int blas; /* calls OpenBLAS on the CPU */
     /* what `share: split` divides among processes
-     * (doc/timing.md#processes-and-threads): "size", or "m" (matmul's rows); NULL: nothing to divide */
+     * (doc/timing.md#processes-and-threads): "size", or "m" (matmul's rows); NULL: nothing to
+     * divide */
     const char *split;
     /* optional: for an integer parameter within its bounds, NULL when the
      * value is allowed, else what is, e.g. "6n + 2 (8, 14, 20, ...)" */

@@ -3,6 +3,7 @@
 #include "report/chart_script.h"
 
 #include "report/chart_axes.h"
+#include "report/plot_ceilings.h"
 #include "report/plot_crossover.h"
 #include "report/plot_gp.h"
 #include "report/plot_model.h"
@@ -128,6 +129,8 @@ static char *default_title(const run_model *m, const chart_spec *s, const chart_
         return xasprintf("%s: where the time goes, phase by phase", m->name);
     case CH_WARMUP:
         return xasprintf("%s: the first calls of a fresh worker", m->name);
+    case CH_ROOFLINE:
+        return xasprintf("%s: roofline (achieved GFLOP/s against arithmetic intensity)", m->name);
     default: {
         char *w = pm_is_time_col(m, d->y) ? time_words(m, d, d->y) : xstrdup(col_name(m, d->y));
         char *t = xasprintf("%s: %s %s %s", m->name, w, s->type == CH_BAR ? "by" : "vs", xn);
@@ -189,6 +192,14 @@ static void build_xy(const run_model *m, const chart_spec *s, const chart_data *
     double ylo, yhi;
     int positive;
     y_range(d, &ylo, &yhi, &positive);
+    /* a throughput chart's ceilings (doc/ceilings.md#the-ceilings): the
+     * axis reaches them */
+    ceiling_line cl[CEILING_LINES_MAX];
+    int ncl = s->type == CH_THROUGHPUT && (d->y == m->c_gflops || d->y == m->c_gbps)
+                  ? chart_ceiling_lines(m, d, cl, CEILING_LINES_MAX)
+                  : 0;
+    for (int i = 0; i < ncl; i++)
+        yhi = cl[i].value > yhi ? cl[i].value : yhi;
     int kind = y_kind(m, s, d->y);
     double span = ylo > 0 ? yhi / ylo : 0;
     if (kind == 2 && positive) {
@@ -354,6 +365,13 @@ static void build_xy(const run_model *m, const chart_spec *s, const chart_data *
             }
         }
     }
+    for (int i = 0; i < ncl; i++) {
+        sb_puts(&P->refline, ", \\\n     ");
+        gp_num(&P->refline, cl[i].value * yi.scale);
+        sb_printf(&P->refline, " with lines dt 2 lw 2 lc rgb '%s' title ", cl[i].colour);
+        gp_quote(&P->refline, cl[i].label, LABEL_MAX + 40);
+        sb_puts(&P->refline, " noenhanced");
+    }
     if (s->type == CH_SPEEDUP) {
         char *t =
             xasprintf("%s = 1 (baseline)", d->baseline_label ? d->baseline_label : "baseline");
@@ -485,6 +503,9 @@ char *chart_script(const run_model *m, const chart_spec *s, const chart_data *d,
         build_breakdown(m, d, &P);
     else if (s->type == CH_WARMUP)
         build_warmup(m, s, d, pal, &P);
+    else if (s->type == CH_ROOFLINE)
+        P.tmpl = "roofline", roofline_parts(m, d, pal, &P.data, &P.axes, &P.marks, &P.plot,
+                                            &P.xlabel, &P.ylabel);
     else
         build_xy(m, s, d, pal, &P);
     if (s->xlabel) {

@@ -2,6 +2,7 @@
  * and crossovers against each baseline, the fastest configuration at each
  * amount of work, noisy and throttled trials, failures and skips. */
 #include "report/findings.h"
+#include "report/findings_ceilings.h"
 
 #include "exec/result.h"
 #include "report/baselines.h"
@@ -534,6 +535,7 @@ void report_findings(strbuf *b, const run_model *m, const experiment *e, const d
                     "baseline (ok trials on the CPU and on a CUDA device, or threads or fused "
                     "swept over 1 or false and another value).\n");
     fastest(b, m);
+    ceiling_findings(b, m); /* doc/ceilings.md */
     noisy(b, m, dr);
     throttle_warnings(b, m);
     failures(b, m);

@@ -84,6 +84,15 @@ static int is_cuda(const char *dev)
     return !strncmp(dev, "cuda", 4);
 }
 
+/* Does an ok trial state both flops and bytes (doc/ceilings.md#the-roofline)? */
+static int roofline_applies(const run_model *m)
+{
+    for (int r = 1; r <= m->nrows; r++)
+        if (pm_ok(m, r) && isfinite(pm_num(m, r, m->c_gflops)) && pm_num(m, r, m->c_gbps) > 0)
+            return 1;
+    return 0;
+}
+
 static chart_spec new_default(const char *name, chart_type type, int x, int y)
 {
     return (chart_spec){.name = xstrdup(name),
@@ -97,7 +106,7 @@ static chart_spec new_default(const char *name, chart_type type, int x, int y)
 
 int pm_default_charts(const run_model *m, chart_spec **out)
 {
-    chart_spec *v = xcalloc(6, sizeof *v);
+    chart_spec *v = xcalloc(8, sizeof *v);
     int n = 0;
     int x = pm_default_x(m);
     if (x >= 0)
@@ -135,6 +144,20 @@ int pm_default_charts(const run_model *m, chart_spec **out)
         v[n++] = new_default("throughput", CH_THROUGHPUT, xx, any_flops ? m->c_gflops : m->c_gbps);
     if (any_phase)
         v[n++] = new_default("breakdown", CH_BREAKDOWN, xx, -1);
+    /* the roofline: trials that declare flops and bytes (doc/ceilings.md#the-roofline) */
+    if (any_flops && any_bytes && roofline_applies(m))
+        v[n++] = new_default("roofline", CH_ROOFLINE, xx, m->c_gflops);
+    /* energy per call (doc/ceilings.md#energy-per-call) */
+    int jc = pm_col(m, "joules_per_call");
+    int any_j = 0;
+    for (int r = 1; jc >= 0 && r <= m->nrows && !any_j; r++)
+        any_j = pm_ok(m, r) && isfinite(pm_num(m, r, jc));
+    if (any_j) {
+        v[n] = new_default("energy", CH_LINE, xx, jc);
+        v[n].ylabel = xstrdup("energy per call (J, the device's counter)");
+        v[n++].title = xasprintf("%s: energy per call vs %s", m->name,
+                                 xx >= 0 && xx < m->ncols ? m->t.rows[0][xx] : "trial");
+    }
     int curve = pm_col(m, "first_calls"); /* warmup_curve (plot_warmup.h) */
     int any_curve = 0;
     for (int r = 1; curve >= 0 && r <= m->nrows && !any_curve; r++)

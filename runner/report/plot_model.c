@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 const char *const chart_type_names[] = {"line",   "speedup", "throughput", "breakdown",
-                                        "bar",    "warmup",  NULL};
+                                        "bar",    "warmup",  "roofline", NULL};
 
 static const char *const time_cols[] = {
     "cold",          "min",         "median",        "mean",           "stddev",

@@ -60,7 +60,7 @@ typedef struct pm_match {
 } pm_match;
 int pm_match_row(const run_model *m, int row, const pm_match *mt, int n);
 
-typedef enum { CH_LINE, CH_SPEEDUP, CH_THROUGHPUT, CH_BREAKDOWN, CH_BAR, CH_WARMUP } chart_type;
+typedef enum { CH_LINE, CH_SPEEDUP, CH_THROUGHPUT, CH_BREAKDOWN, CH_BAR, CH_WARMUP, CH_ROOFLINE } chart_type;
 extern const char *const chart_type_names[];
 
 typedef struct chart_spec {

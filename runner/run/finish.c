@@ -6,6 +6,7 @@
 #include "experiment/table.h"
 #include "lua/lua_engine.h"
 #include "run/trial_extras.h"
+#include "run/trial_peak.h"
 #include "stats/stats.h"
 
 #include <math.h>
@@ -151,6 +152,7 @@ void run_finish_trial(run_state *o, long long t, trial_result *res, int ran)
         return;
     trial_record_load(res);
     trial_flag_noise(res, o->e->stop.rse);
+    trial_add_peak(res, o->C, o->e, t);
     /* what user code wrote reaches stderr and the CSV without control
      * characters (issue 14: escape sequences from a Lua error) */
     sanitize_text(res->reason);

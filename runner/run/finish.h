@@ -9,6 +9,7 @@
 #include "exec/result.h"
 #include "exec/trace_file.h"
 #include "lua/hookproc.h"
+#include "machine/ceilings.h"
 #include "rundir/results.h"
 #include "run/run_types.h"
 
@@ -23,6 +24,7 @@ typedef struct run_state {
     long long done; /* trials ended (the progress line counts them) */
     hookproc *H;  /* the experiment's hooks process, or NULL */
     trace_file *T; /* the run's timeline, or NULL */
+    ceilings *C;   /* the machine's ceilings, or NULL (doc/ceilings.md) */
 } run_state;
 
 /* skip(trial) and before_trial(trial): 0 run it; otherwise `res` is the

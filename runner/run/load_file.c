@@ -6,20 +6,21 @@
 #include "lua/lua_engine.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 /* A lua:PATH value: the file loads in the sandbox and returns a table with
  * a run function. */
-static void check_lua_value(const experiment *e, const value *v, int line, int col, diags *d)
+static void check_lua_value(const experiment *e, const value *v, int line, int col, void *d)
 {
     if (v->kind != VAL_STR || strncmp(v->text, "lua:", 4) || !v->text[4])
         return;
-    char path[4096], msg[1024];
-    snprintf(path, sizeof path, "%s%s%s", v->text[4] == '/' ? "" : e->dir,
-             v->text[4] == '/' ? "" : "/", v->text + 4);
+    char msg[1024];
+    char *path = experiment_path(e, v->text + 4);
     if (access(path, R_OK) == 0 && lua_check_isolated(0, path, msg, sizeof msg) < 0)
         diag_add(d, line, col, "%s", msg);
+    free(path);
 }
 
 /* The Lua files an experiment names (workload values, hooks), loaded and
@@ -29,22 +30,13 @@ static void check_lua_value(const experiment *e, const value *v, int line, int c
 static void experiment_check_lua(const experiment *e, diags *d)
 {
     lua_engine_configure(e->dir, NULL, -1); /* require: beside the experiment */
-    int wc = experiment_column(e, "workload");
-    if (wc >= 0) {
-        check_lua_value(e, &e->cols[wc].fixed, e->cols[wc].line, e->cols[wc].col, d);
-        for (int a = 0; a < e->naxes; a++)
-            for (int j = 0; j < e->axes[a].nelems; j++)
-                for (int k = 0; k < e->axes[a].elems[j].nkv; k++)
-                    if (e->axes[a].elems[j].kv[k].column == wc)
-                        check_lua_value(e, &e->axes[a].elems[j].kv[k].v, e->axes[a].elems[j].line,
-                                        e->axes[a].elems[j].col, d);
-    }
+    experiment_each_value(e, experiment_column(e, "workload"), check_lua_value, d);
     if (e->hooks) {
-        char path[4096], msg[1024];
-        snprintf(path, sizeof path, "%s%s%s", e->hooks[0] == '/' ? "" : e->dir,
-                 e->hooks[0] == '/' ? "" : "/", e->hooks);
+        char msg[1024];
+        char *path = experiment_path(e, e->hooks);
         if (lua_check_isolated(1, path, msg, sizeof msg) < 0)
             diag_add(d, e->hooks_line, e->hooks_col, "%s", msg);
+        free(path);
     }
 }
 

@@ -11,6 +11,7 @@
 #include "report/plots.h"
 #include "run/finish.h"
 #include "run/interleave.h"
+#include "run/trial_peak.h"
 #include "rundir/meta.h"
 #include "rundir/results.h"
 #include "rundir/rundir.h"
@@ -27,10 +28,10 @@ static hookproc *open_hooks(run_state *st, int *bad)
     *bad = 0;
     if (!e->hooks)
         return NULL;
-    char hp[4096], err[1024];
-    snprintf(hp, sizeof hp, "%s%s%s", e->hooks[0] == '/' ? "" : e->dir,
-             e->hooks[0] == '/' ? "" : "/", e->hooks);
+    char err[1024];
+    char *hp = experiment_path(e, e->hooks);
     hookproc *H = hookproc_open(e, hp, st->o->interrupted, err, sizeof err);
+    free(hp);
     if (!H) {
         run_say(st, "runner: %s\n", sanitize_text(err));
         *bad = 1;
@@ -61,6 +62,11 @@ static int open_results(run_state *st)
 static int start_meta(run_state *st, meta *m)
 {
     const run_files *R = st->R;
+    strbuf notes = {0}; /* the ceilings (doc/ceilings.md): probed, or why not */
+    st->C = run_ceilings(m, &notes);
+    if (notes.len && !st->o->quiet)
+        run_say(st, "%s", notes.s);
+    sb_free(&notes);
     const char **warn;
     int nw = meta_warnings(m, &warn);
     for (int i = 0; i < nw && !st->o->quiet; i++)
@@ -166,6 +172,7 @@ run_end run_experiment(const experiment *e, const run_opts *o, const run_hand *h
     meta *m = NULL;
     if (open_results(&st) < 0 || start_meta(&st, m = meta_collect(e, o->argc, o->argv)) < 0) {
         meta_free(m);
+        ceilings_free(st.C);
         results_free(&R);
         hookproc_close(st.H);
         return RUN_INVALID;
@@ -207,6 +214,7 @@ run_end run_experiment(const experiment *e, const run_opts *o, const run_hand *h
         h->say(h->ctx, notes.s);
     sb_free(&notes);
     meta_free(m);
+    ceilings_free(st.C);
     results_free(&R);
     hookproc_close(st.H);
     return *o->interrupted ? RUN_INTERRUPTED : st.write_failed ? RUN_WRITE_FAILED : RUN_DONE;

@@ -1,9 +1,8 @@
 /* merge.h - joining the shards of a run
- * (doc/slurm.md#running-on-a-slurm-cluster): RUN_DIR/shard-K-of-N/ (shards.h) become one trials table and
- * one samples table in RUN_DIR, in dry-run order, with a meta.json that sums
- * them up and the experiment file.  Library code: the reasons come back in
- * err, nothing is printed; `runner merge` (cli/cmd_merge.c) prints them,
- * then draws the plots and writes the report. */
+ * (doc/slurm.md#running-on-a-slurm-cluster): RUN_DIR/shard-K-of-N/ (shards.h) become one trials
+ * table and one samples table in RUN_DIR, in dry-run order, with a meta.json that sums them up
+ * and the experiment file.  Library code: the reasons come back in err, nothing is printed;
+ * `runner merge` (cli/cmd_merge.c) prints them, then draws the plots and writes the report. */
 #ifndef RUNNER_MERGE_H
 #define RUNNER_MERGE_H
 /* public header of runner/rundir/ */

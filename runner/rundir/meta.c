@@ -306,6 +306,14 @@ void meta_warn(meta *m, const char *msg)
     json_object_array_add(m->warnings, json_object_new_string(msg));
 }
 
+void meta_set_ceilings(meta *m, const char *json, const char *why_none)
+{
+    json_object *c = json ? json_tokener_parse(json) : NULL;
+    if (!c)
+        c = json_object_new_object(), add_str(c, "none", why_none ? why_none : "not probed");
+    json_object_object_add(m->root, "ceilings", c);
+}
+
 int meta_warnings(const meta *m, const char ***out)
 {
     int n = (int)json_object_array_length(m->warnings);

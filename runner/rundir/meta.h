@@ -11,6 +11,9 @@ typedef struct meta meta;
  * asked in a short-lived child process so this one never touches CUDA). */
 meta *meta_collect(const experiment *e, int argc, char **argv);
 void meta_warn(meta *m, const char *msg);
+/* The ceilings the run uses (JSON text, doc/ceilings.md#the-ceilings), or
+ * the reason it has none. */
+void meta_set_ceilings(meta *m, const char *json, const char *why_none);
 /* Writes RUN_DIR/meta.json; `finished` = 0 while the run goes on. */
 int meta_write(meta *m, const char *run_dir, int finished, const long long counts[5],
                double wall);

@@ -187,6 +187,20 @@ char *rundir_meta_experiment(const char *dir, const char *field)
     return v;
 }
 
+char *rundir_meta_ceilings(const char *dir)
+{
+    int absent;
+    char err[8]; /* unreadable is absent here */
+    json_object *root = rundir_read_meta(dir, &absent, err, sizeof err);
+    char *v = NULL;
+    json_object *c;
+    if (root && json_object_object_get_ex(root, "ceilings", &c) &&
+        json_object_is_type(c, json_type_object))
+        v = xstrdup(json_object_to_json_string(c));
+    json_object_put(root);
+    return v;
+}
+
 int rundir_write_meta(const char *dir, json_object *m, char *err, size_t len)
 {
     const char *txt = json_object_to_json_string_ext(

@@ -68,6 +68,9 @@ json_object *rundir_read_meta(const char *dir, int *absent, char *err, size_t le
 /* A string of meta.json's "experiment" object ("name", "path"), malloc'd;
  * NULL when the file, the object or the string is absent. */
 char *rundir_meta_experiment(const char *dir, const char *field);
+/* meta.json's "ceilings" (the machine's, doc/ceilings.md#the-ceilings)
+ * as JSON text, malloc'd; NULL when it has none. */
+char *rundir_meta_ceilings(const char *dir);
 /* meta.json written atomically from m. */
 int rundir_write_meta(const char *dir, json_object *m, char *err, size_t len);
 /* The same, but arg/latest is named by the run it points to, arg/<run-id>

@@ -1,7 +1,6 @@
 /* shards.h - the shards of a run folder
- * (doc/slurm.md#running-on-a-slurm-cluster): RUN_DIR/shard-K-of-N/, each a run folder of its own written by
- * `runner --shard K/N --run-dir RUN_DIR`.  Library code: nothing is
- * printed. */
+ * (doc/slurm.md#running-on-a-slurm-cluster): RUN_DIR/shard-K-of-N/, each a run folder of its
+ * own written by `runner --shard K/N --run-dir RUN_DIR`.  Library code: nothing is printed. */
 #ifndef RUNNER_SHARDS_H
 #define RUNNER_SHARDS_H
 /* public header of runner/rundir/ */

@@ -1,9 +1,9 @@
 /* queue.h - talking to a Slurm cluster
- * (doc/slurm.md#running-on-a-slurm-cluster): sbatch, squeue and scontrol, run through base/spawn.h (an
- * argument vector, never a shell; found on PATH, or named by
- * $RUNNER_SBATCH, $RUNNER_SQUEUE and $RUNNER_SCONTROL) and killed when they
- * do not answer in time; and the job log of a run folder, slurm-jobs.txt.
- * Library code: nothing is printed (sbatch's own stderr is the caller's). */
+ * (doc/slurm.md#running-on-a-slurm-cluster): sbatch, squeue and scontrol, run through
+ * base/spawn.h (an argument vector, never a shell; found on PATH, or named by $RUNNER_SBATCH,
+ * $RUNNER_SQUEUE and $RUNNER_SCONTROL) and killed when they do not answer in time; and the job
+ * log of a run folder, slurm-jobs.txt. Library code: nothing is printed (sbatch's own stderr is
+ * the caller's). */
 #ifndef RUNNER_QUEUE_H
 #define RUNNER_QUEUE_H
 /* internal header of runner/slurm/: other folders may not include it */

@@ -7,11 +7,14 @@
  *   3  a missing required hook (probe)
  *   4  no entry symbol at all
  *   5  a backend whose probe says no driver */
+#define _POSIX_C_SOURCE 200809L
 #include "backend.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #if FAKE_VARIANT != 4
 
@@ -26,7 +29,13 @@
  * Every sample gets device_seconds (1 ms, 2 ms, 3 ms, ...); cold_facts
  * reports cold_context and cold_module once per process; `noop`'s extras
  * count sample_begin and sample_check calls (sample_begins, sample_checks).
- *   FAKE_MIN_WARM=S   the table's min_warm: trials warm at least S seconds */
+ *   FAKE_MIN_WARM=S   the table's min_warm: trials warm at least S seconds
+ * An energy counter (doc/ceilings.md#energy-per-call), with FAKE_JOULES=J:
+ * each run() adds J joules when it returns, and FAKE_IDLE_WATTS (default
+ * 0) accrue all the time; the counter shows the energy at its last update,
+ * every FAKE_ENERGY_UPDATE seconds (0.01), in steps of 1 mJ, starting at
+ * FAKE_ENERGY_START (0) and wrapping to 0 at FAKE_ENERGY_WRAP (0: never).
+ * run() busy-waits FAKE_CALL_SECONDS (0). */
 static int env_int(const char *name, int dflt)
 {
     const char *v = getenv(name);
@@ -34,6 +43,37 @@ static int env_int(const char *name, int dflt)
 }
 
 static int sticky, begins, checks, pending_begin, cold_told;
+
+static double env_num(const char *name, double dflt)
+{
+    const char *v = getenv(name);
+    return v && *v ? atof(v) : dflt;
+}
+
+static double mono(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* the energy counter: the true energy e_true at t_last, and what the
+ * counter shows (its value at the last update boundary) */
+static double e_true, t_last = -1, next_update, shown;
+
+static void energy_advance(double add)
+{
+    double t = mono(), upd = env_num("FAKE_ENERGY_UPDATE", 0.01), idle = env_num("FAKE_IDLE_WATTS", 0);
+    if (t_last < 0) {
+        t_last = t;
+        e_true = shown = env_num("FAKE_ENERGY_START", 0);
+        next_update = floor(t / upd) * upd + upd;
+    }
+    for (; next_update <= t; next_update += upd)
+        shown = e_true + idle * (next_update - t_last);
+    e_true += idle * (t - t_last) + add;
+    t_last = t;
+}
 
 typedef struct fake_state {
     int fault;
@@ -65,6 +105,11 @@ static int fake_run(void *state, rn_sample *s, rn_error *err)
     }
     f->calls++;
     s->device_seconds = 1e-3 * (double)(1 + f->calls % 3);
+    double busy = env_num("FAKE_CALL_SECONDS", 0);
+    for (double t0 = busy > 0 ? mono() : 0; busy > 0 && mono() - t0 < busy;)
+        ;
+    if (getenv("FAKE_JOULES"))
+        energy_advance(env_num("FAKE_JOULES", 0));
     return 0;
 }
 
@@ -128,6 +173,25 @@ static void fake_cold_facts(const rn_trial *t, void *ctx,
     cb(ctx, "cold_module", "0.004");
 }
 
+static int fake_energy(int dev, rn_energy *e, char *why, size_t len)
+{
+    (void)dev;
+    if (!getenv("FAKE_JOULES")) {
+        snprintf(why, len, "no energy counter (fake)");
+        return 1;
+    }
+    energy_advance(0);
+    double wrap = env_num("FAKE_ENERGY_WRAP", 0);
+    double v = wrap > 0 ? fmod(shown, wrap) : shown;
+    e->n = 1;
+    e->joules[0] = floor(v * 1e3 + 1e-6) * 1e-3;
+    e->wrap[0] = wrap;
+    e->resolution = 1e-3;
+    e->update = env_num("FAKE_ENERGY_UPDATE", 0.01);
+    e->scope = "board";
+    return 0;
+}
+
 static int probe_ok(char *why, size_t len)
 {
     (void)why;
@@ -172,6 +236,7 @@ static rn_backend fake = {
     .sample_begin = fake_sample_begin,
     .sample_check = fake_sample_check,
     .cold_facts = fake_cold_facts,
+    .energy = fake_energy,
 };
 
 const rn_backend *runner_backend_entry(void)

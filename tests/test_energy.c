@@ -1,0 +1,205 @@
+/* test_energy.c - `energy: true` (doc/ceilings.md#energy-per-call): the
+ * columns empty with the reason where there is no counter (this VM has no
+ * RAPL), the fake backend's counter giving the right joules per call within
+ * the stated interval, a counter wrap, the key's validation, and the
+ * energy chart and findings. */
+#include "exec/energy.h"
+#include "runproc.h"
+
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *cell(const csv_table *t, int row, const char *col)
+{
+    int c = csv_col(t, col);
+    cr_assert(c >= 0, "no column %s", col);
+    return c < t->nfields[row] ? t->rows[row][c] : "";
+}
+
+/* Where no counter can be read, the energy columns are there and empty,
+ * and the reason is in the row. */
+Test(energy, columns_empty_with_the_reason_without_a_counter, .timeout = 60)
+{
+    int rapl = access("/sys/class/powercap/intel-rapl:0/energy_uj", R_OK) == 0;
+    proc_out r;
+    char *d = run_yaml("workload: matmul\nenergy: true\nrepeats: 2\nsize: 32\n", NULL, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    csv_table t;
+    read_trials(d, &t);
+    cr_assert_str_eq(cell(&t, 1, "status"), "ok");
+    cr_assert_str_eq(cell(&t, 1, "energy"), "true");
+    if (rapl) { /* a machine with RAPL: the figures instead */
+        cr_assert(atof(cell(&t, 1, "joules_per_call")) > 0);
+        cr_assert_str_eq(cell(&t, 1, "energy_scope"), "package");
+    } else {
+        cr_assert_str_eq(cell(&t, 1, "joules_per_call"), "");
+        cr_assert_str_eq(cell(&t, 1, "watts"), "");
+        cr_assert_str_eq(cell(&t, 1, "idle_watts"), "");
+        const char *why = cell(&t, 1, "energy_note");
+        cr_assert(strstr(why, "RAPL"), "reason: '%s'", why);
+    }
+    csv_free(&t);
+    free(d);
+}
+
+/* The fake GPU's counter: 0.05 J a call plus 2 W at rest, shown every
+ * 10 ms in 1 mJ steps, starting 5 J below its wrap at 1000 J, so that it
+ * wraps in the first window.  joules_per_call must be 0.05 J plus the rest
+ * power over the call's time, within the interval the row states; the rest
+ * power 2 W; the scope the board's. */
+static void fake_run(const char *yaml, csv_table *t, proc_out *r, char **dir)
+{
+    char fake[4096];
+    snprintf(fake, sizeof fake, "%s/fake-1.so", getenv("RUNNER_FAKES"));
+    setenv("RUNNER_CUDA_BACKEND", fake, 1);
+    setenv("FAKE_DEVICES", "1", 1);
+    *dir = run_yaml(yaml, NULL, r);
+    unsetenv("RUNNER_CUDA_BACKEND");
+    unsetenv("FAKE_DEVICES");
+    cr_assert_eq(r->status, 0, "%s", r->err);
+    read_trials(*dir, t);
+}
+
+Test(energy, fake_counter_joules_per_call_within_the_interval_across_a_wrap, .timeout = 60)
+{
+    setenv("FAKE_JOULES", "0.05", 1);
+    setenv("FAKE_IDLE_WATTS", "2", 1);
+    setenv("FAKE_CALL_SECONDS", "0.001", 1);
+    setenv("FAKE_ENERGY_START", "995", 1);
+    setenv("FAKE_ENERGY_WRAP", "1000", 1);
+    csv_table t;
+    proc_out r;
+    char *d;
+    fake_run("workload: noop\ndevice: cuda\nenergy: true\nrepeats: 3\n", &t, &r, &d);
+    unsetenv("FAKE_JOULES"), unsetenv("FAKE_IDLE_WATTS"), unsetenv("FAKE_CALL_SECONDS");
+    unsetenv("FAKE_ENERGY_START"), unsetenv("FAKE_ENERGY_WRAP");
+    cr_assert_str_eq(cell(&t, 1, "status"), "ok", "%s", cell(&t, 1, "reason"));
+    double j = atof(cell(&t, 1, "joules_per_call")), err = atof(cell(&t, 1, "joules_per_call_err"));
+    double secs = atof(cell(&t, 1, "energy_call_seconds"));
+    double want = 0.05 + 2 * secs;
+    cr_assert(secs >= 0.001, "a call took %g s", secs);
+    cr_assert(err > 0 && err < 0.1 * j, "interval +-%g J of %g", err, j);
+    cr_assert(fabs(j - want) <= err, "%g J a call, want %g +- %g (across the wrap at 1000 J)", j,
+              want, err);
+    double idle = atof(cell(&t, 1, "idle_watts"));
+    cr_assert(fabs(idle - 2) <= 0.1, "idle %g W, want 2", idle);
+    double w = atof(cell(&t, 1, "watts"));
+    cr_assert(fabs(w - j / secs) <= 0.02 * w, "%g W against %g J in %g s", w, j, secs);
+    cr_assert_str_eq(cell(&t, 1, "energy_scope"), "board");
+    csv_free(&t);
+    free(d);
+}
+
+/* A backend without a counter says so in the row. */
+Test(energy, fake_without_a_counter_says_so, .timeout = 60)
+{
+    csv_table t;
+    proc_out r;
+    char *d;
+    fake_run("workload: noop\ndevice: cuda\nenergy: true\nrepeats: 2\n", &t, &r, &d);
+    cr_assert_str_eq(cell(&t, 1, "status"), "ok");
+    cr_assert_str_eq(cell(&t, 1, "joules_per_call"), "");
+    cr_assert_str_eq(cell(&t, 1, "energy_note"), "no energy counter (fake)");
+    csv_free(&t);
+    free(d);
+}
+
+/* Each counter's wrap is undone on its own; a counter that never wraps
+ * (wrap 0) going down is a reset, counted as it reads. */
+Test(energy, delta_undoes_each_counters_wrap)
+{
+    rn_energy a = {.n = 2, .joules = {262140.0, 10.0}, .wrap = {262144.0, 262144.0}};
+    rn_energy b = {.n = 2, .joules = {6.0, 20.0}, .wrap = {262144.0, 262144.0}};
+    cr_assert_float_eq(energy_delta(&a, &b), 10.0 + 10.0, 1e-9);
+    rn_energy c = {.n = 1, .joules = {5.0}, .wrap = {0}};
+    rn_energy e = {.n = 1, .joules = {7.5}, .wrap = {0}};
+    cr_assert_float_eq(energy_delta(&c, &e), 2.5, 1e-12);
+}
+
+/* `energy` must be true or false, at the top level and in a sweep. */
+Test(energy, the_key_is_validated)
+{
+    proc_out r;
+    char *d = tmpdir();
+    write_text(d, "a.yaml", "workload: noop\nenergy: 3\n");
+    write_text(d, "b.yaml", "workload: noop\nsweep:\n  energy: [true, maybe]\n");
+    char a[4096], b[4096];
+    snprintf(a, sizeof a, "%s/a.yaml", d);
+    snprintf(b, sizeof b, "%s/b.yaml", d);
+    run((char *[]){"validate", a, NULL}, &r);
+    cr_assert_eq(r.status, 2);
+    cr_assert(strstr(r.err, "a.yaml:2:9: error: 'energy' must be true or false, not '3'"), "%s",
+              r.err);
+    run((char *[]){"validate", b, NULL}, &r);
+    cr_assert_eq(r.status, 2);
+    cr_assert(strstr(r.err, "b.yaml:3:18: error: 'energy' must be true or false, not 'maybe'"),
+              "%s", r.err);
+    free(d);
+}
+
+/* The energy chart and a findings line: CPU (no counter here) and the fake
+ * GPU; the findings name the reason or compare. */
+Test(energy, chart_and_findings, .timeout = 60)
+{
+    setenv("FAKE_JOULES", "0.01", 1);
+    char fake[4096];
+    snprintf(fake, sizeof fake, "%s/fake-1.so", getenv("RUNNER_FAKES"));
+    setenv("RUNNER_CUDA_BACKEND", fake, 1);
+    setenv("FAKE_DEVICES", "1", 1);
+    char *d = tmpdir();
+    write_text(d, "e.yaml", "name: e\nworkload: noop\nenergy: true\nrepeats: 2\n"
+                            "sweep:\n  seed: [1, 2]\n");
+    char e[4096], out[4096], p[4096];
+    snprintf(e, sizeof e, "%s/e.yaml", d);
+    snprintf(out, sizeof out, "%s/run", d);
+    proc_out r;
+    run((char *[]){"--quiet", "--run-dir", out, "--filter", "seed=1",
+                   "--filter", "seed=2", e, NULL},
+        &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    unsetenv("FAKE_JOULES"), unsetenv("RUNNER_CUDA_BACKEND"), unsetenv("FAKE_DEVICES");
+    /* the CPU's noop: no counter on this VM, so the findings say why */
+    snprintf(p, sizeof p, "%s/report.md", out);
+    FILE *f = fopen(p, "r");
+    cr_assert_not_null(f);
+    char buf[65536];
+    buf[fread(buf, 1, sizeof buf - 1, f)] = '\0';
+    fclose(f);
+    if (access("/sys/class/powercap/intel-rapl:0/energy_uj", R_OK) != 0)
+        cr_assert(strstr(buf, "Energy was not measured: no RAPL on this machine"), "%s", buf);
+    free(d);
+}
+
+/* The fake GPU's energy chart: joules per call against the swept size. */
+Test(energy, energy_chart_drawn, .timeout = 60)
+{
+    setenv("FAKE_JOULES", "0.01", 1);
+    char fake[4096];
+    snprintf(fake, sizeof fake, "%s/fake-1.so", getenv("RUNNER_FAKES"));
+    setenv("RUNNER_CUDA_BACKEND", fake, 1);
+    setenv("FAKE_DEVICES", "1", 1);
+    char *d = tmpdir();
+    write_text(d, "e.yaml", "name: e\nworkload: noop\ndevice: cuda\nenergy: true\nrepeats: 2\n");
+    char e[4096], out[4096], p[4096];
+    snprintf(e, sizeof e, "%s/e.yaml", d);
+    snprintf(out, sizeof out, "%s/run", d);
+    proc_out r;
+    run((char *[]){"--quiet", "--run-dir", out, e, NULL}, &r);
+    unsetenv("FAKE_JOULES"), unsetenv("RUNNER_CUDA_BACKEND"), unsetenv("FAKE_DEVICES");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    snprintf(p, sizeof p, "%s/plots/energy.gp", out);
+    struct stat st;
+    cr_assert_eq(stat(p, &st), 0, "no energy chart");
+    snprintf(p, sizeof p, "%s/report.md", out);
+    FILE *f = fopen(p, "r");
+    char buf[65536];
+    buf[fread(buf, 1, sizeof buf - 1, f)] = '\0';
+    fclose(f);
+    cr_assert(strstr(buf, "J a call") && strstr(buf, "board power"), "%s", buf);
+    free(d);
+}
