@@ -86,14 +86,10 @@ int gate_judge(sqlite3 *db, const char *run_dir, int window, gate_result *out, c
         return -1;
     }
     compare_run R;
-    strbuf e = {0};
-    if (compare_run_load(&R, run_dir, &e) < 0) {
-        snprintf(err, len, "%s", e.s ? e.s : run_dir);
-        sb_free(&e);
+    if (compare_run_load(&R, run_dir, err, len) < 0) {
         json_object_put(meta);
         return -1;
     }
-    sb_free(&e);
     history_machine m;
     history_machine_of(meta, &m);
     out->window = window;

@@ -348,14 +348,10 @@ int history_record(sqlite3 *db, const char *run_dir, const history_record_opts *
         return -1;
     }
     compare_run R;
-    strbuf e = {0};
-    if (compare_run_load(&R, run_dir, &e) < 0) {
-        snprintf(err, len, "%s", e.s ? e.s : run_dir);
-        sb_free(&e);
+    if (compare_run_load(&R, run_dir, err, len) < 0) {
         json_object_put(meta);
         return -1;
     }
-    sb_free(&e);
     char **keys = xcalloc((size_t)R.nrows + 1, sizeof *keys);
     for (int p = 0; p < R.nrows; p++)
         keys[p] = history_trial_key(&R, p);
