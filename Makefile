@@ -161,7 +161,7 @@ $(BUILD)/tests/command/proto_prog: tests/command/proto_prog.c
 $(BUILD)/tests/command/sumsq: examples/command/sumsq.c
 	@mkdir -p $(dir $@)
 	@$(CC) -std=c11 -Wall -Wextra -Werror -O2 $< -o $@ -lm
-$(BUILD)/tests/fake-%.so: tests/fake/fake_backend.c runner/backend.h
+$(BUILD)/tests/fake-%.so: tests/fake/fake_backend.c runner/backend.h include/runner/workload.h
 	@mkdir -p $(dir $@)
 	@$(CC) -std=c11 -Wall -Wextra -Werror -fPIC -shared -Irunner -DFAKE_VARIANT=$* $< -o $@
 
