@@ -5,6 +5,7 @@
 #   make test-gpu   GPU tests (prints a skip line without a device)
 #   make gpu-acceptance OUT=DIR   the one-call GPU acceptance run (skip lines without a GPU)
 #   make install PREFIX=/usr/local    make clean
+#                   (with include/runner/workload.h and lib/pkgconfig/runner.pc for plugins)
 #   make check-man, make check-completion   the man page renders; bash completion works
 # SAN=1 builds with AddressSanitizer + UBSan into build-san/.
 
@@ -13,12 +14,14 @@ CC       ?= gcc
 NVCC     ?= $(shell command -v nvcc 2>/dev/null || ls /usr/local/cuda/bin/nvcc 2>/dev/null)
 VERSION  := 0.1.0
 GIT_REV  := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
+# the plugin interface's version (include/runner/workload.h), for runner.pc
+WORKLOAD_INTERFACE := $(shell sed -n 's/^\#define RN_WORKLOAD_INTERFACE //p' include/runner/workload.h)
 
 PKGS     := yaml-0.1 lua5.4 openblas json-c libcrypto libcmark-gfm
 # what the runner needs; the test targets need TEST_PKGS too
 DEB_PKGS  := pkg-config libyaml-dev liblua5.4-dev libopenblas-dev libjson-c-dev libssl-dev \
              libcmark-gfm-dev libcmark-gfm-extensions-dev gnuplot-nox
-TEST_PKGS := libcriterion-dev valgrind clang libclang-rt-14-dev chromium
+TEST_PKGS := libcriterion-dev valgrind clang libclang-rt-14-dev chromium g++
 # recursive (=): read after `make deps` has installed the packages; cmark-gfm's
 # extensions (report.html's tables) have no .pc file
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -162,6 +165,18 @@ $(BUILD)/tests/fake-%.so: tests/fake/fake_backend.c runner/backend.h
 	@mkdir -p $(dir $@)
 	@$(CC) -std=c11 -Wall -Wextra -Werror -fPIC -shared -Irunner -DFAKE_VARIANT=$* $< -o $@
 
+# the plugins of tests/test_plugin.c, built against the public header alone
+PLUGIN_VARIANTS := ok abi norelease nosym crash hang
+PLUGINS := $(PLUGIN_VARIANTS:%=$(BUILD)/tests/plugin-%.so) $(BUILD)/tests/plugin-cpp.so
+$(BUILD)/tests/plugin-cpp.so: tests/plugin/cpp_plugin.cc include/runner/workload.h
+	@mkdir -p $(dir $@)
+	@$(CXX) -std=c++20 -Wall -Wextra -Wno-missing-field-initializers -Werror -fPIC -shared \
+	  -Iinclude $< -o $@
+$(BUILD)/tests/plugin-%.so: tests/plugin/test_plugin_lib.c include/runner/workload.h
+	@mkdir -p $(dir $@)
+	@$(CC) -std=c11 -Wall -Wextra -Werror -fPIC -shared -Iinclude \
+	  -DPLUGIN_VARIANT=$(shell echo $(PLUGIN_VARIANTS) | tr ' ' '\n' | grep -nx $* | cut -d: -f1) $< -o $@
+
 TEST_ENV := RUNNER_BIN=$(abspath $(BIN)) RUNNER_ROOT=$(CURDIR) RUNNER_FAKES=$(abspath $(BUILD)/tests) \
             XDG_CACHE_HOME=$(abspath $(BUILD))/tests/cache
 # the A/A calibration of `runner compare` (doc/compare.md#comparing-runs): timing,
@@ -170,9 +185,12 @@ aa: $(OUTBIN)
 	RUNNER=$(abspath $(OUTBIN)) sh bench/aa.sh
 
 # the runs of the tests use one cache of this machine's ceilings, not the
-# user's (doc/ceilings.md#the-ceilings): the first run probes, the rest reuse it
+# user's (doc/ceilings.md#the-ceilings), probed before the tests start, so
+# that no test's run pays the probe (a test that interrupts a run after
+# 0.4 s would interrupt the probe)
 test test-valgrind: export XDG_CACHE_HOME := $(abspath $(BUILD))/tests/cache
-test: deps-test $(OUTBIN) $(BUILD)/tests/runner-tests $(FAKES)
+test: deps-test $(OUTBIN) $(BUILD)/tests/runner-tests $(FAKES) $(PLUGINS)
+	@$(BIN) machine >/dev/null
 	$(TEST_ENV) $(BUILD)/tests/runner-tests --jobs 2
 	@# timing-sensitive tests need the machine to themselves; not under the
 	@# sanitizers, whose checks slow a kernel such as axpb 17x and so time
@@ -182,6 +200,10 @@ ifneq ($(SAN),1)
 endif
 	@$(MAKE) -s check-man check-completion check-layout RUNNER_BIN=$(abspath $(BIN))
 	@BUILD=$(BUILD) bash tests/adding-workload.sh
+ifneq ($(SAN),1)
+	@# make install, then a plugin from `runner new workload` built against the installed header
+	@bash tests/plugin-install.sh
+endif
 	@# the GPU acceptance script: on a machine with no GPU, one skip line per GPU part
 	@rm -rf $(BUILD)/gpu-acceptance; RUNNER_BIN=$(abspath $(BIN)) bash bench/gpu-acceptance.sh $(BUILD)/gpu-acceptance >$(BUILD)/gpu-acceptance.out 2>&1 \
 	  || { cat $(BUILD)/gpu-acceptance.out; exit 1; }; \
@@ -226,6 +248,7 @@ gpu-bundle: $(OUTBIN) cuda
 # Core tests under valgrind's memcheck (no sanitizer build; workers are
 # forked from the checked process, so they are checked too).
 test-valgrind: deps-test $(OUTBIN) $(BUILD)/tests/runner-tests $(FAKES)
+	@$(BIN) machine >/dev/null
 	RUNNER_BIN=$(abspath $(BIN)) RUNNER_ROOT=$(CURDIR) RUNNER_FAKES=$(abspath $(BUILD)/tests) \
 	  valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
 	  --trace-children=no -q $(BUILD)/tests/runner-tests --jobs 1 --filter 'config*/*'
@@ -296,6 +319,15 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 644 runner.1 $(DESTDIR)$(PREFIX)/share/man/man1/runner.1
 	install -m 644 completion/runner.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/runner
+	@# the plugin interface and pkg-config's description of it (doc/own-code-plugins.md)
+	install -d $(DESTDIR)$(PREFIX)/include/runner $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 644 include/runner/workload.h $(DESTDIR)$(PREFIX)/include/runner/workload.h
+	printf '%s\n' 'prefix=$(PREFIX)' 'exec_prefix=$${prefix}' 'includedir=$${prefix}/include' \
+	  'libdir=$${exec_prefix}/lib' 'workload_interface=$(WORKLOAD_INTERFACE)' '' \
+	  'Name: runner' 'Description: declarative CPU/GPU experiment runner: the workload plugin interface' \
+	  'Version: $(VERSION)' 'Cflags: -I$${includedir}' 'Libs:' \
+	  >$(DESTDIR)$(PREFIX)/lib/pkgconfig/runner.pc
+	chmod 644 $(DESTDIR)$(PREFIX)/lib/pkgconfig/runner.pc
 
 clean:
 	rm -rf build build-san bin lib

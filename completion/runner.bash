@@ -1,6 +1,6 @@
 # bash completion for runner (installed by `make install` to
 # $(PREFIX)/share/bash-completion/completions/runner).
-# Completes the commands, their options and values, workload names (from
+# Completes the commands (`runner new workload` too), their options and values, workload names (from
 # `runner list workloads`) after `--filter workload=`, experiment files
 # (*.yaml, *.yml) and run folders.
 
@@ -18,7 +18,7 @@ _runner()
     prev=""
     [ "$COMP_CWORD" -gt 0 ] && prev="${COMP_WORDS[COMP_CWORD-1]}"
 
-    local commands="validate plot report export list merge submit status compare machine help"
+    local commands="validate plot report export list merge submit status compare machine new help"
     local run_opts="--output --filter --resume --shard --run-dir --trace --no-plots --quiet
         --allow-unsafe-lua --dry-run --help --version"
 
@@ -38,7 +38,7 @@ _runner()
 
     # values of options
     case "$prev" in
-    --output | --run-dir)
+    --output | --run-dir | --dir)
         COMPREPLY=($(compgen -d -- "$cur"))
         return 0
         ;;
@@ -107,6 +107,14 @@ _runner()
                 --output --resume" -- "$cur"))
         else
             COMPREPLY=($(compgen -f -X '!*.y*ml' -- "$cur") $(compgen -d -- "$cur"))
+        fi
+        ;;
+    new)
+        # runner new workload NAME [--cuda] [--dir DIR]
+        if [[ "$cur" == -* ]]; then
+            COMPREPLY=($(compgen -W "--cuda --dir" -- "$cur"))
+        elif [ "$prev" = new ]; then
+            COMPREPLY=($(compgen -W "workload" -- "$cur"))
         fi
         ;;
     compare)

@@ -34,6 +34,9 @@ check "runner --no" --no-plots runner --no
 check "export --format" json runner export results --format ''
 check "compare --format" md runner compare a b --format ''
 check "a yaml file" experiments/matmul.yaml runner experiments/matm
+check "runner ne" new runner ne
+check "runner new w" workload runner new w
+check "runner new workload x --c" --cuda runner new workload x --c
 bin=${RUNNER_BIN:-bin/runner}
 if [ -x "$bin" ]; then
     check "workload names" workload=matmul "$bin" --filter workload=mat

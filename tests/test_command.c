@@ -121,7 +121,7 @@ Test(command, persistent_failures_fail_their_trial_and_the_sweep_goes_on, .timeo
     csv_table t;
     char *d = run_with("workload: command\ncommand: [%s]\nprotocol: persistent\n"
                        "sweep:\n  action: [skip, crash, ok, exit, malformed, liar, wrong, teardown_error, "
-                       "setup_error]\nrepeats: 3\n",
+                       "setup_error, reserved]\nrepeats: 3\n",
                        prog("proto_prog"), &r, &t);
     cr_assert_eq(r.status, 1, "%s", r.err);
     static const struct {
@@ -136,6 +136,8 @@ Test(command, persistent_failures_fail_their_trial_and_the_sweep_goes_on, .timeo
         {"teardown_error", "failed", "teardown failed: cannot let go"},
         {"setup_error", "failed", "setup failed: cannot set up"},
         {"skip", "skipped", "nothing to do here"},
+        {"reserved", "failed", "command: extras() returned column `median`, which the runner "
+                               "writes; rename it"},
         {"ok", "ok", ""},
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
@@ -286,17 +288,20 @@ Test(command, per_call_times_each_run_and_fails_on_status_or_signal, .timeout = 
     free(d);
 }
 
+/* An empty call less the median start of an empty program: the fastest
+ * of 21 such calls is well under one start (a loaded machine moves the
+ * median, hardly the fastest), and never below 0. */
 Test(command, subtract_spawn_takes_the_start_off, .timeout = 60)
 {
     proc_out r;
     csv_table t;
     char *d = run_with("workload: command\ncommand: [%s, --spin, \"0\"]\nprotocol: per_call\n"
-                       "subtract_spawn: true\nrepeats: 5\n",
+                       "subtract_spawn: true\nrepeats: 21\nbatch: 1\n",
                        prog("proto_prog"), &r, &t);
     cr_assert_eq(r.status, 0, "%s", r.err);
-    double med = num(&t, 1, "median"), spawn = num(&t, 1, "spawn_seconds");
-    cr_assert(spawn > 0 && med >= 0 && med < spawn * 2 + 0.002,
-              "an empty call less the spawn: %g s (spawn %g s)", med, spawn);
+    double min = num(&t, 1, "min"), spawn = num(&t, 1, "spawn_seconds");
+    cr_assert(spawn > 0 && min >= 0 && min < spawn,
+              "the fastest empty call less the spawn: %g s (spawn %g s)", min, spawn);
     csv_free(&t);
     free(d);
 }

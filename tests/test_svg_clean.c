@@ -150,7 +150,7 @@ Test(svg_clean, mutated_attacks_stay_out)
                     l = len - from;
                 if (len + l < 2 * n) {
                     memmove(m + at + l, m + at, len - at + 1);
-                    memcpy(m + at, m + (from < at ? from : at), l);
+                    memmove(m + at, m + (from < at ? from : at), l);
                     len += l;
                 }
                 break;

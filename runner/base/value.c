@@ -3,6 +3,7 @@
 
 #include "base/util.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,16 +18,31 @@ void format_number(char *out, size_t n, double f, int digits)
     if (digits < 1 || digits > 17)
         digits = 17;
     char t[64];
+    int p, x;
     snprintf(t, sizeof t, "%.*e", digits - 1, f);
-    double want = strtod(t, NULL); /* f rounded to `digits` */
-    int p = 1;
-    for (; p < digits; p++) {
+    if (digits <= DBL_DIG && fabs(f) >= DBL_MIN) {
+        /* the fewest digits that give f rounded to `digits` back are its
+         * digits less their trailing zeros: two decimals of at most DBL_DIG
+         * digits never read as one normal double (issue 38: the search
+         * below cost two snprintf and a strtod a digit, per cell) */
+        char *e = strchr(t, 'e');
+        x = atoi(e + 1);
+        p = 0;
+        for (const char *c = t; c < e; c++)
+            p += *c >= '0' && *c <= '9';
+        for (const char *c = e - 1; c > t && p > 1 && (*c == '0' || *c == '.'); c--)
+            p -= *c == '0';
+    } else {
+        double want = strtod(t, NULL); /* f rounded to `digits` */
+        p = 1;
+        for (; p < digits; p++) {
+            snprintf(t, sizeof t, "%.*e", p - 1, f);
+            if (strtod(t, NULL) == want)
+                break;
+        }
         snprintf(t, sizeof t, "%.*e", p - 1, f);
-        if (strtod(t, NULL) == want)
-            break;
+        x = atoi(strchr(t, 'e') + 1);
     }
-    snprintf(t, sizeof t, "%.*e", p - 1, f);
-    int x = atoi(strchr(t, 'e') + 1);
     if (x >= -4 && x < 15) /* %.*f rounds at the same digit as %.*e did */
         snprintf(out, n, "%.*f", p - 1 - x > 0 ? p - 1 - x : 0, f);
     else

@@ -31,6 +31,7 @@ void cli_usage(FILE *out)
           "                     [--noise-floor PCT] [--ignore KEY]... [--busy-ok]\n"
           "                     [--format text|md|csv|json]\n"
           "       runner machine [--show] [--reprobe] [--json]  this machine's ceilings (probed once)\n"
+          "       runner new workload NAME [--cuda] [--dir DIR]   write a plugin to build and sweep\n"
           "options:\n"
           "  --output DIR         results folder (default ./results)\n"
           "  --filter KEY=GLOB    keep matching trials (repeatable)\n"

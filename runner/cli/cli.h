@@ -20,6 +20,7 @@ typedef enum {
     CMD_SUBMIT,
     CMD_STATUS,
     CMD_MACHINE,
+    CMD_NEW,
     CMD_NONE, /* ends cli_commands */
 } command;
 

@@ -33,6 +33,7 @@ static int list_workloads(void)
     printf("\nlua:FILE     custom workloads in Lua (see doc/lua.md)\n");
     printf("command      your own program, started per call or kept running "
            "(see doc/own-code.md)\n");
+    printf("plugin:LIB.so:NAME  your own C, C++ or CUDA code (see doc/own-code-plugins.md)\n");
     if (!cuda)
         printf("CUDA: %s\n", why);
     return EXIT_OK;

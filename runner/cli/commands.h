@@ -35,6 +35,8 @@ int cmd_submit_main(int nargs, char **args);
 int cmd_status_main(int nargs, char **args);
 /* runner machine [--show] [--reprobe] [--json] (cmd_machine.c) */
 int cmd_machine_main(int nargs, char **args);
+/* runner new workload NAME [--cuda] [--dir DIR] (cmd_new.c) */
+int cmd_new_main(int nargs, char **args);
 /* Compares the runs (report/compare.h) and writes the result to out, the
  * reasons for exit 2 to err (cmd_compare.c). */
 int compare_runs(const char *const *old_dirs, int nold, const char *const *new_dirs, int nnew,

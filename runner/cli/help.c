@@ -42,6 +42,13 @@ static const struct {
      "usage: runner list workloads | devices\n"
      "workloads: what this build runs, on which backend, with its parameters;\n"
      "devices: the CPU and every CUDA device (or why there is none).\n"},
+    {CMD_NEW, "new",
+     "usage: runner new workload NAME [--cuda] [--dir DIR]\n"
+     "Writes a workload plugin into DIR (default ./NAME): NAME.c, a Makefile that builds\n"
+     "NAME.so with `pkg-config runner`, and NAME.yaml, an experiment that sweeps it\n"
+     "(workload: plugin:NAME.so:NAME).  No file that exists is overwritten.\n"
+     "  --cuda      add its CUDA half: NAME.cu and NAME.h, built with nvcc\n"
+     "  --dir DIR   the folder to write into (made when missing)\n"},
     {CMD_MERGE, "merge",
      "usage: runner merge RUN_DIR\n"
      "Joins the shards of a run (RUN_DIR/shard-K-of-N/) into one run in dry-run order,\n"

@@ -38,6 +38,7 @@ static const cli_command commands[] = {
     {"submit", CMD_SUBMIT, NULL, cmd_submit_main},
     {"status", CMD_STATUS, NULL, cmd_status_main},
     {"machine", CMD_MACHINE, NULL, cmd_machine_main},
+    {"new", CMD_NEW, NULL, cmd_new_main},
     {NULL, CMD_NONE, NULL, NULL},
 };
 
@@ -45,7 +46,7 @@ int main(int argc, char **argv)
 {
     cli_argc = argc;
     cli_argv = argv;
-    /* compare, submit and status parse their own options */
+    /* compare, submit, status and new parse their own options */
     for (const cli_command *k = commands; argc > 1 && k->cmd != CMD_NONE; k++)
         if (k->own && !strcmp(argv[1], k->word))
             return k->own(argc - 2, argv + 2);

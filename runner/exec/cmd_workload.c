@@ -9,6 +9,7 @@
 #include "exec/cmd_program.h"
 #include "exec/cmd_proto.h"
 #include "exec/proto.h"
+#include "exec/worker_out.h"
 #include "experiment/command_spec.h"
 
 #include <errno.h>
@@ -484,26 +485,30 @@ static void cw_timed_begin(void *state)
     s->rt_n = 0;
 }
 
-static void put(void *ctx, void (*cb)(void *, const char *, const char *), const char *k,
-                double v)
+/* One of the runner's own columns (reserved: experiment/columns.h), sent as
+ * the worker sends its others, not through the user's extras. */
+static void put(const char *k, double v)
 {
     char t[40];
     if (!isfinite(v))
         return;
     format_double(t, sizeof t, v);
-    cb(ctx, k, t);
+    wout_extra(NULL, k, t);
 }
 
+/* The program's columns go through cb, which refuses a reserved name
+ * (doc/results.md#reserved-column-names); the protocol's own go out
+ * directly. */
 static void cw_extras(void *state, void *ctx, void (*cb)(void *ctx, const char *k, const char *v))
 {
     cmd_state *s = state;
     for (int i = 0; i < s->nx; i++)
         cb(ctx, s->xk[i], s->xv[i]);
-    put(ctx, cb, "spawn_seconds", s->spawn);
-    put(ctx, cb, "protocol_seconds", s->noop);
-    put(ctx, cb, "program_start_seconds", s->started);
+    put("spawn_seconds", s->spawn);
+    put("protocol_seconds", s->noop);
+    put("program_start_seconds", s->started);
     if (s->persistent && s->rt_n) /* per call, beside the samples */
-        put(ctx, cb, "round_trip_seconds", s->rt_sum / (double)s->rt_n);
+        put("round_trip_seconds", s->rt_sum / (double)s->rt_n);
 }
 
 static void cw_work(void *state, double *flops, double *bytes)

@@ -105,6 +105,13 @@ void sup_stop(supervisor *S)
     S->pid = 0;
 }
 
+void sup_free(supervisor *S)
+{
+    sup_stop(S);
+    free(S->aff_spec);
+    S->aff_spec = NULL;
+}
+
 enum { RD_OK = 0, RD_EOF = -1, RD_TIMEOUT = -2, RD_INTR = -3 };
 
 #define RBUF_SIZE (1 << 18)
@@ -189,15 +196,26 @@ static void sup_run_inner(supervisor *S, long long t, double timeout, int sample
     value tv = tc >= 0 ? trial_value(S->e, t, tc) : (value){0};
     const char *spec = av.kind != VAL_NONE && av.text ? av.text : "none";
     int threads = tv.kind == VAL_INT ? (int)tv.i : host_cpus();
-    cpu_set_t set;
-    char why[300], key[320];
-    int pin = affinity_resolve(spec, threads, &set, why, sizeof why);
+    char key[320];
+    /* resolved and formatted once while the trials' spec and threads stay
+     * the same (issue 38: affinity_format was a per-trial cost) */
+    if (!S->aff_spec || strcmp(S->aff_spec, spec) || S->aff_spec_threads != threads) {
+        free(S->aff_spec);
+        S->aff_spec = xstrdup(spec);
+        S->aff_spec_threads = threads;
+        S->aff_spec_pin = affinity_resolve(spec, threads, &S->aff_spec_set, S->aff_why,
+                                           sizeof S->aff_why);
+        if (S->aff_spec_pin >= 0)
+            affinity_format(&S->aff_spec_set, S->aff_why, sizeof S->aff_why);
+    }
+    cpu_set_t set = S->aff_spec_set;
+    const char *why = S->aff_why;
+    int pin = S->aff_spec_pin;
     if (pin < 0) {
         out->status = ST_FAILED;
         out->reason = xstrdup(why);
         return;
     }
-    affinity_format(&set, why, sizeof why);
     snprintf(key, sizeof key, "%d:%d:%s", pin, pin ? threads : 0, why);
     /* warmup_curve: the first calls of a fresh worker (doc/timing.md#the-warmup-curve) */
     int wc = experiment_column(S->e, "warmup_curve");

@@ -27,6 +27,13 @@ typedef struct supervisor {
     char aff_key[320];
     cpu_set_t aff_set;
     int aff_threads, aff_pin;
+    /* the last trial's affinity spec and threads, resolved into aff_why
+     * (pin < 0: refused, aff_why the reason): the next trial with the same
+     * ones resolves and formats nothing again */
+    char *aff_spec;
+    int aff_spec_threads, aff_spec_pin;
+    cpu_set_t aff_spec_set;
+    char aff_why[300];
     trace_file *trace; /* the run's timeline (doc/results.md#a-timeline-of-a-run), or NULL */
     pid_t group; /* the worker's command program's group (MSG_GROUP), or 0 */
 } supervisor;
@@ -38,5 +45,7 @@ void sup_init(supervisor *S, const experiment *e, volatile sig_atomic_t *interru
 void sup_run(supervisor *S, long long t, double timeout, int samples, int warmups,
              trial_result *out);
 void sup_stop(supervisor *S);
+/* sup_stop, and frees what the supervisor keeps between workers. */
+void sup_free(supervisor *S);
 
 #endif

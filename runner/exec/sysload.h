@@ -22,6 +22,10 @@
 /* The load average and the frequencies are read at an interval's end, at
  * most this often (seconds): a shorter trial reuses the reading before it */
 #define LOAD_MHZ_EVERY 0.1
+/* /proc/stat and the CPU times are read at most this often (seconds, one
+ * clock tick of USER_HZ 100, their resolution): a snapshot sooner after the
+ * last reading is that reading, its time included */
+#define LOAD_STAT_EVERY 0.01
 
 typedef struct load_snap {
     double t;                        /* CLOCK_MONOTONIC seconds */
@@ -42,6 +46,8 @@ typedef struct load_sum {
     int n;                /* intervals added */
 } load_sum;
 
+/* A snapshot of now, or of the last reading when it is under
+ * LOAD_STAT_EVERY old and of the same worker (s->t then is its time). */
 void load_snap_take(load_snap *s, pid_t worker);
 /* Adds the interval a..b to *sum (nothing when /proc could not be read). */
 void load_add(load_sum *sum, const load_snap *a, const load_snap *b);

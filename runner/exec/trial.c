@@ -3,6 +3,7 @@
 
 #include "experiment/keys.h"
 #include "base/util.h"
+#include "registry/plugin.h"
 
 #include <sched.h>
 #include <stdlib.h>
@@ -36,6 +37,7 @@ void trial_resolve(const experiment *e, long long t, resolved_trial *r)
     value v = get(e, t, "workload");
     r->t.workload = v.text ? v.text : "";
     r->lua = !strncmp(r->t.workload, "lua:", 4);
+    r->plugin = plugin_is_spec(r->t.workload);
     v = get(e, t, "device");
     if (v.text && !strncmp(v.text, "cuda", 4)) {
         r->t.device = RN_DEV_CUDA;

@@ -13,6 +13,7 @@ typedef struct resolved_trial {
     int batch;            /* calls per sample; 0 = auto */
     double timeout; /* seconds; 0 = none */
     int lua;        /* workload is lua:PATH */
+    int plugin;     /* workload is plugin:PATH:NAME (doc/own-code-plugins.md) */
     double warmup_time, warmup_tolerance; /* the experiment's (config.h) */
     double sample_time;                   /* the least sample with batch: auto */
     int processes; /* parallel: processes: that many (the trial's threads); 0: threads */

@@ -9,7 +9,6 @@
 #include "exec/worker.h"
 
 #include "registry/backends.h"
-#include "lua/lua_engine.h"
 #include "experiment/columns.h"
 #include "exec/batch.h"
 #include "exec/cmd_workload.h"
@@ -24,6 +23,7 @@
 #include "stats/stats.h"
 #include "exec/trial.h"
 #include "base/util.h"
+#include "exec/trial_impl.h"
 #include "registry/workloads.h"
 
 #include <errno.h>
@@ -282,7 +282,7 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
             trace_span("sample", n - 1, ta, tz, s.seconds, batch, &s);
         buf.s[buf.n++] = s;
         double now = (double)z.tv_sec + (double)z.tv_nsec * 1e-9;
-        if ((buf.n == 256 || now - buf.last_flush > 0.1) && !discard)
+        if ((buf.n == 256 || now - buf.last_flush > WOUT_FLUSH_EVERY) && !discard)
             wout_samples(fd, &buf);
         measured += wall;
         if (r->repeats > 0)
@@ -309,7 +309,7 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
             }
         }
     }
-    wout_samples(fd, &buf);
+    wout_samples_end(fd, &buf);
     if (throttled) {
         char t[300];
         snprintf(t, sizeof t, "%d (%s)", throttled, throttle_why);
@@ -414,8 +414,8 @@ void worker_run_trial(const experiment *e, const worker_cmd *cmd, int fd)
     }
     /* lua:PATH: no registry entry (dtypes, memory estimate); the file
      * states its own flops and bytes (run_loop asks after prepare) */
-    const workload_desc *desc = r.lua ? NULL : workload_find(tr->workload);
-    if (!r.lua && !desc) {
+    const workload_desc *desc = r.lua || r.plugin ? NULL : workload_find(tr->workload);
+    if (!r.lua && !r.plugin && !desc) {
         wout_done(fd, ST_FAILED, "unknown workload '%s'", tr->workload);
         goto out;
     }
@@ -449,9 +449,10 @@ void worker_run_trial(const experiment *e, const worker_cmd *cmd, int fd)
                  tr->device_index, ndev);
         goto out;
     }
-    const rn_workload_impl *impl = r.lua ? lua_workload_impl() : b->workload(desc->name);
-    if (!impl || !impl->prepare || !impl->run || !impl->release) {
-        wout_done(fd, ST_SKIPPED, "workload %s does not run on %s", desc->name, b->name);
+    int failed; /* a plugin is loaded here, in the worker (trial_impl.h) */
+    const rn_workload_impl *impl = trial_impl(e, &r, b, desc, &failed, why, sizeof why);
+    if (!impl) {
+        wout_done(fd, failed ? ST_FAILED : ST_SKIPPED, "%s", why);
         goto out;
     }
     double need = desc && desc->memory ? desc->memory(tr) : 0, avail = 0;

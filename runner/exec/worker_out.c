@@ -125,6 +125,15 @@ void wout_samples(int fd, sample_buf *b)
     b->last_flush = now_seconds();
 }
 
+void wout_samples_end(int fd, sample_buf *b)
+{
+    if (b->n)
+        wout_msg(fd, MSG_SAMPLES, 0, b->s, (unsigned)(b->n * sizeof b->s[0]));
+    b->n = 0;
+    if (now_seconds() - b->last_flush > WOUT_FLUSH_EVERY)
+        wout_samples(fd, b);
+}
+
 /* Extra columns go out as "column\tvalue" messages. */
 void wout_extra(void *ctx, const char *k, const char *v)
 {

@@ -9,7 +9,7 @@
 #include "exec/result.h"
 
 /* Samples go out in batches, so the pipe is not touched between most
- * samples, and at least every 100 ms so that a timeout keeps what was done. */
+ * samples, and at least every WOUT_FLUSH_EVERY (100 ms) so that a timeout keeps what was done. */
 typedef struct sample_buf {
     rn_sample s[256];
     int n;
@@ -29,6 +29,14 @@ void wout_hold(void);
 void wout_unhold(int fd, int torn, const char *terr);
 /* The samples in b, the timeline so far and the buffer, written now. */
 void wout_samples(int fd, sample_buf *b);
+/* The last samples of a trial: queued with the trial's other messages, and
+ * written now only when the last write is WOUT_FLUSH_EVERY old, so that a
+ * small trial's samples and verdict go in one write() (issue 38: one pipe
+ * wake-up of the supervisor a trial, not two).  A timeout in check(),
+ * extras() or teardown keeps the samples written before then, as a timeout
+ * while sampling does. */
+void wout_samples_end(int fd, sample_buf *b);
+#define WOUT_FLUSH_EVERY 0.1
 /* One extra column, "column\tvalue" (an rn_extra_fn: ctx unused). */
 void wout_extra(void *ctx, const char *k, const char *v);
 /* Whether this worker must run no other trial: a failed CUDA trial may leave

@@ -21,7 +21,9 @@ static const char *const runner_cols[] = {
     "first_calls",       "lua_warning",
     /* doc/ceilings.md#percent-of-peak, doc/ceilings.md#energy-per-call */
     "pct_of_peak", "peak_bound", "joules_per_call", "joules_per_call_err", "watts", "idle_watts",
-    "energy_call_seconds", "gflops_per_joule", "gb_per_joule", "energy_scope", "energy_note", NULL};
+    "energy_call_seconds", "gflops_per_joule", "gb_per_joule", "energy_scope", "energy_note",
+    /* workload: command (doc/own-code.md#columns) */
+    "spawn_seconds", "protocol_seconds", "round_trip_seconds", "program_start_seconds", NULL};
 static const char *const prefixes[] = {"device_", "cold_", NULL};
 
 static int in_list(const char *const *list, const char *s)

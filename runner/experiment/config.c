@@ -11,6 +11,7 @@
 #include "experiment/sweep.h"
 #include "experiment/keys.h"
 #include "base/util.h"
+#include "registry/plugin.h"
 #include "registry/workloads.h"
 #include "experiment/yml.h"
 
@@ -390,6 +391,9 @@ static char *default_name(const char *path)
 
 static void check_lua_file(const experiment *e, const value *v, int line, int col, void *d)
 {
+    char why[1024]; /* plugin:PATH:NAME's library too (doc/own-code-plugins.md#a-plugin) */
+    if (v->kind == VAL_STR && plugin_file_check(v->text, e->dir, why, sizeof why) < 0)
+        diag_add(d, line, col, "%s", why);
     if (v->kind != VAL_STR || strncmp(v->text, "lua:", 4))
         return;
     char *p = experiment_path(e, v->text + 4);

@@ -4,6 +4,7 @@
 #include "base/affinity.h"
 
 #include "base/util.h"
+#include "registry/plugin.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -161,6 +162,13 @@ static int check_workload(value *v, int line, int col, diags *d)
         }
         return 0;
     }
+    if (plugin_is_spec(v->text)) { /* doc/own-code-plugins.md#a-plugin */
+        char why[1024];
+        if (plugin_spec_parse(v->text, NULL, 0, NULL, 0, why, sizeof why) == 0)
+            return 0;
+        diag_add(d, line, col, "%s", why);
+        return -1;
+    }
     if (workload_find(v->text) || !strcmp(v->text, "command")) /* doc/own-code.md */
         return 0;
     const char *names[32];
@@ -173,7 +181,9 @@ static int check_workload(value *v, int line, int col, diags *d)
         diag_add(d, line, col, "unknown workload '%s'; did you mean '%s'?", v->text, s);
     else
         diag_add(d, line, col,
-                 "unknown workload '%s' (see 'runner list workloads', or use lua:FILE)", v->text);
+                 "unknown workload '%s' (see 'runner list workloads', or use lua:FILE or "
+                 "plugin:LIB.so:NAME)",
+                 v->text);
     return -1;
 }
 

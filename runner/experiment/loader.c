@@ -5,6 +5,7 @@
 #include "experiment/experiment.h"
 #include "experiment/keys.h"
 #include "base/util.h"
+#include "registry/plugin.h"
 #include "registry/workloads.h"
 
 #include <errno.h>
@@ -38,7 +39,9 @@ static void note_workload(loader *L, const yaml_node_t *n)
     const char *s = yml_text(n);
     if (!yml_is_scalar(n))
         return;
-    if (!strncmp(s, "lua:", 4) || !strcmp(s, "command")) { /* any parameter: doc/own-code.md */
+    /* a plugin's parameters and columns pass through as a Lua file's do
+     * (doc/own-code-plugins.md#parameters); a command's too (doc/own-code.md) */
+    if (!strncmp(s, "lua:", 4) || !strcmp(s, "command") || plugin_is_spec(s)) {
         L->any_lua = 1;
         return;
     }

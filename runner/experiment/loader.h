@@ -15,7 +15,7 @@ typedef struct loader {
     experiment *e;
     const workload_desc *wl[64]; /* workloads this file can run */
     int nwl;
-    int any_lua;
+    int any_lua; /* a lua: or plugin: workload: any parameter, any extra column */
     int order; /* creation order of columns, for sorting */
     int *rank;
 } loader;

@@ -154,8 +154,9 @@ int pm_default_charts(const run_model *m, chart_spec **out)
         any_j = pm_ok(m, r) && isfinite(pm_num(m, r, jc));
     if (any_j) {
         v[n] = new_default("energy", CH_LINE, xx, jc);
-        v[n++].title = xasprintf("%s: energy per call (joules, the device's counter) vs %s",
-                                 m->name, pm_cell(m, 0, xx));
+        v[n].ylabel = xstrdup("energy per call (J, the device's counter)");
+        v[n++].title = xasprintf("%s: energy per call vs %s", m->name,
+                                 xx >= 0 && xx < m->ncols ? m->t.rows[0][xx] : "trial");
     }
     int curve = pm_col(m, "first_calls"); /* warmup_curve (plot_warmup.h) */
     int any_curve = 0;

@@ -188,7 +188,7 @@ run_end run_experiment(const experiment *e, const run_opts *o, const run_hand *h
     double start = now_seconds();
     if (run_sequential(&st, &S) && !*o->interrupted && !st.write_failed)
         run_interleaved(&st, &S);
-    sup_stop(&S);
+    sup_free(&S);
     if (st.T != o->trace && trace_file_close(st.T, err, sizeof err) < 0) {
         run_say(&st, "runner: %s\n", err);
         st.write_failed = 1;

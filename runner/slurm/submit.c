@@ -2,6 +2,7 @@
 #include "slurm/submit.h"
 
 #include "base/util.h"
+#include "registry/plugin.h"
 #include "rundir/rundir.h"
 #include "rundir/shards.h"
 #include "slurm/queue.h"
@@ -12,8 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Does the experiment name files beside it (Lua workloads, hooks, a
- * command's program: doc/own-code.md)? */
+/* Does the experiment name files beside it (Lua workloads, plugins, hooks,
+ * a command's program: doc/own-code.md)? */
 static int uses_lua(const experiment *e)
 {
     if (e->hooks || e->command)
@@ -22,13 +23,14 @@ static int uses_lua(const experiment *e)
     if (wc < 0)
         return 0;
     const value *v = &e->cols[wc].fixed;
-    if (v->kind == VAL_STR && !strncmp(v->text, "lua:", 4))
+    if (v->kind == VAL_STR && (!strncmp(v->text, "lua:", 4) || plugin_is_spec(v->text)))
         return 1;
     for (int a = 0; a < e->naxes; a++)
         for (int j = 0; j < e->axes[a].nelems; j++)
             for (int k = 0; k < e->axes[a].elems[j].nkv; k++) {
                 const axis_kv *kv = &e->axes[a].elems[j].kv[k];
-                if (kv->column == wc && kv->v.kind == VAL_STR && !strncmp(kv->v.text, "lua:", 4))
+                if (kv->column == wc && kv->v.kind == VAL_STR &&
+                    (!strncmp(kv->v.text, "lua:", 4) || plugin_is_spec(kv->v.text)))
                     return 1;
             }
     return 0;

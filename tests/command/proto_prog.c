@@ -8,7 +8,7 @@
  *   crash (segfault in run), exit (exits in run), hang (never answers
  *   run), garbage (prints to stdout, then answers), malformed (answers run
  *   with a line that is not JSON), liar (reports 10 s for a call), wrong
- *   (check fails), teardown_error, quit (exits after its teardown).  It writes "started pid" to stderr when
+ *   (check fails), reserved (an extra column named median), teardown_error, quit (exits after its teardown).  It writes "started pid" to stderr when
  *   it starts, so a test can count the starts. */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -117,6 +117,8 @@ int main(int argc, char **argv)
         } else if (!strcmp(op, "check")) {
             if (!strcmp(action, "wrong"))
                 fprintf(out, "{\"error\": \"the answer is 41, not 42\"}\n");
+            else if (!strcmp(action, "reserved")) /* a column the runner writes */
+                fprintf(out, "{\"ok\": true, \"extras\": {\"median\": 1}}\n");
             else
                 fprintf(out, "{\"ok\": true, \"extras\": {\"checked\": \"yes\"}}\n");
         } else if (!strcmp(op, "teardown")) {

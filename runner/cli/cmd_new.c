@@ -1,0 +1,153 @@
+/* cmd_new.c - `runner new workload NAME [--cuda] [--dir DIR]`: writes a
+ * plugin that builds with `pkg-config runner` and runs as written
+ * (doc/own-code-plugins.md#runner-new-workload).  The files' text is
+ * registry/plugin_template.c's; this file parses the options and writes
+ * them, never over a file that exists. */
+#include "cli/commands.h"
+#include "cli/help.h"
+#include "cli/opts.h"
+#include "registry/plugin_template.h"
+#include "base/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+enum { N_CUDA, N_DIR, N_HELP };
+
+static const opt_def new_options[] = {
+    {"--cuda", 0, OPT_NONE, N_CUDA},
+    {"--dir", 0, OPT_VALUE, N_DIR},
+    {"--help", 'h', OPT_NONE, N_HELP},
+    {NULL, 0, 0, 0},
+};
+
+static void new_usage(FILE *f)
+{
+    cli_command_help(CMD_NEW, NULL, f);
+}
+
+/* Writes DIR/f->name, refusing one that exists; 0, or -1 with a message. */
+static int write_new(const char *dir, const plugin_file *f)
+{
+    char *path = xasprintf("%s/%s", dir, f->name);
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+    if (fd < 0) {
+        fprintf(stderr, "runner: new: cannot write %s: %s%s\n", path, strerror(errno),
+                errno == EEXIST ? " (runner new never overwrites a file)" : "");
+        free(path);
+        return -1;
+    }
+    size_t len = strlen(f->text), at = 0;
+    while (at < len) {
+        ssize_t w = write(fd, f->text + at, len - at);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            fprintf(stderr, "runner: new: cannot write %s: %s\n", path, strerror(errno));
+            close(fd);
+            free(path);
+            return -1;
+        }
+        at += (size_t)w;
+    }
+    close(fd);
+    free(path);
+    return 0;
+}
+
+static int new_workload(const char *name, int cuda, const char *dir)
+{
+    if (!plugin_name_ok(name)) {
+        fprintf(stderr,
+                "runner: new: '%s' cannot name a workload: a C identifier (letters, digits and "
+                "'_', not starting with a digit; at most 64 characters)\n",
+                name);
+        return EXIT_INVALID;
+    }
+    char *d = xstrdup(dir ? dir : name);
+    plugin_file files[PLUGIN_TEMPLATE_MAX];
+    int n = plugin_template(name, cuda, files);
+    int rc = EXIT_OK;
+    /* every file is checked before any is written: all or nothing */
+    for (int i = 0; i < n && rc == EXIT_OK; i++) {
+        char *path = xasprintf("%s/%s", d, files[i].name);
+        if (access(path, F_OK) == 0) {
+            fprintf(stderr, "runner: new: %s exists (runner new never overwrites a file)\n",
+                    path);
+            rc = EXIT_INVALID;
+        }
+        free(path);
+    }
+    if (rc == EXIT_OK && make_dirs(d) < 0) {
+        fprintf(stderr, "runner: new: cannot make the folder %s: %s\n", d, strerror(errno));
+        rc = EXIT_INVALID;
+    }
+    for (int i = 0; i < n && rc == EXIT_OK; i++)
+        if (write_new(d, &files[i]) < 0)
+            rc = EXIT_INVALID;
+    if (rc == EXIT_OK) {
+        printf("wrote");
+        for (int i = 0; i < n; i++)
+            printf(" %s/%s", d, files[i].name);
+        printf("\nnext: cd %s && make && runner %s.yaml\n", d, name);
+    }
+    plugin_template_free(files, n);
+    free(d);
+    return rc;
+}
+
+int cmd_new_main(int nargs, char **args)
+{
+    opts p;
+    opts_init_args(&p, nargs, args, new_options, 0);
+    const char *words[3] = {NULL, NULL, NULL}, *dir = NULL;
+    int nwords = 0, cuda = 0, rc = EXIT_OK, help = 0;
+    for (int id; rc == EXIT_OK && (id = opts_next(&p)) != OPT_END;) {
+        if (id == N_HELP) {
+            help = 1;
+        } else if (id == N_CUDA) {
+            cuda = 1;
+        } else if (id == N_DIR) {
+            if (!p.value || !*p.value) {
+                fprintf(stderr, "runner: new: --dir needs a folder\n");
+                rc = EXIT_INVALID;
+            }
+            dir = p.value;
+        } else if (id == OPT_UNKNOWN || id == OPT_SEPARATOR) {
+            const char *sug = opts_suggest(&p);
+            fprintf(stderr, "runner: new: unknown option '%s'%s%s%s\n",
+                    strchr(p.text, '=') ? p.name : p.text, sug ? "; did you mean '" : "",
+                    sug ? sug : "", sug ? "'?" : "");
+            rc = EXIT_INVALID;
+        } else if (nwords < 3) {
+            words[nwords++] = p.value;
+        } else {
+            nwords++;
+        }
+    }
+    opts_free(&p);
+    if (rc != EXIT_OK)
+        return rc;
+    if (help) {
+        new_usage(stdout);
+        return EXIT_OK;
+    }
+    if (nwords == 0 || strcmp(words[0], "workload")) {
+        if (nwords)
+            fprintf(stderr, "runner: new: unknown kind '%s' (runner new makes a 'workload')\n",
+                    words[0]);
+        new_usage(stderr);
+        return EXIT_INVALID;
+    }
+    if (nwords != 2) {
+        fprintf(stderr, "runner: new workload takes one NAME%s\n",
+                nwords < 2 ? "" : ", not more");
+        new_usage(stderr);
+        return EXIT_INVALID;
+    }
+    return new_workload(words[1], cuda, dir);
+}
