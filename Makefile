@@ -17,10 +17,10 @@ GIT_REV  := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
 # the plugin interface's version (include/runner/workload.h), for runner.pc
 WORKLOAD_INTERFACE := $(shell sed -n 's/^\#define RN_WORKLOAD_INTERFACE //p' include/runner/workload.h)
 
-PKGS     := yaml-0.1 lua5.4 openblas json-c libcrypto libcmark-gfm
+PKGS     := yaml-0.1 lua5.4 openblas json-c libcrypto libcmark-gfm sqlite3
 # what the runner needs; the test targets need TEST_PKGS too
 DEB_PKGS  := pkg-config libyaml-dev liblua5.4-dev libopenblas-dev libjson-c-dev libssl-dev \
-             libcmark-gfm-dev libcmark-gfm-extensions-dev gnuplot-nox
+             libcmark-gfm-dev libcmark-gfm-extensions-dev libsqlite3-dev gnuplot-nox
 TEST_PKGS := libcriterion-dev valgrind clang libclang-rt-14-dev chromium g++
 # recursive (=): read after `make deps` has installed the packages; cmark-gfm's
 # extensions (report.html's tables) have no .pc file
@@ -161,7 +161,7 @@ $(BUILD)/tests/command/proto_prog: tests/command/proto_prog.c
 $(BUILD)/tests/command/sumsq: examples/command/sumsq.c
 	@mkdir -p $(dir $@)
 	@$(CC) -std=c11 -Wall -Wextra -Werror -O2 $< -o $@ -lm
-$(BUILD)/tests/fake-%.so: tests/fake/fake_backend.c runner/backend.h
+$(BUILD)/tests/fake-%.so: tests/fake/fake_backend.c runner/backend.h include/runner/workload.h
 	@mkdir -p $(dir $@)
 	@$(CC) -std=c11 -Wall -Wextra -Werror -fPIC -shared -Irunner -DFAKE_VARIANT=$* $< -o $@
 

@@ -18,9 +18,9 @@ _runner()
     prev=""
     [ "$COMP_CWORD" -gt 0 ] && prev="${COMP_WORDS[COMP_CWORD-1]}"
 
-    local commands="validate plot report export list merge submit status compare machine new help"
+    local commands="validate plot report export list merge submit status compare machine history gate new help"
     local run_opts="--output --filter --resume --shard --run-dir --trace --no-plots --quiet
-        --allow-unsafe-lua --dry-run --help --version"
+        --allow-unsafe-lua --history --no-history --revision --dry-run --help --version"
 
     # the command: the first word after `runner` that is not an option
     cmd=""
@@ -38,7 +38,7 @@ _runner()
 
     # values of options
     case "$prev" in
-    --output | --run-dir | --dir)
+    --output | --run-dir | --dir | --charts)
         COMPREPLY=($(compgen -d -- "$cur"))
         return 0
         ;;
@@ -50,8 +50,12 @@ _runner()
         COMPREPLY=($(compgen -f -X '!*.json' -- "$cur") $(compgen -d -- "$cur"))
         return 0
         ;;
+    --history)
+        COMPREPLY=($(compgen -f -X '!*.sqlite' -- "$cur") $(compgen -d -- "$cur"))
+        return 0
+        ;;
     --format)
-        if [ "$cmd" = compare ]; then
+        if [ "$cmd" = compare ] || [ "$cmd" = history ]; then
             COMPREPLY=($(compgen -W "text md csv json" -- "$cur"))
         else
             COMPREPLY=($(compgen -W "json csv spreadsheet" -- "$cur"))
@@ -68,7 +72,7 @@ _runner()
         return 0
         ;;
     --shard | --shards | --partition | --time | --gpus-per-shard | --sbatch-arg | \
-        --threshold | --noise-floor | --ignore)
+        --threshold | --noise-floor | --ignore | --revision | --experiment | --machine | --window)
         return 0
         ;;
     esac
@@ -91,9 +95,11 @@ _runner()
     machine)
         COMPREPLY=($(compgen -W "--show --reprobe --json --help" -- "$cur"))
         ;;
-    plot | report | merge | status | export)
+    plot | report | merge | status | export | gate)
         if [[ "$cur" == -* ]]; then
             local o="--quiet"
+            [ "$cmd" = merge ] && o="--quiet --history --no-history --revision"
+            [ "$cmd" = gate ] && o="--window --history"
             [ "$cmd" = plot ] && o="--config --quiet"
             [ "$cmd" = export ] && o="--format"
             COMPREPLY=($(compgen -W "$o" -- "$cur"))
@@ -115,6 +121,16 @@ _runner()
             COMPREPLY=($(compgen -W "--cuda --dir" -- "$cur"))
         elif [ "$prev" = new ]; then
             COMPREPLY=($(compgen -W "workload" -- "$cur"))
+        fi
+        ;;
+    history)
+        if [[ "$cur" == -* ]]; then
+            COMPREPLY=($(compgen -W "--experiment --machine --filter --format --charts --no-charts
+                --history --revision" -- "$cur"))
+        elif [ "$prev" = history ]; then
+            COMPREPLY=($(compgen -W "import" -- "$cur"))
+        else
+            COMPREPLY=($(compgen -d -- "$cur"))
         fi
         ;;
     compare)

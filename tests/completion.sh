@@ -33,6 +33,11 @@ check "runner list w" workloads runner list w
 check "runner --no" --no-plots runner --no
 check "export --format" json runner export results --format ''
 check "compare --format" md runner compare a b --format ''
+check "runner hi" history runner hi
+check "history import" import runner history im
+check "history --format" csv runner history --format ''
+check "gate --window" --window runner gate results --win
+check "--no-history" --no-history runner --no-hi
 check "a yaml file" experiments/matmul.yaml runner experiments/matm
 check "runner ne" new runner ne
 check "runner new w" workload runner new w

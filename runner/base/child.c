@@ -1,6 +1,8 @@
 /* child.c - see child.h. */
 #include "base/child.h"
 
+#include "base/util.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -139,6 +141,20 @@ int child_reap(child *c, int *status)
     if (status)
         *status = st;
     return w < 0 ? -1 : 0;
+}
+
+char *child_output(child *c, int *status)
+{
+    strbuf b = {0};
+    sb_puts(&b, "");
+    char buf[4096];
+    ssize_t n;
+    while ((n = read(c->from, buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR))
+        if (n > 0)
+            sb_putn(&b, buf, (size_t)n);
+    child_close(c);
+    child_reap(c, status);
+    return sb_take(&b);
 }
 
 void child_describe(int status, char *why, size_t len)

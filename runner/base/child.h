@@ -50,6 +50,10 @@ void child_close(child *c);
 /* Reaps the child (waitpid); 0 with *status, or -1 with errno.  c->pid is 0
  * after. */
 int child_reap(child *c, int *status);
+/* Reads what the child writes to its CHILD_OUT pipe until it closes it,
+ * then closes the runner's ends and reaps it: the text (malloc'd, never
+ * NULL) and, in *status, how it ended. */
+char *child_output(child *c, int *status);
 /* How a wait status ended: "signal 11 (Segmentation fault)", "exit status 3". */
 void child_describe(int status, char *why, size_t len);
 

@@ -30,6 +30,10 @@ void cli_usage(FILE *out)
           "       runner compare OLD_RUN NEW_RUN | OLD_RUN... -- NEW_RUN... [--threshold PCT]\n"
           "                     [--noise-floor PCT] [--ignore KEY]... [--busy-ok]\n"
           "                     [--format text|md|csv|json]\n"
+          "       runner history [--experiment NAME] [--machine ID] [--filter KEY=GLOB]...\n"
+          "                     [--format text|md|csv|json] [--charts DIR] [--history PATH]\n"
+          "       runner history import RUN_DIR...           record existing runs\n"
+          "       runner gate RUN_DIR [--window N] [--history PATH]   judge a run against its history\n"
           "       runner machine [--show] [--reprobe] [--json]  this machine's ceilings (probed once)\n"
           "       runner new workload NAME [--cuda] [--dir DIR]   write a plugin to build and sweep\n"
           "options:\n"
@@ -40,6 +44,9 @@ void cli_usage(FILE *out)
           "  --run-dir DIR        write into DIR (with --shard: DIR/shard-K-of-N)\n"
           "  --no-plots           do not draw charts\n"
           "  --trace FILE.json    write the run's timeline (Chrome / Perfetto trace events)\n"
+          "  --history PATH       the history database (default $RUNNER_HISTORY, else\n"
+          "                       OUTPUT/history.sqlite); --no-history: do not record\n"
+          "  --revision TEXT      the measured code's revision (default: git in the file's folder)\n"
           "  --quiet              only the summary, errors and warnings about the file\n"
           "  --allow-unsafe-lua   open Lua's full standard library\n"
           "  --help, --version\n",
@@ -47,7 +54,8 @@ void cli_usage(FILE *out)
 }
 
 enum { O_OUTPUT, O_FILTER, O_RESUME, O_NO_PLOTS, O_SHARD, O_RUN_DIR, O_QUIET, O_DRY_RUN,
-       O_UNSAFE_LUA, O_CONFIG, O_FORMAT, O_HELP, O_VERSION, O_TRACE };
+       O_UNSAFE_LUA, O_CONFIG, O_FORMAT, O_HELP, O_VERSION, O_TRACE, O_HISTORY, O_NO_HISTORY,
+       O_REVISION };
 
 /* in this order for "did you mean" */
 static const opt_def options[] = {
@@ -58,6 +66,9 @@ static const opt_def options[] = {
     {"--shard", 0, OPT_VALUE, O_SHARD},
     {"--run-dir", 0, OPT_VALUE, O_RUN_DIR},
     {"--trace", 0, OPT_VALUE, O_TRACE},
+    {"--history", 0, OPT_VALUE, O_HISTORY},
+    {"--no-history", 0, OPT_NONE, O_NO_HISTORY},
+    {"--revision", 0, OPT_VALUE, O_REVISION},
     {"--quiet", 'q', OPT_NONE, O_QUIET},
     {"--dry-run", 0, OPT_NONE, O_DRY_RUN},
     {"--allow-unsafe-lua", 0, OPT_NONE, O_UNSAFE_LUA},
@@ -87,7 +98,7 @@ static void argument(cli *c, const cli_command *commands, const char *a, int *cm
 static int option(cli *c, int id, const char *name, const char *v, int *dry)
 {
     if (!v && id != O_RESUME && id != O_NO_PLOTS && id != O_QUIET && id != O_DRY_RUN &&
-        id != O_UNSAFE_LUA && id != O_HELP && id != O_VERSION) {
+        id != O_UNSAFE_LUA && id != O_HELP && id != O_VERSION && id != O_NO_HISTORY) {
         fprintf(stderr, "runner: %s needs a value\n", name);
         return -1;
     }
@@ -128,6 +139,17 @@ static int option(cli *c, int id, const char *name, const char *v, int *dry)
             return -1;
         }
         c->trace = v;
+        break;
+    case O_HISTORY: /* doc/history.md#what-is-recorded */
+    case O_REVISION:
+        if (!*v) {
+            fprintf(stderr, "runner: %s needs %s\n", name, id == O_HISTORY ? "a file" : "a text");
+            return -1;
+        }
+        *(id == O_HISTORY ? &c->history : &c->revision) = v;
+        break;
+    case O_NO_HISTORY:
+        c->no_history = 1;
         break;
     case O_CONFIG:
         c->config = v;

@@ -19,6 +19,8 @@ typedef enum {
     CMD_COMPARE,
     CMD_SUBMIT,
     CMD_STATUS,
+    CMD_HISTORY,
+    CMD_GATE,
     CMD_MACHINE,
     CMD_NEW,
     CMD_NONE, /* ends cli_commands */
@@ -38,6 +40,9 @@ typedef struct cli {
     const char *format;   /* export --format json|csv */
     command help_of;      /* CMD_HELP: the command --help came after (CMD_RUN: none) */
     const char *trace;    /* --trace FILE.json (doc/results.md#a-timeline-of-a-run) */
+    /* doc/history.md#what-is-recorded: --history PATH, --no-history, --revision TEXT */
+    const char *history, *revision;
+    int no_history;
 } cli;
 
 /* A row of the command table (main.c): a command, its word and the

@@ -5,6 +5,7 @@
 #include "cli/commands.h"
 #include "cli/notes.h"
 #include "cli/redraw.h"
+#include "history/history_run.h"
 #include "report/plots.h"
 #include "rundir/merge.h"
 #include "base/util.h"
@@ -44,6 +45,12 @@ int cmd_merge(const cli *c)
         draw_run(dir, NULL, c->quiet);
     strbuf notes = {0};
     int unwritten = report_write(dir, c->quiet, &notes) < 0; /* exit 1, as for a run */
+    /* the merged run in the history, once: merged again, it replaces itself
+     * (doc/history.md#what-is-recorded) */
+    history_record_run(dir,
+                       &(history_run_opts){c->history, NULL, c->revision, c->no_history, c->quiet,
+                                           c->no_plots, 1},
+                       &notes);
     print_notes(&notes);
     if (incomplete || unwritten)
         return EXIT_TRIALS_FAILED;

@@ -94,7 +94,8 @@ static int run_one(const cli *c, const experiment *e, trace_file *T, int *any_fa
     run_opts o = {.output = c->output, .run_dir = c->run_dir, .shard_k = c->shard_k,
                   .shard_n = c->shard_n, .resume = c->resume, .no_plots = c->no_plots,
                   .quiet = c->quiet, .allow_unsafe_lua = c->allow_unsafe_lua, .argc = cli_argc,
-                  .argv = cli_argv, .trace = T, .interrupted = &interrupted};
+                  .argv = cli_argv, .trace = T, .interrupted = &interrupted,
+                  .history = c->history, .revision = c->revision, .no_history = c->no_history};
     progress pr;
     progress_init(&pr, 0, c->quiet);
     run_hand h = {&pr, say, start, trial, finished, pr.enabled};

@@ -33,6 +33,10 @@ int cmd_compare_main(int nargs, char **args);
 /* runner submit FILE.yaml [...] | --resume RUN_DIR, runner status RUN_DIR (cmd_submit.c) */
 int cmd_submit_main(int nargs, char **args);
 int cmd_status_main(int nargs, char **args);
+/* runner history [import RUN_DIR...] (cmd_history.c), runner gate RUN_DIR (cmd_gate.c):
+ * doc/history.md */
+int cmd_history_main(int nargs, char **args);
+int cmd_gate_main(int nargs, char **args);
 /* runner machine [--show] [--reprobe] [--json] (cmd_machine.c) */
 int cmd_machine_main(int nargs, char **args);
 /* runner new workload NAME [--cuda] [--dir DIR] (cmd_new.c) */

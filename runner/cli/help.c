@@ -52,9 +52,11 @@ static const struct {
     {CMD_MERGE, "merge",
      "usage: runner merge RUN_DIR\n"
      "Joins the shards of a run (RUN_DIR/shard-K-of-N/) into one run in dry-run order,\n"
-     "then draws its charts and writes its report.  Each shard is checked against the\n"
-     "trials its number owns: missing ones are named (exit 1, the merge incomplete); a\n"
-     "shard whose trials or samples table does not parse is named (exit 2).\n"},
+     "then draws its charts, writes its report and records it in the history\n"
+     "(RUN_DIR/../../history.sqlite, --history PATH, --no-history, --revision TEXT).\n"
+     "Each shard is checked against the trials its number owns: missing ones are named\n"
+     "(exit 1, the merge incomplete); a shard whose trials or samples table does not\n"
+     "parse is named (exit 2).\n"},
 };
 
 int cli_command_help(command cmd, const char *name, FILE *out)

@@ -37,6 +37,8 @@ static const cli_command commands[] = {
     {"compare", CMD_COMPARE, NULL, cmd_compare_main},
     {"submit", CMD_SUBMIT, NULL, cmd_submit_main},
     {"status", CMD_STATUS, NULL, cmd_status_main},
+    {"history", CMD_HISTORY, NULL, cmd_history_main},
+    {"gate", CMD_GATE, NULL, cmd_gate_main},
     {"machine", CMD_MACHINE, NULL, cmd_machine_main},
     {"new", CMD_NEW, NULL, cmd_new_main},
     {NULL, CMD_NONE, NULL, NULL},

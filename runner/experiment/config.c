@@ -32,7 +32,8 @@ static const char *const top_names[] = {"name",    "description", "workload", "d
                                         "order",   "affinity", "warmup_time", "sample_time",
                                         "warmup_tolerance", "parallel", "share",
                                         "spawn", "warmup_curve", "trace", "command", "protocol",
-                                        "env", "cwd", "subtract_spawn", "restart", "energy", NULL};
+                                        "env", "cwd", "subtract_spawn", "restart", "energy", "revision",
+                                        NULL};
 
 /* ---- top-level keys ----------------------------------------------------- */
 
@@ -50,15 +51,17 @@ static void h_name(loader *L, const yaml_node_t *k, const yaml_node_t *v)
     L->e->name = xstrdup(yml_text(v));
 }
 
+/* description, and revision (doc/history.md#what-is-recorded) */
 static void h_description(loader *L, const yaml_node_t *k, const yaml_node_t *v)
 {
-    (void)k;
+    char **to = !strcmp(yml_text(k), "revision") ? &L->e->revision : &L->e->description;
     if (!yml_is_scalar(v)) {
-        diag_add(L->d, yml_line(v), yml_col(v), "'description' must be text, not %s",
+        diag_add(L->d, yml_line(v), yml_col(v), "'%s' must be text, not %s", yml_text(k),
                  yml_kind(v));
         return;
     }
-    L->e->description = xstrdup(yml_text(v));
+    free(*to);
+    *to = xstrdup(yml_text(v));
 }
 
 static int file_exists(const char *path)
@@ -239,6 +242,7 @@ static const struct top_key {
     int late;
 } top_keys[] = {
     {"name", h_name, 0},         {"description", h_description, 0},
+    {"revision", h_description, 0},
     {"workload", h_runkey, 0},   {"device", h_runkey, 0},
     {"threads", h_runkey, 0},    {"io", h_runkey, 0},
     {"dtype", h_runkey, 0},      {"size", h_runkey, 0},

@@ -267,6 +267,7 @@ void experiment_free(experiment *e)
     free(e->text);
     free(e->name);
     free(e->description);
+    free(e->revision);
     free(e->hooks);
     free(e);
 }

@@ -99,6 +99,7 @@ typedef struct experiment {
     char *text;        /* the file's bytes */
     size_t text_len;
     char *name, *description, *hooks;
+    char *revision; /* revision: the measured code's revision (doc/history.md#what-is-recorded) */
     int hooks_line, hooks_col; /* where `hooks` is set, for messages */
     column *cols;
     int ncols;

@@ -1,6 +1,7 @@
 /* machine.c - see machine.h. */
 #include "machine/machine.h"
 
+#include "base/child.h"
 #include "machine/probe_cpu.h"
 #include "registry/backends.h"
 
@@ -154,40 +155,30 @@ static void probe_child(int fd, const char *id, const char *fp)
     _exit(rc == 0 ? 0 : 1);
 }
 
+typedef struct probe_arg {
+    char *id, *fp;
+} probe_arg;
+
+static void probe_main(void *arg, int in, int out)
+{
+    const probe_arg *a = arg;
+    (void)in;
+    probe_child(out, a->id, a->fp);
+}
+
 ceilings *machine_probe(char *err, size_t len)
 {
     char *id = machine_id(), *fp = machine_fingerprint();
-    int p[2];
-    if (pipe(p) < 0) {
-        snprintf(err, len, "cannot probe the machine: %s", strerror(errno));
-        free(id), free(fp);
-        return NULL;
-    }
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        close(p[0]);
-        probe_child(p[1], id, fp);
-    }
-    close(p[1]);
-    strbuf b = {0};
-    char buf[4096];
-    ssize_t n;
-    if (pid > 0)
-        while ((n = read(p[0], buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR))
-            if (n > 0)
-                sb_putn(&b, buf, (size_t)n);
-    close(p[0]);
-    int st = 0;
-    if (pid > 0)
-        while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-            ;
+    probe_arg a = {id, fp};
+    child ch;
+    pid_t pid = child_start(&ch, CHILD_OUT, probe_main, &a) < 0 ? -1 : ch.pid;
+    int why = errno, st = 0;
+    char *text = pid > 0 ? child_output(&ch, &st) : xstrdup("");
     free(id), free(fp);
-    char *text = sb_take(&b);
     ceilings *c = pid > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? ceilings_parse(text) : NULL;
     if (!c) {
         if (pid < 0)
-            snprintf(err, len, "cannot probe the machine: %s", strerror(errno));
+            snprintf(err, len, "cannot probe the machine: %s", strerror(why));
         else if (WIFSIGNALED(st))
             snprintf(err, len, "the probe of this machine died of signal %d", WTERMSIG(st));
         else

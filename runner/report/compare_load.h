@@ -4,7 +4,8 @@
  * reason for a failure comes back in err. */
 #ifndef RUNNER_COMPARE_LOAD_H
 #define RUNNER_COMPARE_LOAD_H
-/* internal header of runner/report/: other folders may not include it */
+/* public header of runner/report/ */
+/* (public: history/ reads a run folder as compare does) */
 
 #include "base/csv.h"
 #include "base/util.h"

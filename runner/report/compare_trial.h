@@ -4,7 +4,8 @@
  * (doc/timing.md#measurement-quality).  Library code: nothing is printed. */
 #ifndef RUNNER_COMPARE_TRIAL_H
 #define RUNNER_COMPARE_TRIAL_H
-/* internal header of runner/report/: other folders may not include it */
+/* public header of runner/report/ */
+/* (public: history/ judges a trial ok, busy or throttled as compare does) */
 
 #include "report/compare_load.h"
 

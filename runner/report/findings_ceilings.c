@@ -16,6 +16,8 @@ static int series_of(const run_model *m, int y, chart_data *d)
             chart_spec s = defs[i];
             s.y = y;
             n = pm_chart_data(m, &s, d) > 0;
+            if (!n) /* no point: what it allocated (its categories) goes */
+                chart_data_free(d);
         }
     }
     for (int i = 0; i < nd; i++)

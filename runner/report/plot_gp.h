@@ -10,7 +10,8 @@
  * line. */
 #ifndef RUNNER_PLOT_GP_H
 #define RUNNER_PLOT_GP_H
-/* internal header of runner/report/: other folders may not include it */
+/* public header of runner/report/ */
+/* (public: history/ draws its trend charts with it) */
 
 #include "base/util.h"
 

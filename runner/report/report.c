@@ -367,6 +367,13 @@ int report_write(const char *run_dir, int quiet, strbuf *notes)
     drift_write(&b, &dr);
     drift_free(&dr);
     sb_puts(&b, "\n");
+    /* the History section the history left in the run folder, kept by every
+     * rewrite of the report (doc/history.md#the-history-section-of-a-report) */
+    char *hp = rundir_path(run_dir, RD_HISTORY), *hist = read_file(hp, NULL);
+    if (hist)
+        sb_puts(&b, hist);
+    free(hist);
+    free(hp);
     size_t head_len = b.len; /* report.html shows this part as it is */
 
     charts(&b, run_dir);

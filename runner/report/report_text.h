@@ -3,7 +3,8 @@
  * keys, and reading the run's metadata (JSON). */
 #ifndef RUNNER_REPORT_TEXT_H
 #define RUNNER_REPORT_TEXT_H
-/* internal header of runner/report/: other folders may not include it */
+/* public header of runner/report/ */
+/* (public: history/ reads a run's metadata and writes Markdown with it) */
 
 #include "base/util.h"
 #include "report/plot_model.h"

@@ -5,6 +5,7 @@
 #include "base/util.h"
 #include "exec/supervisor.h"
 #include "experiment/table.h"
+#include "history/history_run.h"
 #include "lua/hookproc.h"
 #include "lua/lua_engine.h"
 #include "report/plots.h"
@@ -203,6 +204,12 @@ run_end run_experiment(const experiment *e, const run_opts *o, const run_hand *h
      * is exit 1, as a full disk is (doc/results.md#guarantees) */
     if (finished && !o->shard_n && report_write(R.run_dir, o->quiet, &notes) < 0)
         st.write_failed = 1;
+    /* the run's results are final: recorded in the history (doc/history.md) */
+    if (finished && !o->shard_n)
+        history_record_run(R.run_dir,
+                           &(history_run_opts){o->history, o->run_dir ? "" : o->output,
+                                               o->revision, o->no_history, o->quiet, o->no_plots, 0},
+                           &notes);
     if (notes.len)
         h->say(h->ctx, notes.s);
     sb_free(&notes);

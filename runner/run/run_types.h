@@ -17,6 +17,10 @@ typedef struct run_opts {
     int argc;   /* the command line, for the run's meta */
     char **argv;
     trace_file *trace; /* --trace FILE's timeline, shared by the experiments, or NULL */
+    /* the history database (doc/history.md#what-is-recorded): --history PATH,
+     * --revision TEXT, --no-history */
+    const char *history, *revision;
+    int no_history;
     volatile sig_atomic_t *interrupted; /* set on SIGINT or SIGTERM: the run stops */
 } run_opts;
 

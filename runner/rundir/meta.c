@@ -132,15 +132,7 @@ char *backend_facts(void)
     child c;
     if (child_start(&c, CHILD_OUT, facts_main, NULL) < 0)
         return xstrdup("");
-    strbuf b = {0};
-    char buf[4096];
-    ssize_t n;
-    while ((n = read(c.from, buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR))
-        if (n > 0)
-            sb_putn(&b, buf, (size_t)n);
-    child_close(&c);
-    child_reap(&c, NULL);
-    return sb_take(&b);
+    return child_output(&c, NULL);
 }
 
 meta *meta_collect(const experiment *e, int argc, char **argv)

@@ -13,6 +13,7 @@ static const char *const names[] = {
     [RD_TRIALS] = "trials.csv",   [RD_SAMPLES] = "samples.csv", [RD_MORE] = "trials.more.csv",
     [RD_META] = "meta.json",      [RD_REPORT] = "report.md",    [RD_REPORT_HTML] = "report.html",
     [RD_LATEST] = "latest",       [RD_PLOTS] = "plots",       [RD_EXPERIMENT] = "experiment.yaml",
+    [RD_HISTORY] = "history.md",
 };
 
 const char *rundir_name(rd_file f)

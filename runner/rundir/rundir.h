@@ -25,6 +25,7 @@ typedef enum rd_file {
     RD_LATEST,  /* OUTPUT/<name>/latest: the newest finished run with an ok trial */
     RD_PLOTS,   /* plots/: each chart's gnuplot script, PNG and SVG */
     RD_EXPERIMENT, /* experiment.yaml: the experiment file, as it was run */
+    RD_HISTORY, /* history.md: the report's History section (doc/history.md#the-history-section-of-a-report) */
 } rd_file;
 
 /* The file's name ("trials.csv"), for messages and help text. */
