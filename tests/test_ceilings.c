@@ -8,6 +8,7 @@
 
 #include <criterion/criterion.h>
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,8 +66,8 @@ static char *fake_cache(void)
 
 /* The FMA peak on one core within 15 % of the nominal figure the probe
  * computes (clock x FMA width), in FP32 and FP64; all cores at least what
- * one core does (on this VM its two CPUs share one core's FMA pipes, so
- * the all-core figure is half the nominal one: doc/ceilings.md).  A
+ * one core does (two hardware threads of one core share its FMA pipes:
+ * doc/ceilings.md).  A
  * timing test: another process on the sibling CPU halves the figure. */
 Test(timing, ceilings_fma_peak_within_15pct_of_nominal, .timeout = 120)
 {
@@ -98,6 +99,19 @@ Test(timing, ceilings_fma_peak_within_15pct_of_nominal, .timeout = 120)
               p.fp32_1core, p.nom_fp32_1core, p.isa, p.clock_mhz);
     cr_assert(fabs(r64 - 1) <= 0.15, "fp64 one core %.1f GFLOP/s against nominal %.1f",
               p.fp64_1core, p.nom_fp64_1core);
+}
+
+/* A probe pins its threads, and gives the calling thread its CPU set back:
+ * a runner that probed before its trials ran them all on one CPU. */
+Test(ceilings, a_probe_leaves_the_callers_cpus_as_they_were)
+{
+    cpu_set_t before, after;
+    cr_assert_eq(sched_getaffinity(0, sizeof before, &before), 0);
+    (void)cpu_probe_fma(0, 1, 2, 0.0005);
+    (void)cpu_probe_triad(1, 1);
+    cr_assert_eq(sched_getaffinity(0, sizeof after, &after), 0);
+    cr_assert(CPU_EQUAL(&before, &after), "%d CPUs before the probe, %d after", CPU_COUNT(&before),
+              CPU_COUNT(&after));
 }
 
 /* The triad bandwidth over all cores, three times: within 10 % of each

@@ -175,6 +175,7 @@ static void *member_main(void *p)
 static void team_run(team *t, int want, team_body body, void *arg)
 {
     cpu_set_t set;
+    CPU_ZERO(&set);
     t->n = 0;
     if (sched_getaffinity(0, sizeof set, &set) == 0) {
         for (int c = 0; c < CPU_SETSIZE && t->n < 1024; c++)
@@ -197,9 +198,10 @@ static void team_run(team *t, int want, team_body body, void *arg)
         if (i && pthread_create(&th[i], NULL, member_main, &mb[i]) != 0)
             mb[i].t = NULL;
     }
-    member_main(&mb[0]);
+    member_main(&mb[0]); /* pins this thread: its own CPU set comes back after */
     for (int i = 1; i < t->n; i++)
         pthread_join(th[i], NULL);
+    pthread_setaffinity_np(pthread_self(), sizeof set, &set);
 }
 
 /* ---- the FMA peak ------------------------------------------------------- */
