@@ -51,15 +51,21 @@ char *machine_fingerprint(void)
     return xasprintf("%s; %d CPUs; CUDA_VISIBLE_DEVICES=%s", model, n, vis ? vis : "(unset)");
 }
 
+/* The probe's version, in the cache's name: a cache an older probe wrote is
+ * not read (version 1 ran its all-core probes on one CPU:
+ * doc/ceilings.md#the-ceilings). */
+#define PROBE_VERSION 2
+
 char *machine_cache_path(void)
 {
     const char *x = getenv("XDG_CACHE_HOME");
     char *id = machine_id();
     char *p;
     if (x && x[0] == '/')
-        p = xasprintf("%s/runner/ceilings-%s.json", x, id);
+        p = xasprintf("%s/runner/ceilings-p%d-%s.json", x, PROBE_VERSION, id);
     else
-        p = xasprintf("%s/.cache/runner/ceilings-%s.json", getenv("HOME") ? getenv("HOME") : "/tmp", id);
+        p = xasprintf("%s/.cache/runner/ceilings-p%d-%s.json",
+                      getenv("HOME") ? getenv("HOME") : "/tmp", PROBE_VERSION, id);
     free(id);
     return p;
 }
