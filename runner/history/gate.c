@@ -75,21 +75,11 @@ int gate_judge(sqlite3 *db, const char *run_dir, int window, gate_result *out, c
                size_t len)
 {
     memset(out, 0, sizeof *out);
-    int absent;
-    char merr[512];
-    json_object *meta = rundir_read_meta(run_dir, &absent, merr, sizeof merr);
-    const char *ename = meta ? report_jstr(meta, "experiment.name") : NULL;
-    if (!ename) {
-        snprintf(err, len, "%s: %s", run_dir,
-                 meta ? "its meta names no experiment" : absent ? "not a run folder" : merr);
-        json_object_put(meta);
-        return -1;
-    }
     compare_run R;
-    if (compare_run_load(&R, run_dir, err, len) < 0) {
-        json_object_put(meta);
+    json_object *meta = history_load_run(run_dir, &R, err, len);
+    if (!meta)
         return -1;
-    }
+    const char *ename = report_jstr(meta, "experiment.name");
     history_machine m;
     history_machine_of(meta, &m);
     out->window = window;

@@ -334,8 +334,7 @@ static long long find_run(sqlite3 *db, const char *machine, json_object *meta, c
     return id;
 }
 
-int history_record(sqlite3 *db, const char *run_dir, const history_record_opts *o,
-                   long long *run_row, char *err, size_t len)
+json_object *history_load_run(const char *run_dir, compare_run *R, char *err, size_t len)
 {
     int absent;
     char merr[512];
@@ -345,13 +344,22 @@ int history_record(sqlite3 *db, const char *run_dir, const history_record_opts *
                  meta ? "its meta names no experiment"
                       : absent ? "not a finished run folder (no meta)" : merr);
         json_object_put(meta);
-        return -1;
+        return NULL;
     }
-    compare_run R;
-    if (compare_run_load(&R, run_dir, err, len) < 0) {
+    if (compare_run_load(R, run_dir, err, len) < 0) {
         json_object_put(meta);
-        return -1;
+        return NULL;
     }
+    return meta;
+}
+
+int history_record(sqlite3 *db, const char *run_dir, const history_record_opts *o,
+                   long long *run_row, char *err, size_t len)
+{
+    compare_run R;
+    json_object *meta = history_load_run(run_dir, &R, err, len);
+    if (!meta)
+        return -1;
     char **keys = xcalloc((size_t)R.nrows + 1, sizeof *keys);
     for (int p = 0; p < R.nrows; p++)
         keys[p] = history_trial_key(&R, p);

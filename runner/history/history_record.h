@@ -7,6 +7,8 @@
 #define RUNNER_HISTORY_RECORD_H
 /* public header of runner/history/ */
 
+#include "report/compare_load.h"
+
 #include <json.h>
 #include <sqlite3.h>
 #include <stddef.h>
@@ -53,6 +55,10 @@ char *history_trial_key(const struct compare_run *R, int pos);
 /* Records the run folder run_dir.  HISTORY_RECORDED, HISTORY_ALREADY (the
  * run is in the database and o->replace is 0), or -1 with the reason in
  * err.  *run_row the run's row id (may be NULL). */
+/* A finished run folder's meta (naming its experiment) and its trials, as
+ * recording and the gate read it; NULL with err set when either is missing. */
+json_object *history_load_run(const char *run_dir, compare_run *R, char *err, size_t len);
+
 int history_record(sqlite3 *db, const char *run_dir, const history_record_opts *o,
                    long long *run_row, char *err, size_t len);
 
