@@ -204,9 +204,7 @@ int cli_parse(int argc, char **argv, const cli_command *commands, cli *c)
         if (id == OPT_ARG) {
             argument(c, commands, o.value, &cmd_set);
         } else if (id == OPT_UNKNOWN) {
-            const char *s = opts_suggest(&o);
-            fprintf(stderr, "runner: unknown option '%s'%s%s%s\n", o.name,
-                    s ? "; did you mean '" : "", s ? s : "", s ? "'?" : "");
+            opts_say_unknown(&o, NULL);
             rc = -1;
         } else if (option(c, id, o.name, o.value, &dry) < 0) {
             rc = -1;

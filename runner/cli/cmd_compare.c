@@ -155,9 +155,7 @@ int cmd_compare_main(int nargs, char **args)
                 o.format = v;
             break;
         default: { /* OPT_UNKNOWN */
-            const char *s = opts_suggest(&p);
-            fprintf(stderr, "runner: compare: unknown option '%s'%s%s%s\n", p.name,
-                    s ? "; did you mean '" : "", s ? s : "", s ? "'?" : "");
+            opts_say_unknown(&p, "compare");
             rc = EXIT_INVALID;
         }
         }

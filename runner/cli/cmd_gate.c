@@ -124,9 +124,7 @@ int cmd_gate_main(int nargs, char **args)
             rc = EXIT_OK;
             break;
         default: { /* OPT_UNKNOWN */
-            const char *s = opts_suggest(&p);
-            fprintf(stderr, "runner: gate: unknown option '%s'%s%s%s\n", p.name,
-                    s ? "; did you mean '" : "", s ? s : "", s ? "'?" : "");
+            opts_say_unknown(&p, "gate");
             rc = EXIT_INVALID;
         }
         }

@@ -122,3 +122,10 @@ const char *opts_suggest(const opts *o)
 {
     return closest_word(o->name, o->names);
 }
+
+void opts_say_unknown(const opts *o, const char *cmd)
+{
+    const char *s = opts_suggest(o);
+    fprintf(stderr, "runner: %s%sunknown option '%s'%s%s%s\n", cmd ? cmd : "", cmd ? ": " : "",
+            o->name, s ? "; did you mean '" : "", s ? s : "", s ? "'?" : "");
+}

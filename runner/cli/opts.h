@@ -59,5 +59,8 @@ void opts_free(opts *o);
 /* After OPT_UNKNOWN: the option of this command closest to o->name, or NULL
  * when none is close. */
 const char *opts_suggest(const opts *o);
+/* After OPT_UNKNOWN: "runner: CMD: unknown option '--x'; did you mean
+ * '--y'?" on stderr (cmd NULL: the run's own options). */
+void opts_say_unknown(const opts *o, const char *cmd);
 
 #endif
