@@ -37,9 +37,8 @@
 #include <string.h>
 
 #include "cnn_model.h"
-#include "cpu.h"
+#include "frame.h"
 #include "mem.h"
-#include "verify.h"
 
 #define COL_BUDGET ((size_t)1 << 20) /* floats of one im2col chunk: 4 MiB */
 
@@ -141,11 +140,9 @@ static int cnn_prepare(const rn_trial *t, void **state, rn_error *err)
                  "dtype f16 or bf16)");
         return RN_PREPARE_SKIP;
     }
-    cnn_state *s = calloc(1, sizeof *s);
-    if (!s) {
-        snprintf(err->msg, sizeof err->msg, "cnn_forward: out of memory");
+    cnn_state *s = cpu_state_new(sizeof *s, "cnn_forward", err);
+    if (!s)
         return -1;
-    }
     s->cfg = c;
     s->threads = t->threads > 1 ? t->threads : 1;
     s->half = t->dtype;
@@ -467,13 +464,4 @@ void cpu_cnn_inputs(void *state, const float **params, const float **images)
     *images = s->images;
 }
 
-const rn_workload_impl cpu_cnn_forward = {
-    .name = "cnn_forward",
-    .prepare = cnn_prepare,
-    .run = cnn_run,
-    .check = cnn_check,
-    .release = cnn_release,
-    .extras = cnn_extras,
-};
-
-RN_REGISTER_WORKLOAD(cpu_register_workload, cpu_cnn_forward)
+CPU_WORKLOAD(cnn_forward, cnn_prepare, cnn_run, cnn_check, cnn_release, .extras = cnn_extras)

@@ -1,6 +1,7 @@
-/* mem.c - checked, aligned allocation. */
+/* mem.c - checked, aligned allocation; ranges over OpenMP threads. */
 #include "mem.h"
 
+#include <omp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,4 +104,17 @@ int cpu_count(long long v, const char *workload, const char *what, size_t *out,
     }
     *out = (size_t)v;
     return 0;
+}
+
+void cpu_parallel(size_t n, size_t align, int threads, cpu_range_fn fn, void *ctx)
+{
+    int nt = threads > 0 ? threads : omp_get_max_threads();
+#pragma omp parallel num_threads(nt) if (nt > 1)
+    {
+        int part = omp_get_thread_num();
+        size_t lo, hi;
+        cpu_split(n, align, part, omp_get_num_threads(), &lo, &hi);
+        if (lo < hi)
+            fn(ctx, part, lo, hi);
+    }
 }

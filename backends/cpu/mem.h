@@ -39,4 +39,11 @@ static inline void cpu_split(size_t n, size_t align, int part, int parts, size_t
     *hi = b < n ? b : n;
 }
 
+/* The backend's one way of running an element range on OpenMP threads:
+ * fn(ctx, part, lo, hi) for every non-empty part [lo, hi) of cpu_split(n,
+ * align, part, parts), in one parallel region of `threads` threads (< 1:
+ * OpenMP's current count; 1: on the calling thread, no region). */
+typedef void (*cpu_range_fn)(void *ctx, int part, size_t lo, size_t hi);
+void cpu_parallel(size_t n, size_t align, int threads, cpu_range_fn fn, void *ctx);
+
 #endif
