@@ -35,9 +35,7 @@ DEFINE_KERNEL(double, f64)
 static void axpb_free(void *st)
 {
     axpb_state *s = st;
-    cpu_free(s->a);
-    cpu_free(s->b);
-    cpu_free(s->x);
+    cpu_free_all((void *[]){s->a, s->b, s->x}, 3);
 }
 
 static int axpb_setup(const rn_trial *t, void *st, rn_error *err)
@@ -45,11 +43,8 @@ static int axpb_setup(const rn_trial *t, void *st, rn_error *err)
     axpb_state *s = st;
     s->threads = t->threads > 1 ? t->threads : 1;
     s->dtype = t->dtype;
-    size_t es = rn_dtype_size(t->dtype);
-    if (cpu_count(t->size, "axpb", "size", &s->n, err) ||
-        !(s->a = cpu_alloc(s->n, es, "axpb", "a", err)) ||
-        !(s->b = cpu_alloc(s->n, es, "axpb", "b", err)) ||
-        !(s->x = cpu_alloc(s->n, es, "axpb", "x", err)))
+    if (cpu_alloc_arrays(t, "axpb", &s->n, (void **[]){&s->a, &s->b, &s->x},
+                         (const char *[]){"a", "b", "x"}, 3, err))
         return -1;
     cpu_fill_uniform(s->a, s->dtype, s->n, t->seed, 0, s->threads);
     cpu_fill_uniform(s->b, s->dtype, s->n, t->seed, 1, s->threads);

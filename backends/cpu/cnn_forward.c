@@ -67,15 +67,9 @@ static void cnn_release(void *st)
     cnn_state *s = st;
     if (!s)
         return;
-    cpu_free(s->master);
-    cpu_free(s->wk);
-    cpu_free(s->images);
-    for (int i = 0; i < 5; i++)
-        cpu_free(s->act[i]);
-    cpu_free(s->col);
-    cpu_free(s->scratch);
-    cpu_free(s->pooled);
-    cpu_free(s->logits);
+    cpu_free_all(s->act, 5);
+    cpu_free_all((void *[]){s->master, s->wk, s->images, s->col, s->scratch, s->pooled, s->logits},
+                 7);
     free(s->ref);
     free(s);
 }

@@ -91,6 +91,21 @@ cpu_philox_values(uint64_t base, uint64_t seed, uint32_t stream, float v[4 * CPU
     }
 }
 
+/* A random fill of dst, n elements on OpenMP threads: range(c, lo, hi)
+ * writes elements [lo, hi) (lo a multiple of the split's alignment) of the
+ * numbers of (seed, stream) from number `offset` on.  cpu_fill_uniform's
+ * and the tensor API's fills (tensor.c) run through it. */
+typedef struct cpu_fill_call {
+    void (*range)(const struct cpu_fill_call *c, size_t lo, size_t hi);
+    void *dst;
+    uint64_t seed, offset;
+    uint32_t stream;
+} cpu_fill_call;
+
+/* The fill c of n elements, split on multiples of `align` over `threads`
+ * OpenMP threads (< 1: OpenMP's current count; mem.h cpu_parallel). */
+void cpu_fill_run(const cpu_fill_call *c, size_t n, size_t align, int threads);
+
 /* dst[i] = rn_uniform(seed, stream, i) for i < n, in the dtype `dtype`
  * (f32 or f64; other dtypes are not filled and give -1), on `threads`
  * OpenMP threads.  The values do not depend on the thread count. */

@@ -23,9 +23,7 @@ typedef struct matmul_state {
 static void matmul_free(void *st)
 {
     matmul_state *s = st;
-    cpu_free(s->a);
-    cpu_free(s->b);
-    cpu_free(s->c);
+    cpu_free_all((void *[]){s->a, s->b, s->c}, 3);
 }
 
 /* A dimension that CBLAS can take (it takes int). */

@@ -93,6 +93,12 @@ void cpu_free(void *p)
         free(((void **)p)[-1]);
 }
 
+void cpu_free_all(void *const *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        cpu_free(p[i]);
+}
+
 int cpu_count(long long v, const char *workload, const char *what, size_t *out,
               rn_error *err)
 {
@@ -103,6 +109,17 @@ int cpu_count(long long v, const char *workload, const char *what, size_t *out,
         return -1;
     }
     *out = (size_t)v;
+    return 0;
+}
+
+int cpu_alloc_arrays(const rn_trial *t, const char *workload, size_t *n, void **const *p,
+                     const char *const *names, int count, rn_error *err)
+{
+    if (cpu_count(t->size, workload, "size", n, err))
+        return -1;
+    for (int i = 0; i < count; i++)
+        if (!(*p[i] = cpu_alloc(*n, rn_dtype_size(t->dtype), workload, names[i], err)))
+            return -1;
     return 0;
 }
 

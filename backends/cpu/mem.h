@@ -19,10 +19,20 @@ void *cpu_alloc(size_t count, size_t elem, const char *workload, const char *wha
 /* Frees a buffer of cpu_alloc; NULL is a no-op. */
 void cpu_free(void *p);
 
+/* cpu_free on each of the n buffers p[0 .. n - 1] (a state's list). */
+void cpu_free_all(void *const *p, size_t n);
+
 /* Converts a trial's size (or a size-like parameter) to an element count;
  * fails with a message when it is negative or does not fit in memory. */
 int cpu_count(long long v, const char *workload, const char *what, size_t *out,
               rn_error *err);
+
+/* The element-wise workloads' arrays: *n = the trial's size (cpu_count),
+ * then *p[i] = cpu_alloc(*n, size of the trial's dtype, workload,
+ * names[i]) for i < count.  0, or -1 with err (the buffers allocated so far
+ * stay in *p[], for the state's release). */
+int cpu_alloc_arrays(const rn_trial *t, const char *workload, size_t *n, void **const *p,
+                     const char *const *names, int count, rn_error *err);
 
 /* Part `part` of `parts` of [0, n): contiguous, in order, boundaries on
  * multiples of `align` elements (so every thread starts on a cache line and

@@ -258,14 +258,9 @@ static void mlp_release(void *st)
     if (!s)
         return;
     mlp_config_free(&s->cfg);
-    free(s->init);
-    free(s->p);
-    free(s->g);
-    free(s->m);
-    free(s->v);
-    free(s->xb);
-    free(s->yb);
-    free(s->perm);
+    void *bufs[] = {s->init, s->p, s->g, s->m, s->v, s->xb, s->yb, s->perm};
+    for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
+        free(bufs[i]);
     mlp_cpu_work_free(&s->work);
     free(s);
 }

@@ -62,9 +62,7 @@ static void *offset(void *p, rn_dtype d, size_t i)
 static void nested_sin_free(void *st)
 {
     nested_sin_state *s = st;
-    cpu_free(s->x);
-    cpu_free(s->y);
-    cpu_free(s->t);
+    cpu_free_all((void *[]){s->x, s->y, s->t}, 3);
 }
 
 static int nested_sin_setup(const rn_trial *t, void *st, rn_error *err)
@@ -79,11 +77,9 @@ static int nested_sin_setup(const rn_trial *t, void *st, rn_error *err)
     s->fused = rn_param_num(t, "fused", 0) != 0;
     s->threads = t->threads > 1 ? t->threads : 1;
     s->dtype = t->dtype;
-    size_t es = rn_dtype_size(t->dtype);
-    if (cpu_count(t->size, "nested_sin", "size", &s->n, err) ||
-        !(s->x = cpu_alloc(s->n, es, "nested_sin", "x", err)) ||
-        !(s->y = cpu_alloc(s->n, es, "nested_sin", "y", err)) ||
-        (!s->fused && s->depth > 1 && !(s->t = cpu_alloc(s->n, es, "nested_sin", "t", err))))
+    /* t: the unfused passes' ping-pong buffer */
+    if (cpu_alloc_arrays(t, "nested_sin", &s->n, (void **[]){&s->x, &s->y, &s->t},
+                         (const char *[]){"x", "y", "t"}, !s->fused && s->depth > 1 ? 3 : 2, err))
         return -1;
     cpu_fill_uniform(s->x, s->dtype, s->n, t->seed, 0, s->threads);
     s->out = (cpu_output){s->y, s->n, s->dtype, 0};

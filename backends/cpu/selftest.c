@@ -5,6 +5,7 @@
  * the timer.  `in_process: K` limits the action to process K of a
  * `parallel: processes` trial. */
 #include "frame.h"
+#include "selftest_params.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -24,17 +25,10 @@ static int st_prepare(const rn_trial *t, void **state, rn_error *err)
     selftest *s = cpu_state_new(sizeof *s, "selftest", err);
     if (!s)
         return 1;
-    snprintf(s->action, sizeof s->action, "%s", rn_param_text(t, "action", "none"));
-    /* parallel: processes: misbehave in process `in_process` only
-     * (doc/timing.md#processes-and-threads); the others do nothing */
-    int only = (int)rn_param_num(t, "in_process", 0);
-    if (only > 0 && only != (int)rn_param_num(t, "process_index", 0))
-        snprintf(s->action, sizeof s->action, "none");
-    s->seconds = rn_param_num(t, "seconds", 0.001);
-    if (!strcmp(s->action, "skip")) {
-        snprintf(err->msg, sizeof err->msg, "selftest: skipped on purpose");
+    int rc = rn_selftest_params(t, s->action, sizeof s->action, &s->seconds, err);
+    if (rc) {
         free(s);
-        return RN_PREPARE_SKIP;
+        return rc;
     }
     *state = s;
     return 0;

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend.h"
+#include "backend_tables.h"
 #include "cpu.h"
 #include "ewise.h"
 #include "fill.h"
@@ -47,13 +47,19 @@ static void t_release(int dev, void *p)
     cpu_free(p);
 }
 
-static int t_copy(int dev, float *dst, const float *src, size_t n, rn_error *err)
+static int t_upload(int dev, float *dst, const float *src, size_t n, rn_error *err)
 {
     (void)dev;
     (void)err;
     if (n)
         memmove(dst, src, n * sizeof(float));
     return 0;
+}
+
+/* host memory both ways: the same copy */
+static int t_download(int dev, float *dst, const float *src, size_t n, rn_error *err)
+{
+    return t_upload(dev, dst, src, n, err);
 }
 
 static int t_sync(int dev, rn_error *err)
@@ -120,22 +126,15 @@ static void normal_range(float *dst, size_t i0, size_t n, uint64_t seed, uint32_
     }
 }
 
-typedef struct fill_args {
-    float *dst;
-    rn_fill_kind kind;
-    uint64_t seed;
-    uint32_t stream;
-    uint64_t offset;
-} fill_args;
-
-static void fill_range(void *ctx, int part, size_t lo, size_t hi)
+/* cpu_fill_call's ranges: element i of dst is number offset + i */
+static void uniform_part(const cpu_fill_call *c, size_t lo, size_t hi)
 {
-    (void)part;
-    const fill_args *a = ctx;
-    if (a->kind == RN_FILL_UNIFORM)
-        uniform_range(a->dst + lo, a->offset + lo, a->offset + hi, a->seed, a->stream);
-    else
-        normal_range(a->dst + lo, lo, hi - lo, a->seed, a->stream, a->offset);
+    uniform_range((float *)c->dst + lo, c->offset + lo, c->offset + hi, c->seed, c->stream);
+}
+
+static void normal_part(const cpu_fill_call *c, size_t lo, size_t hi)
+{
+    normal_range((float *)c->dst + lo, lo, hi - lo, c->seed, c->stream, c->offset);
 }
 
 static int t_fill(int dev, float *dst, size_t n, rn_fill_kind kind, double value, uint64_t seed,
@@ -158,15 +157,12 @@ static int t_fill(int dev, float *dst, size_t n, rn_fill_kind kind, double value
         snprintf(err->msg, sizeof err->msg, "fill: unknown kind %d", (int)kind);
         return -1;
     }
-    if (n < PAR_MIN) {
-        if (kind == RN_FILL_UNIFORM)
-            uniform_range(dst, offset, offset + n, seed, stream);
-        else
-            normal_range(dst, 0, n, seed, stream, offset);
-        return 0;
-    }
-    fill_args a = {dst, kind, seed, stream, offset};
-    cpu_parallel(n, kind == RN_FILL_UNIFORM ? BATCH : NORMAL_CHUNK, 0, fill_range, &a);
+    int uniform = kind == RN_FILL_UNIFORM;
+    cpu_fill_call c = {uniform ? uniform_part : normal_part, dst, seed, offset, stream};
+    if (n < PAR_MIN)
+        c.range(&c, 0, n);
+    else
+        cpu_fill_run(&c, n, uniform ? BATCH : NORMAL_CHUNK, 0);
     return 0;
 }
 
@@ -315,18 +311,5 @@ static int t_matmul(int dev, float *c, const float *a, const float *b, int m, in
     return 0;
 }
 
-const rn_tensor_ops cpu_tensor_ops = {
-    .alloc = t_alloc,
-    .release = t_release,
-    .upload = t_copy,
-    .download = t_copy,
-    .fill = t_fill,
-    .unary = t_unary,
-    .binary = t_binary,
-    .sum = t_sum,
-    .matmul = t_matmul,
-    .sync = t_sync,
-    .fuse_compile = cpu_fuse_compile, /* fuse.c */
-    .fuse_run = cpu_fuse_run,
-    .fuse_free = cpu_fuse_free,
-};
+/* the fused expressions' cpu_fuse_* are fuse.c's */
+const rn_tensor_ops cpu_tensor_ops = RN_TENSOR_OPS_OF(t, cpu);
