@@ -2,7 +2,7 @@
  * SIGINT, SIGKILL and --resume, a full disk, an edited sweep, the lock, a
  * damaged row, `latest`, planted links. */
 #include "base/csv.h"
-#include "exec/sysload.h"
+#include "experiment/machine/sysload.h"
 #include "scenario.h"
 #include <criterion/criterion.h>
 #include <ctype.h>
