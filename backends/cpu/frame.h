@@ -67,9 +67,8 @@ static inline int cpu_kernel_run(const cpu_kernel *k, void *state)
  * free_buffers) and NAME_check; F64: f64 is accepted besides f32; READY:
  * cpu_kernel's ready, or NULL. */
 #define CPU_KERNEL_WORKLOAD(NAME, F64, READY)                                                 \
-    static const cpu_kernel NAME##_def = {#NAME,       sizeof(NAME##_state), F64,          \
-                                          NAME##_setup, READY,              NAME##_kernel, \
-                                          NAME##_free};                                      \
+    static const cpu_kernel NAME##_def = {                                                    \
+        #NAME, sizeof(NAME##_state), F64, NAME##_setup, READY, NAME##_kernel, NAME##_free};   \
     static int NAME##_prepare(const rn_trial *t, void **state, rn_error *err)                 \
     {                                                                                         \
         return cpu_kernel_prepare(&NAME##_def, t, state, err);                                \
