@@ -2,6 +2,7 @@
  * splits the arrays into chunks, each copied in, solved and copied out on
  * its own stream, as nested_sin does (doc/experiment-file.md#top-level-keys). */
 #include "cuda_backend.h"
+#include "elementwise.h"
 #include "verify_tol.h"
 
 #include <math.h>
@@ -11,13 +12,10 @@
 #define NSTREAMS 3
 #define CHUNKS 16
 
-template <typename T>
-__global__ void solve(T *__restrict__ x, const T *__restrict__ a, const T *__restrict__ b, size_t n)
-{
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
-         i += (size_t)gridDim.x * blockDim.x)
-        x[i] = -b[i] / a[i];
-}
+/* x = -b / a, element by element (elementwise.h's vectorised access) */
+template <typename T> struct solve_op {
+    __device__ T operator()(T a, T b) const { return -b / a; }
+};
 
 typedef struct ax {
     size_t n, esz;
@@ -120,13 +118,11 @@ static int launch(ax *s, size_t off, size_t len, cudaStream_t st, rn_error *err)
         return 0;
     size_t o = off * s->esz;
     if (s->dt == RN_F64)
-        solve<double><<<grid_for(len), 256, 0, st>>>((double *)((char *)s->dx + o),
-                                                     (const double *)((char *)s->da + o),
-                                                     (const double *)((char *)s->db + o), len);
+        rn_ew_map2((double *)((char *)s->dx + o), (const double *)((char *)s->da + o),
+                   (const double *)((char *)s->db + o), len, solve_op<double>(), st);
     else
-        solve<float><<<grid_for(len), 256, 0, st>>>((float *)((char *)s->dx + o),
-                                                    (const float *)((char *)s->da + o),
-                                                    (const float *)((char *)s->db + o), len);
+        rn_ew_map2((float *)((char *)s->dx + o), (const float *)((char *)s->da + o),
+                   (const float *)((char *)s->db + o), len, solve_op<float>(), st);
     CK_LAUNCH("solve");
     return 0;
 }

@@ -1,9 +1,11 @@
 /* nested_sin.cu - `depth` applications of sin: one kernel per sin (unfused,
- * like eager PyTorch: each pass reads and writes the whole array) or one
+ * like eager PyTorch: each pass reads and writes the whole array, with
+ * PyTorch's vectorised access, elementwise.h) or one
  * kernel in all (fused).  io: overlap splits the array into chunks, each
  * copied in, computed and copied out on its own stream (pinned memory by
  * default; doc/workloads.md#built-in-workloads). */
 #include "cuda_backend.h"
+#include "elementwise.h"
 #include "verify_tol.h"
 
 #include <math.h>
@@ -17,7 +19,7 @@ template <typename T> __device__ inline T dsin(T x);
 template <> __device__ inline float dsin<float>(float x) { return sinf(x); }
 template <> __device__ inline double dsin<double>(double x) { return sin(x); }
 
-/* D nested sines; D == 0 means `depth` of them (a run-time count).  A
+/* D nested sines (the fused kernel); D == 0 means `depth` of them (a run-time count).  A
  * compile-time count lets the compiler interleave the four independent
  * elements below; the run-time loop is the fallback for unusual depths. */
 template <typename T, int D> __device__ inline T nest(T v, int depth)
@@ -33,7 +35,13 @@ template <typename T, int D> __device__ inline T nest(T v, int depth)
     return v;
 }
 
-/* Each thread takes four elements one grid-stride apart: the loads of a warp
+/* One sine, for the unfused passes (elementwise.h's access pattern, as
+ * PyTorch's torch.sin). */
+template <typename T> struct sin_op {
+    __device__ T operator()(T x) const { return dsin<T>(x); }
+};
+
+/* The fused kernel: each thread takes four elements one grid-stride apart: the loads of a warp
  * stay coalesced and four of them are in flight before the first sine. */
 template <typename T, int D>
 __global__ void sin_kernel(T *__restrict__ y, const T *__restrict__ x, size_t n, int depth)
@@ -121,10 +129,10 @@ static int compute(ns *s, size_t off, size_t len, cudaStream_t st, rn_error *err
     for (int d = 0; d < s->depth; d++) {
         char *dst = (char *)bufs[d % 2] + off * s->esz;
         if (s->dt == RN_F64)
-            launch_sin<double>((double *)dst, (const double *)src, len, 1, st);
+            rn_ew_map1((double *)dst, (const double *)src, len, sin_op<double>(), st);
         else
-            launch_sin<float>((float *)dst, (const float *)src, len, 1, st);
-        CK_LAUNCH("sin_kernel (one pass)");
+            rn_ew_map1((float *)dst, (const float *)src, len, sin_op<float>(), st);
+        CK_LAUNCH("rn_ew (one sine)");
         src = dst;
         s->dout = bufs[d % 2];
     }
