@@ -199,6 +199,15 @@ typedef struct rn_backend {
      * (doc/ceilings.md#energy-per-call); 0, or non-zero with why saying why
      * there are none ("no RAPL on this machine") */
     int (*energy)(int dev, rn_energy *e, char *why, size_t len);
+    /* optional, since version 9 (doc/timing.md#how-a-trial-is-timed, step
+     * 6): the next `calls` run() calls of the trial's workload are one
+     * sample's batch (or a discarded one's), called back to back; the
+     * worker calls it outside the timed region, never for the warmup's
+     * calls nor for the core's concurrent, processes and command workloads.
+     * A backend may then let every call but the last return before its
+     * device is idle, and time the batch as one: the last call reports the
+     * batch's device time over `calls`, the others NAN */
+    void (*batch_begin)(const rn_trial *t, int calls);
 } rn_backend;
 
 typedef const rn_backend *(*rn_backend_entry_fn)(void);

@@ -66,6 +66,8 @@ typedef struct phase_timer {
     int held;           /* a blocking kernel waits for timer_go */
     long calls;         /* timer_start calls so far */
     int ready;
+    long epoch;         /* the last batch (cuda_batch_begin) this timer saw */
+    int left, total;    /* calls of that batch still to come, and in all */
 } phase_timer;
 
 int timer_init(phase_timer *t, rn_error *err);
@@ -84,6 +86,24 @@ int timer_start(phase_timer *t, cudaStream_t st, int hold, rn_error *err);
 void timer_go(phase_timer *t);
 /* Elapsed seconds between events a and b. */
 double timer_span(phase_timer *t, int a, int b);
+
+/* The worker's batch boundary (rn_backend.batch_begin): the next `calls`
+ * calls of the trial's workload are one sample's batch. */
+void cuda_batch_begin(const rn_trial *t, int calls);
+
+/* A call whose work all stays on the device (io: without): one pair of
+ * events around a whole batch, as PyTorch's and Triton's timers time
+ * back-to-back calls (doc/timing.md#how-a-trial-is-timed, step 6).  In a
+ * batch of more than one call, the first call records event 0 (after the
+ * hold, as timer_start), every call records event 3 and returns at once,
+ * and the last one waits for it and reports the batch's span over its
+ * calls; the calls before it report nothing (NAN), so the batch's mean is
+ * that span over its calls.  Outside a batch (warmups, a batch of one): as
+ * timer_start, and timer_stop waits and reports the call's own span.
+ * timer_stop sets device_seconds, and with `compute` compute too (the
+ * same span); out may be NULL. */
+int timer_start_batch(phase_timer *t, cudaStream_t st, int hold, rn_error *err);
+int timer_stop(phase_timer *t, cudaStream_t st, rn_sample *out, int compute, rn_error *err);
 
 /* io: with: waits for event 3 and reads the phases between events 0..3
  * (h2d, compute, d2h) and their total (device_seconds). */

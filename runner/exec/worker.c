@@ -207,6 +207,9 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
     int add_device = batch > 1 && (r->warmups == 0 || sample_has_device(&s));
     double discard_left = tr->cold_cache ? 0 : fmin(DISCARD_TIME, r->warmup_time);
     double discard_t0 = 0;
+    /* the core's own workloads call theirs other than once per call */
+    int core = impl == &core_concurrent || impl == &core_processes || impl == &cmd_workload;
+    int announce = b && b->batch_begin && !core;
     cmd_workload_batch(impl, batch); /* one request per batch: doc/own-code.md#persistent */
     if (!discard)
         timed_begin(impl, state);
@@ -222,6 +225,10 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
          * sample follows the same device calls as every later one */
         if (check_on && b->sample_begin)
             b->sample_begin(tr);
+        /* the batch's boundary: a backend may time its calls as one
+         * (doc/timing.md#how-a-trial-is-timed, step 6) */
+        if (announce)
+            b->batch_begin(tr, batch);
         struct timespec a, z;
         trace_range("sample", 1); /* a profiler's range, outside the timed region */
         clock_gettime(CLOCK_MONOTONIC, &a);
@@ -274,10 +281,7 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
         /* concurrent and parallel: processes time their own region (the
          * together call of a round, not its solo runs; from the barrier to
          * the last process's end), summed over the batch */
-        s.seconds = (impl == &core_concurrent || impl == &core_processes || impl == &cmd_workload) &&
-                            isfinite(s.seconds)
-                        ? s.seconds / batch
-                        : wall / batch;
+        s.seconds = core && isfinite(s.seconds) ? s.seconds / batch : wall / batch;
         if (!discard)
             trace_span("sample", n - 1, ta, tz, s.seconds, batch, &s);
         buf.s[buf.n++] = s;
