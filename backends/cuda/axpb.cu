@@ -103,12 +103,7 @@ static int ax_prepare(const rn_trial *t, void **state, rn_error *err)
     s->pinned = rn_host_pinned(t);
     s->inject = rn_inject(t);
     s->hold = rn_param_num(t, "blocking_kernel", 0) != 0;
-    if (ax_setup(s, t, err)) {
-        ax_release(s);
-        return 1;
-    }
-    *state = s;
-    return 0;
+    return prepare_done(state, s, ax_setup(s, t, err), ax_release);
 }
 
 /* Elements [off, off + len) on stream st. */
@@ -195,25 +190,20 @@ static int ax_check(void *state, rn_error *err)
     if (s->io == RN_IO_WITHOUT)
         CK(cudaMemcpy(s->hx, s->dx, s->n * s->esz, cudaMemcpyDeviceToHost));
     double tol = rn_tol_axpb(s->dt);
-    int samples = s->n <= 4096 ? (int)s->n : 256;
+    int samples = check_count(s->n);
     for (int q = 0; q < samples; q++) {
-        size_t i = s->n <= 4096 ? (size_t)q : (size_t)((q * 2654435761ull) % s->n);
+        size_t i = check_index(s->n, q);
         double a = s->dt == RN_F64 ? ((double *)s->ha)[i] : ((float *)s->ha)[i];
         double b = s->dt == RN_F64 ? ((double *)s->hb)[i] : ((float *)s->hb)[i];
         double x = s->dt == RN_F64 ? ((double *)s->hx)[i] : ((float *)s->hx)[i];
-        char what[48];
-        snprintf(what, sizeof what, "x[%zu]", i);
         /* relative, no absolute floor: an f64 result computed in f32 fails */
-        if (!rn_within(x, -b / a, tol) && compare_value(x, -b / a, tol, "axpb", what, err))
+        if (check_close(x, -b / a, tol, "axpb", err, "x[%zu]", i))
             return 1;
     }
     return 0;
 }
 
-static void ax_extras(void *state, void *ctx, void (*cb)(void *ctx, const char *k, const char *v))
-{
-    host_memory_extra(((ax *)state)->pinned, ctx, cb);
-}
+CUDA_HOST_MEMORY_EXTRAS(ax_extras, ax)
 
 const rn_workload_impl cuda_axpb = {
     .name = "axpb",

@@ -1,7 +1,9 @@
 /* cuda_common.cu - see cuda_common.h. */
 #include "cuda_common.h"
+#include "verify_tol.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -272,6 +274,19 @@ int compare_value(double got, double want, double tol, const char *workload, con
              "%s: %s = %.9g but the reference is %.9g (relative error %.1e > %.1e)", workload,
              what, got, want, rel, tol);
     return 1;
+}
+
+int check_close(double got, double want, double tol, const char *workload, rn_error *err,
+                const char *fmt, ...)
+{
+    if (rn_within(got, want, tol))
+        return 0;
+    char what[64];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    return compare_value(got, want, tol, workload, what, err);
 }
 
 int lanes_init(cuda_lanes *l, int n, int events, rn_error *err)

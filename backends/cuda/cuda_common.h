@@ -147,6 +147,57 @@ void host_memory_extra(int pinned, void *ctx, void (*cb)(void *ctx, const char *
 int compare_value(double got, double want, double tol, const char *workload, const char *what,
                   rn_error *err);
 
+/* check()'s sample of an output of n elements: all of them up to 4096,
+ * else 256 spread by a multiplicative hash; element q of the sample. */
+static inline int check_count(size_t n)
+{
+    return n <= 4096 ? (int)n : 256;
+}
+static inline size_t check_index(size_t n, int q)
+{
+    return n <= 4096 ? (size_t)q : (size_t)((q * 2654435761ull) % n);
+}
+
+/* got against want within tol (rn_within), else err names the element
+ * (`fmt`, e.g. "y[%zu]") as compare_value does: 0 when within. */
+int check_close(double got, double want, double tol, const char *workload, rn_error *err,
+                const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+/* The end of a workload's prepare(), after its setup returned rc: on
+ * success (0) the state is the trial's; on failure release() frees what
+ * was made and prepare() fails (1, RN_PREPARE_FAIL, whatever rc was). */
+static inline int prepare_done(void **state, void *s, int rc, void (*release)(void *))
+{
+    if (rc) {
+        release(s);
+        return 1;
+    }
+    *state = s;
+    return 0;
+}
+
+/* The extras() of a workload whose state has `pinned`: its
+ * host_memory_used column. */
+#define CUDA_HOST_MEMORY_EXTRAS(fn, type)                                                    \
+    static void fn(void *state, void *ctx, void (*cb)(void *ctx, const char *k, const char *v)) \
+    {                                                                                        \
+        host_memory_extra(((type *)state)->pinned, ctx, cb);                                 \
+    }
+
+/* The sum of every thread's acc over a block (part: blockDim.x elements
+ * of shared memory, blockDim.x a power of two); thread 0 gets it. */
+template <typename T> __device__ inline T block_sum(T *part, T acc)
+{
+    part[threadIdx.x] = acc;
+    __syncthreads();
+    for (int s = blockDim.x / 2; s > 0; s >>= 1) {
+        if ((int)threadIdx.x < s)
+            part[threadIdx.x] += part[threadIdx.x + s];
+        __syncthreads();
+    }
+    return part[0];
+}
+
 /* Threads per block and blocks for n elements (grid-stride loops). */
 static inline unsigned grid_for(size_t n)
 {

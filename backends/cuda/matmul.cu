@@ -145,12 +145,7 @@ static int mm_prepare(const rn_trial *t, void **state, rn_error *err)
     s->math = !strcmp(math, "tf32")       ? CUBLAS_TF32_TENSOR_OP_MATH
               : !strcmp(math, "pedantic") ? CUBLAS_PEDANTIC_MATH
                                           : CUBLAS_DEFAULT_MATH;
-    if (mm_setup(s, t, err)) {
-        release_all(s);
-        return 1;
-    }
-    *state = s;
-    return 0;
+    return prepare_done(state, s, mm_setup(s, t, err), mm_release);
 }
 
 /* C rows [r0, r0+rows) = A rows x B, on stream st.  cuBLAS is column-major:
@@ -256,26 +251,20 @@ static int mm_check(void *state, rn_error *err)
         CK(cudaMemcpy(s->hC, s->dC, c * s->esz, cudaMemcpyDeviceToHost));
     /* doc/workloads.md#verification: f16 2e-3, bf16 8e-3, relative */
     double tol = rn_tol_matmul(s->dt, s->math == CUBLAS_TF32_TENSOR_OP_MATH, (double)s->k);
-    int samples = c <= 4096 ? (int)c : 256;
+    int samples = check_count(c);
     for (int q = 0; q < samples; q++) {
-        size_t idx = c <= 4096 ? (size_t)q : (size_t)((q * 2654435761ull) % c);
+        size_t idx = check_index(c, q);
         size_t i = idx / s->n, j = idx % s->n;
         double want = 0;
         for (int l = 0; l < s->k; l++)
             want += get(s->hA, s->dt, i * s->k + l) * get(s->hB, s->dt, (size_t)l * s->n + j);
-        char what[64];
-        snprintf(what, sizeof what, "C[%zu][%zu]", i, j);
-        double got = get(s->hC, s->dt, idx);
-        if (!rn_within(got, want, tol) && compare_value(got, want, tol, "matmul", what, err))
+        if (check_close(get(s->hC, s->dt, idx), want, tol, "matmul", err, "C[%zu][%zu]", i, j))
             return 1;
     }
     return 0;
 }
 
-static void mm_extras(void *state, void *ctx, void (*cb)(void *ctx, const char *k, const char *v))
-{
-    host_memory_extra(((mm *)state)->pinned, ctx, cb);
-}
+CUDA_HOST_MEMORY_EXTRAS(mm_extras, mm)
 
 const rn_workload_impl cuda_matmul = {
     .name = "matmul",

@@ -198,12 +198,7 @@ static int ns_prepare(const rn_trial *t, void **state, rn_error *err)
     s->pinned = rn_host_pinned(t);
     s->inject = rn_inject(t);
     s->hold = rn_param_num(t, "blocking_kernel", 0) != 0;
-    if (ns_setup(s, t, err)) {
-        ns_release(s);
-        return 1;
-    }
-    *state = s;
-    return 0;
+    return prepare_done(state, s, ns_setup(s, t, err), ns_release);
 }
 
 static int ns_run(void *state, rn_sample *out, rn_error *err)
@@ -265,27 +260,22 @@ static int ns_check(void *state, rn_error *err)
     if (s->io == RN_IO_WITHOUT)
         CK(cudaMemcpy(s->hy, s->dout, s->n * s->esz, cudaMemcpyDeviceToHost));
     double tol = rn_tol_nested_sin(s->dt, s->depth);
-    int samples = s->n <= 4096 ? (int)s->n : 256;
+    int samples = check_count(s->n);
     for (int q = 0; q < samples; q++) {
-        size_t i = s->n <= 4096 ? (size_t)q : (size_t)((q * 2654435761ull) % s->n);
+        size_t i = check_index(s->n, q);
         double x = s->dt == RN_F64 ? ((double *)s->hx)[i] : ((float *)s->hx)[i];
         double got = s->dt == RN_F64 ? ((double *)s->hy)[i] : ((float *)s->hy)[i];
         for (int d = 0; d < s->depth; d++)
             x = sin(x);
-        char what[48];
-        snprintf(what, sizeof what, "y[%zu]", i);
         /* relative only: sin keeps the relative error of inputs near 0, and
          * an absolute floor of 1e-6 let an f64 result computed in f32 pass */
-        if (!rn_within(got, x, tol) && compare_value(got, x, tol, "nested_sin", what, err))
+        if (check_close(got, x, tol, "nested_sin", err, "y[%zu]", i))
             return 1;
     }
     return 0;
 }
 
-static void ns_extras(void *state, void *ctx, void (*cb)(void *ctx, const char *k, const char *v))
-{
-    host_memory_extra(((ns *)state)->pinned, ctx, cb);
-}
+CUDA_HOST_MEMORY_EXTRAS(ns_extras, ns)
 
 const rn_workload_impl cuda_nested_sin = {
     .name = "nested_sin",

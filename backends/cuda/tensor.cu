@@ -135,15 +135,9 @@ __global__ void k_sum(float *out, const float *x, size_t n)
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
          i += (size_t)gridDim.x * blockDim.x)
         acc += x[i];
-    part[threadIdx.x] = acc;
-    __syncthreads();
-    for (int s = blockDim.x / 2; s > 0; s >>= 1) {
-        if ((int)threadIdx.x < s)
-            part[threadIdx.x] += part[threadIdx.x + s];
-        __syncthreads();
-    }
+    acc = block_sum(part, acc);
     if (threadIdx.x == 0)
-        atomicAdd(out, part[0]);
+        atomicAdd(out, acc);
 }
 
 static int t_sum(int dev, float *dst1, const float *src, size_t n, rn_error *err)
