@@ -145,14 +145,13 @@ static int ax_run(void *state, rn_sample *out, rn_error *err)
     if (timer_start(&s->ln.tm, s0, 0, err))
         return 1;
     if (s->io == RN_IO_OVERLAP) {
-        size_t per = (s->n + CHUNKS - 1) / CHUNKS;
-        for (int i = 1; i < NSTREAMS; i++)
-            CK(cudaStreamWaitEvent(s->ln.st[i], ev[0], 0));
+        if (lanes_fork(&s->ln, NSTREAMS, ev[0], err))
+            return 1;
         for (int c = 0; c < CHUNKS; c++) {
-            size_t off = (size_t)c * per;
-            if (off >= s->n)
+            size_t off, len = chunk_of(s->n, CHUNKS, c, &off);
+            if (len == 0)
                 break;
-            size_t len = off + per > s->n ? s->n - off : per, o = off * s->esz, b = len * s->esz;
+            size_t o = off * s->esz, b = len * s->esz;
             cudaStream_t st = s->ln.st[c % NSTREAMS];
             if (copy(s, (char *)s->da + o, (char *)s->ha + o, b, cudaMemcpyHostToDevice, st,
                      err) ||

@@ -299,6 +299,13 @@ int lanes_init(cuda_lanes *l, int n, int events, rn_error *err)
     return timer_init(&l->tm, err);
 }
 
+int lanes_fork(cuda_lanes *l, int n, cudaEvent_t e, rn_error *err)
+{
+    for (int i = 1; i < n; i++)
+        CK(cudaStreamWaitEvent(l->st[i], e, 0));
+    return 0;
+}
+
 void lanes_free(cuda_lanes *l)
 {
     for (int i = 0; i < CUDA_MAX_LANES; i++) {

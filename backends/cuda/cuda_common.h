@@ -131,6 +131,19 @@ typedef struct cuda_lanes {
     phase_timer tm;
 } cuda_lanes;
 
+/* io: overlap: streams 1..n-1 wait for event e of stream 0 (its start, or
+ * an upload they all need) before their chunks. */
+int lanes_fork(cuda_lanes *l, int n, cudaEvent_t e, rn_error *err);
+
+/* Chunk c of `chunks` equal ones (the last shorter) over n elements: its
+ * first element in *off and its length, 0 past the end. */
+static inline size_t chunk_of(size_t n, int chunks, int c, size_t *off)
+{
+    size_t per = (n + (size_t)chunks - 1) / (size_t)chunks;
+    *off = (size_t)c * per;
+    return *off >= n ? 0 : *off + per > n ? n - *off : per;
+}
+
 /* Creates n streams (n <= CUDA_MAX_LANES), with `events` their end events,
  * and the timer; 0, or 1 with err (what was made is freed by lanes_free). */
 int lanes_init(cuda_lanes *l, int n, int events, rn_error *err);

@@ -219,9 +219,8 @@ static int mm_run(void *state, rn_sample *out, rn_error *err)
     CK(cudaEventRecord(s->b_ready, s0));
     int chunks = s->m < 8 ? 1 : 8;
     int per = (s->m + chunks - 1) / chunks;
-    for (int i = 0; i < NSTREAMS; i++)
-        if (i)
-            CK(cudaStreamWaitEvent(s->ln.st[i], s->b_ready, 0));
+    if (lanes_fork(&s->ln, NSTREAMS, s->b_ready, err))
+        return 1;
     for (int ch = 0; ch < chunks; ch++) {
         int r0 = ch * per, rows = r0 + per > s->m ? s->m - r0 : per;
         if (rows <= 0)

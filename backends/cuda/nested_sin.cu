@@ -228,14 +228,12 @@ static int ns_run(void *state, rn_sample *out, rn_error *err)
         return timer_phases(&s->ln.tm, out, err);
     }
     /* overlap: upload / compute / download of each chunk on its own stream */
-    size_t per = (s->n + CHUNKS - 1) / CHUNKS;
-    for (int i = 1; i < NSTREAMS; i++)
-        CK(cudaStreamWaitEvent(s->ln.st[i], ev[0], 0));
+    if (lanes_fork(&s->ln, NSTREAMS, ev[0], err))
+        return 1;
     for (int c = 0; c < CHUNKS; c++) {
-        size_t off = (size_t)c * per;
-        if (off >= s->n)
+        size_t off, len = chunk_of(s->n, CHUNKS, c, &off);
+        if (len == 0)
             break;
-        size_t len = off + per > s->n ? s->n - off : per;
         cudaStream_t st = s->ln.st[c % NSTREAMS];
         if (copies)
             CK(cudaMemcpyAsync((char *)s->dx + off * s->esz, (char *)s->hx + off * s->esz,
