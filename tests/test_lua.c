@@ -17,8 +17,8 @@
 #include <unistd.h>
 
 #include "lua_fixture.h"
-#include "registry/backends.h"
-#include "lua/lua_engine.h"
+#include "experiment/registry/backends.h"
+#include "experiment/lua/lua_engine.h"
 #include "philox.h"
 
 TestSuite(lua, .init = init);

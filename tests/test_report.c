@@ -5,7 +5,7 @@
  * hooks' columns in the tables, and report.html, opened in headless
  * Chromium where it is installed. */
 #include "base/csv.h"
-#include "report/plots.h"
+#include "results/report/plots.h"
 #include "scenario.h"
 #include "base/util.h"
 

@@ -6,7 +6,7 @@
  * <svg> early); each marks the page's root element when it runs, which
  * headless Chromium's DOM shows. */
 #include "base/util.h"
-#include "report/svg_clean.h"
+#include "results/report/svg_clean.h"
 #include "runproc.h"
 
 #include <criterion/criterion.h>
