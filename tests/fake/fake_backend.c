@@ -30,6 +30,7 @@
  * reports cold_context and cold_module once per process; `noop`'s extras
  * count sample_begin and sample_check calls (sample_begins, sample_checks).
  *   FAKE_MIN_WARM=S   the table's min_warm: trials warm at least S seconds
+ *   FAKE_WARM_CARRY=S the table's warm_carry (default 0: no carry)
  * An energy counter (doc/ceilings.md#energy-per-call), with FAKE_JOULES=J:
  * each run() adds J joules when it returns, and FAKE_IDLE_WATTS (default
  * 0) accrue all the time; the counter shows the energy at its last update,
@@ -243,6 +244,7 @@ const rn_backend *runner_backend_entry(void)
 {
     const char *w = getenv("FAKE_MIN_WARM");
     fake.min_warm = w ? atof(w) : 0;
+    fake.warm_carry = env_num("FAKE_WARM_CARRY", 0);
     return &fake;
 }
 #else
