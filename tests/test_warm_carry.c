@@ -137,27 +137,33 @@ Test(warm_carry, interleaved_rounds_carry_the_warmth_too, .timeout = 30)
 }
 
 /* Warm once, measure many (issue 38): 200 trials of 5 samples with a
- * min_warm of 0.05 s warm 10 s at least without the carry, so the run
- * takes more than 10 s (17 s on the 2-core VM at a load of 8); carried,
- * most trials warm less than min_warm and the run takes less than that
- * floor (8.7 s at that load; under 5 s on a quiet machine is the aim).  A
- * timing test: the wall time needs the machine alone. */
-Test(timing, a_sweep_of_200_trials_warms_once, .timeout = 120)
+ * min_warm of 0.05 s warm 10 s at least without the carry; carried, most
+ * trials warm less than min_warm and the run takes about half as long (on
+ * the 2-core VM at a load of 8: 8.7 s against 17.3 s; the steady-state
+ * rule, the samples and the discarded batches all stretch with the load).
+ * Both runs in turn, so that a busy machine slows both.  A timing test:
+ * the wall times need the machine alone. */
+Test(timing, a_sweep_of_200_trials_warms_once, .timeout = 180)
 {
     skip_unless_timing();
+    const char *yaml = "workload: noop\ndevice: cuda\nrepeats: 5\n"
+                       "sweep:\n  seed: {range: [1, 200]}\n";
     csv_table t;
-    double el;
-    static const char *const env[] = {"FAKE_DEVICES", "1", "FAKE_MIN_WARM", "0.05",
-                                      "FAKE_WARM_CARRY", "1", CALLS, NULL};
-    run_carry("workload: noop\ndevice: cuda\nrepeats: 5\n"
-              "sweep:\n  seed: {range: [1, 200]}\n",
-              NULL, env, &t, &el);
+    double el, el_off;
+    static const char *const off[] = {"FAKE_DEVICES", "1", "FAKE_MIN_WARM", "0.05", CALLS, NULL};
+    run_carry(yaml, NULL, off, &t, &el_off);
+    csv_free(&t);
+    static const char *const on[] = {"FAKE_DEVICES", "1", "FAKE_MIN_WARM", "0.05",
+                                     "FAKE_WARM_CARRY", "1", CALLS, NULL};
+    run_carry(yaml, NULL, on, &t, &el);
     cr_assert_eq(t.nrows, 201, "200 trials");
     cr_assert_geq(warmed(&t, 1), 0.05, "trial 1 warmed %g s", warmed(&t, 1));
     int less = 0;
     for (int row = 2; row <= 200; row++)
         less += warmed(&t, row) < 0.05;
     cr_assert_geq(less, 150, "%d of trials 2-200 warmed less than min_warm", less);
-    cr_assert_lt(el, 10, "the run took %.2f s", el);
+    fprintf(stderr, "200 trials: %.2f s carried, %.2f s not; %d of 199 warmed < 0.05 s\n", el,
+            el_off, less);
+    cr_assert_lt(el, 0.7 * el_off, "the run took %.2f s carried, %.2f s not", el, el_off);
     csv_free(&t);
 }
