@@ -49,10 +49,11 @@
 static int last_threads = -1;
 
 /* The worker's previous trial, for the warm carry: a GPU's clocks, risen
- * under one trial's calls, are still up when the next trial of the same
- * workload on the same device starts a moment later, so it need not wait
- * out min_warm again (a sweep of 200 small trials paid 200 x 0.05 s);
- * another workload may hold the device at other clocks. */
+ * under one trial's calls, stay up for a while after them (how long the
+ * backend says; CUDA's 0.1 s is not yet measured), so the next trial of the
+ * same workload on the same device, started within that, need not wait out
+ * min_warm again (a sweep of 200 small trials paid 200 x 0.05 s); another
+ * workload may hold the device at other clocks. */
 static struct {
     steady_key k; /* k.workload: a copy; k.b NULL: none */
     int warm;
