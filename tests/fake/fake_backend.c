@@ -36,6 +36,7 @@
  * per process; `noop`'s extras count sample_begin, sample_check and
  * batch_begin calls (sample_begins, sample_checks, batch_begins).
  *   FAKE_MIN_WARM=S   the table's min_warm: trials warm at least S seconds
+ *   FAKE_WARM_CARRY=S the table's warm_carry (default 0: no carry)
  * An energy counter (doc/ceilings.md#energy-per-call), with FAKE_JOULES=J:
  * each run() adds J joules when it returns, and FAKE_IDLE_WATTS (default
  * 0) accrue all the time; the counter shows the energy at its last update,
@@ -278,6 +279,7 @@ const rn_backend *runner_backend_entry(void)
 {
     const char *w = getenv("FAKE_MIN_WARM");
     fake.min_warm = w ? atof(w) : 0;
+    fake.warm_carry = env_num("FAKE_WARM_CARRY", 0);
     return &fake;
 }
 #else

@@ -93,6 +93,9 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
     void *state = NULL;
     int cold_told = 0;
     stop_state st = {0}; /* repeats: auto */
+    /* the previous trial's warmth (doc/timing.md#how-a-trial-is-timed, step 4) */
+    steady_key key = {b, (int)tr->device, tr->device_index, tr->workload};
+    double prev_end = steady_carry_take(&key);
     if (tr->cold_cache && (!b || !b->flush_caches)) {
         wout_done(fd, ST_SKIPPED, "cold_cache is not supported by the %s backend", b ? b->name : "core");
         return;
@@ -164,7 +167,9 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
     /* steady state (run/exec/steady.c): `warmups: 0` asks for cold samples */
     double warm_ratio = NAN;
     int steady = 1;
-    double settle = steady_settle(tr->threads, r->warmup_time, b ? b->min_warm : 0);
+    double min_warm = b ? b->min_warm : 0;
+    int carried = steady_carries(b, prev_end, warm_start);
+    double settle = steady_settle(tr->threads, r->warmup_time, min_warm, carried);
     if (r->warmups > 0 &&
         (rc = steady_warm(impl, state, batch, warm_start, settle, r->warmup_time,
                           r->warmup_tolerance, &warm_calls, &steady, &warm_ratio, &err)) != 0) {
@@ -354,6 +359,7 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
             goto out;
         }
     }
+    steady_carry_keep(&key, carried || warm_time >= min_warm, now_seconds());
     trace_begin("check", -1);
     int wrong = impl->check && impl->check(state, &err) != 0;
     trace_end();
