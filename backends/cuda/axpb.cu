@@ -1,8 +1,8 @@
 /* axpb.cu - x = -b / a for `size` equations a*x + b = 0.  io: overlap
  * splits the arrays into chunks, each copied in, solved and copied out on
  * its own stream, as nested_sin does (doc/experiment-file.md#top-level-keys). */
-#include "cuda_backend.h"
 #include "elementwise.h"
+#include "frame.h"
 #include "verify_tol.h"
 
 #include <math.h>
@@ -26,19 +26,11 @@ typedef struct ax {
     cuda_lanes ln; /* NSTREAMS streams, their end events, the timer */
 } ax;
 
-static void ax_release(void *state)
+static void ax_free(ax *s)
 {
-    ax *s = (ax *)state;
-    if (!s)
-        return;
-    cudaFree(s->da);
-    cudaFree(s->db);
-    cudaFree(s->dx);
-    host_free(s->ha, s->pinned);
-    host_free(s->hb, s->pinned);
-    host_free(s->hx, s->pinned);
+    cuda_free_all({s->da, s->db, s->dx});
+    host_free_all({s->ha, s->hb, s->hx}, s->pinned);
     lanes_free(&s->ln);
-    free(s);
 }
 
 static int ax_setup(ax *s, const rn_trial *t, rn_error *err)
@@ -91,19 +83,12 @@ static int ax_setup(ax *s, const rn_trial *t, rn_error *err)
     return 0;
 }
 
-static int ax_prepare(const rn_trial *t, void **state, rn_error *err)
+static int ax_params(ax *s, const rn_trial *t, rn_error *err)
 {
-    ax *s = (ax *)state_calloc(sizeof *s, "axpb", err);
-    if (!s)
-        return 1;
+    (void)err;
     s->n = (size_t)t->size;
-    s->dt = t->dtype;
-    s->esz = rn_dtype_size(t->dtype);
-    s->io = t->io;
-    s->pinned = rn_host_pinned(t);
-    s->inject = rn_inject(t);
-    s->hold = rn_param_num(t, "blocking_kernel", 0) != 0;
-    return prepare_done(state, s, ax_setup(s, t, err), ax_release);
+    cuda_io_params(s, t);
+    return 0;
 }
 
 /* Elements [off, off + len) on stream st. */
@@ -204,13 +189,4 @@ static int ax_check(void *state, rn_error *err)
 
 CUDA_HOST_MEMORY_EXTRAS(ax_extras, ax)
 
-const rn_workload_impl cuda_axpb = {
-    .name = "axpb",
-    .prepare = ax_prepare,
-    .run = ax_run,
-    .check = ax_check,
-    .release = ax_release,
-    .extras = ax_extras,
-};
-
-RN_REGISTER_WORKLOAD(cuda_register_workload, cuda_axpb)
+CUDA_STATE_WORKLOAD(axpb, ax, ax, .extras = ax_extras)

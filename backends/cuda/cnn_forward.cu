@@ -24,7 +24,7 @@
  * image with the f32 model computed in double on the host (cnn_reference),
  * within cnn_tolerance(dtype).  Never run on a GPU at the time of writing.
  */
-#include "cuda_backend.h" /* first: it defines RN_HD for philox.h */
+#include "frame.h" /* first: cuda_common.h defines RN_HD for philox.h */
 #include "cnn_model.h"
 #include "cudnn_api.h"
 
@@ -514,13 +514,5 @@ static void cnn_gpu_extras(void *state, void *ctx, void (*cb)(void *ctx, const c
 
 #endif
 
-const rn_workload_impl cuda_cnn_forward = {
-    .name = "cnn_forward",
-    .prepare = cnn_gpu_prepare,
-    .run = cnn_gpu_run,
-    .check = cnn_gpu_check,
-    .release = cnn_gpu_release,
-    .extras = cnn_gpu_extras,
-};
-
-RN_REGISTER_WORKLOAD(cuda_register_workload, cuda_cnn_forward)
+CUDA_WORKLOAD(cnn_forward, cnn_gpu_prepare, cnn_gpu_run, cnn_gpu_check, cnn_gpu_release,
+              .extras = cnn_gpu_extras)

@@ -1,6 +1,7 @@
 /* cuda_backend.cu - the CUDA backend's table: devices, probe, versions.
  * Built as lib/runner-cuda.so and loaded by the runner with dlopen(); only
  * this library links cudart and cuBLAS. */
+#include "backend_tables.h"
 #include "cuda_backend.h"
 #include "cudnn_api.h"
 
@@ -42,7 +43,7 @@ __global__ void probe_kernel(int *out)
     *out = 42;
 }
 
-static int probe(char *why, size_t len)
+static int cuda_probe(char *why, size_t len)
 {
     int n = 0;
     cudaError_t e = cudaGetDeviceCount(&n);
@@ -104,7 +105,7 @@ static int probe(char *why, size_t len)
     return 0;
 }
 
-static int device_count(void)
+static int cuda_device_count(void)
 {
     int n = 0;
     if (cudaGetDeviceCount(&n) != cudaSuccess)
@@ -112,7 +113,7 @@ static int device_count(void)
     return n;
 }
 
-static int device_info(int index, rn_device_info *out)
+static int cuda_device_info(int index, rn_device_info *out)
 {
     cudaDeviceProp p;
     if (cudaGetDeviceProperties(&p, index) != cudaSuccess)
@@ -134,7 +135,7 @@ static int device_info(int index, rn_device_info *out)
     return 0;
 }
 
-static int select_device(const rn_trial *t, rn_error *err)
+static int cuda_select(const rn_trial *t, rn_error *err)
 {
     CK(make_context(t->device_index));
     cuda_current_device = t->device_index;
@@ -154,7 +155,7 @@ static size_t flush_bytes(int d)
     return 2 * (size_t)l2;
 }
 
-static int flush_caches(const rn_trial *t, rn_error *err)
+static int cuda_flush_caches(const rn_trial *t, rn_error *err)
 {
     int d = t->device_index;
     if (d < 0 || d >= 64)
@@ -170,7 +171,7 @@ static int flush_caches(const rn_trial *t, rn_error *err)
 
 /* For the fit check, which runs before the trial's first flush: a device
  * without its flush buffer yet counts that buffer as taken. */
-static int free_memory(int index, double *bytes)
+static int cuda_free_memory(int index, double *bytes)
 {
     size_t fr = 0, tot = 0;
     if (cudaSetDevice(index) != cudaSuccess || cudaMemGetInfo(&fr, &tot) != cudaSuccess)
@@ -190,7 +191,7 @@ static void shutdown_backend(void)
         }
 }
 
-static void env_info(void *ctx, rn_fact_cb cb)
+static void cuda_env_info(void *ctx, rn_fact_cb cb)
 {
     char buf[64];
     int drv = 0, rt = 0;
@@ -245,35 +246,20 @@ static void range(const char *name, int begin)
 
 /* The workloads, as their files register them (RN_REGISTER_WORKLOAD) when
  * this library is loaded. */
-static const rn_workload_impl *impls[128];
-static int nimpls;
+static rn_workload_list workloads;
 
 void cuda_register_workload(const rn_workload_impl *w)
 {
-    if (nimpls == (int)(sizeof impls / sizeof impls[0]))
-        abort(); /* a build with more workloads than this table: raise its size */
-    impls[nimpls++] = w;
+    rn_workload_list_add(&workloads, w);
 }
 
-static const rn_workload_impl *workload(const char *name)
+static const rn_workload_impl *cuda_workload(const char *name)
 {
-    for (int i = 0; i < nimpls; i++)
-        if (!strcmp(impls[i]->name, name))
-            return impls[i];
-    return NULL;
+    return rn_workload_list_find(&workloads, name);
 }
 
-static const rn_backend cuda_backend = {
-    .abi = RN_BACKEND_ABI,
-    .name = "cuda",
-    .probe = probe,
-    .device_count = device_count,
-    .device_info = device_info,
-    .workload = workload,
-    .select = select_device,
-    .flush_caches = flush_caches,
-    .free_memory = free_memory,
-    .env_info = env_info,
+static const rn_backend cuda_backend = RN_BACKEND_OF(
+    cuda, cuda,
     .shutdown = shutdown_backend,
     .tensor = &cuda_tensor_ops,
     .sample_begin = cuda_sample_begin,
@@ -291,7 +277,7 @@ static const rn_backend cuda_backend = {
     .energy = cuda_energy,
     .batch_begin = cuda_batch_begin, /* cuda_common.cu: a batch's device time as one */
     .warm_carry = 0.1, /* conservative, not yet measured (doc/timing.md#how-a-trial-is-timed) */
-};
+);
 
 extern "C" __attribute__((visibility("default"))) const rn_backend *runner_backend_entry(void)
 {

@@ -1,8 +1,7 @@
 /* matmul.cu - GEMM through cuBLAS in f32, f64, f16 and bf16, with the
  * copies timed (io: with), without them (io: without), or pipelined over
  * three streams in row chunks of A and C (io: overlap). */
-#include "cuda_backend.h"
-#include "verify_tol.h"
+#include "frame.h"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -71,25 +70,13 @@ static int fill(void *p, rn_dtype d, size_t n, uint64_t seed, uint32_t stream, r
     return 0;
 }
 
-static int release_all(mm *s)
+static void mm_free(mm *s)
 {
-    cudaFree(s->dA);
-    cudaFree(s->dB);
-    cudaFree(s->dC);
-    host_free(s->hA, s->pinned);
-    host_free(s->hB, s->pinned);
-    host_free(s->hC, s->pinned);
+    cuda_free_all({s->dA, s->dB, s->dC});
+    host_free_all({s->hA, s->hB, s->hC}, s->pinned);
     lanes_free(&s->ln);
     if (s->b_ready)
         cudaEventDestroy(s->b_ready);
-    free(s);
-    return 0;
-}
-
-static void mm_release(void *state)
-{
-    if (state)
-        release_all((mm *)state);
 }
 
 static int mm_setup(mm *s, const rn_trial *t, rn_error *err)
@@ -126,26 +113,19 @@ static int mm_setup(mm *s, const rn_trial *t, rn_error *err)
     return 0;
 }
 
-static int mm_prepare(const rn_trial *t, void **state, rn_error *err)
+static int mm_params(mm *s, const rn_trial *t, rn_error *err)
 {
-    mm *s = (mm *)state_calloc(sizeof *s, "matmul", err);
-    if (!s)
-        return 1;
+    (void)err;
     double m = rn_param_num(t, "m", -1), k = rn_param_num(t, "k", -1);
     s->n = (int)t->size;
     s->m = m >= 0 ? (int)m : s->n;
     s->k = k >= 0 ? (int)k : s->n;
-    s->dt = t->dtype;
-    s->io = t->io;
-    s->esz = rn_dtype_size(t->dtype);
-    s->pinned = rn_host_pinned(t);
-    s->inject = rn_inject(t);
-    s->hold = rn_param_num(t, "blocking_kernel", 0) != 0;
+    cuda_io_params(s, t);
     const char *math = rn_param_text(t, "math", "default");
     s->math = !strcmp(math, "tf32")       ? CUBLAS_TF32_TENSOR_OP_MATH
               : !strcmp(math, "pedantic") ? CUBLAS_PEDANTIC_MATH
                                           : CUBLAS_DEFAULT_MATH;
-    return prepare_done(state, s, mm_setup(s, t, err), mm_release);
+    return 0;
 }
 
 /* C rows [r0, r0+rows) = A rows x B, on stream st.  cuBLAS is column-major:
@@ -265,13 +245,4 @@ static int mm_check(void *state, rn_error *err)
 
 CUDA_HOST_MEMORY_EXTRAS(mm_extras, mm)
 
-const rn_workload_impl cuda_matmul = {
-    .name = "matmul",
-    .prepare = mm_prepare,
-    .run = mm_run,
-    .check = mm_check,
-    .release = mm_release,
-    .extras = mm_extras,
-};
-
-RN_REGISTER_WORKLOAD(cuda_register_workload, cuda_matmul)
+CUDA_STATE_WORKLOAD(matmul, mm, mm, .extras = mm_extras)

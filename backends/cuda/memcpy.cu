@@ -5,8 +5,7 @@
  * every destination to RN_POISON_BYTE after the source holds the pattern, so
  * a copy that never ran leaves poison where the pattern should be (a new
  * cudaMalloc often returns the previous trial's buffer, pattern and all). */
-#include "cuda_backend.h"
-#include "verify_tol.h"
+#include "frame.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -22,16 +21,11 @@ typedef struct cp {
     cuda_lanes ln; /* one stream and the timer */
 } cp;
 
-static void cp_release(void *state)
+static void cp_free(cp *s)
 {
-    cp *s = (cp *)state;
-    if (!s)
-        return;
     host_free(s->host, s->pinned);
-    cudaFree(s->d1);
-    cudaFree(s->d2);
+    cuda_free_all({s->d1, s->d2});
     lanes_free(&s->ln);
-    free(s);
 }
 
 static int cp_setup(cp *s, const rn_trial *t, rn_error *err)
@@ -63,25 +57,23 @@ static int cp_setup(cp *s, const rn_trial *t, rn_error *err)
     return 0;
 }
 
-static int cp_prepare(const rn_trial *t, void **state, rn_error *err)
+static int cp_params(cp *s, const rn_trial *t, rn_error *err)
 {
-    cp *s = (cp *)state_calloc(sizeof *s, "memcpy", err);
-    if (!s)
-        return 1;
+    (void)err;
     s->bytes = (size_t)t->size;
     s->seed = t->seed;
     s->pinned = rn_host_pinned(t);
     s->inject = rn_inject(t);
     const char *d = rn_param_text(t, "direction", "h2d");
     s->dir = !strcmp(d, "d2h") ? D2H : !strcmp(d, "d2d") ? D2D : H2D;
-    return prepare_done(state, s, cp_setup(s, t, err), cp_release);
+    return 0;
 }
 
 static int cp_run(void *state, rn_sample *out, rn_error *err)
 {
     cp *s = (cp *)state;
-    cudaEvent_t *ev = s->ln.tm.ev;
-    CK(cudaEventRecord(ev[0], s->ln.st[0]));
+    if (timer_start(&s->ln.tm, s->ln.st[0], 0, err))
+        return 1;
     /* fault injection (skip_copy or skip_kernel: the copy is memcpy's only
      * work): the check must catch the missing copy */
     if (s->inject != RN_INJECT_NONE) {
@@ -91,16 +83,13 @@ static int cp_run(void *state, rn_sample *out, rn_error *err)
         CK(cudaMemcpyAsync(s->host, s->d1, s->bytes, cudaMemcpyDeviceToHost, s->ln.st[0]));
     else
         CK(cudaMemcpyAsync(s->d2, s->d1, s->bytes, cudaMemcpyDeviceToDevice, s->ln.st[0]));
-    CK(cudaEventRecord(ev[3], s->ln.st[0]));
-    CK(cudaEventSynchronize(ev[3]));
-    double sec = timer_span(&s->ln.tm, 0, 3);
-    out->device_seconds = sec;
+    /* device_seconds, and the phase of the copy's direction */
+    if (timer_stop(&s->ln.tm, s->ln.st[0], out, s->dir == D2D, err))
+        return 1;
     if (s->dir == H2D)
-        out->h2d = sec;
+        out->h2d = out->device_seconds;
     else if (s->dir == D2H)
-        out->d2h = sec;
-    else
-        out->compute = sec;
+        out->d2h = out->device_seconds;
     return 0;
 }
 
@@ -139,13 +128,4 @@ static void cp_extras(void *state, void *ctx, void (*cb)(void *ctx, const char *
         cb(ctx, "host_memory_used", s->pinned ? "pinned" : "pageable");
 }
 
-const rn_workload_impl cuda_memcpy = {
-    .name = "memcpy",
-    .prepare = cp_prepare,
-    .run = cp_run,
-    .check = cp_check,
-    .release = cp_release,
-    .extras = cp_extras,
-};
-
-RN_REGISTER_WORKLOAD(cuda_register_workload, cuda_memcpy)
+CUDA_STATE_WORKLOAD(memcpy, cp, cp, .extras = cp_extras)

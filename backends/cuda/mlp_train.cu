@@ -31,9 +31,8 @@
  * + 1) + epochs x rows int32 permutations, for io with/overlap MLP_STAGES x
  * batch x (features + 1).
  */
-#include "cuda_backend.h"
+#include "frame.h"
 #include "mlp_data.h"
-#include "verify_tol.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -154,11 +153,8 @@ typedef struct mlp_gpu {
     int trained, evaluated, weights_on_host;
 } mlp_gpu;
 
-static void mlp_gpu_release(void *state)
+static void mlp_gpu_free(mlp_gpu *s)
 {
-    mlp_gpu *s = (mlp_gpu *)state;
-    if (!s)
-        return;
     if (s->st)
         cudaStreamSynchronize(s->st);
     if (s->cst && s->cst != s->st)
@@ -190,14 +186,14 @@ static void mlp_gpu_release(void *state)
         cudaStreamDestroy(s->st);
     timer_free(&s->tm);
     mlp_config_free(&s->cfg);
-    free(s);
 }
 
 /* cudaMalloc of n elements of `size` bytes (at least one byte) */
 #define MLP_DALLOC(ptr, n, size) CK(cudaMalloc((void **)&(ptr), (size_t)(n) * (size) + 1))
 
-static int mlp_gpu_setup(mlp_gpu *s, rn_error *err)
+static int mlp_gpu_setup(mlp_gpu *s, const rn_trial *t, rn_error *err)
 {
+    (void)t;
     const mlp_config *c = &s->cfg;
     const mlp_net *net = &c->net;
     const size_t P = net->nparams, B = (size_t)c->batch, f = (size_t)c->data.features,
@@ -291,21 +287,15 @@ static int mlp_gpu_setup(mlp_gpu *s, rn_error *err)
     return 0;
 }
 
-static int mlp_gpu_prepare(const rn_trial *t, void **state, rn_error *err)
+static int mlp_gpu_params(mlp_gpu *s, const rn_trial *t, rn_error *err)
 {
-    *state = NULL;
-    mlp_gpu *s = (mlp_gpu *)state_calloc(sizeof *s, "mlp_train", err);
-    if (!s)
-        return 1;
     int rc = mlp_config_load(t, &s->cfg, err);
-    if (rc) {
-        free(s);
+    if (rc)
         return rc;
-    }
     s->io = t->io;
     /* auto: pinned, as before host_memory existed (in every io mode) */
     s->pinned = !strcmp(rn_param_text(t, "host_memory", "auto"), "auto") || rn_host_pinned(t);
-    return prepare_done(state, s, mlp_gpu_setup(s, err), mlp_gpu_release);
+    return 0;
 }
 
 /* --- one training step ------------------------------------------------------- */
@@ -509,17 +499,8 @@ static void mlp_gpu_extras(void *state, void *ctx,
     cb(ctx, "host_memory_used", s->pinned ? "pinned" : "pageable");
 }
 
-/* declared in cuda_backend.h too; repeated so that the definition has
- * external linkage (a namespace-scope const in C++ otherwise has none) */
+/* declared first so that the definition has external linkage (a
+ * namespace-scope const in C++ otherwise has none) */
 extern const rn_workload_impl cuda_mlp_train;
 
-const rn_workload_impl cuda_mlp_train = {
-    .name = "mlp_train",
-    .prepare = mlp_gpu_prepare,
-    .run = mlp_gpu_run,
-    .check = mlp_gpu_check,
-    .release = mlp_gpu_release,
-    .extras = mlp_gpu_extras,
-};
-
-RN_REGISTER_WORKLOAD(cuda_register_workload, cuda_mlp_train)
+CUDA_STATE_WORKLOAD(mlp_train, mlp_gpu, mlp_gpu, .extras = mlp_gpu_extras)

@@ -4,8 +4,8 @@
  * kernel in all (fused).  io: overlap splits the array into chunks, each
  * copied in, computed and copied out on its own stream (pinned memory by
  * default; doc/workloads.md#built-in-workloads). */
-#include "cuda_backend.h"
 #include "elementwise.h"
+#include "frame.h"
 #include "verify_tol.h"
 
 #include <math.h>
@@ -94,18 +94,11 @@ typedef struct ns {
     cuda_lanes ln; /* NSTREAMS streams, their end events, the timer */
 } ns;
 
-static void ns_release(void *state)
+static void ns_free(ns *s)
 {
-    ns *s = (ns *)state;
-    if (!s)
-        return;
-    cudaFree(s->dx);
-    cudaFree(s->d1);
-    cudaFree(s->d2);
-    host_free(s->hx, s->pinned);
-    host_free(s->hy, s->pinned);
+    cuda_free_all({s->dx, s->d1, s->d2});
+    host_free_all({s->hx, s->hy}, s->pinned);
     lanes_free(&s->ln);
-    free(s);
 }
 
 /* The whole computation of elements [off, off+len) on stream st. */
@@ -184,21 +177,14 @@ static int ns_setup(ns *s, const rn_trial *t, rn_error *err)
     return 0;
 }
 
-static int ns_prepare(const rn_trial *t, void **state, rn_error *err)
+static int ns_params(ns *s, const rn_trial *t, rn_error *err)
 {
-    ns *s = (ns *)state_calloc(sizeof *s, "nested_sin", err);
-    if (!s)
-        return 1;
+    (void)err;
     s->n = (size_t)t->size;
-    s->dt = t->dtype;
-    s->esz = rn_dtype_size(t->dtype);
     s->depth = (int)rn_param_num(t, "depth", 4);
     s->fused = rn_param_num(t, "fused", 0) != 0;
-    s->io = t->io;
-    s->pinned = rn_host_pinned(t);
-    s->inject = rn_inject(t);
-    s->hold = rn_param_num(t, "blocking_kernel", 0) != 0;
-    return prepare_done(state, s, ns_setup(s, t, err), ns_release);
+    cuda_io_params(s, t);
+    return 0;
 }
 
 static int ns_run(void *state, rn_sample *out, rn_error *err)
@@ -275,13 +261,4 @@ static int ns_check(void *state, rn_error *err)
 
 CUDA_HOST_MEMORY_EXTRAS(ns_extras, ns)
 
-const rn_workload_impl cuda_nested_sin = {
-    .name = "nested_sin",
-    .prepare = ns_prepare,
-    .run = ns_run,
-    .check = ns_check,
-    .release = ns_release,
-    .extras = ns_extras,
-};
-
-RN_REGISTER_WORKLOAD(cuda_register_workload, cuda_nested_sin)
+CUDA_STATE_WORKLOAD(nested_sin, ns, ns, .extras = ns_extras)

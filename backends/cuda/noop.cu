@@ -4,8 +4,10 @@
  * aborts a kernel, `hang` spins a kernel on a flag nothing ever sets (the
  * worker must be killed at the trial's timeout), `segfault`, `abort` and
  * `exit` kill the worker from the host side as the CPU selftest does, `fail`
- * fails on the host side. */
-#include "cuda_backend.h"
+ * fails on the host side; `in_process: K` limits the action to process K of
+ * a `parallel: processes` trial (selftest_params.h). */
+#include "frame.h"
+#include "selftest_params.h"
 
 #include <signal.h>
 #include <stdlib.h>
@@ -37,39 +39,38 @@ typedef struct nk {
     double seconds;
 } nk;
 
-static void nk_release(void *state)
+static void nk_free(nk *s)
 {
-    nk *s = (nk *)state;
-    if (!s)
-        return;
     lanes_free(&s->ln);
-    free(s);
 }
 
+static void nk_release(void *state)
+{
+    cuda_release<nk>(state, nk_free);
+}
+
+/* action: skip skips before any stream is made */
+static int nk_params(nk *s, const rn_trial *t, rn_error *err)
+{
+    return rn_selftest_params(t, s->action, sizeof s->action, &s->seconds, err);
+}
+
+static int nk_setup(nk *s, const rn_trial *t, rn_error *err)
+{
+    (void)t;
+    return lanes_init(&s->ln, 1, 0, err);
+}
+
+/* noop and selftest share the state; its out-of-memory message names
+ * neither */
 static int nk_prepare(const rn_trial *t, void **state, rn_error *err)
 {
-    nk *s = (nk *)state_calloc(sizeof *s, NULL, err);
-    if (!s)
-        return 1;
-    snprintf(s->action, sizeof s->action, "%s", rn_param_text(t, "action", "none"));
-    s->seconds = rn_param_num(t, "seconds", 0.001);
-    if (lanes_init(&s->ln, 1, 0, err)) {
-        nk_release(s);
-        return 1;
-    }
-    if (!strcmp(s->action, "skip")) {
-        snprintf(err->msg, sizeof err->msg, "selftest: skipped on purpose");
-        nk_release(s);
-        return RN_PREPARE_SKIP;
-    }
-    *state = s;
-    return 0;
+    return cuda_prepare<nk>(t, state, err, NULL, nk_params, nk_setup, nk_release);
 }
 
 static int nk_run(void *state, rn_sample *out, rn_error *err)
 {
     nk *s = (nk *)state;
-    cudaEvent_t *ev = s->ln.tm.ev;
     /* never held: the empty launch + sync is the floor a user pays */
     if (timer_start(&s->ln.tm, s->ln.st[0], 0, err))
         return 1;
@@ -100,11 +101,7 @@ static int nk_run(void *state, rn_sample *out, rn_error *err)
         empty_kernel<<<1, 1, 0, s->ln.st[0]>>>();
         CK_LAUNCH("empty_kernel");
     }
-    CK(cudaEventRecord(ev[3], s->ln.st[0]));
-    timer_go(&s->ln.tm);
-    CK(cudaEventSynchronize(ev[3]));
-    out->device_seconds = timer_span(&s->ln.tm, 0, 3);
-    return 0;
+    return timer_stop(&s->ln.tm, s->ln.st[0], out, 0, err);
 }
 
 static int nk_check(void *state, rn_error *err)
@@ -117,21 +114,5 @@ static int nk_check(void *state, rn_error *err)
     return 0;
 }
 
-const rn_workload_impl cuda_noop = {
-    .name = "noop",
-    .prepare = nk_prepare,
-    .run = nk_run,
-    .check = NULL,
-    .release = nk_release,
-};
-
-const rn_workload_impl cuda_selftest = {
-    .name = "selftest",
-    .prepare = nk_prepare,
-    .run = nk_run,
-    .check = nk_check,
-    .release = nk_release,
-};
-
-RN_REGISTER_WORKLOAD(cuda_register_workload, cuda_noop)
-RN_REGISTER_WORKLOAD(cuda_register_workload, cuda_selftest)
+CUDA_WORKLOAD(noop, nk_prepare, nk_run, NULL, nk_release)
+CUDA_WORKLOAD(selftest, nk_prepare, nk_run, nk_check, nk_release)

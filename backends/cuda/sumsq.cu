@@ -4,8 +4,7 @@
  * Only the total comes back to the host, once, at the end.  The squares are
  * f32 (as PyTorch's); the sums are accumulated in double: a float sum of up
  * to 2^24 terms in one block lost ~7e-6, too close to a useful tolerance. */
-#include "cuda_backend.h"
-#include "verify_tol.h"
+#include "frame.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -57,22 +56,15 @@ typedef struct sq {
     cuda_lanes ln; /* one stream and the timer */
 } sq;
 
-static void sq_release(void *state)
+static void sq_free(sq *s)
 {
-    sq *s = (sq *)state;
-    if (!s)
-        return;
-    cudaFree(s->draws);
-    cudaFree(s->squares);
-    cudaFree(s->sum);
-    cudaFree(s->sums);
-    cudaFree(s->total);
+    cuda_free_all({s->draws, s->squares, s->sum, s->sums, s->total});
     lanes_free(&s->ln);
-    free(s);
 }
 
-static int sq_setup(sq *s, rn_error *err)
+static int sq_setup(sq *s, const rn_trial *t, rn_error *err)
 {
+    (void)t;
     CK(cudaMalloc(&s->draws, s->length * sizeof(float)));
     CK(cudaMalloc(&s->squares, s->length * sizeof(float)));
     CK(cudaMalloc(&s->sum, sizeof(double)));
@@ -88,16 +80,14 @@ static int sq_setup(sq *s, rn_error *err)
     return 0;
 }
 
-static int sq_prepare(const rn_trial *t, void **state, rn_error *err)
+static int sq_params(sq *s, const rn_trial *t, rn_error *err)
 {
-    sq *s = (sq *)state_calloc(sizeof *s, "sumsq", err);
-    if (!s)
-        return 1;
+    (void)err;
     s->iters = (size_t)t->size;
     s->length = (size_t)rn_param_num(t, "length", 1000);
     s->seed = t->seed;
     s->inject = rn_inject(t);
-    return prepare_done(state, s, sq_setup(s, err), sq_release);
+    return 0;
 }
 
 static int sq_run(void *state, rn_sample *out, rn_error *err)
@@ -169,12 +159,4 @@ static int sq_check(void *state, rn_error *err)
     return rc;
 }
 
-const rn_workload_impl cuda_sumsq = {
-    .name = "sumsq",
-    .prepare = sq_prepare,
-    .run = sq_run,
-    .check = sq_check,
-    .release = sq_release,
-};
-
-RN_REGISTER_WORKLOAD(cuda_register_workload, cuda_sumsq)
+CUDA_STATE_WORKLOAD(sumsq, sq, sq)

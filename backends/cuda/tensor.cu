@@ -3,6 +3,7 @@
  * matmul through cuBLAS.  Kernels go to the default stream; sync() waits.
  * The unary and binary operations move memory as PyTorch's element-wise
  * kernels do (elementwise.h). */
+#include "backend_tables.h"
 #include "cuda_backend.h"
 #include "elementwise.h"
 
@@ -176,18 +177,6 @@ static int t_sync(int dev, rn_error *err)
     return 0;
 }
 
-const rn_tensor_ops cuda_tensor_ops = {
-    .alloc = t_alloc,
-    .release = t_release,
-    .upload = t_upload,
-    .download = t_download,
-    .fill = t_fill,
-    .unary = t_unary,
-    .binary = t_binary,
-    .sum = t_sum,
-    .matmul = t_matmul,
-    .sync = t_sync,
-    .fuse_compile = cuda_fuse_compile, /* fuse.cu */
-    .fuse_run = cuda_fuse_run,
-    .fuse_free = cuda_fuse_free,
-};
+/* fuse.cu's cuda_fuse_compile, cuda_fuse_run and cuda_fuse_free for the
+ * fused expressions */
+const rn_tensor_ops cuda_tensor_ops = RN_TENSOR_OPS_OF(t, cuda);
