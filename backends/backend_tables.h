@@ -2,7 +2,8 @@
  * once for the CPU and the CUDA backend (plain C that nvcc compiles as C++
  * too; the fields in their order of declaration, runner/backend.h): its
  * rn_tensor_ops and the required hooks of its rn_backend, from functions
- * named after one pattern (doc/contributing/backends.md#backends). */
+ * named after one pattern, and each workload's rn_workload_impl
+ * (doc/contributing/backends.md#backends). */
 #ifndef BACKENDS_BACKEND_TABLES_H
 #define BACKENDS_BACKEND_TABLES_H
 
@@ -35,6 +36,19 @@ static inline const rn_workload_impl *rn_workload_list_find(const rn_workload_li
             return l->impls[i];
     return NULL;
 }
+
+/* const rn_workload_impl IMPL, the workload NAME, with the given hooks and
+ * the optional ones after them (.extras = ...), registered with the
+ * backend's REGISTER (RN_REGISTER_WORKLOAD): each backend's frame.h names
+ * its own (CPU_WORKLOAD, CUDA_WORKLOAD). */
+#define RN_WORKLOAD_OF(IMPL, REGISTER, NAME, PREPARE, RUN, CHECK, RELEASE, ...)               \
+    const rn_workload_impl IMPL = {.name = #NAME,                                             \
+                                   .prepare = PREPARE,                                        \
+                                   .run = RUN,                                                \
+                                   .check = CHECK,                                            \
+                                   .release = RELEASE,                                        \
+                                   __VA_ARGS__};                                              \
+    RN_REGISTER_WORKLOAD(REGISTER, IMPL)
 
 /* An rn_tensor_ops initialiser: T##_alloc ... T##_sync, and the fused
  * expressions' FUSE##_fuse_compile, FUSE##_fuse_run, FUSE##_fuse_free. */

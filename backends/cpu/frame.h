@@ -12,19 +12,15 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "backend_tables.h"
 #include "cpu.h"
 #include "verify.h"
 
 /* const rn_workload_impl cpu_NAME (cpu.h) with the given hooks, the
- * optional ones after them (.extras = ...), registered with the backend. */
-#define CPU_WORKLOAD(NAME, PREPARE, RUN, CHECK, RELEASE, ...)                                 \
-    const rn_workload_impl cpu_##NAME = {.name = #NAME,                                      \
-                                         .prepare = PREPARE,                                 \
-                                         .run = RUN,                                         \
-                                         .check = CHECK,                                     \
-                                         .release = RELEASE,                                 \
-                                         __VA_ARGS__};                                       \
-    RN_REGISTER_WORKLOAD(cpu_register_workload, cpu_##NAME)
+ * optional ones after them (.extras = ...), registered with the backend
+ * (backend_tables.h): CPU_WORKLOAD(NAME, PREPARE, RUN, CHECK, RELEASE, ...). */
+#define CPU_WORKLOAD(NAME, ...)                                                               \
+    RN_WORKLOAD_OF(cpu_##NAME, cpu_register_workload, NAME, __VA_ARGS__)
 
 /* A zeroed state of `size` bytes, or NULL with "WORKLOAD: out of memory". */
 void *cpu_state_new(size_t size, const char *workload, rn_error *err);

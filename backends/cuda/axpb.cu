@@ -1,6 +1,7 @@
 /* axpb.cu - x = -b / a for `size` equations a*x + b = 0.  io: overlap
  * splits the arrays into chunks, each copied in, solved and copied out on
- * its own stream, as nested_sin does (doc/experiment-file.md#top-level-keys). */
+ * its own stream, as nested_sin does (cuda_array_run, frame.h;
+ * doc/experiment-file.md#top-level-keys). */
 #include "elementwise.h"
 #include "frame.h"
 #include "verify_tol.h"
@@ -8,9 +9,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define NSTREAMS 3
-#define CHUNKS 16
 
 /* x = -b / a, element by element (elementwise.h's vectorised access) */
 template <typename T> struct solve_op {
@@ -23,7 +21,7 @@ typedef struct ax {
     rn_io io;
     int pinned, inject, hold; /* hold: blocking_kernel */
     void *ha, *hb, *hx, *da, *db, *dx;
-    cuda_lanes ln; /* NSTREAMS streams, their end events, the timer */
+    cuda_lanes ln; /* CUDA_ARRAY_LANES streams, their end events, the timer */
 } ax;
 
 static void ax_free(ax *s)
@@ -31,6 +29,13 @@ static void ax_free(ax *s)
     cuda_free_all({s->da, s->db, s->dx});
     host_free_all({s->ha, s->hb, s->hx}, s->pinned);
     lanes_free(&s->ln);
+}
+
+static int ax_params(ax *s, const rn_trial *t, rn_error *err)
+{
+    (void)err;
+    cuda_array_params(s, t);
+    return 0;
 }
 
 static int ax_setup(ax *s, const rn_trial *t, rn_error *err)
@@ -64,7 +69,7 @@ static int ax_setup(ax *s, const rn_trial *t, rn_error *err)
     CK(cudaMalloc(&s->da, bytes + 1));
     CK(cudaMalloc(&s->db, bytes + 1));
     CK(cudaMalloc(&s->dx, bytes + 1));
-    if (lanes_init(&s->ln, NSTREAMS, 1, err))
+    if (lanes_init(&s->ln, CUDA_ARRAY_LANES, 1, err))
         return 1;
     /* poison (NaN in f32 and f64) where the run must write: a copy or a
      * kernel that never ran fails the check (doc/workloads.md#verification) */
@@ -80,14 +85,6 @@ static int ax_setup(ax *s, const rn_trial *t, rn_error *err)
     /* pageable copies may return before the DMA lands; the memsets run on
      * the legacy stream, which run()'s non-blocking streams do not wait for */
     CK(cudaDeviceSynchronize());
-    return 0;
-}
-
-static int ax_params(ax *s, const rn_trial *t, rn_error *err)
-{
-    (void)err;
-    s->n = (size_t)t->size;
-    cuda_io_params(s, t);
     return 0;
 }
 
@@ -107,84 +104,23 @@ static int launch(ax *s, size_t off, size_t len, cudaStream_t st, rn_error *err)
     return 0;
 }
 
-/* A timed copy of the run, unless fault injection skips it. */
-static int copy(ax *s, void *dst, const void *src, size_t bytes, cudaMemcpyKind kind,
-                cudaStream_t st, rn_error *err)
-{
-    if (s->inject != RN_INJECT_SKIP_COPY)
-        CK(cudaMemcpyAsync(dst, src, bytes, kind, st));
-    return 0;
-}
-
 static int ax_run(void *state, rn_sample *out, rn_error *err)
 {
     ax *s = (ax *)state;
-    size_t bytes = s->n * s->esz;
-    cudaStream_t s0 = s->ln.st[0];
-    cudaEvent_t *ev = s->ln.tm.ev;
-    /* io: without is all asynchronous: it may hold the stream (blocking_kernel),
-     * and a batch's calls run back to back, timed as one */
-    if (s->io == RN_IO_WITHOUT)
-        return timer_start_batch(&s->ln.tm, s0, s->hold, err) || launch(s, 0, s->n, s0, err) ||
-               timer_stop(&s->ln.tm, s0, out, 1, err);
-    if (timer_start(&s->ln.tm, s0, 0, err))
-        return 1;
-    if (s->io == RN_IO_OVERLAP) {
-        if (lanes_fork(&s->ln, NSTREAMS, ev[0], err))
-            return 1;
-        for (int c = 0; c < CHUNKS; c++) {
-            size_t off, len = chunk_of(s->n, CHUNKS, c, &off);
-            if (len == 0)
-                break;
-            size_t o = off * s->esz, b = len * s->esz;
-            cudaStream_t st = s->ln.st[c % NSTREAMS];
-            if (copy(s, (char *)s->da + o, (char *)s->ha + o, b, cudaMemcpyHostToDevice, st,
-                     err) ||
-                copy(s, (char *)s->db + o, (char *)s->hb + o, b, cudaMemcpyHostToDevice, st,
-                     err) ||
-                launch(s, off, len, st, err) ||
-                copy(s, (char *)s->hx + o, (char *)s->dx + o, b, cudaMemcpyDeviceToHost, st,
-                     err))
-                return 1;
-        }
-        return join_streams(s->ln.st, s->ln.done, NSTREAMS, &s->ln.tm, out, err);
-    }
-    /* io: with */
-    if (copy(s, s->da, s->ha, bytes, cudaMemcpyHostToDevice, s0, err) ||
-        copy(s, s->db, s->hb, bytes, cudaMemcpyHostToDevice, s0, err))
-        return 1;
-    CK(cudaEventRecord(ev[1], s0));
-    if (launch(s, 0, s->n, s0, err))
-        return 1;
-    CK(cudaEventRecord(ev[2], s0));
-    if (copy(s, s->hx, s->dx, bytes, cudaMemcpyDeviceToHost, s0, err))
-        return 1;
-    CK(cudaEventRecord(ev[3], s0));
-    return timer_phases(&s->ln.tm, out, err);
+    cuda_array_io a = {2, {s->ha, s->hb}, {s->da, s->db}, s->hx, &s->dx};
+    return cuda_array_run(s, a, launch, out, err);
+}
+
+/* relative, no absolute floor: an f64 result computed in f32 fails */
+static double ax_want(const ax *s, size_t i)
+{
+    return -cuda_at(s->hb, s->dt, i) / cuda_at(s->ha, s->dt, i);
 }
 
 static int ax_check(void *state, rn_error *err)
 {
     ax *s = (ax *)state;
-    if (s->n == 0)
-        return 0;
-    /* io: with / overlap: the run's own download is what is checked (a
-     * fresh download here would hide a skipped one); io: without: the
-     * result stays on the device, so fetch it */
-    if (s->io == RN_IO_WITHOUT)
-        CK(cudaMemcpy(s->hx, s->dx, s->n * s->esz, cudaMemcpyDeviceToHost));
-    double tol = rn_tol_axpb(s->dt);
-    int samples = check_count(s->n);
-    for (int q = 0; q < samples; q++) {
-        size_t i = check_index(s->n, q);
-        double a = s->dt == RN_F64 ? ((double *)s->ha)[i] : ((float *)s->ha)[i];
-        double b = s->dt == RN_F64 ? ((double *)s->hb)[i] : ((float *)s->hb)[i];
-        double x = s->dt == RN_F64 ? ((double *)s->hx)[i] : ((float *)s->hx)[i];
-        /* relative, no absolute floor: an f64 result computed in f32 fails */
-        if (check_close(x, -b / a, tol, "axpb", err, "x[%zu]", i))
-            return 1;
-    }
-    return 0;
+    return cuda_array_check(s, s->hx, s->dx, rn_tol_axpb(s->dt), "axpb", "x[%zu]", ax_want, err);
 }
 
 CUDA_HOST_MEMORY_EXTRAS(ax_extras, ax)

@@ -18,28 +18,23 @@
 int ck_fail(rn_error *err, const char *file, int line, const char *what, cudaError_t e);
 int ck_fail_blas(rn_error *err, const char *file, int line, const char *what, cublasStatus_t s);
 
-#define CK(call)                                                                         \
+/* Returns FAIL(err, __FILE__, __LINE__, WHAT, status) from the hook when
+ * the status of `call`, of type TYPE, is not OK. */
+#define CK_STATUS(TYPE, OK, FAIL, call, WHAT)                                            \
     do {                                                                                 \
-        cudaError_t e_ = (call);                                                         \
-        if (e_ != cudaSuccess)                                                           \
-            return ck_fail(err, __FILE__, __LINE__, #call, e_);                          \
+        TYPE e_ = (call);                                                                \
+        if (e_ != OK)                                                                    \
+            return FAIL(err, __FILE__, __LINE__, WHAT, e_);                              \
     } while (0)
+
+#define CK(call) CK_STATUS(cudaError_t, cudaSuccess, ck_fail, call, #call)
 
 /* after every kernel launch (`what`, a string literal, names it): launch
  * errors are reported by the next call */
 #define CK_LAUNCH(what)                                                                  \
-    do {                                                                                 \
-        cudaError_t e_ = cudaGetLastError();                                             \
-        if (e_ != cudaSuccess)                                                           \
-            return ck_fail(err, __FILE__, __LINE__, "launch of " what, e_);              \
-    } while (0)
+    CK_STATUS(cudaError_t, cudaSuccess, ck_fail, cudaGetLastError(), "launch of " what)
 
-#define CKB(call)                                                                        \
-    do {                                                                                 \
-        cublasStatus_t s_ = (call);                                                      \
-        if (s_ != CUBLAS_STATUS_SUCCESS)                                                 \
-            return ck_fail_blas(err, __FILE__, __LINE__, #call, s_);                     \
-    } while (0)
+#define CKB(call) CK_STATUS(cublasStatus_t, CUBLAS_STATUS_SUCCESS, ck_fail_blas, call, #call)
 
 /* The device of the current trial (set by select()). */
 extern int cuda_current_device;

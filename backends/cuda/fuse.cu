@@ -116,6 +116,7 @@ static char *fuse_source(const rn_fuse_expr *e, rn_error *err)
                        "       i += (unsigned long long)gridDim.x * blockDim.x) {\n",
                        e->ninputs, RN_FUSE_MAX_INPUTS, RN_FUSE_MAX_INPUTS);
     static const char *const binop[] = {"+", "-", "*", "/"};
+    static const char *const unfn[] = {"sinf", "expf", "fabsf"};
     for (int i = 0; rc == 0 && i < n; i++) {
         if (!live[i])
             continue;
@@ -138,14 +139,11 @@ static char *fuse_source(const rn_fuse_expr *e, rn_error *err)
         case RN_FN_NEG:
             rc = sb_printf(&b, "    const float v%d = -v%d;\n", i, q->a);
             break;
-        case RN_FN_SIN:
-            rc = sb_printf(&b, "    const float v%d = sinf(v%d);\n", i, q->a);
-            break;
+        case RN_FN_SIN: /* sinf(v), expf(v), fabsf(v) */
         case RN_FN_EXP:
-            rc = sb_printf(&b, "    const float v%d = expf(v%d);\n", i, q->a);
-            break;
         case RN_FN_ABS:
-            rc = sb_printf(&b, "    const float v%d = fabsf(v%d);\n", i, q->a);
+            rc = sb_printf(&b, "    const float v%d = %s(v%d);\n", i, unfn[q->op - RN_FN_SIN],
+                           q->a);
             break;
         case RN_FN_POW: /* as tensor.cu's k_unary */
             if ((float)q->k == 2.0f)

@@ -79,6 +79,21 @@ static void mm_free(mm *s)
         cudaEventDestroy(s->b_ready);
 }
 
+static int mm_params(mm *s, const rn_trial *t, rn_error *err)
+{
+    (void)err;
+    double m = rn_param_num(t, "m", -1), k = rn_param_num(t, "k", -1);
+    s->n = (int)t->size;
+    s->m = m >= 0 ? (int)m : s->n;
+    s->k = k >= 0 ? (int)k : s->n;
+    cuda_io_params(s, t);
+    const char *math = rn_param_text(t, "math", "default");
+    s->math = !strcmp(math, "tf32")       ? CUBLAS_TF32_TENSOR_OP_MATH
+              : !strcmp(math, "pedantic") ? CUBLAS_PEDANTIC_MATH
+                                          : CUBLAS_DEFAULT_MATH;
+    return 0;
+}
+
 static int mm_setup(mm *s, const rn_trial *t, rn_error *err)
 {
     size_t a = (size_t)s->m * s->k, b = (size_t)s->k * s->n, c = (size_t)s->m * s->n;
@@ -110,21 +125,6 @@ static int mm_setup(mm *s, const rn_trial *t, rn_error *err)
     /* a pageable cudaMemcpy may return before its DMA lands, and the memsets
      * run on the legacy stream: run()'s non-blocking streams wait for neither */
     CK(cudaDeviceSynchronize());
-    return 0;
-}
-
-static int mm_params(mm *s, const rn_trial *t, rn_error *err)
-{
-    (void)err;
-    double m = rn_param_num(t, "m", -1), k = rn_param_num(t, "k", -1);
-    s->n = (int)t->size;
-    s->m = m >= 0 ? (int)m : s->n;
-    s->k = k >= 0 ? (int)k : s->n;
-    cuda_io_params(s, t);
-    const char *math = rn_param_text(t, "math", "default");
-    s->math = !strcmp(math, "tf32")       ? CUBLAS_TF32_TENSOR_OP_MATH
-              : !strcmp(math, "pedantic") ? CUBLAS_PEDANTIC_MATH
-                                          : CUBLAS_DEFAULT_MATH;
     return 0;
 }
 
@@ -223,11 +223,8 @@ static int mm_check(void *state, rn_error *err)
     size_t c = (size_t)s->m * s->n;
     if (c == 0)
         return 0;
-    /* io: with / overlap: the run's own download is what is checked (a
-     * fresh download here would hide a skipped one); io: without: the
-     * result stays on the device, so fetch it */
-    if (s->io == RN_IO_WITHOUT)
-        CK(cudaMemcpy(s->hC, s->dC, c * s->esz, cudaMemcpyDeviceToHost));
+    if (cuda_fetch_output(s->io, s->hC, s->dC, c * s->esz, err))
+        return 1;
     /* doc/workloads.md#verification: f16 2e-3, bf16 8e-3, relative */
     double tol = rn_tol_matmul(s->dt, s->math == CUBLAS_TF32_TENSOR_OP_MATH, (double)s->k);
     int samples = check_count(c);

@@ -28,6 +28,18 @@ static void cp_free(cp *s)
     lanes_free(&s->ln);
 }
 
+static int cp_params(cp *s, const rn_trial *t, rn_error *err)
+{
+    (void)err;
+    s->bytes = (size_t)t->size;
+    s->seed = t->seed;
+    s->pinned = rn_host_pinned(t);
+    s->inject = rn_inject(t);
+    const char *d = rn_param_text(t, "direction", "h2d");
+    s->dir = !strcmp(d, "d2h") ? D2H : !strcmp(d, "d2d") ? D2D : H2D;
+    return 0;
+}
+
 static int cp_setup(cp *s, const rn_trial *t, rn_error *err)
 {
     s->host = (unsigned char *)host_alloc(s->bytes, s->pinned, err);
@@ -54,18 +66,6 @@ static int cp_setup(cp *s, const rn_trial *t, rn_error *err)
     CK(cudaDeviceSynchronize());
     if (s->dir == D2H) /* the source is on the device now */
         memset(s->host, RN_POISON_BYTE, s->bytes);
-    return 0;
-}
-
-static int cp_params(cp *s, const rn_trial *t, rn_error *err)
-{
-    (void)err;
-    s->bytes = (size_t)t->size;
-    s->seed = t->seed;
-    s->pinned = rn_host_pinned(t);
-    s->inject = rn_inject(t);
-    const char *d = rn_param_text(t, "direction", "h2d");
-    s->dir = !strcmp(d, "d2h") ? D2H : !strcmp(d, "d2d") ? D2D : H2D;
     return 0;
 }
 

@@ -191,6 +191,17 @@ static void mlp_gpu_free(mlp_gpu *s)
 /* cudaMalloc of n elements of `size` bytes (at least one byte) */
 #define MLP_DALLOC(ptr, n, size) CK(cudaMalloc((void **)&(ptr), (size_t)(n) * (size) + 1))
 
+static int mlp_gpu_params(mlp_gpu *s, const rn_trial *t, rn_error *err)
+{
+    int rc = mlp_config_load(t, &s->cfg, err);
+    if (rc)
+        return rc;
+    s->io = t->io;
+    /* auto: pinned, as before host_memory existed (in every io mode) */
+    s->pinned = !strcmp(rn_param_text(t, "host_memory", "auto"), "auto") || rn_host_pinned(t);
+    return 0;
+}
+
 static int mlp_gpu_setup(mlp_gpu *s, const rn_trial *t, rn_error *err)
 {
     (void)t;
@@ -284,17 +295,6 @@ static int mlp_gpu_setup(mlp_gpu *s, const rn_trial *t, rn_error *err)
     /* every upload above, pageable ones included (they may return before
      * their DMA lands), is complete before the first run */
     CK(cudaDeviceSynchronize());
-    return 0;
-}
-
-static int mlp_gpu_params(mlp_gpu *s, const rn_trial *t, rn_error *err)
-{
-    int rc = mlp_config_load(t, &s->cfg, err);
-    if (rc)
-        return rc;
-    s->io = t->io;
-    /* auto: pinned, as before host_memory existed (in every io mode) */
-    s->pinned = !strcmp(rn_param_text(t, "host_memory", "auto"), "auto") || rn_host_pinned(t);
     return 0;
 }
 

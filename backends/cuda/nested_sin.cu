@@ -2,8 +2,8 @@
  * like eager PyTorch: each pass reads and writes the whole array, with
  * PyTorch's vectorised access, elementwise.h) or one
  * kernel in all (fused).  io: overlap splits the array into chunks, each
- * copied in, computed and copied out on its own stream (pinned memory by
- * default; doc/workloads.md#built-in-workloads). */
+ * copied in, computed and copied out on its own stream (cuda_array_run,
+ * frame.h; pinned memory by default; doc/workloads.md#built-in-workloads). */
 #include "elementwise.h"
 #include "frame.h"
 #include "verify_tol.h"
@@ -11,9 +11,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define NSTREAMS 3
-#define CHUNKS 16
 
 template <typename T> __device__ inline T dsin(T x);
 template <> __device__ inline float dsin<float>(float x) { return sinf(x); }
@@ -91,7 +88,7 @@ typedef struct ns {
     void *hx, *hy;
     void *dx, *d1, *d2; /* input, two buffers for the unfused passes */
     void *dout;         /* where the last pass wrote */
-    cuda_lanes ln; /* NSTREAMS streams, their end events, the timer */
+    cuda_lanes ln; /* CUDA_ARRAY_LANES streams, their end events, the timer */
 } ns;
 
 static void ns_free(ns *s)
@@ -132,6 +129,15 @@ static int compute(ns *s, size_t off, size_t len, cudaStream_t st, rn_error *err
     return 0;
 }
 
+static int ns_params(ns *s, const rn_trial *t, rn_error *err)
+{
+    (void)err;
+    cuda_array_params(s, t);
+    s->depth = (int)rn_param_num(t, "depth", 4);
+    s->fused = rn_param_num(t, "fused", 0) != 0;
+    return 0;
+}
+
 static int ns_setup(ns *s, const rn_trial *t, rn_error *err)
 {
     size_t bytes = s->n * s->esz;
@@ -156,7 +162,7 @@ static int ns_setup(ns *s, const rn_trial *t, rn_error *err)
     CK(cudaMalloc(&s->d1, bytes + 1));
     if (!s->fused && s->depth > 1)
         CK(cudaMalloc(&s->d2, bytes + 1));
-    if (lanes_init(&s->ln, NSTREAMS, 1, err))
+    if (lanes_init(&s->ln, CUDA_ARRAY_LANES, 1, err))
         return 1;
     /* where the last pass writes (compute() sets it too, but a skipped
      * kernel must still leave the check a buffer to read) */
@@ -177,86 +183,28 @@ static int ns_setup(ns *s, const rn_trial *t, rn_error *err)
     return 0;
 }
 
-static int ns_params(ns *s, const rn_trial *t, rn_error *err)
-{
-    (void)err;
-    s->n = (size_t)t->size;
-    s->depth = (int)rn_param_num(t, "depth", 4);
-    s->fused = rn_param_num(t, "fused", 0) != 0;
-    cuda_io_params(s, t);
-    return 0;
-}
-
 static int ns_run(void *state, rn_sample *out, rn_error *err)
 {
     ns *s = (ns *)state;
-    size_t bytes = s->n * s->esz;
-    cudaStream_t s0 = s->ln.st[0];
-    cudaEvent_t *ev = s->ln.tm.ev;
-    /* io: without is all asynchronous: it may hold the stream (blocking_kernel),
-     * and a batch's calls run back to back, timed as one */
-    if (s->io == RN_IO_WITHOUT)
-        return timer_start_batch(&s->ln.tm, s0, s->hold, err) || compute(s, 0, s->n, s0, err) ||
-               timer_stop(&s->ln.tm, s0, out, 1, err);
-    if (timer_start(&s->ln.tm, s0, 0, err))
-        return 1;
-    int copies = s->inject != RN_INJECT_SKIP_COPY; /* fault injection */
-    if (s->io == RN_IO_WITH) {
-        if (copies)
-            CK(cudaMemcpyAsync(s->dx, s->hx, bytes, cudaMemcpyHostToDevice, s0));
-        CK(cudaEventRecord(ev[1], s0));
-        if (compute(s, 0, s->n, s0, err))
-            return 1;
-        CK(cudaEventRecord(ev[2], s0));
-        if (copies)
-            CK(cudaMemcpyAsync(s->hy, s->dout, bytes, cudaMemcpyDeviceToHost, s0));
-        CK(cudaEventRecord(ev[3], s0));
-        return timer_phases(&s->ln.tm, out, err);
-    }
-    /* overlap: upload / compute / download of each chunk on its own stream */
-    if (lanes_fork(&s->ln, NSTREAMS, ev[0], err))
-        return 1;
-    for (int c = 0; c < CHUNKS; c++) {
-        size_t off, len = chunk_of(s->n, CHUNKS, c, &off);
-        if (len == 0)
-            break;
-        cudaStream_t st = s->ln.st[c % NSTREAMS];
-        if (copies)
-            CK(cudaMemcpyAsync((char *)s->dx + off * s->esz, (char *)s->hx + off * s->esz,
-                               len * s->esz, cudaMemcpyHostToDevice, st));
-        if (compute(s, off, len, st, err))
-            return 1;
-        if (copies)
-            CK(cudaMemcpyAsync((char *)s->hy + off * s->esz, (char *)s->dout + off * s->esz,
-                               len * s->esz, cudaMemcpyDeviceToHost, st));
-    }
-    return join_streams(s->ln.st, s->ln.done, NSTREAMS, &s->ln.tm, out, err);
+    cuda_array_io a = {1, {s->hx}, {s->dx}, s->hy, &s->dout};
+    return cuda_array_run(s, a, compute, out, err);
+}
+
+/* relative only: sin keeps the relative error of inputs near 0, and an
+ * absolute floor of 1e-6 let an f64 result computed in f32 pass */
+static double ns_want(const ns *s, size_t i)
+{
+    double x = cuda_at(s->hx, s->dt, i);
+    for (int d = 0; d < s->depth; d++)
+        x = sin(x);
+    return x;
 }
 
 static int ns_check(void *state, rn_error *err)
 {
     ns *s = (ns *)state;
-    if (s->n == 0)
-        return 0;
-    /* io: with / overlap: the run's own download is what is checked (a
-     * fresh download here would hide a skipped one); io: without: the
-     * result stays on the device, so fetch it */
-    if (s->io == RN_IO_WITHOUT)
-        CK(cudaMemcpy(s->hy, s->dout, s->n * s->esz, cudaMemcpyDeviceToHost));
-    double tol = rn_tol_nested_sin(s->dt, s->depth);
-    int samples = check_count(s->n);
-    for (int q = 0; q < samples; q++) {
-        size_t i = check_index(s->n, q);
-        double x = s->dt == RN_F64 ? ((double *)s->hx)[i] : ((float *)s->hx)[i];
-        double got = s->dt == RN_F64 ? ((double *)s->hy)[i] : ((float *)s->hy)[i];
-        for (int d = 0; d < s->depth; d++)
-            x = sin(x);
-        /* relative only: sin keeps the relative error of inputs near 0, and
-         * an absolute floor of 1e-6 let an f64 result computed in f32 pass */
-        if (check_close(got, x, tol, "nested_sin", err, "y[%zu]", i))
-            return 1;
-    }
-    return 0;
+    return cuda_array_check(s, s->hy, s->dout, rn_tol_nested_sin(s->dt, s->depth), "nested_sin",
+                            "y[%zu]", ns_want, err);
 }
 
 CUDA_HOST_MEMORY_EXTRAS(ns_extras, ns)

@@ -62,6 +62,16 @@ static void sq_free(sq *s)
     lanes_free(&s->ln);
 }
 
+static int sq_params(sq *s, const rn_trial *t, rn_error *err)
+{
+    (void)err;
+    s->iters = (size_t)t->size;
+    s->length = (size_t)rn_param_num(t, "length", 1000);
+    s->seed = t->seed;
+    s->inject = rn_inject(t);
+    return 0;
+}
+
 static int sq_setup(sq *s, const rn_trial *t, rn_error *err)
 {
     (void)t;
@@ -77,16 +87,6 @@ static int sq_setup(sq *s, const rn_trial *t, rn_error *err)
      * before run()'s non-blocking stream reads or writes them */
     CK(cudaMemset(s->sums, 0xff, (s->iters + 1) * sizeof(double)));
     CK(cudaDeviceSynchronize());
-    return 0;
-}
-
-static int sq_params(sq *s, const rn_trial *t, rn_error *err)
-{
-    (void)err;
-    s->iters = (size_t)t->size;
-    s->length = (size_t)rn_param_num(t, "length", 1000);
-    s->seed = t->seed;
-    s->inject = rn_inject(t);
     return 0;
 }
 
