@@ -3,6 +3,7 @@
 
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,6 +150,56 @@ void read_trials(const char *d, csv_table *t)
     char p[4096];
     snprintf(p, sizeof p, "%s/run/trials.csv", d);
     cr_assert_eq(csv_read(p, t), 0, "no %s", p);
+}
+
+void run_trials_in(const char *d, const char *yaml, int want, proc_out *r, csv_table *t)
+{
+    run_yaml_in(d, yaml, NULL, r);
+    cr_assert_eq(r->status, want, "%s", r->err);
+    read_trials(d, t);
+}
+
+char *run_trials(const char *yaml, int want, proc_out *r, csv_table *t)
+{
+    char *d = tmpdir();
+    run_trials_in(d, yaml, want, r, t);
+    return d;
+}
+
+void trials_done(csv_table *t, char *d)
+{
+    csv_free(t);
+    rm_rf(d);
+    free(d);
+}
+
+char *dir_with(const char *name, const char *text)
+{
+    char *d = tmpdir();
+    write_text(d, name, text);
+    return d;
+}
+
+const char *cell(const csv_table *t, int row, const char *col)
+{
+    int c = csv_col(t, col);
+    cr_assert(c >= 0, "no column %s", col);
+    cr_assert(row < t->nrows, "no row %d: %d rows", row, t->nrows);
+    return c < t->nfields[row] ? t->rows[row][c] : "";
+}
+
+double cell_num(const csv_table *t, int row, const char *col)
+{
+    const char *s = cell(t, row, col);
+    return *s ? atof(s) : NAN;
+}
+
+void expect_trial(const csv_table *t, int row, const char *status, const char *reason)
+{
+    const char *why = cell(t, row, "reason");
+    cr_assert_str_eq(cell(t, row, "status"), status, "trial row %d: %s", row, why);
+    if (reason)
+        cr_assert(strstr(why, reason), "trial row %d: reason '%s', want '%s'", row, why, reason);
 }
 
 void skip_unless_timing(void)

@@ -40,6 +40,22 @@ void run_yaml_in(const char *d, const char *yaml, const char *const *extra, proc
 char *run_yaml(const char *yaml, const char *const *extra, proc_out *r);
 /* DIR/run/trials.csv of run_yaml, read (asserted). */
 void read_trials(const char *d, csv_table *t);
+/* run_yaml_in DIR (run_trials: in a fresh tmpdir(), returned) with its exit
+ * status asserted to be `want` (its stderr the message), and its
+ * trials.csv read into t. */
+void run_trials_in(const char *d, const char *yaml, int want, proc_out *r, csv_table *t);
+char *run_trials(const char *yaml, int want, proc_out *r, csv_table *t);
+/* Frees the table of a run_trials, removes its folder d and frees d. */
+void trials_done(csv_table *t, char *d);
+/* A fresh tmpdir() holding NAME with TEXT (malloc'd). */
+char *dir_with(const char *name, const char *text);
+/* A cell of a trials table by column name (the column and row asserted),
+ * "" past the row's end; cell_num: its number, NaN when empty. */
+const char *cell(const csv_table *t, int row, const char *col);
+double cell_num(const csv_table *t, int row, const char *col);
+/* Trial row `row` has status `status` (its reason the message) and, when
+ * `reason` is not NULL, a reason that holds it. */
+void expect_trial(const csv_table *t, int row, const char *status, const char *reason);
 /* Skips a timing test unless make test runs it alone (RUNNER_TIMING_TESTS):
  * timings need both cores to themselves. */
 void skip_unless_timing(void);

@@ -112,13 +112,6 @@ char *read_all(const char *path)
     return strdup(buf);
 }
 
-const char *cell(const csv_table *t, int row, const char *col)
-{
-    int c = csv_col(t, col);
-    cr_assert(c >= 0, "no column %s", col);
-    return c < t->nfields[row] ? t->rows[row][c] : "";
-}
-
 double mono_now(void)
 {
     struct timespec ts;

@@ -42,9 +42,6 @@ int count_lines(const char *path);
 char *read_all(const char *path);
 /* CLOCK_MONOTONIC in seconds. */
 double mono_now(void);
-/* A cell of a trials table by column name (the column asserted), "" past
- * the row's end. */
-const char *cell(const csv_table *t, int row, const char *col);
 /* Row i of a trials table: none of the n columns `cols` holds a negative
  * duration, and the median lies in its interval. */
 void assert_row_durations(const csv_table *t, int i, const char *const *cols, size_t n);

@@ -29,13 +29,6 @@ static char *slurp(const char *path)
     return b;
 }
 
-static const char *cell(const csv_table *t, int row, const char *col)
-{
-    int c = csv_col(t, col);
-    cr_assert(c >= 0, "no column %s", col);
-    return c < t->nfields[row] ? t->rows[row][c] : "";
-}
-
 /* A cache of made-up ceilings for this machine in a fresh XDG_CACHE_HOME
  * (set for this process and the runners it starts): cpu fp32 1000 GFLOP/s
  * on one core, 1500 on all, fp64 half, bandwidth 20 / 40 GB/s. */

@@ -14,13 +14,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char *cell(const csv_table *t, int row, const char *col)
-{
-    int c = csv_col(t, col);
-    cr_assert(c >= 0, "no column %s", col);
-    return c < t->nfields[row] ? t->rows[row][c] : "";
-}
-
 /* Where no counter can be read, the energy columns are there and empty,
  * and the reason is in the row. */
 Test(energy, columns_empty_with_the_reason_without_a_counter, .timeout = 60)

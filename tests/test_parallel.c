@@ -14,18 +14,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *cell(const csv_table *t, int row, const char *col)
-{
-    int c = csv_col(t, col);
-    return c >= 0 && c < t->nfields[row] ? t->rows[row][c] : "";
-}
-
-static double num(const csv_table *t, int row, const char *col)
-{
-    const char *s = cell(t, row, col);
-    return *s ? atof(s) : NAN;
-}
-
 /* --- parallel: processes ----------------------------------------------- */
 
 Test(parallel, processes_start_together_on_the_barrier_and_overlap, .timeout = 60)
@@ -41,11 +29,11 @@ Test(parallel, processes_start_together_on_the_barrier_and_overlap, .timeout = 6
     read_trials(d, &t);
     cr_assert_str_eq(cell(&t, 1, "status"), "ok", "%s", cell(&t, 1, "reason"));
     cr_assert_str_eq(cell(&t, 1, "processes"), "2");
-    double med = num(&t, 1, "median"), skew = num(&t, 1, "barrier_skew_seconds");
+    double med = cell_num(&t, 1, "median"), skew = cell_num(&t, 1, "barrier_skew_seconds");
     cr_assert(med >= 0.05 && med < 0.075, "barrier to last finish: %g s for two 50 ms sleeps", med);
     cr_assert(skew >= 0 && skew < 0.005, "the processes left the barrier %g s apart", skew);
-    cr_assert(num(&t, 1, "overlap") > 0.9, "overlap %s", cell(&t, 1, "overlap"));
-    double up = num(&t, 1, "startup_seconds"), fork_up = num(&t, 1, "startup_fork_seconds");
+    cr_assert(cell_num(&t, 1, "overlap") > 0.9, "overlap %s", cell(&t, 1, "overlap"));
+    double up = cell_num(&t, 1, "startup_seconds"), fork_up = cell_num(&t, 1, "startup_fork_seconds");
     cr_assert(up > 0 && up < 5 && fork_up > 0 && fork_up <= up, "start-up %g s, fork %g s", up,
               fork_up);
     csv_free(&t);
@@ -190,9 +178,9 @@ Test(parallel, split_divides_the_work_and_replicate_copies_it, .timeout = 60)
         cr_assert_str_eq(cell(&t, i, "status"), "ok", "%s: %s", cell(&t, i, "target"),
                          cell(&t, i, "reason"));
     /* flops are the processes' parts summed: split = the whole, replicate = twice */
-    double split = num(&t, 1, "gflops") * num(&t, 1, "median");
-    double rep = num(&t, 2, "gflops") * num(&t, 2, "median");
-    double whole = num(&t, 3, "gflops") * num(&t, 3, "median");
+    double split = cell_num(&t, 1, "gflops") * cell_num(&t, 1, "median");
+    double rep = cell_num(&t, 2, "gflops") * cell_num(&t, 2, "median");
+    double whole = cell_num(&t, 3, "gflops") * cell_num(&t, 3, "median");
     cr_assert(fabs(split / whole - 1) < 1e-6, "split %g, whole %g GFLOP a call", split, whole);
     cr_assert(fabs(rep / whole - 2) < 1e-6, "replicate %g, whole %g GFLOP a call", rep, whole);
     cr_assert_str_eq(cell(&t, 5, "status"), "skipped");
@@ -229,7 +217,7 @@ Test(parallel, lua_workloads_run_their_part_in_each_process, .timeout = 60)
     read_trials(d, &t);
     cr_assert_str_eq(cell(&t, 1, "status"), "ok", "%s", cell(&t, 1, "reason"));
     /* the file's flops, summed over the parts: 2 x 101 per call */
-    double f = num(&t, 1, "gflops") * num(&t, 1, "median") * 1e9;
+    double f = cell_num(&t, 1, "gflops") * cell_num(&t, 1, "median") * 1e9;
     cr_assert(fabs(f - 202) < 1e-3, "flops a call: %g", f);
     csv_free(&t);
     free(d);
@@ -306,9 +294,9 @@ Test(warmup_curve, the_first_k_calls_are_timed_one_by_one, .timeout = 60)
     cr_assert_eq(n, 6, "six calls: '%s'", cell(&t, 1, "first_calls"));
     for (int i = 0; i < n; i++)
         cr_assert(v[i] >= 0.002 && v[i] < 0.5, "call %d took %g s", i + 1, v[i]);
-    cr_assert(fabs(v[0] - num(&t, 1, "cold")) < 1e-3 * v[0], "cold is the curve's first call");
+    cr_assert(fabs(v[0] - cell_num(&t, 1, "cold")) < 1e-3 * v[0], "cold is the curve's first call");
     /* the curve's calls are warmups: at least 6 untimed calls */
-    cr_assert(num(&t, 1, "warmup_calls") >= 6, "%s", cell(&t, 1, "warmup_calls"));
+    cr_assert(cell_num(&t, 1, "warmup_calls") >= 6, "%s", cell(&t, 1, "warmup_calls"));
     csv_free(&t);
     free(d);
 }

@@ -38,14 +38,6 @@ static const char *lib(const char *variant)
 }
 
 /* field `col` of trials.csv's row r (from 1) */
-static const char *cell(const csv_table *t, int r, const char *col)
-{
-    int c = csv_col(t, col);
-    cr_assert_geq(c, 0, "no column %s", col);
-    cr_assert_lt(r, t->nrows);
-    return c < t->nfields[r] ? t->rows[r][c] : "";
-}
-
 static char *run_plugin(const char *yaml_fmt, const char *a, const char *b, proc_out *r,
                         csv_table *t)
 {
