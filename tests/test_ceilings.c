@@ -280,9 +280,8 @@ Test(ceilings, the_bound_follows_the_roofline)
 Test(ceilings, throughput_chart_draws_the_ceiling, .timeout = 120)
 {
     char *cache = fake_cache();
-    char *d = tmpdir();
-    write_text(d, "e.yaml", "name: e\nworkload: matmul\nrepeats: 2\nthreads: 1\n"
-                            "sweep:\n  size: [32, 64]\n");
+    char *d = dir_with("e.yaml", "name: e\nworkload: matmul\nrepeats: 2\nthreads: 1\n"
+                                    "sweep:\n  size: [32, 64]\n");
     char e[4096], out[4096], p[4096];
     snprintf(e, sizeof e, "%s/e.yaml", d);
     snprintf(out, sizeof out, "%s/run", d);

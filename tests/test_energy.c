@@ -118,8 +118,7 @@ Test(energy, delta_undoes_each_counters_wrap)
 Test(energy, the_key_is_validated)
 {
     proc_out r;
-    char *d = tmpdir();
-    write_text(d, "a.yaml", "workload: noop\nenergy: 3\n");
+    char *d = dir_with("a.yaml", "workload: noop\nenergy: 3\n");
     write_text(d, "b.yaml", "workload: noop\nsweep:\n  energy: [true, maybe]\n");
     char a[4096], b[4096];
     snprintf(a, sizeof a, "%s/a.yaml", d);
@@ -144,9 +143,8 @@ Test(energy, chart_and_findings, .timeout = 60)
     snprintf(fake, sizeof fake, "%s/fake-1.so", getenv("RUNNER_FAKES"));
     setenv("RUNNER_CUDA_BACKEND", fake, 1);
     setenv("FAKE_DEVICES", "1", 1);
-    char *d = tmpdir();
-    write_text(d, "e.yaml", "name: e\nworkload: noop\nenergy: true\nrepeats: 2\n"
-                            "sweep:\n  seed: [1, 2]\n");
+    char *d = dir_with("e.yaml", "name: e\nworkload: noop\nenergy: true\nrepeats: 2\n"
+                                    "sweep:\n  seed: [1, 2]\n");
     char e[4096], out[4096], p[4096];
     snprintf(e, sizeof e, "%s/e.yaml", d);
     snprintf(out, sizeof out, "%s/run", d);
@@ -176,8 +174,7 @@ Test(energy, energy_chart_drawn, .timeout = 60)
     snprintf(fake, sizeof fake, "%s/fake-1.so", getenv("RUNNER_FAKES"));
     setenv("RUNNER_CUDA_BACKEND", fake, 1);
     setenv("FAKE_DEVICES", "1", 1);
-    char *d = tmpdir();
-    write_text(d, "e.yaml", "name: e\nworkload: noop\ndevice: cuda\nenergy: true\nrepeats: 2\n");
+    char *d = dir_with("e.yaml", "name: e\nworkload: noop\ndevice: cuda\nenergy: true\nrepeats: 2\n");
     char e[4096], out[4096], p[4096];
     snprintf(e, sizeof e, "%s/e.yaml", d);
     snprintf(out, sizeof out, "%s/run", d);

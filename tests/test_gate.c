@@ -167,8 +167,7 @@ Test(gate, bad_input_is_exit_2)
  * (RESULTS/<experiment>/<run>), or exit 2 for a run in none. */
 Test(gate, the_default_database_is_the_results_folders)
 {
-    char *d = tmpdir();
-    write_text(d, "toy.yaml", "name: toy\nworkload: noop\nrepeats: 3\nsweep:\n  size: [1]\n");
+    char *d = dir_with("toy.yaml", "name: toy\nworkload: noop\nrepeats: 3\nsweep:\n  size: [1]\n");
     char y[4096], out[4096];
     snprintf(y, sizeof y, "%s/toy.yaml", d);
     snprintf(out, sizeof out, "%s/res", d);

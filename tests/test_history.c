@@ -82,8 +82,7 @@ static int ok_trials_of_latest(const char *d)
 
 Test(history, every_finished_run_is_recorded_once_and_import_skips_it)
 {
-    char *d = tmpdir();
-    write_text(d, "toy.yaml", toy);
+    char *d = dir_with("toy.yaml", toy);
     proc_out r;
     run_toy(d, NULL, &r);
     cr_assert_eq(r.status, 0, "%s", r.err);
@@ -151,8 +150,7 @@ Test(history, every_finished_run_is_recorded_once_and_import_skips_it)
 
 Test(history, the_revision_is_gits_or_the_files_or_the_options)
 {
-    char *d = tmpdir();
-    write_text(d, "toy.yaml", toy);
+    char *d = dir_with("toy.yaml", toy);
     char *cmd = xasprintf("cd %s && git init -q && git -c user.name=t -c user.email=t@t add "
                           "toy.yaml && git -c user.name=t -c user.email=t@t commit -qm one",
                           d);
@@ -193,8 +191,7 @@ Test(history, the_revision_is_gits_or_the_files_or_the_options)
 
 Test(history, a_merge_of_shards_is_recorded_once)
 {
-    char *d = tmpdir();
-    write_text(d, "toy.yaml", toy);
+    char *d = dir_with("toy.yaml", toy);
     char *run_dir = xasprintf("%s/res/toy/20260101T000000Z", d);
     proc_out r;
     for (int k = 1; k <= 2; k++) {
@@ -219,8 +216,7 @@ Test(history, a_merge_of_shards_is_recorded_once)
 
 Test(history, two_runs_finishing_at_once_are_both_recorded)
 {
-    char *d = tmpdir();
-    write_text(d, "toy.yaml", toy);
+    char *d = dir_with("toy.yaml", toy);
     char y[4096], out[4096];
     snprintf(y, sizeof y, "%s/toy.yaml", d);
     snprintf(out, sizeof out, "%s/res", d);
@@ -253,8 +249,7 @@ static void run_keeps(const char *d, proc_out *r, const char *want)
 
 Test(history, a_locked_database_is_a_warning_and_the_run_is_kept)
 {
-    char *d = tmpdir();
-    write_text(d, "toy.yaml", toy);
+    char *d = dir_with("toy.yaml", toy);
     proc_out r;
     run_toy(d, NULL, &r);
     cr_assert_eq(r.status, 0, "%s", r.err);
@@ -279,8 +274,7 @@ Test(history, a_locked_database_is_a_warning_and_the_run_is_kept)
 
 Test(history, a_read_only_or_unopenable_database_is_a_warning)
 {
-    char *d = tmpdir();
-    write_text(d, "toy.yaml", toy);
+    char *d = dir_with("toy.yaml", toy);
     proc_out r;
     run_toy(d, NULL, &r);
     char *db = db_path(d);
@@ -314,8 +308,7 @@ Test(history, a_read_only_or_unopenable_database_is_a_warning)
 
 Test(history, a_corrupt_database_is_a_warning_and_history_refuses_it)
 {
-    char *d = tmpdir();
-    write_text(d, "toy.yaml", toy);
+    char *d = dir_with("toy.yaml", toy);
     char *res = xasprintf("%s/res", d);
     mkdir(res, 0755);
     strbuf junk = {0};
@@ -338,8 +331,7 @@ Test(history, a_corrupt_database_is_a_warning_and_history_refuses_it)
 
 Test(history, a_database_of_an_older_schema_is_migrated)
 {
-    char *d = tmpdir();
-    write_text(d, "toy.yaml", toy);
+    char *d = dir_with("toy.yaml", toy);
     char *res = xasprintf("%s/res", d);
     mkdir(res, 0755);
     char *db = db_path(d);
@@ -380,8 +372,7 @@ Test(history, a_database_of_an_older_schema_is_migrated)
 
 Test(history, runner_history_in_every_format_with_charts)
 {
-    char *d = tmpdir();
-    write_text(d, "toy.yaml", toy);
+    char *d = dir_with("toy.yaml", toy);
     proc_out r;
     const char *revs[] = {"r1", "r2", "r3"};
     for (int i = 0; i < 3; i++) {
@@ -450,8 +441,7 @@ Test(history, runner_history_in_every_format_with_charts)
 
 Test(history, a_report_gets_a_history_section_with_earlier_runs)
 {
-    char *d = tmpdir();
-    write_text(d, "toy.yaml", toy);
+    char *d = dir_with("toy.yaml", toy);
     char y[4096], out[4096];
     snprintf(y, sizeof y, "%s/toy.yaml", d);
     snprintf(out, sizeof out, "%s/res", d);
@@ -518,8 +508,7 @@ Test(history, the_reference_results_fixture)
 /* runs whose trials all failed: listed, no chart drawn, no error */
 Test(history, a_series_with_no_ok_run_has_no_chart)
 {
-    char *d = tmpdir();
-    write_text(d, "bad.lua", "return { run = function(ctx, p, state) error('no') end }\n");
+    char *d = dir_with("bad.lua", "return { run = function(ctx, p, state) error('no') end }\n");
     write_text(d, "toy.yaml", "name: toy\nworkload: lua:bad.lua\nrepeats: 3\n");
     proc_out r;
     run_toy(d, NULL, &r);

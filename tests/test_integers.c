@@ -12,15 +12,14 @@
 /* `runner --dry-run` of yaml (with a Lua workload file beside it). */
 static char *dry_run(const char *yaml, proc_out *r)
 {
-    char *d = tmpdir();
-    write_text(d, "w.lua",
-               "return {\n"
-               "  defaults = {x = 0},\n"
-               "  run = function(ctx, p, s) end,\n"
-               "  extras = function(ctx, p, s)\n"
-               "    return {seen = math.type(p.x) .. ' ' .. tostring(p.x)}\n"
-               "  end,\n"
-               "}\n");
+    char *d = dir_with("w.lua",
+                       "return {\n"
+                       "  defaults = {x = 0},\n"
+                       "  run = function(ctx, p, s) end,\n"
+                       "  extras = function(ctx, p, s)\n"
+                       "    return {seen = math.type(p.x) .. ' ' .. tostring(p.x)}\n"
+                       "  end,\n"
+                       "}\n");
     write_text(d, "e.yaml", yaml);
     char path[4096];
     snprintf(path, sizeof path, "%s/e.yaml", d);
@@ -92,15 +91,14 @@ Test(integers, geom_of_integers_is_exact)
 /* Lua parameters near 2^63 stay integers, never wrap negative */
 Test(integers, lua_sees_values_near_2_63)
 {
-    char *d = tmpdir();
-    write_text(d, "w.lua",
-               "return {\n"
-               "  defaults = {x = 0},\n"
-               "  run = function(ctx, p, s) end,\n"
-               "  extras = function(ctx, p, s)\n"
-               "    return {seen = math.type(p.x) .. ' ' .. tostring(p.x)}\n"
-               "  end,\n"
-               "}\n");
+    char *d = dir_with("w.lua",
+                       "return {\n"
+                       "  defaults = {x = 0},\n"
+                       "  run = function(ctx, p, s) end,\n"
+                       "  extras = function(ctx, p, s)\n"
+                       "    return {seen = math.type(p.x) .. ' ' .. tostring(p.x)}\n"
+                       "  end,\n"
+                       "}\n");
     proc_out r;
     run_yaml_in(d,
                 "workload: lua:w.lua\n"

@@ -17,10 +17,9 @@
  * trials 0, 2, 4, shard 2 trials 1, 3. */
 static char *two_shards(void)
 {
-    char *d = tmpdir();
-    write_text(d, "e.yaml",
-               "name: m\nworkload: noop\nrepeats: 2\nwarmups: 0\nsweep:\n"
-               "  size: [1, 2, 3, 4, 5]\n");
+    char *d = dir_with("e.yaml",
+                       "name: m\nworkload: noop\nrepeats: 2\nwarmups: 0\nsweep:\n"
+                       "  size: [1, 2, 3, 4, 5]\n");
     char y[4096], rd[4096];
     snprintf(y, sizeof y, "%s/e.yaml", d);
     snprintf(rd, sizeof rd, "%s/run", d);

@@ -228,17 +228,16 @@ Test(parallel, lua_workloads_run_their_part_in_each_process, .timeout = 60)
  * a trial that failed already says both. */
 Test(parallel, a_process_teardown_error_fails_the_trial, .timeout = 60)
 {
-    char *d = tmpdir();
-    write_text(d, "w.lua",
-               "return {\n"
-               "  run = function(ctx, p, s) end,\n"
-               "  check = function(ctx, p, s)\n"
-               "    if p.mode == 'check' and p.process_index == 1 then error('wrong sum') end\n"
-               "  end,\n"
-               "  teardown = function(ctx, p, s)\n"
-               "    if p.mode ~= 'ok' and p.process_index == 2 then error('cannot let go') end\n"
-               "  end,\n"
-               "}\n");
+    char *d = dir_with("w.lua",
+                       "return {\n"
+                       "  run = function(ctx, p, s) end,\n"
+                       "  check = function(ctx, p, s)\n"
+                       "    if p.mode == 'check' and p.process_index == 1 then error('wrong sum') end\n"
+                       "  end,\n"
+                       "  teardown = function(ctx, p, s)\n"
+                       "    if p.mode ~= 'ok' and p.process_index == 2 then error('cannot let go') end\n"
+                       "  end,\n"
+                       "}\n");
     write_text(d, "e.yaml", "workload: lua:w.lua\nsize: 10\nparallel: processes\nthreads: 2\n"
                             "repeats: 2\n"
                             "sweep:\n  spawn: [once, per_call]\n  mode: [ok, teardown, check]\n");
@@ -386,9 +385,8 @@ static int arg_int(json_object *ev, const char *k, int dflt)
 
 Test(trace, a_20_trial_run_is_well_formed_and_agrees_with_samples_csv, .timeout = 120)
 {
-    char *d = tmpdir();
-    write_text(d, "hooks.lua",
-               "return {after_trial = function(t, r) return {seen = 1} end}\n");
+    char *d = dir_with("hooks.lua",
+                       "return {after_trial = function(t, r) return {seen = 1} end}\n");
     /* 20 trials: two sleep lengths x batch 1 and 8 x 5 seeds */
     write_text(d, "e.yaml", "workload: selftest\nhooks: hooks.lua\nrepeats: 5\ntrace: true\n"
                             "warmup_time: 0\nparams: {action: sleep}\n"

@@ -224,8 +224,7 @@ Test(plugin, a_hang_is_stopped_at_the_timeout_and_the_sweep_goes_on)
 /* A file that is no shared library: skipped with the loader's message. */
 Test(plugin, a_library_that_does_not_load_is_skipped)
 {
-    char *d = tmpdir();
-    write_text(d, "text.so", "not a library\n");
+    char *d = dir_with("text.so", "not a library\n");
     proc_out r;
     run_yaml_in(d, "workload: plugin:text.so:axpy\nrepeats: 2\nwarmup_time: 0\n", NULL, &r);
     cr_assert_eq(r.status, 0, "%s", r.err);

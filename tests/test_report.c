@@ -39,8 +39,7 @@ static int count(const char *s, const char *what)
 static char *made_run(const char *yaml, const char *keys, const char *extra_hdr,
                       const char *const *rows, int n)
 {
-    char *d = tmpdir();
-    write_text(d, "experiment.yaml", yaml);
+    char *d = dir_with("experiment.yaml", yaml);
     strbuf b = {0};
     sb_printf(&b,
               "trial,%s,workload,status,reason,samples,cold,min,median,mean,stddev,max,"
@@ -152,8 +151,7 @@ Test(report_findings, fused_baseline_is_obvious_and_a_file_baseline_is_used)
  * x before threads, and the fastest configuration is ranked within it */
 Test(report_findings, an_amount_of_work_is_not_a_configuration)
 {
-    char *d = tmpdir();
-    write_text(d, "w.lua", "return {run = function(ctx, p, s) end}\n");
+    char *d = dir_with("w.lua", "return {run = function(ctx, p, s) end}\n");
     static const char *const rows[] = {
         "1,1000,10e-6,9.9e-6,10.1e-6",   "1,3000,30e-6,29.7e-6,30.3e-6",
         "2,1000,6e-6,5.9e-6,6.1e-6",     "2,3000,17e-6,16.9e-6,17.1e-6",
@@ -214,13 +212,12 @@ Test(report_findings, no_crossover_along_a_configuration)
  * both appear in report.md's and report.html's trials tables. */
 Test(report_tables, workload_and_hook_columns_in_both_reports, .timeout = 60)
 {
-    char *d = tmpdir();
-    write_text(d, "w.lua",
-               "return {defaults = {iters = 10},\n"
-               "  setup = function(ctx, p) return {} end,\n"
-               "  run = function(ctx, p, s) local a = 0; for i = 1, p.iters do a = a + i end; "
-               "s.a = a end,\n"
-               "  extras = function(ctx, p, s) return {total = s.a, tag = 'it' .. p.iters} end}\n");
+    char *d = dir_with("w.lua",
+                       "return {defaults = {iters = 10},\n"
+                       "  setup = function(ctx, p) return {} end,\n"
+                       "  run = function(ctx, p, s) local a = 0; for i = 1, p.iters do a = a + i end; "
+                       "s.a = a end,\n"
+                       "  extras = function(ctx, p, s) return {total = s.a, tag = 'it' .. p.iters} end}\n");
     write_text(d, "h.lua",
                "return {after_trial = function(t, r) return {doubled = t.iters * 2} end}\n");
     write_text(d, "e.yaml",

@@ -141,9 +141,8 @@ Test(run, concurrent_member_on_a_missing_device_is_skipped, .timeout = 30)
 /* A Lua workload stuck in a loop is stopped at its timeout; the next trial runs. */
 Test(run, a_lua_loop_is_stopped_at_the_timeout, .timeout = 30)
 {
-    char *d = tmpdir();
-    write_text(d, "spin.lua",
-               "return {run = function(ctx, p, s) if p.size == 1 then while true do end end end}\n");
+    char *d = dir_with("spin.lua",
+                       "return {run = function(ctx, p, s) if p.size == 1 then while true do end end end}\n");
     char exp[SCENARIO_PATH], out[SCENARIO_PATH];
     experiment_at(d, "l.yaml", "workload: lua:spin.lua\ntimeout: 1s\nrepeats: 2\nsweep:\n  size: [1, 2]\n", exp, out);
     proc_out r;
@@ -246,8 +245,7 @@ Test(run, validate_warns_when_timeout_is_under_max_time, .timeout = 30)
  * written. */
 Test(run, crashing_and_hanging_hooks_fail_only_their_trial, .timeout = 60)
 {
-    char *d = tmpdir();
-    write_text(d, "w.lua", "return {run = function() end}\n");
+    char *d = dir_with("w.lua", "return {run = function() end}\n");
     write_text(d, "h.lua",
                "return {skip = function(t)\n"
                "  if t.size == 2 then error('plain error') end\n"
@@ -292,8 +290,7 @@ Test(run, crashing_and_hanging_hooks_fail_only_their_trial, .timeout = 60)
  * only set a flag); now the run ends within 1 s. */
 Test(run, sigterm_ends_a_run_stuck_in_a_hook_within_1s, .timeout = 30)
 {
-    char *d = tmpdir();
-    write_text(d, "w.lua", "return {run = function() end}\n");
+    char *d = dir_with("w.lua", "return {run = function() end}\n");
     write_text(d, "h.lua", "return {skip = function(t)\n"
                            "  string.find(('a'):rep(2000), 'a-a-a-a-a-a-a-a-b') end}\n");
     char exp[SCENARIO_PATH], out[SCENARIO_PATH];
@@ -317,12 +314,11 @@ Test(run, sigterm_ends_a_run_stuck_in_a_hook_within_1s, .timeout = 30)
  * next, innocent trial. */
 Test(run, teardown_failures_are_charged_to_their_own_trial, .timeout = 30)
 {
-    char *d = tmpdir();
-    write_text(d, "td.lua", "return {run = function() end,\n"
-                            "  teardown = function(ctx, p)\n"
-                            "    if p.size == 1 then error('cannot let go') end\n"
-                            "    if p.size == 2 then while true do end end\n"
-                            "  end}\n");
+    char *d = dir_with("td.lua", "return {run = function() end,\n"
+                                    "  teardown = function(ctx, p)\n"
+                                    "    if p.size == 1 then error('cannot let go') end\n"
+                                    "    if p.size == 2 then while true do end end\n"
+                                    "  end}\n");
     char exp[SCENARIO_PATH], out[SCENARIO_PATH];
     experiment_at(d, "td.yaml", "name: td\nworkload: lua:td.lua\ntimeout: 1s\nrepeats: 2\n"
                                 "sweep:\n  size: [1, 2, 3]\n", exp, out);

@@ -191,8 +191,7 @@ static void runner_trial_spans(const char *trace, char *out, size_t len)
  * round; both groups keep their samples, hooks, --filter. */
 Test(run, order_swept_runs_the_sequential_trials_then_the_interleaved_rounds, .timeout = 60)
 {
-    char *d = tmpdir();
-    write_text(d, "hooks.lua", "return {after_trial = function(t, r) return {seen = 1} end}\n");
+    char *d = dir_with("hooks.lua", "return {after_trial = function(t, r) return {seen = 1} end}\n");
     char exp[SCENARIO_PATH], out[SCENARIO_PATH], tr[4096], p[8192];
     experiment_at(d, "o.yaml",
                   "workload: noop\nhooks: hooks.lua\nthreads: 1\nbatch: 1\nrepeats: 3\n"

@@ -71,11 +71,10 @@ Test(run, results_have_every_file_of_the_spec, .timeout = 30)
  * --resume of the finished run trusts every row. */
 Test(run, escapes_are_sanitized_and_odd_labels_round_trip, .timeout = 60)
 {
-    char *d = tmpdir();
-    write_text(d, "esc.lua",
-               "return {run = function(ctx, p, s)\n"
-               "  if p.size == 1 then error('\\27[31mred\\27]0;owned\\7\\nnext\\r\\194\\155x') end\n"
-               "end}\n");
+    char *d = dir_with("esc.lua",
+                       "return {run = function(ctx, p, s)\n"
+                       "  if p.size == 1 then error('\\27[31mred\\27]0;owned\\7\\nnext\\r\\194\\155x') end\n"
+                       "end}\n");
     char exp[SCENARIO_PATH], out[SCENARIO_PATH], p[8192];
     experiment_at(d, "e.yaml",
                   "workload: lua:esc.lua\nrepeats: 1\nsweep:\n"
@@ -167,10 +166,9 @@ Test(run, exclude_of_20000_entries_on_a_1m_sweep_is_fast, .timeout = 60)
  * folded by --resume: no cell is lost. */
 Test(run, a_new_column_per_trial_costs_one_rewrite, .timeout = 120)
 {
-    char *d = tmpdir();
-    write_text(d, "h.lua",
-               "return {after_trial = function(trial, r)\n"
-               "  return {['c' .. trial.size] = trial.size, same = 'x'}\nend}\n");
+    char *d = dir_with("h.lua",
+                       "return {after_trial = function(trial, r)\n"
+                       "  return {['c' .. trial.size] = trial.size, same = 'x'}\nend}\n");
     char exp[SCENARIO_PATH], out[SCENARIO_PATH], p[8192];
     experiment_at(d, "h.yaml", "name: h\nworkload: selftest\nhooks: h.lua\nrepeats: 1\nwarmups: 0\n"
                                "sweep:\n  size: {range: [1, 2000]}\n", exp, out);

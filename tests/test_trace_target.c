@@ -46,9 +46,8 @@ static void expect_refused(const char *d, const char *target, const char *why)
 
 static char *setup(void)
 {
-    char *d = tmpdir();
-    write_text(d, "w.lua",
-               "return {run = function(ctx, p, s) end}\n");
+    char *d = dir_with("w.lua",
+                       "return {run = function(ctx, p, s) end}\n");
     write_text(d, "h.lua", "return {}\n");
     write_text(d, "data.csv", "a,label\n1,0\n");
     write_text(d, "e.yaml",

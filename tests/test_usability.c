@@ -102,14 +102,13 @@ static void check_csv(const char *dir, const char *name, csv_table *t)
 
 Test(csv_files, round_trip_with_canonical_numbers, .timeout = 90)
 {
-    char *d = tmpdir();
-    write_text(d, "w.lua",
-               "return {size_means = 'additions',\n"
-               "  setup = function(ctx, p) return {} end,\n"
-               "  run = function(ctx, p, s) local a = 0; for i = 1, p.size do a = a + i end; "
-               "s.a = a end,\n"
-               "  extras = function(ctx, p, s) return {third = s.a / 3, big = 4194304.0, "
-               "note = 'a, \"quoted\" one'} end}\n");
+    char *d = dir_with("w.lua",
+                       "return {size_means = 'additions',\n"
+                       "  setup = function(ctx, p) return {} end,\n"
+                       "  run = function(ctx, p, s) local a = 0; for i = 1, p.size do a = a + i end; "
+                       "s.a = a end,\n"
+                       "  extras = function(ctx, p, s) return {third = s.a / 3, big = 4194304.0, "
+                       "note = 'a, \"quoted\" one'} end}\n");
     write_text(d, "h.lua",
                "return {after_trial = function(t, r) return {us = r.median * 1e6, "
                "tenth = 0.1 + 0.2} end}\n");
@@ -147,9 +146,8 @@ Test(csv_files, round_trip_with_canonical_numbers, .timeout = 90)
 /* Two workloads on one axis: each one's meaning of size. */
 Test(plots, size_axis_of_a_study_mixing_workloads, .timeout = 60)
 {
-    char *d = tmpdir();
-    write_text(d, "w.lua",
-               "return {size_means = 'additions', run = function(ctx, p, s) end}\n");
+    char *d = dir_with("w.lua",
+                       "return {size_means = 'additions', run = function(ctx, p, s) end}\n");
     write_text(d, "e.yaml",
                "name: mix\nsweep:\n  target:\n    - {label: Lua, workload: 'lua:w.lua'}\n"
                "    - {label: built-in, workload: sumsq, length: 10}\n"
@@ -194,10 +192,9 @@ Test(cli_list, concurrent_runs_on_the_cpu)
 /* runner plot RUN_DIR --config FILE, FILE holding only `plots:` */
 Test(cmd_plot, config_with_only_plots, .timeout = 60)
 {
-    char *d = tmpdir();
-    write_text(d, "e.yaml",
-               "name: p\nworkload: sumsq\nparams: {length: 10}\nsweep:\n  threads: [1, 2]\n"
-               "  size: [10, 20]\nrepeats: 2\nwarmup_time: 0\n");
+    char *d = dir_with("e.yaml",
+                       "name: p\nworkload: sumsq\nparams: {length: 10}\nsweep:\n  threads: [1, 2]\n"
+                       "  size: [10, 20]\nrepeats: 2\nwarmup_time: 0\n");
     write_text(d, "good.yaml", "x-style: &s {logx: true}\nplots:\n  - {name: bythreads, x: threads, "
                                "series: [size], <<: *s}\n");
     write_text(d, "extra.yaml", "plots:\n  - {name: a}\nrepeats: 3\n");
@@ -236,8 +233,7 @@ Test(openblas_warning, only_for_runs_that_call_the_blas, .timeout = 90)
     /* Haswell's kernels on a CPU with AVX-512 draw the warning; on an older
      * CPU there is none to draw, and the runs below must have none either */
     setenv("OPENBLAS_CORETYPE", "Haswell", 1);
-    char *d = tmpdir();
-    write_text(d, "w.lua", "return {run = function(ctx, p, s) end}\n");
+    char *d = dir_with("w.lua", "return {run = function(ctx, p, s) end}\n");
     write_text(d, "mm.yaml", "name: mm\nworkload: matmul\nsize: 16\nrepeats: 2\n");
     write_text(d, "ss.yaml", "name: ss\nworkload: sumsq\nsize: 10\nrepeats: 2\n");
     write_text(d, "lw.yaml", "name: lw\nworkload: lua:w.lua\nsize: 10\nrepeats: 2\n");

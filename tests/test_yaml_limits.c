@@ -60,8 +60,7 @@ static double children_cpu(void)
 /* `runner validate` on g's text (freed); *cpu the CPU seconds it took. */
 static void validate(gen *g, proc_out *r, char *path, size_t pathlen, double *cpu)
 {
-    char *d = tmpdir();
-    write_text(d, "e.yaml", g->s);
+    char *d = dir_with("e.yaml", g->s);
     free(g->s);
     *g = (gen){0};
     snprintf(path, pathlen, "%s/e.yaml", d);
