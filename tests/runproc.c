@@ -202,6 +202,23 @@ void expect_trial(const csv_table *t, int row, const char *status, const char *r
         cr_assert(strstr(why, reason), "trial row %d: reason '%s', want '%s'", row, why, reason);
 }
 
+void expect_statuses(const csv_table *t, const char *list)
+{
+    int row = 1;
+    for (const char *p = list; *p; row++) {
+        size_t n = strcspn(p, "|");
+        char want[1024];
+        snprintf(want, sizeof want, "%.*s", (int)n, p);
+        cr_assert_lt(row, t->nrows, "%d trials, want %s", t->nrows - 1, list);
+        char *why = strstr(want, ": ");
+        if (why)
+            *why = '\0';
+        expect_trial(t, row, want, why ? why + 2 : NULL);
+        p += n + (p[n] == '|');
+    }
+    cr_assert_eq(t->nrows, row, "%d trials, want %s", t->nrows - 1, list);
+}
+
 void skip_unless_timing(void)
 {
     if (!getenv("RUNNER_TIMING_TESTS"))

@@ -56,6 +56,10 @@ double cell_num(const csv_table *t, int row, const char *col);
 /* Trial row `row` has status `status` (its reason the message) and, when
  * `reason` is not NULL, a reason that holds it. */
 void expect_trial(const csv_table *t, int row, const char *status, const char *reason);
+/* The table holds one trial per item of the '|'-separated `list`, row i
+ * as its i-th item says: "STATUS" or "STATUS: PART OF ITS REASON", as
+ * expect_trial checks them ("ok|failed: signal 11|ok"). */
+void expect_statuses(const csv_table *t, const char *list);
 /* Skips a timing test unless make test runs it alone (RUNNER_TIMING_TESTS):
  * timings need both cores to themselves. */
 void skip_unless_timing(void);
