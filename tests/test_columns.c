@@ -89,8 +89,7 @@ Test(columns, lua_extras_with_a_reserved_name_fail_the_trial, .timeout = 60)
         cr_expect(fabs(got - want) <= 1e-8 * want, "median %s, samples say %.9g", t.rows[i][med],
                   want);
     }
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }
 
 Test(columns, hook_columns_with_reserved_names_are_refused, .timeout = 60)
@@ -141,6 +140,5 @@ Test(columns, hook_columns_with_reserved_names_are_refused, .timeout = 60)
     cr_expect_eq(r.status, 0, "%s", r.err);
     read_trials(d, &t);
     cr_expect_eq(t.nrows, 3, "rows %d after running into the folder again", t.nrows);
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }

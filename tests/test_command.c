@@ -354,6 +354,5 @@ Test(command, the_torch_studies_skip_without_torch, .timeout = 60)
                       strstr(why, "no CUDA device"),
                   "%s", why);
     }
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }

@@ -122,8 +122,7 @@ Test(export, csv_is_one_row_per_sample, .timeout = 30)
     cr_assert_str_eq(t.rows[5][3], "skipped");
     cr_assert_str_eq(t.rows[5][7], "");
     cr_assert_str_eq(t.rows[5][8], "");
-    csv_free(&t);
-    free(exp);
+    trials_done(&t, exp);
 }
 
 Test(export, a_missing_run_is_exit_2, .timeout = 30)

@@ -20,14 +20,12 @@ Test(parallel, processes_start_together_on_the_barrier_and_overlap, .timeout = 6
 {
     /* two processes each sleep 50 ms: together 50 ms, not 100 */
     proc_out r;
-    char *d = run_yaml("workload: selftest\nparams: {action: sleep, seconds: 0.05}\n"
-                       "parallel: processes\nthreads: 2\nshare: replicate\n"
-                       "repeats: 5\nbatch: 1\nwarmup_time: 0\n",
-                       NULL, &r);
-    cr_assert_eq(r.status, 0, "%s", r.err);
     csv_table t;
-    read_trials(d, &t);
-    cr_assert_str_eq(cell(&t, 1, "status"), "ok", "%s", cell(&t, 1, "reason"));
+    char *d = run_trials("workload: selftest\nparams: {action: sleep, seconds: 0.05}\n"
+                         "parallel: processes\nthreads: 2\nshare: replicate\n"
+                         "repeats: 5\nbatch: 1\nwarmup_time: 0\n",
+                         0, &r, &t);
+    expect_trial(&t, 1, "ok", NULL);
     cr_assert_str_eq(cell(&t, 1, "processes"), "2");
     double med = cell_num(&t, 1, "median"), skew = cell_num(&t, 1, "barrier_skew_seconds");
     cr_assert(med >= 0.05 && med < 0.075, "barrier to last finish: %g s for two 50 ms sleeps", med);
@@ -36,8 +34,7 @@ Test(parallel, processes_start_together_on_the_barrier_and_overlap, .timeout = 6
     double up = cell_num(&t, 1, "startup_seconds"), fork_up = cell_num(&t, 1, "startup_fork_seconds");
     cr_assert(up > 0 && up < 5 && fork_up > 0 && fork_up <= up, "start-up %g s, fork %g s", up,
               fork_up);
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }
 
 /* shared_cpu_calls (doc/timing.md#processes-and-threads): counted when the
@@ -47,15 +44,13 @@ Test(parallel, shared_cpu_calls_is_counted_only_when_each_process_has_a_cpu, .ti
     if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
         cr_skip_test("needs 2 CPUs");
     proc_out r;
-    char *d = run_yaml("workload: sumsq\nsize: 100000\nparallel: processes\nthreads: 2\n"
-                       "sweep:\n  affinity: [none, \"0\"]\nrepeats: 5\nbatch: 1\n",
-                       NULL, &r);
-    cr_assert_eq(r.status, 0, "%s", r.err);
     csv_table t;
-    read_trials(d, &t);
+    char *d = run_trials("workload: sumsq\nsize: 100000\nparallel: processes\nthreads: 2\n"
+                         "sweep:\n  affinity: [none, \"0\"]\nrepeats: 5\nbatch: 1\n",
+                         0, &r, &t);
     cr_assert_eq(t.nrows, 3);
     for (int i = 1; i <= 2; i++)
-        cr_assert_str_eq(cell(&t, i, "status"), "ok", "%s", cell(&t, i, "reason"));
+        expect_trial(&t, i, "ok", NULL);
     const char *own = cell(&t, 1, "shared_cpu_calls"), *one = cell(&t, 2, "shared_cpu_calls");
     cr_assert(*own && atoi(own) >= 0 && atoi(own) <= 5, "two CPUs: shared_cpu_calls '%s'", own);
     cr_assert_str_eq(one, "", "one CPU for two processes: sharing is asked for");
@@ -63,8 +58,7 @@ Test(parallel, shared_cpu_calls_is_counted_only_when_each_process_has_a_cpu, .ti
     if (atoi(own) > 0)
         cr_assert(strstr(cell(&t, 1, "noise"), "processes shared a CPU in"), "noise '%s'",
                   cell(&t, 1, "noise"));
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }
 
 Test(parallel, the_processes_really_run_at_once_in_the_trace, .timeout = 60)
@@ -141,7 +135,7 @@ Test(parallel, a_crashing_process_fails_its_trial_only, .timeout = 60)
     csv_table t;
     read_trials(d, &t);
     cr_assert_eq(t.nrows, 5);
-    cr_assert_str_eq(cell(&t, 1, "status"), "ok", "%s", cell(&t, 1, "reason"));
+    expect_trial(&t, 1, "ok", NULL);
     cr_assert_str_eq(cell(&t, 2, "status"), "failed");
     cr_assert_str_eq(cell(&t, 2, "reason"), "process 2 of 2 crashed: signal 11 (Segmentation fault)");
     cr_assert_str_eq(cell(&t, 3, "status"), "failed");
@@ -151,29 +145,27 @@ Test(parallel, a_crashing_process_fails_its_trial_only, .timeout = 60)
     cr_assert_str_eq(cell(&t, 4, "samples"), "3");
     /* the worker itself survived: no "worker crashed" anywhere */
     cr_assert_null(strstr(r.err, "worker crashed"), "%s", r.err);
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }
 
 Test(parallel, split_divides_the_work_and_replicate_copies_it, .timeout = 60)
 {
     proc_out r;
-    char *d = run_yaml("repeats: 3\nthreads: 2\n"
-                       "sweep:\n"
-                       "  target:\n"
-                       "    - {label: sumsq split, workload: sumsq, size: 1001, parallel: processes}\n"
-                       "    - {label: sumsq replicate, workload: sumsq, size: 1001, "
-                       "parallel: processes, share: replicate}\n"
-                       "    - {label: sumsq threads, workload: sumsq, size: 1001}\n"
-                       "    - {label: matmul rows, workload: matmul, size: 33, parallel: processes}\n"
-                       "    - {label: too small, workload: sumsq, size: 1, parallel: processes}\n"
-                       "    - {label: mlp split, workload: mlp_train, size: 10, parallel: processes}\n"
-                       "    - {label: threads replicate, workload: sumsq, size: 10, "
-                       "share: replicate}\n",
-                       NULL, &r);
-    cr_assert_eq(r.status, 0, "%s", r.err);
     csv_table t;
-    read_trials(d, &t);
+    char *d =
+        run_trials("repeats: 3\nthreads: 2\n"
+                   "sweep:\n"
+                   "  target:\n"
+                   "    - {label: sumsq split, workload: sumsq, size: 1001, parallel: processes}\n"
+                   "    - {label: sumsq replicate, workload: sumsq, size: 1001, "
+                   "parallel: processes, share: replicate}\n"
+                   "    - {label: sumsq threads, workload: sumsq, size: 1001}\n"
+                   "    - {label: matmul rows, workload: matmul, size: 33, parallel: processes}\n"
+                   "    - {label: too small, workload: sumsq, size: 1, parallel: processes}\n"
+                   "    - {label: mlp split, workload: mlp_train, size: 10, parallel: processes}\n"
+                   "    - {label: threads replicate, workload: sumsq, size: 10, "
+                   "share: replicate}\n",
+                   0, &r, &t);
     for (int i = 1; i <= 4; i++)
         cr_assert_str_eq(cell(&t, i, "status"), "ok", "%s: %s", cell(&t, i, "target"),
                          cell(&t, i, "reason"));
@@ -190,8 +182,7 @@ Test(parallel, split_divides_the_work_and_replicate_copies_it, .timeout = 60)
                      "share: split: mlp_train has no work to divide (use share: replicate)");
     cr_assert_str_eq(cell(&t, 7, "status"), "skipped");
     cr_assert_str_eq(cell(&t, 7, "reason"), "share: replicate needs parallel: processes");
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }
 
 Test(parallel, lua_workloads_run_their_part_in_each_process, .timeout = 60)
@@ -210,17 +201,15 @@ Test(parallel, lua_workloads_run_their_part_in_each_process, .timeout = 60)
                "  flops = function(p) return 2 * p.size end,\n"
                "}\n");
     proc_out r;
-    run_yaml_in(d, "workload: lua:w.lua\nsize: 101\nparallel: processes\nthreads: 2\nrepeats: 3\n",
-                NULL, &r);
-    cr_assert_eq(r.status, 0, "%s", r.err);
     csv_table t;
-    read_trials(d, &t);
-    cr_assert_str_eq(cell(&t, 1, "status"), "ok", "%s", cell(&t, 1, "reason"));
+    run_trials_in(d,
+                  "workload: lua:w.lua\nsize: 101\nparallel: processes\nthreads: 2\nrepeats: 3\n",
+                  0, &r, &t);
+    expect_trial(&t, 1, "ok", NULL);
     /* the file's flops, summed over the parts: 2 x 101 per call */
     double f = cell_num(&t, 1, "gflops") * cell_num(&t, 1, "median") * 1e9;
     cr_assert(fabs(f - 202) < 1e-3, "flops a call: %g", f);
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }
 
 /* A Lua workload's teardown runs in each process; its error was dropped.
@@ -266,8 +255,7 @@ Test(parallel, a_process_teardown_error_fails_the_trial, .timeout = 60)
             cr_assert(strstr(why, "; teardown failed too: process 2 of 2: "), "%s", why);
         }
     }
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }
 
 /* --- warmup_curve ------------------------------------------------------ */
@@ -275,12 +263,10 @@ Test(parallel, a_process_teardown_error_fails_the_trial, .timeout = 60)
 Test(warmup_curve, the_first_k_calls_are_timed_one_by_one, .timeout = 60)
 {
     proc_out r;
-    char *d = run_yaml("workload: selftest\nparams: {action: sleep, seconds: 0.002}\n"
-                       "warmup_curve: 6\nrepeats: 3\nwarmup_time: 0\n",
-                       NULL, &r);
-    cr_assert_eq(r.status, 0, "%s", r.err);
     csv_table t;
-    read_trials(d, &t);
+    char *d = run_trials("workload: selftest\nparams: {action: sleep, seconds: 0.002}\n"
+                         "warmup_curve: 6\nrepeats: 3\nwarmup_time: 0\n",
+                         0, &r, &t);
     const char *c = cell(&t, 1, "first_calls");
     double v[8];
     int n = 0;
@@ -296,8 +282,7 @@ Test(warmup_curve, the_first_k_calls_are_timed_one_by_one, .timeout = 60)
     cr_assert(fabs(v[0] - cell_num(&t, 1, "cold")) < 1e-3 * v[0], "cold is the curve's first call");
     /* the curve's calls are warmups: at least 6 untimed calls */
     cr_assert(cell_num(&t, 1, "warmup_calls") >= 6, "%s", cell(&t, 1, "warmup_calls"));
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }
 
 Test(warmup_curve, cuda_phases_of_a_fresh_worker_with_the_fake_backend, .timeout = 60)
@@ -322,7 +307,7 @@ Test(warmup_curve, cuda_phases_of_a_fresh_worker_with_the_fake_backend, .timeout
     csv_table t;
     read_trials(d, &t);
     for (int i = 1; i <= 2; i++) {
-        cr_assert_str_eq(cell(&t, i, "status"), "ok", "%s", cell(&t, i, "reason"));
+        expect_trial(&t, i, "ok", NULL);
         cr_assert_str_eq(cell(&t, i, "cold_context"), "0.25", "trial %d: a fresh worker", i - 1);
         cr_assert_str_eq(cell(&t, i, "cold_module"), "0.004");
         cr_assert(*cell(&t, i, "first_calls"), "trial %d has its curve", i - 1);
@@ -340,8 +325,7 @@ Test(warmup_curve, cuda_phases_of_a_fresh_worker_with_the_fake_backend, .timeout
     fclose(f);
     cr_assert(strstr(buf, "context creation 250.00 ms, module load 4.00 ms"), "%s", buf);
     cr_assert(strstr(buf, "set logscale y"), "log y");
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }
 
 /* --- the trace --------------------------------------------------------- */

@@ -116,8 +116,7 @@ Test(run, cuda_trials_are_skipped_with_the_reason, .timeout = 30)
     cr_assert_str_eq(t.rows[1][st], "ok");
     cr_assert_str_eq(t.rows[3][st], "skipped");
     cr_assert_str_eq(t.rows[3][rs], "no CUDA driver (fake)");
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }
 
 Test(run, concurrent_member_on_a_missing_device_is_skipped, .timeout = 30)
@@ -134,8 +133,7 @@ Test(run, concurrent_member_on_a_missing_device_is_skipped, .timeout = 30)
     cr_assert_str_eq(t.rows[1][csv_col(&t, "status")], "skipped");
     cr_assert_str_eq(t.rows[1][csv_col(&t, "reason")],
                      "member 2 needs fake:1; this machine has 0 fake devices");
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }
 
 /* A Lua workload stuck in a loop is stopped at its timeout; the next trial runs. */
@@ -151,8 +149,7 @@ Test(run, a_lua_loop_is_stopped_at_the_timeout, .timeout = 30)
     read_newest(out, "l", "trials.csv", &t);
     cr_assert_str_eq(t.rows[1][csv_col(&t, "status")], "timeout");
     cr_assert_str_eq(t.rows[2][csv_col(&t, "status")], "ok");
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }
 
 /* Is process `pid` running (a zombie left to a PID 1 that does not reap is
@@ -332,8 +329,7 @@ Test(run, teardown_failures_are_charged_to_their_own_trial, .timeout = 30)
               "%s", t.rows[1][rs]);
     cr_expect_str_eq(t.rows[2][st], "timeout", "%s", t.rows[2][rs]);
     cr_expect_str_eq(t.rows[3][st], "ok", "%s", t.rows[3][rs]);
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }
 
 /* issue 16: threads above the CPUs this process may use is a warning, with

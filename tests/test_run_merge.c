@@ -119,8 +119,7 @@ Test(run, merge_keeps_a_killed_shards_late_columns, .timeout = 60)
         cr_assert(c > 0, "no column %s", name);
         cr_assert_str_eq(t.rows[i][c], t.rows[i][sz], "trial %s lost its cell", t.rows[i][0]);
     }
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }
 
 /* Shards of two experiments were merged into one (exit 0, mixed trials);

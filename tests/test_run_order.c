@@ -364,8 +364,7 @@ Test(timing, warmup_goes_on_while_calls_get_faster, .timeout = 60)
         cr_assert(u < 0 || u >= t.nfields[i] || !t.rows[i][u][0], "steady once flat: %s",
                   t.rows[i][u]);
     }
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }
 
 /* Issue 15: a ramp with a tie in it is warmed past.  Calls of 6.0, 5.3,
@@ -387,8 +386,7 @@ Test(timing, warmup_waits_out_a_ramp_with_a_tie, .timeout = 60)
      * ramp calls and a flat stretch as long as the ramp */
     cr_assert_geq(atol(cell(&t, 2, "warmup_calls")), 14, "%s warmup calls",
                   cell(&t, 2, "warmup_calls"));
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }
 
 /* batch: auto probes again once the trial is warm (doc/timing.md#batching): a
@@ -405,8 +403,7 @@ Test(run, a_batch_probed_cold_is_grown_when_warm, .timeout = 60)
     for (int row = 1; row <= 2; row++)
         cr_assert_geq(atol(cell(&t, row, "batch_size")), 8, "trial %d: batch_size '%s'", row,
                       cell(&t, row, "batch_size"));
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }
 
 /* issue 16: a trial run beside a CPU hog is flagged busy
@@ -514,6 +511,5 @@ Test(run, concurrent_speedup_has_a_confidence_interval, .timeout = 90)
     cr_assert_eq(atoi(t.rows[1][n]), 5);
     double mv = atof(t.rows[1][med]), su = atof(t.rows[1][sum]);
     cr_assert(mv > 0 && mv < 1.5 * su, "median %g vs members' sum %g", mv, su);
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }

@@ -252,8 +252,7 @@ Test(run, extra_columns_appear_in_trials_csv, .timeout = 30)
         cr_assert_eq(atoi(t.rows[i][c]), atoi(t.rows[i][w]) + 4, "row %d: %s calls, %s warmup",
                      i, t.rows[i][c], t.rows[i][w]);
     }
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }
 
 /* Two columns appearing at different times (batch_size first, then noise or
@@ -275,8 +274,7 @@ Test(run, columns_appearing_one_after_another_keep_rows_whole, .timeout = 30)
                      t.nfields[0]);
     cr_assert(csv_col(&t, "calls") > 0 && csv_col(&t, "batch_size") > 0);
     cr_assert_str_eq(t.rows[3][csv_col(&t, "batch_size")], "4");
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }
 
 /* Durations printed with a unit ("12.5 us", "1 µs"): none negative, and each
@@ -442,6 +440,5 @@ Test(run, trials_record_the_cpu_frequency_where_the_kernel_has_it, .timeout = 30
         cr_assert_gt(atof(t.rows[1][mc]), 0);
         cr_assert_eq(xc >= 0, max > 0);
     }
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }

@@ -351,8 +351,7 @@ Test(run, a_damaged_row_is_run_again, .timeout = 60)
         cr_expect_str_eq(t.rows[i][0], id);
         cr_expect_str_eq(t.rows[i][csv_col(&t, "status")], "ok");
     }
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }
 
 /* A link planted in a run folder's plots/ was written through by `runner
