@@ -5,9 +5,11 @@
  * hooks' columns in the tables, and report.html, opened in headless
  * Chromium where it is installed. */
 #include "base/csv.h"
+#include "base/util.h"
+#include "browser.h"
+#include "plots_fixture.h"
 #include "report/plots.h"
 #include "scenario.h"
-#include "base/util.h"
 
 #include <criterion/criterion.h>
 #include <fcntl.h>
@@ -17,13 +19,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-static char *slurp(const char *dir, const char *name)
-{
-    char p[4096];
-    snprintf(p, sizeof p, "%s/%s", dir, name);
-    return read_file(p, NULL);
-}
 
 static int count(const char *s, const char *what)
 {
@@ -75,7 +70,7 @@ static char *made_run(const char *yaml, const char *keys, const char *extra_hdr,
 static char *findings(const char *d)
 {
     cr_assert_eq(report_write(d, 1, NULL), 0);
-    char *md = slurp(d, "report.md");
+    char *md = file_in(d, "report.md");
     cr_assert_not_null(md);
     return md;
 }
@@ -225,7 +220,7 @@ Test(report_tables, workload_and_hook_columns_in_both_reports, .timeout = 60)
                "  iters: [100, 1000]\nrepeats: 3\nwarmup_time: 0\n");
     char run_dir[SCENARIO_PATH];
     run_e_yaml(d, "e", run_dir);
-    char *md = slurp(run_dir, "report.md");
+    char *md = file_in(run_dir, "report.md");
     cr_assert_not_null(md);
     cr_assert(strstr(md, "| trial | threads | iters | status | median | 95 % CI of the median | "),
               "%s", md);
@@ -233,7 +228,7 @@ Test(report_tables, workload_and_hook_columns_in_both_reports, .timeout = 60)
               md);
     cr_assert(strstr(md, " it1000 |") && strstr(md, " 500500 |") && strstr(md, " 2000 |"), "%s",
               md);
-    char *html = slurp(run_dir, "report.html");
+    char *html = file_in(run_dir, "report.html");
     cr_assert_not_null(html);
     const char *want[] = {"<th>tag</th>", "<th>total</th>", "<th>doubled</th>",
                           ">it1000</td>", ">500500</td>", ">2000</td>"};
@@ -250,18 +245,7 @@ Test(report_tables, workload_and_hook_columns_in_both_reports, .timeout = 60)
  * drawn first when `draw`. */
 static char *fixture_report_drawn(int draw)
 {
-    const char *root = getenv("RUNNER_ROOT") ? getenv("RUNNER_ROOT") : ".";
-    char *d = tmpdir();
-    static const char *const files[] = {"trials.csv", "samples.csv", "meta.json",
-                                        "experiment.yaml"};
-    for (int i = 0; i < 4; i++) {
-        char src[4096];
-        snprintf(src, sizeof src, "%s/tests/fixtures/matmul_run/%s", root, files[i]);
-        char *text = read_file(src, NULL);
-        cr_assert_not_null(text, "%s", src);
-        write_text(d, files[i], text);
-        free(text);
-    }
+    char *d = fixture_copy(NULL);
     proc_out r;
     if (draw) {
         run((char *[]){"plot", d, NULL}, &r);
@@ -306,7 +290,7 @@ static int trial_rows(const char *d)
 Test(report_html, one_self_contained_file, .timeout = 60)
 {
     char *d = fixture_report();
-    char *html = slurp(d, "report.html");
+    char *html = file_in(d, "report.html");
     cr_assert_not_null(html);
     int charts = png_count(d);
     cr_assert_eq(charts, 4);
@@ -339,7 +323,7 @@ Test(report_html, a_run_without_charts_says_how_to_draw_them, .timeout = 60)
 {
     char *d = fixture_report_drawn(0);
     cr_assert_eq(png_count(d), 0);
-    char *md = slurp(d, "report.md"), *html = slurp(d, "report.html");
+    char *md = file_in(d, "report.md"), *html = file_in(d, "report.html");
     cr_assert(strstr(md, "No charts: none was drawn (the run had `--no-plots`, no ok trial, or no "
                          "gnuplot); `runner plot` on this folder draws them."),
               "%s", md);
@@ -350,67 +334,21 @@ Test(report_html, a_run_without_charts_says_how_to_draw_them, .timeout = 60)
     proc_out r;
     run((char *[]){"plot", d, NULL}, &r);
     cr_assert_eq(r.status, 0, "%s", r.err);
-    md = slurp(d, "report.md");
+    md = file_in(d, "report.md");
     cr_assert_null(strstr(md, "No charts"), "%s", md);
     cr_assert(strstr(md, "![time](plots/time.png)"), "%s", md);
     free(md);
     free(d);
 }
 
-/* chromium (Debian's package), or NULL */
-static const char *chromium(void)
-{
-    static const char *const names[] = {"/usr/bin/chromium", "/usr/bin/chromium-browser",
-                                        "/usr/lib/chromium/chromium"};
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-        if (access(names[i], X_OK) == 0)
-            return names[i];
-    return NULL;
-}
-
-/* chromium --headless --dump-dom URL: the DOM after the page's script ran,
- * in *dom, and its log (console messages included) in *log. */
-static void open_in_chromium(const char *browser, const char *d, const char *url, char **dom,
-                             char **log)
-{
-    char profile[4096], dom_path[4096], log_path[4096];
-    snprintf(profile, sizeof profile, "%s/chromium-profile", d);
-    snprintf(dom_path, sizeof dom_path, "%s/dom.html", d);
-    snprintf(log_path, sizeof log_path, "%s/chromium.log", d);
-    char profile_arg[4200];
-    snprintf(profile_arg, sizeof profile_arg, "--user-data-dir=%s", profile);
-    pid_t pid = fork();
-    if (pid == 0) {
-        int o = open(dom_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        int e = open(log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        dup2(o, 1);
-        dup2(e, 2);
-        setpgid(0, 0);
-        /* --no-sandbox: the tests may run as root */
-        execl("/usr/bin/timeout", "timeout", "-k", "10", "90", browser, "--headless",
-              "--no-sandbox", "--disable-gpu", "--no-first-run", profile_arg,
-              "--enable-logging=stderr", "--v=0", "--dump-dom", url, (char *)NULL);
-        _exit(127);
-    }
-    int st;
-    cr_assert_eq(waitpid(pid, &st, 0), pid);
-    *log = read_file(log_path, NULL);
-    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "chromium failed: %s", *log ? *log : "");
-    *dom = read_file(dom_path, NULL);
-    cr_assert_not_null(*dom);
-}
-
 Test(report_html, opens_in_headless_chromium, .timeout = 180)
 {
-    const char *browser = chromium();
-    if (!browser)
-        cr_skip_test("chromium is not installed (Debian: apt-get install chromium, part of "
-                     "make deps-test): report.html was not opened in a browser");
+    const char *browser = chromium_or_skip("report.html");
     char *d = fixture_report();
     char url[4200];
     snprintf(url, sizeof url, "file://%s/report.html#sort=median", d);
     char *dom, *log;
-    open_in_chromium(browser, d, url, &dom, &log);
+    dom = dump_dom(browser, d, url, &log);
     /* no console message at all: no error, no warning */
     cr_assert_null(strstr(log, ":CONSOLE"), "console output:\n%s", log);
     int charts = png_count(d);
@@ -474,7 +412,7 @@ static char *drift_run(const double *factor, int rounds)
     write_text(d, "samples.csv", s.s);
     sb_free(&s);
     /* trials 0 (interleaved) and 3 (sequential) noisy: CV 30 % */
-    char *t = slurp(d, "trials.csv");
+    char *t = file_in(d, "trials.csv");
     cr_assert_not_null(t);
     strbuf w = {0};
     sb_puts(&w, t);
