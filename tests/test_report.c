@@ -75,6 +75,27 @@ static char *findings(const char *d)
     return md;
 }
 
+/* report.md of a made_run (its folder removed). */
+static char *findings_of(const char *yaml, const char *keys, const char *const *rows, int n)
+{
+    char *d = made_run(yaml, keys, NULL, rows, n);
+    char *md = findings(d);
+    rm_rf(d);
+    free(d);
+    return md;
+}
+
+/* md holds each line of the NULL-ended `has` and none of `lacks` (NULL:
+ * none); md is freed. */
+static void expect_md(char *md, const char *const *has, const char *const *lacks)
+{
+    for (; *has; has++)
+        cr_assert(strstr(md, *has), "report.md lacks '%s':\n%s", *has, md);
+    for (; lacks && *lacks; lacks++)
+        cr_assert_null(strstr(md, *lacks), "report.md has '%s':\n%s", *lacks, md);
+    free(md);
+}
+
 /* threads=1 at 10 us per 1024 elements; threads=2 slower up to 2048, within
  * 5 % at 4096, faster from 8192, with intervals that overlap at 16384 */
 static const char *const threads_rows[] = {
@@ -88,24 +109,19 @@ static const char *const threads_rows[] = {
 
 Test(report_findings, cpu_only_threads_baseline_gets_a_speedup_and_a_clear_crossover)
 {
-    char *d = made_run("name: t\nworkload: nested_sin\nsweep:\n  threads: [1, 2]\n"
-                       "  size: [1024, 2048, 4096, 8192, 16384, 32768]\n",
-                       "threads,size", NULL, threads_rows, 12);
-    char *md = findings(d);
-    cr_assert(strstr(md, "- Crossover of threads=2 against threads=1: faster from size = 8192 "
-                         "(2048 was the last slower)."),
-              "%s", md);
+    char *md = findings_of("name: t\nworkload: nested_sin\nsweep:\n  threads: [1, 2]\n"
+                           "  size: [1024, 2048, 4096, 8192, 16384, 32768]\n",
+                           "threads,size", threads_rows, 12);
     /* 4096 (1.03x) and 16384 (intervals overlap) are no crossing */
     cr_assert_eq(count(md, "Crossover of"), 1, "%s", md);
-    cr_assert(strstr(md, "- Largest speedup: threads=2 is 1.6x faster than threads=1 at size = "
-                         "2^15."),
-              "%s", md);
-    cr_assert_null(strstr(md, "No speedup to report"), "%s", md);
-    cr_assert(strstr(md, "Fastest configuration at each size"), "%s", md);
-    cr_assert(strstr(md, "| 2^15 | threads=2 | 200.00 us | threads=1 | 320.00 us | 1.6x |"), "%s",
-              md);
-    free(md);
-    free(d);
+    expect_md(md,
+              (const char *const[]){
+                  "- Crossover of threads=2 against threads=1: faster from size = 8192 (2048 "
+                  "was the last slower).",
+                  "- Largest speedup: threads=2 is 1.6x faster than threads=1 at size = 2^15.",
+                  "Fastest configuration at each size",
+                  "| 2^15 | threads=2 | 200.00 us | threads=1 | 320.00 us | 1.6x |", NULL},
+              (const char *const[]){"No speedup to report", NULL});
 }
 
 Test(report_findings, fused_baseline_is_obvious_and_a_file_baseline_is_used)
@@ -119,27 +135,21 @@ Test(report_findings, fused_baseline_is_obvious_and_a_file_baseline_is_used)
     const char *sweep = "name: f\nworkload: nested_sin\nsweep:\n  fused: [false, true]\n"
                         "  threads: [1, 2]\n  size: [1000, 100000]\n";
     /* no speedup chart: fused: false and threads: 1 are the obvious baselines */
-    char *d = made_run(sweep, "fused,threads,size", NULL, rows, 8);
-    char *md = findings(d);
-    cr_assert(strstr(md, "- Crossover of fused=true, threads=1 against fused=false: faster from "
-                         "size = 100k (1000 was the last slower)."),
-              "%s", md);
-    cr_assert(strstr(md, "against threads=1"), "%s", md);
-    free(md);
-    free(d);
+    expect_md(findings_of(sweep, "fused,threads,size", rows, 8),
+              (const char *const[]){"- Crossover of fused=true, threads=1 against fused=false: "
+                                    "faster from size = 100k (1000 was the last slower).",
+                                    "against threads=1", NULL},
+              NULL);
     /* the file's baseline: no obvious one on top of it */
     char *yaml = xasprintf("%splots:\n  - {type: speedup, baseline: {fused: false, threads: 1}}\n",
                            sweep);
-    d = made_run(yaml, "fused,threads,size", NULL, rows, 8);
-    md = findings(d);
-    cr_assert(strstr(md, "- Crossover of fused=true, threads=2 against fused=false, threads=1: "
-                         "faster from size = 100k (1000 was the last slower)."),
-              "%s", md);
-    cr_assert_null(strstr(md, "against threads=1:"), "%s", md);
-    cr_assert_null(strstr(md, "against fused=false:"), "%s", md);
-    free(md);
+    expect_md(
+        findings_of(yaml, "fused,threads,size", rows, 8),
+        (const char *const[]){"- Crossover of fused=true, threads=2 against fused=false, "
+                              "threads=1: faster from size = 100k (1000 was the last slower).",
+                              NULL},
+        (const char *const[]){"against threads=1:", "against fused=false:", NULL});
     free(yaml);
-    free(d);
 }
 
 /* `iters` (a numeric workload parameter) is an amount of work: it goes on
@@ -154,20 +164,16 @@ Test(report_findings, an_amount_of_work_is_not_a_configuration)
     char *yaml = xasprintf("name: w\nworkload: lua:%s/w.lua\nsweep:\n  threads: [1, 2]\n"
                            "  iters: [1000, 3000]\n",
                            d);
-    char *r = made_run(yaml, "threads,iters", NULL, rows, 4);
-    char *md = findings(r);
-    cr_assert(strstr(md, "Fastest configuration at each iters (median time):"), "%s", md);
-    cr_assert(strstr(md, "| iters | fastest | median | next | median | ratio |"), "%s", md);
-    cr_assert(strstr(md, "| 1000 | threads=2 | 6.00 us | threads=1 | 10.00 us | 1.67x |"), "%s",
-              md);
-    cr_assert(strstr(md, "| 3000 | threads=2 | 17.00 us | threads=1 | 30.00 us | 1.76x |"), "%s",
-              md);
-    cr_assert_null(strstr(md, "iters=1000"), "%s", md);
-    cr_assert(strstr(md, "Crossover of threads=2 against threads=1: none; faster at every iters "
-                         "measured (1000 to 3000)."),
-              "%s", md);
-    free(md);
-    free(r);
+    expect_md(findings_of(yaml, "threads,iters", rows, 4),
+              (const char *const[]){
+                  "Fastest configuration at each iters (median time):",
+                  "| iters | fastest | median | next | median | ratio |",
+                  "| 1000 | threads=2 | 6.00 us | threads=1 | 10.00 us | 1.67x |",
+                  "| 3000 | threads=2 | 17.00 us | threads=1 | 30.00 us | 1.76x |",
+                  "Crossover of threads=2 against threads=1: none; faster at every iters "
+                  "measured (1000 to 3000).",
+                  NULL},
+              (const char *const[]){"iters=1000", NULL});
     free(yaml);
     /* every swept key an amount of work: nothing to rank */
     static const char *const work_rows[] = {
@@ -176,15 +182,13 @@ Test(report_findings, an_amount_of_work_is_not_a_configuration)
     yaml = xasprintf("name: w\nworkload: lua:%s/w.lua\nsweep:\n  iters: [1000, 2000]\n"
                      "  size: [100, 200]\n",
                      d);
-    r = made_run(yaml, "iters,size", NULL, work_rows, 4);
-    md = findings(r);
-    cr_assert(strstr(md, "- Every swept key is an amount of work or a measurement setting (size, "
-                         "iters): no configurations to compare."),
-              "%s", md);
-    cr_assert_null(strstr(md, "Fastest configuration"), "%s", md);
-    free(md);
-    free(r);
+    expect_md(findings_of(yaml, "iters,size", work_rows, 4),
+              (const char *const[]){"- Every swept key is an amount of work or a measurement "
+                                    "setting (size, iters): no configurations to compare.",
+                                    NULL},
+              (const char *const[]){"Fastest configuration", NULL});
     free(yaml);
+    rm_rf(d);
     free(d);
 }
 
@@ -193,14 +197,12 @@ Test(report_findings, no_crossover_along_a_configuration)
 {
     static const char *const rows[] = {"1,40e-6,39.6e-6,40.4e-6", "2,25e-6,24.8e-6,25.2e-6",
                                        "4,15e-6,14.9e-6,15.1e-6"};
-    char *d = made_run("name: x\nworkload: nested_sin\nsweep:\n  threads: [1, 2, 4]\nplots:\n"
-                       "  - {type: speedup, x: threads, baseline: {threads: 1}}\n",
-                       "threads", NULL, rows, 3);
-    char *md = findings(d);
-    cr_assert_null(strstr(md, "Crossover"), "%s", md);
-    cr_assert(strstr(md, "- Largest speedup: threads=4 is 2.67x faster than threads=1"), "%s", md);
-    free(md);
-    free(d);
+    expect_md(
+        findings_of("name: x\nworkload: nested_sin\nsweep:\n  threads: [1, 2, 4]\nplots:\n"
+                    "  - {type: speedup, x: threads, baseline: {threads: 1}}\n",
+                    "threads", rows, 3),
+        (const char *const[]){"- Largest speedup: threads=4 is 2.67x faster than threads=1", NULL},
+        (const char *const[]){"Crossover", NULL});
 }
 
 /* A real run of a Lua workload with extras and a hooks file adding a column:
