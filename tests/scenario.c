@@ -1,6 +1,8 @@
 /* scenario.c - see scenario.h. */
 #include "scenario.h"
 
+#include "base/util.h"
+
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -48,8 +50,9 @@ void run_quiet(const char *out, const char *exp, proc_out *r)
     run((char *[]){"--quiet", "--no-plots", "--output", (char *)out, (char *)exp, NULL}, r);
 }
 
-void run_e_yaml(const char *dir, const char *name, char *run_dir)
+void run_e_yaml(const char *dir, const char *yaml, const char *name, char *run_dir)
 {
+    write_text(dir, "e.yaml", yaml);
     char out[4096], y[4096];
     snprintf(out, sizeof out, "%s/res", dir);
     snprintf(y, sizeof y, "%s/e.yaml", dir);
@@ -57,6 +60,15 @@ void run_e_yaml(const char *dir, const char *name, char *run_dir)
     run((char *[]){"--quiet", "--output", out, y, NULL}, &r);
     cr_assert_eq(r.status, 0, "%s", r.err);
     snprintf(run_dir, SCENARIO_PATH, "%s/%s/latest", out, name);
+}
+
+char *run_text(const char *run_dir, const char *file)
+{
+    char p[8192];
+    snprintf(p, sizeof p, "%s/%s", run_dir, file);
+    char *text = read_file(p, NULL);
+    cr_assert_not_null(text, "cannot read %s", p);
+    return text;
 }
 
 void newest_run_file(const char *out, const char *name, const char *file, char *path, size_t len)

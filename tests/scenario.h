@@ -25,10 +25,12 @@ void run_quiet(const char *out, const char *exp, proc_out *r);
 void run_expect(const char *out, const char *exp, int want, proc_out *r);
 /* run_quiet with the fake CUDA backend fake-VARIANT.so of $RUNNER_FAKES. */
 void run_with_fake(const char *out, const char *exp, int variant, proc_out *r);
-/* Runs DIR/e.yaml as `runner --quiet --output DIR/res DIR/e.yaml` (charts
- * and report drawn), asserts exit 0, and sets run_dir (SCENARIO_PATH bytes)
- * to DIR/res/NAME/latest. */
-void run_e_yaml(const char *dir, const char *name, char *run_dir);
+/* Writes `yaml` as DIR/e.yaml, runs it as `runner --quiet --output DIR/res
+ * DIR/e.yaml` (charts and report drawn), asserts exit 0, and sets run_dir
+ * (SCENARIO_PATH bytes) to DIR/res/NAME/latest. */
+void run_e_yaml(const char *dir, const char *yaml, const char *name, char *run_dir);
+/* RUN_DIR/FILE's text (malloc'd; asserted). */
+char *run_text(const char *run_dir, const char *file);
 /* OUT/NAME/RUN/FILE of the newest run of experiment NAME (run ids sort by
  * time, "-K" suffixes by K): not OUT/NAME/latest, which only a finished run
  * with an ok trial earns (doc/results.md#results); the tests also look at

@@ -70,8 +70,7 @@ static char *made_run(const char *yaml, const char *keys, const char *extra_hdr,
 static char *findings(const char *d)
 {
     cr_assert_eq(report_write(d, 1, NULL), 0);
-    char *md = file_in(d, "report.md");
-    cr_assert_not_null(md);
+    char *md = run_text(d, "report.md");
     return md;
 }
 
@@ -217,21 +216,19 @@ Test(report_tables, workload_and_hook_columns_in_both_reports, .timeout = 60)
                        "  extras = function(ctx, p, s) return {total = s.a, tag = 'it' .. p.iters} end}\n");
     write_text(d, "h.lua",
                "return {after_trial = function(t, r) return {doubled = t.iters * 2} end}\n");
-    write_text(d, "e.yaml",
-               "name: e\nworkload: lua:w.lua\nhooks: h.lua\nsweep:\n  threads: [1, 2]\n"
-               "  iters: [100, 1000]\nrepeats: 3\nwarmup_time: 0\n");
     char run_dir[SCENARIO_PATH];
-    run_e_yaml(d, "e", run_dir);
-    char *md = file_in(run_dir, "report.md");
-    cr_assert_not_null(md);
+    run_e_yaml(d,
+               "name: e\nworkload: lua:w.lua\nhooks: h.lua\nsweep:\n  threads: [1, 2]\n"
+               "  iters: [100, 1000]\nrepeats: 3\nwarmup_time: 0\n",
+               "e", run_dir);
+    char *md = run_text(run_dir, "report.md");
     cr_assert(strstr(md, "| trial | threads | iters | status | median | 95 % CI of the median | "),
               "%s", md);
     cr_assert(strstr(md, " tag |") && strstr(md, " total |") && strstr(md, " doubled |"), "%s",
               md);
     cr_assert(strstr(md, " it1000 |") && strstr(md, " 500500 |") && strstr(md, " 2000 |"), "%s",
               md);
-    char *html = file_in(run_dir, "report.html");
-    cr_assert_not_null(html);
+    char *html = run_text(run_dir, "report.html");
     const char *want[] = {"<th>tag</th>", "<th>total</th>", "<th>doubled</th>",
                           ">it1000</td>", ">500500</td>", ">2000</td>"};
     for (size_t i = 0; i < sizeof want / sizeof *want; i++)
@@ -292,8 +289,7 @@ static int trial_rows(const char *d)
 Test(report_html, one_self_contained_file, .timeout = 60)
 {
     char *d = fixture_report();
-    char *html = file_in(d, "report.html");
-    cr_assert_not_null(html);
+    char *html = run_text(d, "report.html");
     int charts = png_count(d);
     cr_assert_eq(charts, 4);
     cr_assert_eq(count(html, "<figure class=\"chart\""), charts);
@@ -414,8 +410,7 @@ static char *drift_run(const double *factor, int rounds)
     write_text(d, "samples.csv", s.s);
     sb_free(&s);
     /* trials 0 (interleaved) and 3 (sequential) noisy: CV 30 % */
-    char *t = file_in(d, "trials.csv");
-    cr_assert_not_null(t);
+    char *t = run_text(d, "trials.csv");
     strbuf w = {0};
     sb_puts(&w, t);
     char *p0 = strstr(w.s, ",1e-07,"), *p3 = strstr(w.s, ",4e-07,");

@@ -112,12 +112,12 @@ Test(csv_files, round_trip_with_canonical_numbers, .timeout = 90)
     write_text(d, "h.lua",
                "return {after_trial = function(t, r) return {us = r.median * 1e6, "
                "tenth = 0.1 + 0.2} end}\n");
-    write_text(d, "e.yaml",
+    char run_dir[SCENARIO_PATH];
+    run_e_yaml(d,
                "name: e\nworkload: lua:w.lua\nhooks: h.lua\nsweep:\n"
                "  threads: [1, all]\n  size: [1000, 1000000]\n  lr: [0.001, 2.5]\n"
-               "repeats: 3\nwarmup_time: 0\n");
-    char run_dir[SCENARIO_PATH];
-    run_e_yaml(d, "e", run_dir);
+               "repeats: 3\nwarmup_time: 0\n",
+               "e", run_dir);
     csv_table t, s;
     check_csv(run_dir, "trials.csv", &t);
     check_csv(run_dir, "samples.csv", &s);
@@ -136,8 +136,7 @@ Test(csv_files, round_trip_with_canonical_numbers, .timeout = 90)
     csv_free(&t);
     csv_free(&s);
     /* the chart's x axis says what the Lua file says size counts */
-    char *gp = slurp(run_dir, "plots/time.gp");
-    cr_assert_not_null(gp);
+    char *gp = run_text(run_dir, "plots/time.gp");
     cr_expect(strstr(gp, "set xlabel 'size (additions)'"), "%s", gp);
     free(gp);
     free(d);
@@ -146,16 +145,15 @@ Test(csv_files, round_trip_with_canonical_numbers, .timeout = 90)
 /* Two workloads on one axis: each one's meaning of size. */
 Test(plots, size_axis_of_a_study_mixing_workloads, .timeout = 60)
 {
-    char *d = dir_with("w.lua",
-                       "return {size_means = 'additions', run = function(ctx, p, s) end}\n");
-    write_text(d, "e.yaml",
+    char *d =
+        dir_with("w.lua", "return {size_means = 'additions', run = function(ctx, p, s) end}\n");
+    char p[SCENARIO_PATH];
+    run_e_yaml(d,
                "name: mix\nsweep:\n  target:\n    - {label: Lua, workload: 'lua:w.lua'}\n"
                "    - {label: built-in, workload: sumsq, length: 10}\n"
-               "  size: [10, 20]\nrepeats: 2\nwarmup_time: 0\n");
-    char p[SCENARIO_PATH];
-    run_e_yaml(d, "mix", p);
-    char *gp = slurp(p, "plots/time.gp");
-    cr_assert_not_null(gp);
+               "  size: [10, 20]\nrepeats: 2\nwarmup_time: 0\n",
+               "mix", p);
+    char *gp = run_text(p, "plots/time.gp");
     cr_expect(strstr(gp, "set xlabel 'size (w.lua: additions; sumsq: iterations)'"), "%s", gp);
     free(gp);
     free(d);
