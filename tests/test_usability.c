@@ -190,20 +190,17 @@ Test(cli_list, concurrent_runs_on_the_cpu)
 /* runner plot RUN_DIR --config FILE, FILE holding only `plots:` */
 Test(cmd_plot, config_with_only_plots, .timeout = 60)
 {
-    char *d = dir_with("e.yaml",
-                       "name: p\nworkload: sumsq\nparams: {length: 10}\nsweep:\n  threads: [1, 2]\n"
-                       "  size: [10, 20]\nrepeats: 2\nwarmup_time: 0\n");
+    char y[SCENARIO_PATH], out[SCENARIO_PATH], run_dir[SCENARIO_PATH], f[SCENARIO_PATH];
+    char *d = experiment_in("e.yaml",
+                            "name: p\nworkload: sumsq\nparams: {length: 10}\nsweep:\n"
+                            "  threads: [1, 2]\n  size: [10, 20]\nrepeats: 2\nwarmup_time: 0\n",
+                            y, out);
     write_text(d, "good.yaml", "x-style: &s {logx: true}\nplots:\n  - {name: bythreads, x: threads, "
                                "series: [size], <<: *s}\n");
     write_text(d, "extra.yaml", "plots:\n  - {name: a}\nrepeats: 3\n");
     write_text(d, "merges.yaml", "plots:\n  - {name: b, x: threads,\n     series: []}\n");
-    char out[4096], y[4096], f[4096];
-    snprintf(out, sizeof out, "%s/res", d);
-    snprintf(y, sizeof y, "%s/e.yaml", d);
     proc_out r;
-    run((char *[]){"--quiet", "--no-plots", "--output", out, y, NULL}, &r);
-    cr_assert_eq(r.status, 0, "%s", r.err);
-    char run_dir[4096];
+    run_expect(out, y, 0, &r);
     snprintf(run_dir, sizeof run_dir, "%s/p/latest", out);
     snprintf(f, sizeof f, "%s/good.yaml", d);
     run((char *[]){"plot", run_dir, "--config", f, NULL}, &r);
