@@ -7,7 +7,7 @@
  * --revision), and `runner history` in every format with its charts. */
 #include "base/util.h"
 #include "history/history_db.h"
-#include "runproc.h"
+#include "scenario.h"
 
 #include <criterion/criterion.h>
 #include <json.h>
@@ -441,40 +441,31 @@ Test(history, runner_history_in_every_format_with_charts)
 
 Test(history, a_report_gets_a_history_section_with_earlier_runs)
 {
-    char *d = dir_with("toy.yaml", toy);
-    char y[4096], out[4096];
-    snprintf(y, sizeof y, "%s/toy.yaml", d);
-    snprintf(out, sizeof out, "%s/res", d);
-    proc_out r;
-    run((char *[]){"--quiet", "--output", out, y, NULL}, &r);
-    cr_assert_eq(r.status, 0, "%s", r.err);
-    char *rp = xasprintf("%s/res/toy/latest/report.md", d);
-    char *t = read_file(rp, NULL);
+    char *d = tmpdir();
+    char run_dir[SCENARIO_PATH];
+    run_e_yaml(d, toy, "toy", run_dir);
+    char *t = run_text(run_dir, "report.md");
     cr_assert_null(strstr(t, "## History"), "the first run has no history");
     free(t);
-    run((char *[]){"--quiet", "--output", out, y, NULL}, &r);
-    cr_assert_eq(r.status, 0, "%s", r.err);
-    t = read_file(rp, NULL);
+    run_e_yaml(d, toy, "toy", run_dir);
+    t = run_text(run_dir, "report.md");
     cr_assert(strstr(t, "## History\n\n1 earlier run of this experiment on this machine"), "%s", t);
     cr_assert(strstr(t, "![history](plots/toy-"), "%s", t);
     free(t);
-    char *html = xasprintf("%s/res/toy/latest/report.html", d);
-    t = read_file(html, NULL);
+    t = run_text(run_dir, "report.html");
     cr_assert(strstr(t, "History"), "report.html has the section too");
     free(t);
     /* written again, the report keeps it */
-    char *latest = xasprintf("%s/res/toy/latest", d);
-    run((char *[]){"report", latest, "--quiet", NULL}, &r);
+    proc_out r;
+    run((char *[]){"report", run_dir, "--quiet", NULL}, &r);
     cr_assert_eq(r.status, 0, "%s", r.err);
-    t = read_file(rp, NULL);
+    t = run_text(run_dir, "report.md");
     cr_assert(strstr(t, "## History\n\n1 earlier run"), "%s", t);
     free(t);
-    free(latest);
-    free(html);
-    free(rp);
+    rm_rf(d);
+    free(d);
 }
 
-/* tests/fixtures/history/reference.sqlite: results/reference imported (doc/history.md) */
 Test(history, the_reference_results_fixture)
 {
     const char *root = getenv("RUNNER_ROOT");
