@@ -219,6 +219,12 @@ void expect_statuses(const csv_table *t, const char *list)
     cr_assert_eq(t->nrows, row, "%d trials, want %s", t->nrows - 1, list);
 }
 
+void expect_parts(const char *text, const char *const *parts)
+{
+    for (; *parts; parts++)
+        cr_assert(strstr(text, *parts), "want '%s' in:\n%s", *parts, text);
+}
+
 void skip_unless_timing(void)
 {
     if (!getenv("RUNNER_TIMING_TESTS"))

@@ -60,6 +60,8 @@ void expect_trial(const csv_table *t, int row, const char *status, const char *r
  * as its i-th item says: "STATUS" or "STATUS: PART OF ITS REASON", as
  * expect_trial checks them ("ok|failed: signal 11|ok"). */
 void expect_statuses(const csv_table *t, const char *list);
+/* `text` holds each of the NULL-ended `parts` (the text is the message). */
+void expect_parts(const char *text, const char *const *parts);
 /* Skips a timing test unless make test runs it alone (RUNNER_TIMING_TESTS):
  * timings need both cores to themselves. */
 void skip_unless_timing(void);

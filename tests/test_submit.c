@@ -290,11 +290,13 @@ Test(submit_cmd, status_counts_trials_and_asks_squeue, .timeout = 30)
     int rc;
     char *out = status_of(run, &rc);
     cr_assert_eq(rc, 1, "%s", out);
-    cr_assert(strstr(out, "1/3          4/4           finished     job 101_0: unknown (not in the queue)\n"), "%s", out);
-    cr_assert(strstr(out, "2/3          1/3           unfinished   job 101_1: RUNNING\n"), "%s", out);
-    cr_assert(strstr(out, "3/3          0/3           not started  job 101_2: PENDING\n"), "%s", out);
-    cr_assert(strstr(out, "merge job 102: PENDING\n"), "%s", out);
-    cr_assert(strstr(out, "1 of 3 shards finished; 5 of 10 trials done\n"), "%s", out);
+    expect_parts(
+        out,
+        (const char *const[]){
+            "1/3          4/4           finished     job 101_0: unknown (not in the queue)\n",
+            "2/3          1/3           unfinished   job 101_1: RUNNING\n",
+            "3/3          0/3           not started  job 101_2: PENDING\n",
+            "merge job 102: PENDING\n", "1 of 3 shards finished; 5 of 10 trials done\n", NULL});
     free(out);
     /* scontrol knows the task squeue no longer lists */
     char *sc = xasprintf("%s/scontrol", f.dir);
