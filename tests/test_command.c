@@ -63,6 +63,17 @@ static char *run_persistent(const char *program, const char *rest, int want, csv
     return run_with(fmt, program, want, t);
 }
 
+/* run_with of `program` and its `args` as a per_call command, `rest` after
+ * the experiment's head. */
+static char *per_call(const char *program, const char *args, const char *rest, int want,
+                      csv_table *t)
+{
+    char fmt[4096];
+    snprintf(fmt, sizeof fmt, "workload: command\ncommand: [%%s%s]\nprotocol: per_call\n%s", args,
+             rest);
+    return run_with(fmt, program, want, t);
+}
+
 static char *persistent(const char *name, const char *rest, int want, csv_table *t)
 {
     return run_persistent(prog(name), rest, want, t);
@@ -229,12 +240,12 @@ Test(command, the_c_example_speaks_the_protocol, .timeout = 60)
 Test(command, per_call_times_each_run_and_fails_on_status_or_signal, .timeout = 60)
 {
     csv_table t;
-    char *d = run_with("workload: command\ncommand: [%s, --spin, \"{secs}\", \"{how}\", "
-                       "\"{code}\"]\nprotocol: per_call\nparams: {secs: 0.002}\n"
-                       "sweep:\n  end:\n    - {label: fine, how: --exit, code: 0}\n"
+    char *d = per_call(prog("proto_prog"), ", --spin, \"{secs}\", \"{how}\", \"{code}\"",
+                       "params: {secs: 0.002}\nsweep:\n  end:\n"
+                       "    - {label: fine, how: --exit, code: 0}\n"
                        "    - {label: status, how: --exit, code: 3}\n"
                        "    - {label: signal, how: --signal, code: 11}\nrepeats: 3\n",
-                       prog("proto_prog"), 1, &t);
+                       1, &t);
     int ok = row_of(&t, "end", "fine"), st = row_of(&t, "end", "status"),
         sg = row_of(&t, "end", "signal");
     expect_trial(&t, ok, "ok", NULL);
@@ -253,9 +264,8 @@ Test(command, per_call_times_each_run_and_fails_on_status_or_signal, .timeout = 
 Test(command, subtract_spawn_takes_the_start_off, .timeout = 60)
 {
     csv_table t;
-    char *d = run_with("workload: command\ncommand: [%s, --spin, \"0\"]\nprotocol: per_call\n"
-                       "subtract_spawn: true\nrepeats: 21\nbatch: 1\n",
-                       prog("proto_prog"), 0, &t);
+    char *d = per_call(prog("proto_prog"), ", --spin, \"0\"",
+                       "subtract_spawn: true\nrepeats: 21\nbatch: 1\n", 0, &t);
     double min = cell_num(&t, 1, "min"), spawn = cell_num(&t, 1, "spawn_seconds");
     cr_assert(spawn > 0 && min >= 0 && min < spawn,
               "the fastest empty call less the spawn: %g s (spawn %g s)", min, spawn);
@@ -263,16 +273,16 @@ Test(command, subtract_spawn_takes_the_start_off, .timeout = 60)
 }
 
 /* Placeholders in the arguments and env, and the program's folder: sh checks them. */
+static const char sh_checks_placeholders[] =
+    ", -c, 'test \"$1-$2-$3\" = \"7-f64-1\" && test \"$X\" = \"cpu/{{x}}/2\" && test -f e.yaml', "
+    "sh, \"{size}\", \"{dtype}\", \"{threads}\"";
+
 Test(command, placeholders_are_replaced_in_arguments_and_env, .timeout = 60)
 {
     csv_table t;
-    char *d = run_with("workload: command\n"
-                       "command: [%s, -c, 'test \"$1-$2-$3\" = \"7-f64-1\" && test \"$X\" = "
-                       "\"cpu/{{x}}/2\" && test -f e.yaml', sh, \"{size}\", \"{dtype}\", "
-                       "\"{threads}\"]\n"
-                       "env: {X: \"{device}/{{x}}/{label_n}\"}\nprotocol: per_call\n"
-                       "size: 7\ndtype: f64\nthreads: 1\nparams: {label_n: 2}\nrepeats: 2\n",
-                       "sh", 0, &t);
+    const char *rest = "env: {X: \"{device}/{{x}}/{label_n}\"}\nsize: 7\ndtype: f64\nthreads: 1\n"
+                       "params: {label_n: 2}\nrepeats: 2\n";
+    char *d = per_call("sh", sh_checks_placeholders, rest, 0, &t);
     expect_trial(&t, 1, "ok", NULL);
     trials_done(&t, d);
 }
@@ -289,9 +299,7 @@ Test(command, python_helper_persistent_and_per_call, .timeout = 60)
         cr_assert(cell_num(&t, i, "gflops") > 0);
     }
     trials_done(&t, d);
-    d = run_with("workload: command\ncommand: [python3, -c, 'import sys; sys.exit(0)']\n"
-                 "protocol: per_call\nrepeats: 2\nwarmups: 0\n%s",
-                 "", 0, &t);
+    d = per_call("python3", ", -c, 'import sys; sys.exit(0)'", "repeats: 2\nwarmups: 0\n", 0, &t);
     expect_trial(&t, 1, "ok", NULL);
     trials_done(&t, d);
 }
