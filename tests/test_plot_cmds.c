@@ -73,12 +73,9 @@ Test(cmd_plot, config_restyles_an_old_run)
     char *d = fixture_copy(NULL);
     char cfg[4096];
     snprintf(cfg, sizeof cfg, "%s/new.yaml", d);
-    spit(cfg, "name: matmul\nworkload: matmul\nsweep:\n"
-              "  target:\n    - {label: CPU, device: cpu}\n"
-              "    - {label: GPU, device: cuda, io: with}\n"
-              "    - {label: GPU no IO, device: cuda, io: without}\n"
-              "  size: {pow2: [4, 12]}\n"
-              "plots:\n  - {name: time, type: line, title: Restyled by --config, logy: false}\n");
+    spit(cfg, "name: matmul\n"
+              "workload: matmul\n" FIXTURE_SWEEP "plots:\n"
+              "  - {name: time, type: line, title: Restyled by --config, logy: false}\n");
     proc pr;
     run_bin(&pr, d, NULL, (char *[]){"plot", d, "--config", cfg, NULL});
     cr_assert_eq(pr.status, 0, "exit %d: %s", pr.status, pr.err);
@@ -285,12 +282,10 @@ Test(cmd_plot, saved_experiment_with_absent_hooks_keeps_its_plots)
     char *d = fixture_copy(NULL);
     char p[4096];
     snprintf(p, sizeof p, "%s/experiment.yaml", d);
-    spit(p, "name: matmul\nworkload: matmul\nhooks: hooks/extra.lua\nsweep:\n"
-            "  target:\n    - {label: CPU, device: cpu}\n"
-            "    - {label: GPU, device: cuda, io: with}\n"
-            "    - {label: GPU no IO, device: cuda, io: without}\n"
-            "  size: {pow2: [4, 12]}\n"
-            "plots:\n  - {name: mine, type: line, title: Kept}\n");
+    spit(p, "name: matmul\n"
+            "workload: matmul\n"
+            "hooks: hooks/extra.lua\n" FIXTURE_SWEEP "plots:\n"
+            "  - {name: mine, type: line, title: Kept}\n");
     proc pr;
     run_bin(&pr, d, NULL, (char *[]){"plot", d, NULL});
     cr_assert_eq(pr.status, 0, "exit %d: %s", pr.status, pr.err);
