@@ -244,9 +244,9 @@ Test(plots, injection_in_titles_and_labels_runs_nothing)
 
 Test(plots, missing_gnuplot_returns_cleanly)
 {
+    setenv("RUNNER_GNUPLOT", "/nonexistent/gnuplot", 1);
     char *d = fixture_copy(NULL);
     experiment *e = load_fixture_experiment(d);
-    setenv("RUNNER_GNUPLOT", "/nonexistent/gnuplot", 1);
     int n = plots_render_run(d, e, 1, NULL);
     unsetenv("RUNNER_GNUPLOT");
     cr_assert_eq(n, -1);
