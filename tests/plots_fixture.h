@@ -25,6 +25,9 @@ void spit(const char *path, const char *text);
 /* A copy of the fixture run in a new folder (or in `dir` when given). */
 char *fixture_copy(const char *dir);
 
+/* unlink(DIR/NAME). */
+int unlink_in(const char *dir, const char *name);
+
 /* Whether DIR/NAME exists. */
 int exists(const char *dir, const char *name);
 

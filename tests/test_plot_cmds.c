@@ -250,9 +250,7 @@ Test(cmd_report, tidy_numbers_in_findings_and_tables)
 Test(cmd_report, without_experiment_yaml_infers_the_sweep)
 {
     char *d = fixture_copy(NULL);
-    char p[4096];
-    snprintf(p, sizeof p, "%s/experiment.yaml", d);
-    unlink(p);
+    cr_assert_eq(unlink_in(d, "experiment.yaml"), 0);
     run_model m;
     char err[256];
     cr_assert_eq(pm_load(&m, d, NULL, err, sizeof err), 0, "%s", err);
