@@ -123,19 +123,33 @@ void run(char *const args[], proc_out *r)
     finish(pid, o, e, r);
 }
 
-void run_yaml_in(const char *d, const char *yaml, const char *const *extra, proc_out *r)
+/* run_yaml_in, --no-plots or not. */
+static void run_in(const char *d, const char *yaml, int no_plots, const char *const *extra,
+                   proc_out *r)
 {
     write_text(d, "e.yaml", yaml);
     char exp[4096], rd[4096];
     snprintf(exp, sizeof exp, "%s/e.yaml", d);
     snprintf(rd, sizeof rd, "%s/run", d);
-    char *args[32] = {"--quiet", "--no-plots", "--run-dir", rd};
-    int n = 4;
+    char *args[32] = {"--quiet", "--run-dir", rd};
+    int n = 3;
+    if (no_plots)
+        args[n++] = "--no-plots";
     for (int i = 0; extra && extra[i] && n < 30; i++)
         args[n++] = (char *)extra[i];
     args[n++] = exp;
     args[n] = NULL;
     run(args, r);
+}
+
+void run_yaml_in(const char *d, const char *yaml, const char *const *extra, proc_out *r)
+{
+    run_in(d, yaml, 1, extra, r);
+}
+
+void run_drawn_in(const char *d, const char *yaml, const char *const *extra, proc_out *r)
+{
+    run_in(d, yaml, 0, extra, r);
 }
 
 char *run_yaml(const char *yaml, const char *const *extra, proc_out *r)

@@ -36,6 +36,8 @@ void run(char *const args[], proc_out *r);
 /* Writes `yaml` as DIR/e.yaml and runs it into DIR/run (--quiet --no-plots
  * --run-dir) with the NULL-terminated extra arguments (NULL: none). */
 void run_yaml_in(const char *d, const char *yaml, const char *const *extra, proc_out *r);
+/* run_yaml_in with the charts and the report drawn (no --no-plots). */
+void run_drawn_in(const char *d, const char *yaml, const char *const *extra, proc_out *r);
 /* run_yaml_in a fresh tmpdir(); returns it (malloc'd). */
 char *run_yaml(const char *yaml, const char *const *extra, proc_out *r);
 /* DIR/run/trials.csv of run_yaml, read (asserted). */

@@ -278,14 +278,12 @@ Test(ceilings, the_bound_follows_the_roofline)
 Test(ceilings, throughput_chart_draws_the_ceiling, .timeout = 120)
 {
     char *cache = fake_cache();
-    char *d = dir_with("e.yaml", "name: e\nworkload: matmul\nrepeats: 2\nthreads: 1\n"
-                                    "sweep:\n  size: [32, 64]\n");
-    char e[4096], out[4096], p[4096];
-    snprintf(e, sizeof e, "%s/e.yaml", d);
-    snprintf(out, sizeof out, "%s/run", d);
+    char *d = tmpdir(), out[4096], p[4096];
     proc_out r;
-    run((char *[]){"--quiet", "--run-dir", out, e, NULL}, &r);
+    run_drawn_in(d, "name: e\nworkload: matmul\nrepeats: 2\nthreads: 1\nsweep:\n  size: [32, 64]\n",
+                 NULL, &r);
     cr_assert_eq(r.status, 0, "%s", r.err);
+    snprintf(out, sizeof out, "%s/run", d);
     snprintf(p, sizeof p, "%s/plots/throughput.gp", out);
     char *gp = slurp(p);
     cr_assert_not_null(gp, "no %s", p);

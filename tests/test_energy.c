@@ -4,7 +4,7 @@
  * the stated interval, a counter wrap, the key's validation, and the
  * energy chart and findings. */
 #include "exec/energy.h"
-#include "runproc.h"
+#include "scenario.h"
 
 #include <criterion/criterion.h>
 #include <math.h>
@@ -42,15 +42,26 @@ Test(energy, columns_empty_with_the_reason_without_a_counter, .timeout = 60)
  * wraps in the first window.  joules_per_call must be 0.05 J plus the rest
  * power over the call's time, within the interval the row states; the rest
  * power 2 W; the scope the board's. */
-static void fake_run(const char *yaml, csv_table *t, proc_out *r, char **dir)
+/* The fake CUDA backend fake-1.so with one device for the runs that follow
+ * (on), or none (off). */
+static void fake_gpu(int on)
 {
+    if (!on) {
+        unsetenv("RUNNER_CUDA_BACKEND");
+        unsetenv("FAKE_DEVICES");
+        return;
+    }
     char fake[4096];
     snprintf(fake, sizeof fake, "%s/fake-1.so", getenv("RUNNER_FAKES"));
     setenv("RUNNER_CUDA_BACKEND", fake, 1);
     setenv("FAKE_DEVICES", "1", 1);
+}
+
+static void fake_run(const char *yaml, csv_table *t, proc_out *r, char **dir)
+{
+    fake_gpu(1);
     *dir = run_yaml(yaml, NULL, r);
-    unsetenv("RUNNER_CUDA_BACKEND");
-    unsetenv("FAKE_DEVICES");
+    fake_gpu(0);
     cr_assert_eq(r->status, 0, "%s", r->err);
     read_trials(*dir, t);
 }
@@ -129,62 +140,47 @@ Test(energy, the_key_is_validated)
     free(d);
 }
 
+/* run_drawn_in a fresh folder, returned, with the fake GPU at 0.01 J a
+ * call; rd (SCENARIO_PATH bytes): its run folder. */
+static char *drawn_with_fake_gpu(const char *yaml, const char *const *extra, char *rd)
+{
+    setenv("FAKE_JOULES", "0.01", 1);
+    fake_gpu(1);
+    char *d = tmpdir();
+    proc_out r;
+    run_drawn_in(d, yaml, extra, &r);
+    unsetenv("FAKE_JOULES");
+    fake_gpu(0);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    snprintf(rd, SCENARIO_PATH, "%s/run", d);
+    return d;
+}
+
 /* The energy chart and a findings line: CPU (no counter here) and the fake
  * GPU; the findings name the reason or compare. */
 Test(energy, chart_and_findings, .timeout = 60)
 {
-    setenv("FAKE_JOULES", "0.01", 1);
-    char fake[4096];
-    snprintf(fake, sizeof fake, "%s/fake-1.so", getenv("RUNNER_FAKES"));
-    setenv("RUNNER_CUDA_BACKEND", fake, 1);
-    setenv("FAKE_DEVICES", "1", 1);
-    char *d = dir_with("e.yaml", "name: e\nworkload: noop\nenergy: true\nrepeats: 2\n"
-                                    "sweep:\n  seed: [1, 2]\n");
-    char e[4096], out[4096], p[4096];
-    snprintf(e, sizeof e, "%s/e.yaml", d);
-    snprintf(out, sizeof out, "%s/run", d);
-    proc_out r;
-    run((char *[]){"--quiet", "--run-dir", out, "--filter", "seed=1",
-                   "--filter", "seed=2", e, NULL},
-        &r);
-    cr_assert_eq(r.status, 0, "%s", r.err);
-    unsetenv("FAKE_JOULES"), unsetenv("RUNNER_CUDA_BACKEND"), unsetenv("FAKE_DEVICES");
+    char rd[SCENARIO_PATH];
+    char *d = drawn_with_fake_gpu(
+        "name: e\nworkload: noop\nenergy: true\nrepeats: 2\nsweep:\n  seed: [1, 2]\n",
+        (const char *const[]){"--filter", "seed=1", "--filter", "seed=2", NULL}, rd);
     /* the CPU's noop: no counter on this VM, so the findings say why */
-    snprintf(p, sizeof p, "%s/report.md", out);
-    FILE *f = fopen(p, "r");
-    cr_assert_not_null(f);
-    char buf[65536];
-    buf[fread(buf, 1, sizeof buf - 1, f)] = '\0';
-    fclose(f);
+    char *md = run_text(rd, "report.md");
     if (access("/sys/class/powercap/intel-rapl:0/energy_uj", R_OK) != 0)
-        cr_assert(strstr(buf, "Energy was not measured: no RAPL on this machine"), "%s", buf);
+        cr_assert(strstr(md, "Energy was not measured: no RAPL on this machine"), "%s", md);
+    free(md);
     free(d);
 }
 
 /* The fake GPU's energy chart: joules per call against the swept size. */
 Test(energy, energy_chart_drawn, .timeout = 60)
 {
-    setenv("FAKE_JOULES", "0.01", 1);
-    char fake[4096];
-    snprintf(fake, sizeof fake, "%s/fake-1.so", getenv("RUNNER_FAKES"));
-    setenv("RUNNER_CUDA_BACKEND", fake, 1);
-    setenv("FAKE_DEVICES", "1", 1);
-    char *d = dir_with("e.yaml", "name: e\nworkload: noop\ndevice: cuda\nenergy: true\nrepeats: 2\n");
-    char e[4096], out[4096], p[4096];
-    snprintf(e, sizeof e, "%s/e.yaml", d);
-    snprintf(out, sizeof out, "%s/run", d);
-    proc_out r;
-    run((char *[]){"--quiet", "--run-dir", out, e, NULL}, &r);
-    unsetenv("FAKE_JOULES"), unsetenv("RUNNER_CUDA_BACKEND"), unsetenv("FAKE_DEVICES");
-    cr_assert_eq(r.status, 0, "%s", r.err);
-    snprintf(p, sizeof p, "%s/plots/energy.gp", out);
-    struct stat st;
-    cr_assert_eq(stat(p, &st), 0, "no energy chart");
-    snprintf(p, sizeof p, "%s/report.md", out);
-    FILE *f = fopen(p, "r");
-    char buf[65536];
-    buf[fread(buf, 1, sizeof buf - 1, f)] = '\0';
-    fclose(f);
-    cr_assert(strstr(buf, "J a call") && strstr(buf, "board power"), "%s", buf);
+    char rd[SCENARIO_PATH];
+    char *d = drawn_with_fake_gpu(
+        "name: e\nworkload: noop\ndevice: cuda\nenergy: true\nrepeats: 2\n", NULL, rd);
+    free(run_text(rd, "plots/energy.gp")); /* the energy chart */
+    char *md = run_text(rd, "report.md");
+    cr_assert(strstr(md, "J a call") && strstr(md, "board power"), "%s", md);
+    free(md);
     free(d);
 }
