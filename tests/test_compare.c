@@ -1,8 +1,9 @@
 /* test_compare.c - `runner compare` on the run folders of
  * tests/fixtures_compare/ (see make_fixtures.py there for what each one
  * holds): verdicts, exit codes, options, formats. */
-#include "compare_fixture.h"
 #include "cli/commands.h"
+#include "compare_fixture.h"
+#include "runproc.h"
 
 #include <criterion/criterion.h>
 #include <criterion/redirect.h>
@@ -312,12 +313,5 @@ Test(compare, experiment_folder_means_its_latest_run_and_reruns_keep_last_sample
     csv_free(&t);
     result_free(&r);
 
-    snprintf(p, sizeof p, "%s/latest", d);
-    unlink(p);
-    snprintf(p, sizeof p, "%s/trials.csv", q);
-    unlink(p);
-    snprintf(p, sizeof p, "%s/samples.csv", q);
-    unlink(p);
-    rmdir(q);
-    rmdir(d);
+    rm_rf(d); /* its latest link, not what the link names */
 }

@@ -1,8 +1,9 @@
 /* test_compare_runs.c - `runner compare` on runs made here: matching keys,
  * several runs a side, many trials, and trials run on a busy machine or a
  * throttled CPU or GPU. */
-#include "compare_fixture.h"
 #include "cli/commands.h"
+#include "compare_fixture.h"
+#include "runproc.h"
 
 #include <criterion/criterion.h>
 #include <criterion/redirect.h>
@@ -44,13 +45,20 @@ static char *make_run(const char *dir, const char *name, const char *keys, int n
 
 static void rm_run(char *d)
 {
+    rm_rf(d);
+    free(d);
+}
+
+/* A make_run run's trials.csv opened afresh, its header written with the
+ * columns `more` after the median. */
+static FILE *rewrite_trials(const char *d, const char *keys, const char *more)
+{
     char p[4096];
     snprintf(p, sizeof p, "%s/trials.csv", d);
-    unlink(p);
-    snprintf(p, sizeof p, "%s/samples.csv", d);
-    unlink(p);
-    rmdir(d);
-    free(d);
+    FILE *f = fopen(p, "w");
+    cr_assert(f, "cannot write %s", p);
+    fprintf(f, "trial,%s,status,reason,samples,median,%s\n", keys, more);
+    return f;
 }
 
 /* Rewrites a make_run run's trials.csv with a `noise` column, `busy` set on
@@ -58,11 +66,7 @@ static void rm_run(char *d)
 static void set_noise(const char *d, const char *keys, int ntr, const char *const *vals, int n,
                       unsigned mask)
 {
-    char p[4096];
-    snprintf(p, sizeof p, "%s/trials.csv", d);
-    FILE *f = fopen(p, "w");
-    cr_assert(f);
-    fprintf(f, "trial,%s,status,reason,samples,median,load_avg,noise\n", keys);
+    FILE *f = rewrite_trials(d, keys, "load_avg,noise");
     for (int i = 0; i < ntr; i++)
         fprintf(f, "%d,%s,ok,,%d,,%s,%s\n", i, vals[i], n, mask >> i & 1 ? "3.9" : "0.1",
                 mask >> i & 1 ? "cv 1.0%; busy: other processes used 1.37 cores" : "");
@@ -303,11 +307,7 @@ static void pair_free(run_pair *p)
 static void set_quality(const char *d, const char *keys, int ntr, const char *const *vals, int n,
                         const char *const *noise, const char *const *kept)
 {
-    char p[4096];
-    snprintf(p, sizeof p, "%s/trials.csv", d);
-    FILE *f = fopen(p, "w");
-    cr_assert(f);
-    fprintf(f, "trial,%s,status,reason,samples,median,noise,throttled_kept\n", keys);
+    FILE *f = rewrite_trials(d, keys, "noise,throttled_kept");
     for (int i = 0; i < ntr; i++)
         fprintf(f, "%d,%s,ok,,%d,,\"%s\",%s\n", i, vals[i], n, noise[i], kept[i]);
     fclose(f);
