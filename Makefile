@@ -47,7 +47,7 @@ LDLIBS   = $(PKG_LIBS) -lm -ldl
 LDFLAGS  += -fopenmp -pthread -rdynamic $(SANFLAGS)
 
 # runner/<module>/*.c (doc/contributing/architecture.md#architecture); main.c is the program, the rest a library
-RUNNER_SRCS := $(filter-out runner/cli/main.c, $(wildcard runner/*/*.c))
+RUNNER_SRCS := $(filter-out runner/cli/main.c, $(wildcard runner/*/*.c runner/*/*/*.c))
 # backends/*.c: what the CPU and CUDA backends share (nvcc compiles them too)
 SHARED_SRCS := $(wildcard backends/*.c)
 CPU_SRCS  := $(wildcard backends/cpu/*.c) $(SHARED_SRCS)
@@ -100,7 +100,7 @@ $(BUILD)/%.o: %.c
 $(BUILD)/git-rev: FORCE
 	@mkdir -p $(dir $@)
 	@echo '$(GIT_REV)' | cmp -s - $@ || echo '$(GIT_REV)' >$@
-$(BUILD)/runner/cli/main.o $(BUILD)/runner/rundir/meta.o: $(BUILD)/git-rev
+$(BUILD)/runner/cli/main.o $(BUILD)/runner/results/rundir/meta.o: $(BUILD)/git-rev
 .PHONY: FORCE
 FORCE:
 
@@ -274,7 +274,7 @@ FUZZ_DEFS  := -DMAX_TRIALS=20000LL -DYML_VISIT_BUDGET=50000L
 # fuzz_resume: what --resume reads (trials.csv, trials.more.csv);
 # fuzz_export: `runner export --format json` is strict JSON whatever a run folder holds
 FUZZERS    := fuzz_config fuzz_lua fuzz_resume fuzz_export
-$(FUZZERS:%=fuzz/%): fuzz/%: tests/fuzz/%.c $(FUZZ_SRCS) $(wildcard runner/*.h runner/*/*.h) tests/strict_json.h
+$(FUZZERS:%=fuzz/%): fuzz/%: tests/fuzz/%.c $(FUZZ_SRCS) $(wildcard runner/*.h runner/*/*.h runner/*/*/*.h) tests/strict_json.h
 	@mkdir -p $(BUILD)/fuzz
 	$(FUZZ_CC) -g -O1 -std=c11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -Wno-pass-failed \
 	  -Irunner -Ibackends \

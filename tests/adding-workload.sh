@@ -20,8 +20,8 @@ awk '/^# Adding a workload/ {in_s = 1; next} in_s && /^##/ {exit}
 awk -v entry="$(cat "$tmp/entry.txt")" '
     /^static const workload_desc registry\[\] = \{/ {in_t = 1}
     in_t && /^\};/ {print entry; in_t = 0}
-    {print}' runner/registry/workloads.c > "$tmp/runner/registry/workloads.c"
-grep -q '"scale"' "$tmp/runner/registry/workloads.c" ||
+    {print}' runner/experiment/registry/workloads.c > "$tmp/runner/experiment/registry/workloads.c"
+grep -q '"scale"' "$tmp/runner/experiment/registry/workloads.c" ||
     { echo "adding-workload: the registry table was not found"; exit 1; }
 (cd "$tmp" && make -s "$BUILD/bin/runner" BUILD="$BUILD" >/dev/null 2>"$tmp/build.err") ||
     { echo "adding-workload: the copy does not build:"; cat "$tmp/build.err"; exit 1; }

@@ -4,8 +4,8 @@
 #ifndef TESTS_LUA_FIXTURE_H
 #define TESTS_LUA_FIXTURE_H
 
-#include "registry/backends.h"
-#include "lua/lua_engine.h"
+#include "experiment/registry/backends.h"
+#include "experiment/lua/lua_engine.h"
 #include "philox.h"
 
 #include <limits.h>

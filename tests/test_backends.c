@@ -1,5 +1,5 @@
 /* test_backends.c - the backend loader's checks, with fake backends. */
-#include "registry/backends.h"
+#include "experiment/registry/backends.h"
 
 #include <criterion/criterion.h>
 #include <stdio.h>

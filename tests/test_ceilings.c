@@ -1,9 +1,9 @@
 /* test_ceilings.c - the machine's ceilings (doc/ceilings.md): the CPU probe
  * against its nominal figures, the cache, `runner machine`, pct_of_peak,
  * the ceiling lines of a throughput chart and the roofline. */
-#include "machine/ceilings.h"
-#include "machine/machine.h"
-#include "machine/probe_cpu.h"
+#include "experiment/machine/ceilings.h"
+#include "experiment/machine/machine.h"
+#include "experiment/machine/probe_cpu.h"
 #include "runproc.h"
 
 #include <criterion/criterion.h>

@@ -1,11 +1,11 @@
-/* test_changepoint.c - the change point detector (history/changepoint.h,
+/* test_changepoint.c - the change point detector (results/history/changepoint.h,
  * doc/history.md#change-points) and its calibration: on simulated A/A
  * histories of 60 runs it reports a false change point in at most 5 % of
  * series; a 10 % step at run 30 at 2 % noise is found within 2 runs of it
  * in at least 90 % of them.  The noise is that of real runs: log-normal
  * run-to-run noise plus runs on a busy machine (1 in 10 here, each 5-30 %
  * slower).  Seeded, a few hundred series: it takes milliseconds. */
-#include "history/changepoint.h"
+#include "results/history/changepoint.h"
 
 #include <criterion/criterion.h>
 #include <math.h>

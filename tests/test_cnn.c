@@ -14,7 +14,7 @@
 
 #include "cnn_model.h"
 #include "cpu/cpu.h"
-#include "registry/workloads.h"
+#include "experiment/registry/workloads.h"
 
 static rn_trial trial(long long batch, rn_dtype dtype, int threads, const rn_param *p, int np)
 {

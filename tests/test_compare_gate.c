@@ -1,7 +1,7 @@
 /* test_compare_gate.c - a regression gate never passes when it could not
  * judge (issue 34, item 5): `runner compare` exits 3 when a trial is busy
  * or throttled and none is slower, and an effect beyond what the busy or
- * throttled machine could explain (report/compare_trial.h) is judged
+ * throttled machine could explain (results/report/compare_trial.h) is judged
  * slower or faster anyway. */
 #include "base/csv.h"
 #include "base/util.h"

@@ -3,7 +3,7 @@
  * RAPL), the fake backend's counter giving the right joules per call within
  * the stated interval, a counter wrap, the key's validation, and the
  * energy chart and findings. */
-#include "exec/energy.h"
+#include "run/exec/energy.h"
 #include "scenario.h"
 
 #include <criterion/criterion.h>

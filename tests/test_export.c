@@ -2,7 +2,7 @@
  * (doc/results.md#results): a run's trials with their samples, the experiment folder
  * standing for its latest run, and a missing run. */
 #include "base/csv.h"
-#include "rundir/rundir.h"
+#include "results/rundir/rundir.h"
 #include "runproc.h"
 
 #include <criterion/criterion.h>

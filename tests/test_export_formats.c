@@ -5,7 +5,7 @@
  * strict RFC 8259 validator); and the spreadsheet flavour of CSV, in which
  * no cell runs as a formula, while plain CSV keeps every cell exact. */
 #include "base/util.h"
-#include "rundir/export.h"
+#include "results/rundir/export.h"
 #include "runproc.h"
 #include "strict_json.h"
 

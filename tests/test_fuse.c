@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lua/lua_engine.h"
+#include "experiment/lua/lua_engine.h"
 
 extern const rn_tensor_ops cpu_tensor_ops;
 

@@ -6,7 +6,7 @@
  * of an older schema migrated, the revision (git, `revision:`,
  * --revision), and `runner history` in every format with its charts. */
 #include "base/util.h"
-#include "history/history_db.h"
+#include "results/history/history_db.h"
 #include "scenario.h"
 
 #include <criterion/criterion.h>

@@ -16,10 +16,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lua/lua_engine.h"
+#include "experiment/lua/lua_engine.h"
 #include "lua_fixture.h"
 #include "philox.h"
-#include "registry/backends.h"
+#include "experiment/registry/backends.h"
 #include "runproc.h"
 
 TestSuite(lua, .init = init);

@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include "lua_fixture.h"
-#include "registry/backends.h"
-#include "lua/lua_engine.h"
+#include "experiment/registry/backends.h"
+#include "experiment/lua/lua_engine.h"
 #include "philox.h"
 
 /* --- random numbers ------------------------------------------------------ */

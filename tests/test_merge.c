@@ -1,10 +1,10 @@
-/* test_merge.c - rundir/merge.h, the library under `runner merge`: the
+/* test_merge.c - results/rundir/merge.h, the library under `runner merge`: the
  * shards of a run joined in trial order, the header the union of theirs,
  * the late columns a killed shard left in its trials.more.csv, what it
  * refuses (nothing written then), and what it reports. */
 #include "base/csv.h"
 #include "base/util.h"
-#include "rundir/merge.h"
+#include "results/rundir/merge.h"
 #include "runproc.h"
 
 #include <criterion/criterion.h>

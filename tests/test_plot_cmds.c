@@ -3,11 +3,11 @@
  * restyling with --config, report.md. */
 #include "experiment/config.h"
 #include "plots_fixture.h"
-#include "report/plot_crossover.h"
-#include "report/plot_gp.h"
-#include "report/plot_model.h"
-#include "report/plot_render.h"
-#include "report/plots.h"
+#include "results/report/plot_crossover.h"
+#include "results/report/plot_gp.h"
+#include "results/report/plot_model.h"
+#include "results/report/plot_render.h"
+#include "results/report/plots.h"
 #include "scenario.h"
 
 #include <criterion/criterion.h>

@@ -13,8 +13,8 @@
  * tests/plugin-install.sh builds one against the installed header. */
 #include "base/csv.h"
 #include "base/util.h"
-#include "registry/plugin.h"
-#include "registry/plugin_template.h"
+#include "experiment/registry/plugin.h"
+#include "experiment/registry/plugin_template.h"
 #include "runproc.h"
 
 #include <criterion/criterion.h>

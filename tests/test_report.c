@@ -8,7 +8,7 @@
 #include "base/util.h"
 #include "browser.h"
 #include "plots_fixture.h"
-#include "report/plots.h"
+#include "results/report/plots.h"
 #include "scenario.h"
 
 #include <criterion/criterion.h>

@@ -1,7 +1,7 @@
 /* test_run_device.c - the worker's side of the backend hooks, with the fake
  * GPU: min_warm, device time, the throttle check, cold facts, a GPU fault. */
 #include "base/csv.h"
-#include "exec/sysload.h"
+#include "experiment/machine/sysload.h"
 #include "scenario.h"
 #include <criterion/criterion.h>
 #include <ctype.h>

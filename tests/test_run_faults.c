@@ -2,7 +2,7 @@
  * codes, crashing and hanging trials, hooks and teardowns, timeouts, skipped
  * trials, validation warnings. */
 #include "base/csv.h"
-#include "exec/sysload.h"
+#include "experiment/machine/sysload.h"
 #include "scenario.h"
 #include <criterion/criterion.h>
 #include <ctype.h>

@@ -1,6 +1,6 @@
 /* test_run_merge.c - the shards of a run and `runner merge`. */
 #include "base/csv.h"
-#include "exec/sysload.h"
+#include "experiment/machine/sysload.h"
 #include "scenario.h"
 #include <criterion/criterion.h>
 #include <ctype.h>

@@ -2,7 +2,7 @@
  * and the machine a trial ran on: interleaved and swept order, warmup ramps,
  * busy and pinned trials, concurrent members. */
 #include "base/csv.h"
-#include "exec/sysload.h"
+#include "experiment/machine/sysload.h"
 #include "scenario.h"
 #include <criterion/criterion.h>
 #include <ctype.h>

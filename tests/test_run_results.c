@@ -2,7 +2,7 @@
  * odd labels, columns that appear as the run goes, intervals and durations,
  * the CPU frequency. */
 #include "base/csv.h"
-#include "exec/sysload.h"
+#include "experiment/machine/sysload.h"
 #include "scenario.h"
 #include <criterion/criterion.h>
 #include <ctype.h>

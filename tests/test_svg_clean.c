@@ -8,7 +8,7 @@
 #include "base/util.h"
 #include "browser.h"
 #include "plots_fixture.h"
-#include "report/svg_clean.h"
+#include "results/report/svg_clean.h"
 #include "runproc.h"
 
 #include <criterion/criterion.h>

@@ -8,7 +8,7 @@
 #include "base/csv.h"
 #include "base/util.h"
 #include "base/value.h"
-#include "exec/trial.h"
+#include "experiment/trial.h"
 #include "scenario.h"
 
 #include <criterion/criterion.h>

@@ -20,7 +20,7 @@
 #include "philox.h"
 #include "base/util.h"
 #include "verify_tol.h"
-#include "registry/workloads.h"
+#include "experiment/registry/workloads.h"
 
 /* --- tolerances ----------------------------------------------------------- */
 

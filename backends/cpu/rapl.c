@@ -1,7 +1,7 @@
 /* rapl.c - the CPU's energy counters: RAPL's package domains under
  * /sys/class/powercap (doc/ceilings.md#energy-per-call).  Each package
  * counts microjoules in energy_uj up to max_energy_range_uj, where it wraps
- * to 0; the runner undoes the wrap (exec/energy.c).  Other domains (core,
+ * to 0; the runner undoes the wrap (run/exec/energy.c).  Other domains (core,
  * uncore, dram: intel-rapl:N:M) are parts of a package and are not added. */
 #include "cpu.h"
 

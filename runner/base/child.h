@@ -1,8 +1,8 @@
 /* child.h - a child process of the runner's own, one way for all of them:
- * the worker (exec/supervisor.c), the hooks process and the check of a Lua
- * file (lua/hookproc.c), the processes of `parallel: processes`
- * (exec/procs.c), the backend facts of
- * a run's meta (rundir/meta.c),
+ * the worker (run/exec/supervisor.c), the hooks process and the check of a Lua
+ * file (experiment/lua/hookproc.c), the processes of `parallel: processes`
+ * (run/exec/procs.c), the backend facts of
+ * a run's meta (results/rundir/meta.c),
  * and the programs spawn.c runs.  Started with its pipes (close-on-exec),
  * maybe in a process group of its own and tied to the runner's life; killed
  * with its group; reaped.  Library code: it prints nothing. */

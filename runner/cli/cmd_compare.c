@@ -1,11 +1,11 @@
 /* cmd_compare.c - `runner compare OLD NEW` or `runner compare OLD1 OLD2 ...
  * -- NEW1 NEW2 ...` [--threshold PCT] [--noise-floor PCT] [--ignore KEY]
  * [--busy-ok] [--format text|md|csv|json]: the options, the output and the
- * exit status (doc/compare.md#comparing-runs); the comparison is report/compare.h. */
+ * exit status (doc/compare.md#comparing-runs); the comparison is results/report/compare.h. */
 #include "cli/commands.h"
 #include "cli/opts.h"
-#include "report/compare.h"
-#include "report/compare_format.h"
+#include "results/report/compare.h"
+#include "results/report/compare_format.h"
 #include "base/util.h"
 
 #include <errno.h>

@@ -4,7 +4,7 @@
  * its latest run). */
 #include "cli/commands.h"
 #include "cli/load.h"
-#include "rundir/export.h"
+#include "results/rundir/export.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,11 +1,11 @@
 /* cmd_gate.c - `runner gate RUN_DIR [--window N] [--history PATH]`: the
  * options, the output and the exit status (doc/history.md#runner-gate); the
- * judgement is history/gate.h. */
+ * judgement is results/history/gate.h. */
 #include "cli/commands.h"
 #include "cli/opts.h"
-#include "history/gate.h"
-#include "history/history_db.h"
-#include "rundir/rundir.h"
+#include "results/history/gate.h"
+#include "results/history/history_db.h"
+#include "results/rundir/rundir.h"
 #include "base/util.h"
 
 #include <stdio.h>

@@ -5,12 +5,12 @@
  * runner/history/. */
 #include "cli/commands.h"
 #include "cli/opts.h"
-#include "history/history_chart.h"
-#include "history/history_db.h"
-#include "history/history_format.h"
-#include "history/history_query.h"
-#include "history/history_record.h"
-#include "rundir/rundir.h"
+#include "results/history/history_chart.h"
+#include "results/history/history_db.h"
+#include "results/history/history_format.h"
+#include "results/history/history_query.h"
+#include "results/history/history_record.h"
+#include "results/rundir/rundir.h"
 #include "base/util.h"
 
 #include <dirent.h>

@@ -1,10 +1,10 @@
 /* cmd_list.c - `runner list workloads` and `runner list devices`. */
-#include "registry/backends.h"
+#include "experiment/registry/backends.h"
 #include "cli/commands.h"
-#include "rundir/meta.h"
-#include "exec/trial.h"
+#include "results/rundir/meta.h"
+#include "experiment/trial.h"
 #include "base/util.h"
-#include "registry/workloads.h"
+#include "experiment/registry/workloads.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * machine's ceilings, probed once and cached (doc/ceilings.md#the-ceilings). */
 #include "cli/commands.h"
 #include "cli/opts.h"
-#include "machine/machine.h"
+#include "experiment/machine/machine.h"
 #include "base/util.h"
 
 #include <math.h>

@@ -1,13 +1,13 @@
 /* cmd_merge.c - `runner merge RUN_DIR`: joins the shards of a run
- * (rundir/merge.h), then draws the plots and writes the report; a run made
+ * (results/rundir/merge.h), then draws the plots and writes the report; a run made
  * by `runner submit` earns its experiment folder's `latest` when the merge
  * is complete and has an ok trial (doc/slurm.md#running-on-a-slurm-cluster). */
 #include "cli/commands.h"
 #include "cli/notes.h"
 #include "cli/redraw.h"
-#include "history/history_run.h"
-#include "report/plots.h"
-#include "rundir/merge.h"
+#include "results/history/history_run.h"
+#include "results/report/plots.h"
+#include "results/rundir/merge.h"
 #include "base/util.h"
 
 #include <stdio.h>

@@ -1,12 +1,12 @@
 /* cmd_new.c - `runner new workload NAME [--cuda] [--dir DIR]`: writes a
  * plugin that builds with `pkg-config runner` and runs as written
  * (doc/own-code-plugins.md#runner-new-workload).  The files' text is
- * registry/plugin_template.c's; this file parses the options and writes
+ * experiment/registry/plugin_template.c's; this file parses the options and writes
  * them, never over a file that exists. */
 #include "cli/commands.h"
 #include "cli/help.h"
 #include "cli/opts.h"
-#include "registry/plugin_template.h"
+#include "experiment/registry/plugin_template.h"
 #include "base/util.h"
 
 #include <errno.h>

@@ -11,7 +11,7 @@
 #include "cli/notes.h"
 #include "cli/redraw.h"
 #include "experiment/plots_file.h"
-#include "report/plots.h"
+#include "results/report/plots.h"
 
 #include <stdio.h>
 

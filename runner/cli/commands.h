@@ -4,7 +4,7 @@
 /* internal header of runner/cli/: other folders may not include it */
 
 #include "cli/cli.h"
-#include "report/compare.h"
+#include "results/report/compare.h"
 
 #include <stdio.h>
 
@@ -41,7 +41,7 @@ int cmd_gate_main(int nargs, char **args);
 int cmd_machine_main(int nargs, char **args);
 /* runner new workload NAME [--cuda] [--dir DIR] (cmd_new.c) */
 int cmd_new_main(int nargs, char **args);
-/* Compares the runs (report/compare.h) and writes the result to out, the
+/* Compares the runs (results/report/compare.h) and writes the result to out, the
  * reasons for exit 2 to err (cmd_compare.c). */
 int compare_runs(const char *const *old_dirs, int nold, const char *const *new_dirs, int nnew,
                  const compare_opts *opt, FILE *out, FILE *err);

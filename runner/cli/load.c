@@ -1,7 +1,7 @@
 /* load.c - see load.h. */
 #include "cli/load.h"
 
-#include "rundir/rundir.h"
+#include "results/rundir/rundir.h"
 
 #include <stdio.h>
 

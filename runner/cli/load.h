@@ -6,7 +6,7 @@
 /* internal header of runner/cli/: other folders may not include it */
 
 #include "cli/cli.h"
-#include "run/load_file.h"
+#include "experiment/load_file.h"
 #include "experiment/config.h"
 
 /* What --filter, --shard and --allow-unsafe-lua ask of the loading. */

@@ -4,10 +4,10 @@
 #include "cli/commands.h"
 #include "cli/notes.h"
 #include "experiment/plots_file.h"
-#include "report/plot_model.h"
-#include "report/plot_render.h"
-#include "report/plots.h"
-#include "rundir/rundir.h"
+#include "results/report/plot_model.h"
+#include "results/report/plot_render.h"
+#include "results/report/plots.h"
+#include "results/rundir/rundir.h"
 
 #include <stdio.h>
 #include <unistd.h>

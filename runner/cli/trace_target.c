@@ -4,7 +4,7 @@
 #include "cli/trace_target.h"
 
 #include "base/util.h"
-#include "rundir/rundir.h"
+#include "results/rundir/rundir.h"
 
 #include <libgen.h>
 #include <limits.h>

@@ -2,7 +2,7 @@
  * (doc/own-code.md#the-experiment-file): the program's argument vector,
  * its protocol, environment and folder; and the placeholders `{name}` in
  * them, replaced per trial.  Plain data and text: the loader fills it
- * (command_config.c), the worker runs it (exec/cmd_workload.c). */
+ * (command_config.c), the worker runs it (run/exec/cmd_workload.c). */
 #ifndef RUNNER_COMMAND_SPEC_H
 #define RUNNER_COMMAND_SPEC_H
 /* public header of runner/experiment/ */

@@ -11,8 +11,8 @@
 #include "experiment/sweep.h"
 #include "experiment/keys.h"
 #include "base/util.h"
-#include "registry/plugin.h"
-#include "registry/workloads.h"
+#include "experiment/registry/plugin.h"
+#include "experiment/registry/workloads.h"
 #include "experiment/yml.h"
 
 #include <errno.h>

@@ -4,7 +4,7 @@
 
 #include "experiment/keys.h"
 #include "base/util.h"
-#include "registry/workloads.h"
+#include "experiment/registry/workloads.h"
 
 #include <fnmatch.h>
 #include <math.h>

@@ -4,7 +4,7 @@
 #include "base/affinity.h"
 
 #include "base/util.h"
-#include "registry/plugin.h"
+#include "experiment/registry/plugin.h"
 
 #include <ctype.h>
 #include <errno.h>

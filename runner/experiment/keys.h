@@ -6,7 +6,7 @@
 
 #include "base/diag.h"
 #include "base/value.h"
-#include "registry/workloads.h"
+#include "experiment/registry/workloads.h"
 #include "experiment/yml.h"
 
 /* Converts a YAML scalar to a generic value (int, float, bool, string).

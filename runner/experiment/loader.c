@@ -5,8 +5,8 @@
 #include "experiment/experiment.h"
 #include "experiment/keys.h"
 #include "base/util.h"
-#include "registry/plugin.h"
-#include "registry/workloads.h"
+#include "experiment/registry/plugin.h"
+#include "experiment/registry/workloads.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -7,7 +7,7 @@
 
 #include "experiment/experiment.h"
 #include "experiment/yml.h"
-#include "registry/workloads.h"
+#include "experiment/registry/workloads.h"
 
 typedef struct loader {
     yml y;

@@ -4,7 +4,7 @@
 #include "base/util.h"
 #include "experiment/columns.h"
 #include "experiment/table.h"
-#include "lua/lua_engine.h"
+#include "experiment/lua/lua_engine.h"
 #include "run/trial_extras.h"
 #include "run/trial_peak.h"
 #include "stats/stats.h"

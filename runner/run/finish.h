@@ -6,11 +6,11 @@
 #define RUNNER_RUN_FINISH_H
 /* internal header of runner/run/: other folders may not include it */
 
-#include "exec/result.h"
-#include "exec/trace_file.h"
-#include "lua/hookproc.h"
-#include "machine/ceilings.h"
-#include "rundir/results.h"
+#include "results/rundir/result.h"
+#include "run/exec/trace_file.h"
+#include "experiment/lua/hookproc.h"
+#include "experiment/machine/ceilings.h"
+#include "results/rundir/results.h"
 #include "run/run_types.h"
 
 /* What a run holds while its trials go by. */

@@ -8,7 +8,7 @@
 #include "run/interleave.h"
 
 #include "base/util.h"
-#include "exec/trial.h"
+#include "experiment/trial.h"
 #include "run/trial_extras.h"
 
 #include <math.h>

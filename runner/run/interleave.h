@@ -5,7 +5,7 @@
 #define RUNNER_RUN_INTERLEAVE_H
 /* internal header of runner/run/: other folders may not include it */
 
-#include "exec/supervisor.h"
+#include "run/exec/supervisor.h"
 #include "run/finish.h"
 
 /* Runs the interleaved trials not done yet, round by round, each finished

@@ -3,18 +3,18 @@
 #include "run/run.h"
 
 #include "base/util.h"
-#include "exec/supervisor.h"
+#include "run/exec/supervisor.h"
 #include "experiment/table.h"
-#include "history/history_run.h"
-#include "lua/hookproc.h"
-#include "lua/lua_engine.h"
-#include "report/plots.h"
+#include "results/history/history_run.h"
+#include "experiment/lua/hookproc.h"
+#include "experiment/lua/lua_engine.h"
+#include "results/report/plots.h"
 #include "run/finish.h"
 #include "run/interleave.h"
 #include "run/trial_peak.h"
-#include "rundir/meta.h"
-#include "rundir/results.h"
-#include "rundir/rundir.h"
+#include "results/rundir/meta.h"
+#include "results/rundir/results.h"
+#include "results/rundir/rundir.h"
 
 #include <stdio.h>
 #include <stdlib.h>

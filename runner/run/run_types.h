@@ -4,8 +4,8 @@
 #define RUNNER_RUN_TYPES_H
 /* public header of runner/run/ */
 
-#include "exec/result.h"
-#include "exec/trace_file.h"
+#include "results/rundir/result.h"
+#include "run/exec/trace_file.h"
 
 #include <signal.h>
 

@@ -91,7 +91,7 @@ void trial_flag_noise(trial_result *r, double rse_target)
 void trial_record_load(trial_result *r)
 {
     const load_sum *l = &r->load;
-    if (!l->n) /* a trial under one clock tick may cover no interval (exec/sysload.h) */
+    if (!l->n) /* a trial under one clock tick may cover no interval (experiment/machine/sysload.h) */
         return;
     if (l->wall < 0)
         return;

@@ -6,7 +6,7 @@
 #define RUNNER_RUN_TRIAL_EXTRAS_H
 /* internal header of runner/run/: other folders may not include it */
 
-#include "exec/result.h"
+#include "results/rundir/result.h"
 
 /* The value of extra column `key` of r (the last one set), or NULL. */
 const char *trial_extra(const trial_result *r, const char *key);

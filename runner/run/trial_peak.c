@@ -1,8 +1,8 @@
 /* trial_peak.c - see trial_peak.h. */
 #include "run/trial_peak.h"
 
-#include "exec/trial.h"
-#include "machine/machine.h"
+#include "experiment/trial.h"
+#include "experiment/machine/machine.h"
 #include "stats/stats.h"
 #include "base/util.h"
 

@@ -6,10 +6,10 @@
 /* internal header of runner/run/: other folders may not include it */
 
 #include "base/util.h"
-#include "exec/result.h"
+#include "results/rundir/result.h"
 #include "experiment/config.h"
-#include "machine/ceilings.h"
-#include "rundir/meta.h"
+#include "experiment/machine/ceilings.h"
+#include "results/rundir/meta.h"
 
 /* The machine's ceilings for a run (cached, else probed now: notes get a
  * line saying so), recorded in its the run's metadata (rundir); NULL when the probe failed

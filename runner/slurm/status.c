@@ -4,8 +4,8 @@
 #include "base/diag.h"
 #include "base/util.h"
 #include "experiment/config.h"
-#include "rundir/rundir.h"
-#include "rundir/shards.h"
+#include "results/rundir/rundir.h"
+#include "results/rundir/shards.h"
 #include "slurm/slurm.h"
 
 #include <json.h>

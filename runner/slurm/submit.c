@@ -2,9 +2,9 @@
 #include "slurm/submit.h"
 
 #include "base/util.h"
-#include "registry/plugin.h"
-#include "rundir/rundir.h"
-#include "rundir/shards.h"
+#include "experiment/registry/plugin.h"
+#include "results/rundir/rundir.h"
+#include "results/rundir/shards.h"
 #include "slurm/queue.h"
 
 #include <errno.h>
@@ -67,7 +67,7 @@ static int write_text(const char *dir, const char *name, const char *text, char 
 }
 
 /* Makes OUTPUT/<name>/<run-id>/ (absolute, checked for job scripts).
- * `latest` is not moved here: it is earned by the merge (rundir/merge.h). */
+ * `latest` is not moved here: it is earned by the merge (results/rundir/merge.h). */
 static char *make_run_dir(const char *output, const char *name, char *err, size_t errlen)
 {
     char *exp_dir = xasprintf("%s/%s", output, name);

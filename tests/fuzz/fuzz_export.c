@@ -5,7 +5,7 @@
  * (tests/strict_json.h), or refused with a reason.  An invalid output
  * aborts; a crash, leak or sanitizer report is a bug too.  See
  * `make fuzz-smoke` (doc/results.md#exporting-a-run). */
-#include "rundir/export.h"
+#include "results/rundir/export.h"
 
 #include "../strict_json.h"
 

@@ -5,8 +5,8 @@
  * leak or sanitizer report is a bug; a hang in one C function (string.find
  * with a pathological pattern) is what the runner's supervised processes
  * stop, and shows here as a libFuzzer timeout.  See `make fuzz-smoke`. */
-#include "registry/backends.h"
-#include "lua/lua_engine.h"
+#include "experiment/registry/backends.h"
+#include "experiment/lua/lua_engine.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -6,7 +6,7 @@
  * `make fuzz-smoke`. */
 #include "experiment/config.h"
 #include "base/csv.h"
-#include "rundir/results.h"
+#include "results/rundir/results.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -1,0 +1,21 @@
+/* history_format.h - the series of `runner history` written as text,
+ * Markdown, CSV or JSON (doc/history.md#runner-history), and the words of a
+ * change point.  Library code: it writes into a strbuf. */
+#ifndef RUNNER_HISTORY_FORMAT_H
+#define RUNNER_HISTORY_FORMAT_H
+/* public header of runner/results/history/ */
+
+#include "base/util.h"
+#include "results/history/history_query.h"
+
+#include <sqlite3.h>
+
+/* Writes h in `format` ("text", "md", "csv" or "json"); db gives the
+ * machines' facts (may be NULL). */
+void history_format(sqlite3 *db, const history_set *h, const char *format, strbuf *out);
+/* "change before run R: rev A -> rev B, +10.2 % [+8.1 %, +12.4 %]" (no newline). */
+void history_describe_change(const history_series *s, const changepoint *c, strbuf *out);
+/* A revision as shown: its first 10 characters, "+dirty" when it was; "?" when unknown. */
+void history_short_rev(const history_point *p, char *out, size_t n);
+
+#endif

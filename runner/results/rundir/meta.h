@@ -1,0 +1,31 @@
+/* meta.h - meta.json: what ran, where, with what (doc/results.md#results). */
+#ifndef RUNNER_META_H
+#define RUNNER_META_H
+/* public header of runner/results/rundir/ */
+
+#include "experiment/config.h"
+
+typedef struct meta meta;
+
+/* Collects the environment (host, BLAS, CUDA devices: the backends are
+ * asked in a short-lived child process so this one never touches CUDA). */
+meta *meta_collect(const experiment *e, int argc, char **argv);
+void meta_warn(meta *m, const char *msg);
+/* The ceilings the run uses (JSON text, doc/ceilings.md#the-ceilings), or
+ * the reason it has none. */
+void meta_set_ceilings(meta *m, const char *json, const char *why_none);
+/* Writes RUN_DIR/meta.json; `finished` = 0 while the run goes on. */
+int meta_write(meta *m, const char *run_dir, int finished, const long long counts[5],
+               double wall);
+void meta_free(meta *m);
+
+/* The list of warnings collected (for printing). */
+int meta_warnings(const meta *m, const char ***out);
+
+/* SHA-256 of a buffer as 64 hex digits. */
+void sha256_hex(const void *data, size_t len, char out[65]);
+
+/* Facts reported by the backends: "key\tvalue" lines (list devices too). */
+char *backend_facts(void);
+
+#endif

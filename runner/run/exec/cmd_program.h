@@ -1,0 +1,49 @@
+/* cmd_program.h - the user's program of `workload: command`
+ * (doc/own-code.md#how-the-program-runs): started with an argument vector
+ * (never a shell) in a process group of its own, stdin and stdout on
+ * /dev/null, stderr kept in memory for a failed trial's reason; ended with
+ * its whole group.  Library code: it prints nothing. */
+#ifndef RUNNER_CMD_PROGRAM_H
+#define RUNNER_CMD_PROGRAM_H
+/* internal header of runner/run/exec/: other folders may not include it */
+
+#include <stddef.h>
+#include <sys/types.h>
+
+typedef struct cmd_launch {
+    char *path;  /* the program's file */
+    char **argv; /* NULL-terminated, placeholders replaced */
+    char **envp; /* the whole environment */
+    char *cwd;
+} cmd_launch;
+
+void cmd_launch_free(cmd_launch *l);
+
+/* A file in memory for the program's stderr (append mode); -1 on error. */
+int cmd_errfile(void);
+/* The last lines of what the program wrote to stderr, joined by " | ",
+ * made safe to print (at most len - 1 bytes); "" when it wrote nothing. */
+void cmd_err_tail(int errfd, char *out, size_t len);
+/* "exited with status 3", "was killed by signal 11 (Segmentation fault)" */
+void cmd_status_text(int status, char *out, size_t len);
+
+/* The persistent program: forked, its group's leader, killed if the worker
+ * dies; the requests on its fd 3 and the replies from its fd 4
+ * ($RUNNER_PROTOCOL_FDS says so).  Its pid, with the runner's ends in *to
+ * and *from; -1 with err filled. */
+pid_t cmd_start_persistent(const cmd_launch *l, int errfd, int *to, int *from, char *err,
+                           size_t errlen);
+
+/* One run of a per_call program (posix_spawn, a group of its own): its pid,
+ * or -1 with errno set. */
+pid_t cmd_spawn_call(const cmd_launch *l, int errfd);
+
+/* Waits for pid: its wait status, or -1. */
+int cmd_wait(pid_t pid);
+
+/* Ends a persistent program: closes `to` (end of file: it exits by itself),
+ * waits up to `grace` seconds, then kills its group; reaps it.  Its wait
+ * status, or -1. */
+int cmd_stop(pid_t pid, int to, double grace);
+
+#endif

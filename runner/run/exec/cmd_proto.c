@@ -1,0 +1,152 @@
+/* cmd_proto.c - see cmd_proto.h. */
+#include "run/exec/cmd_proto.h"
+
+#include "base/util.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int cmd_send(cmd_chan *c, const char *op, json_object *fields)
+{
+    json_object *o = fields ? fields : json_object_new_object();
+    json_object_object_add(o, "op", json_object_new_string(op));
+    const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
+    size_t n = strlen(s);
+    char *line = xmalloc(n + 2);
+    memcpy(line, s, n);
+    line[n] = '\n';
+    /* a program that has closed its end gives EPIPE, not a SIGPIPE that
+     * would end the worker (its default there) */
+    struct sigaction ign = {.sa_handler = SIG_IGN}, old;
+    sigemptyset(&ign.sa_mask);
+    sigaction(SIGPIPE, &ign, &old);
+    int rc = fd_write_all(c->to, line, n + 1);
+    sigaction(SIGPIPE, &old, NULL);
+    free(line);
+    json_object_put(o);
+    return rc;
+}
+
+int cmd_read_line(cmd_chan *c, char **line)
+{
+    for (;;) {
+        char *nl = c->len ? memchr(c->buf, '\n', c->len) : NULL;
+        if (nl) {
+            size_t n = (size_t)(nl - c->buf);
+            *line = xmalloc(n + 1);
+            memcpy(*line, c->buf, n);
+            (*line)[n] = '\0';
+            if (n && (*line)[n - 1] == '\r')
+                (*line)[n - 1] = '\0';
+            memmove(c->buf, nl + 1, c->len - n - 1);
+            c->len -= n + 1;
+            return 0;
+        }
+        if (c->len > CMD_PROTO_MAX_LINE)
+            return -2;
+        if (c->cap - c->len < 4096) {
+            c->cap = c->cap ? c->cap * 2 : 65536;
+            c->buf = xrealloc(c->buf, c->cap);
+        }
+        ssize_t got = read(c->from, c->buf + c->len, c->cap - c->len);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            return -1;
+        c->len += (size_t)got;
+    }
+}
+
+void cmd_chan_reset(cmd_chan *c)
+{
+    free(c->buf);
+    c->buf = NULL;
+    c->len = c->cap = 0;
+}
+
+static double num_field(json_object *o, const char *k, int *bad)
+{
+    json_object *v;
+    if (!json_object_object_get_ex(o, k, &v) || json_object_is_type(v, json_type_null))
+        return NAN;
+    if (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int)) {
+        *bad = 1;
+        return NAN;
+    }
+    double d = json_object_get_double(v);
+    if (!isfinite(d) || d < 0)
+        *bad = 1;
+    return d;
+}
+
+int cmd_parse_reply(const char *line, const char *op, cmd_reply *r, char *err, size_t errlen)
+{
+    memset(r, 0, sizeof *r);
+    r->seconds = r->device_seconds = r->flops = r->bytes = NAN;
+    enum json_tokener_error je;
+    json_object *o = json_tokener_parse_verbose(line, &je);
+    if (!o || !json_object_is_type(o, json_type_object)) {
+        snprintf(err, errlen, "not a JSON object%s%s", o ? "" : ": ",
+                 o ? "" : json_tokener_error_desc(je));
+        json_object_put(o);
+        return -1;
+    }
+    r->root = o;
+    json_object *v;
+    if (json_object_object_get_ex(o, "error", &v)) {
+        r->kind = REPLY_ERROR;
+        r->message = xstrdup(json_object_is_type(v, json_type_string) ? json_object_get_string(v)
+                                                                        : json_object_to_json_string(v));
+        return 0;
+    }
+    if (json_object_object_get_ex(o, "skip", &v)) {
+        if (strcmp(op, "setup")) {
+            snprintf(err, errlen, "'skip' answers setup only, not %s", op);
+            return -1;
+        }
+        r->kind = REPLY_SKIP;
+        r->message = xstrdup(json_object_is_type(v, json_type_string) ? json_object_get_string(v)
+                                                                        : "skipped by the program");
+        return 0;
+    }
+    int bad = 0;
+    r->seconds = num_field(o, "seconds", &bad);
+    r->device_seconds = num_field(o, "device_seconds", &bad);
+    r->flops = num_field(o, "flops", &bad);
+    r->bytes = num_field(o, "bytes", &bad);
+    if (bad) {
+        snprintf(err, errlen, "seconds, device_seconds, flops and bytes are numbers >= 0");
+        return -1;
+    }
+    if (json_object_object_get_ex(o, "extras", &v)) {
+        if (!json_object_is_type(v, json_type_object)) {
+            snprintf(err, errlen, "'extras' is an object of column: value");
+            return -1;
+        }
+        r->extras = v;
+    }
+    if (!strcmp(op, "run") && isnan(r->seconds)) {
+        snprintf(err, errlen, "a reply to run needs \"seconds\" (or \"error\")");
+        return -1;
+    }
+    if (strcmp(op, "run") && !json_object_object_get_ex(o, "ok", &v) && !r->extras &&
+        isnan(r->flops) && isnan(r->bytes)) {
+        snprintf(err, errlen, "a reply to %s is {\"ok\": true}, {\"error\": ...}%s", op,
+                 strcmp(op, "setup") ? "" : " or {\"skip\": ...}");
+        return -1;
+    }
+    r->kind = REPLY_OK;
+    return 0;
+}
+
+void cmd_reply_free(cmd_reply *r)
+{
+    free(r->message);
+    json_object_put(r->root);
+    memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,307 @@
+/* supervisor.c - see supervisor.h. */
+#include "run/exec/supervisor.h"
+#include "experiment/trial.h"
+
+#include "base/child.h"
+#include "base/util.h"
+#include "run/exec/worker.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+void sup_init(supervisor *S, const experiment *e, volatile sig_atomic_t *interrupted)
+{
+    memset(S, 0, sizeof *S);
+    S->e = e;
+    S->interrupted = interrupted;
+    S->w = child_of(0, 0);
+    S->cmd_fd = S->res_fd = -1;
+}
+
+/* The worker, in a child of its own (base/child.h): tied to the runner's
+ * life (a worker must never outlive a runner killed with SIGKILL), leading
+ * its own process group (what it starts, os.execute under
+ * --allow-unsafe-lua, is killed with it). */
+static void worker_child(void *arg, int in, int out)
+{
+    supervisor *S = arg;
+    /* before any thread of the worker exists: they all inherit it */
+    if (S->aff_pin)
+        affinity_apply(&S->aff_set, S->aff_threads, 1);
+    worker_main(S->e, in, out);
+}
+
+static int spawn(supervisor *S)
+{
+    if (child_start(&S->w, CHILD_IN | CHILD_OUT | CHILD_GROUP | CHILD_TIED, worker_child, S) < 0)
+        return -1;
+    S->pid = S->w.pid;
+    S->cmd_fd = S->w.to;
+    S->res_fd = S->w.from;
+    return 0;
+}
+
+/* Kills the group of the worker's command program (doc/own-code.md), which the
+ * worker reaps, so it lives while the worker does: killed before the
+ * worker's own group. */
+static void kill_program(supervisor *S)
+{
+    if (S->group > 0)
+        kill(-S->group, SIGKILL);
+    S->group = 0;
+}
+
+/* Reaps the worker; returns a description of how it ended. */
+static char *reap(supervisor *S, int killed_by_us)
+{
+    int st = 0;
+    char *why;
+    /* wait for it to end, without reaping, then end what is left of its
+     * group (the group id cannot have been reused yet) */
+    child_ended(&S->w, -1);
+    kill_program(S); /* before the worker that reaps it */
+    child_kill(&S->w);
+    child_close(&S->w);
+    child_reap(&S->w, &st);
+    if (WIFSIGNALED(st)) {
+        int sig = WTERMSIG(st);
+        if (sig == SIGKILL && !killed_by_us)
+            why = xasprintf("the worker was killed by SIGKILL (out of memory?)");
+        else
+            why = xasprintf("the worker crashed: signal %d (%s)", sig, strsignal(sig));
+    } else if (WIFEXITED(st)) {
+        why = xasprintf("the worker exited with status %d in the middle of a trial",
+                        WEXITSTATUS(st));
+    } else {
+        why = xstrdup("the worker ended unexpectedly");
+    }
+    S->pid = 0;
+    S->cmd_fd = S->res_fd = -1;
+    S->rpos = S->rlen = 0; /* nothing of the old worker's is read by the next */
+    return why;
+}
+
+void sup_stop(supervisor *S)
+{
+    free(S->rbuf);
+    S->rbuf = NULL;
+    S->rpos = S->rlen = 0;
+    if (!S->pid)
+        return;
+    close(S->w.to); /* EOF: the worker exits by itself, within 0.1 s */
+    S->w.to = S->cmd_fd = -1;
+    child_ended(&S->w, 0.1);
+    kill_program(S); /* before the worker that reaps it */
+    child_kill(&S->w);
+    child_close(&S->w);
+    child_reap(&S->w, NULL);
+    S->pid = 0;
+}
+
+void sup_free(supervisor *S)
+{
+    sup_stop(S);
+    free(S->aff_spec);
+    S->aff_spec = NULL;
+}
+
+enum { RD_OK = 0, RD_EOF = -1, RD_TIMEOUT = -2, RD_INTR = -3 };
+
+#define RBUF_SIZE (1 << 18)
+
+/* Reads exactly n bytes before `deadline` (0 = none), through a buffer:
+ * a trial's messages usually arrive in one write and are read in one. */
+static int read_by(supervisor *S, void *buf, size_t n, double deadline)
+{
+    if (!S->rbuf)
+        S->rbuf = xmalloc(RBUF_SIZE);
+    while (S->rlen - S->rpos < n) {
+        if (*S->interrupted)
+            return RD_INTR;
+        if (S->rpos) { /* keep the unread part at the front */
+            memmove(S->rbuf, S->rbuf + S->rpos, S->rlen - S->rpos);
+            S->rlen -= S->rpos;
+            S->rpos = 0;
+        }
+        if (deadline > 0) {
+            double left = deadline - now_seconds();
+            if (left <= 0)
+                return RD_TIMEOUT;
+            struct pollfd pf = {S->res_fd, POLLIN, 0};
+            int r = poll(&pf, 1, (int)(left * 1000) + 1);
+            if (r < 0 && errno == EINTR)
+                continue;
+            if (r == 0)
+                continue; /* the deadline check above decides */
+        }
+        ssize_t got = read(S->res_fd, S->rbuf + S->rlen, RBUF_SIZE - S->rlen);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            return RD_EOF;
+        S->rlen += (size_t)got;
+    }
+    memcpy(buf, S->rbuf + S->rpos, n);
+    S->rpos += n;
+    return RD_OK;
+}
+
+static void add_samples(trial_result *r, const rn_sample *s, int n)
+{
+    if (r->nsamples + n > r->cap) {
+        r->cap = (r->nsamples + n) * 2;
+        r->samples = xrealloc(r->samples, (size_t)r->cap * sizeof *r->samples);
+    }
+    memcpy(r->samples + r->nsamples, s, (size_t)n * sizeof *s);
+    r->nsamples += n;
+}
+
+static void sup_run_inner(supervisor *S, long long t, double timeout, int samples, int warmups,
+                          trial_result *out);
+
+/* The trial, with the machine's load over it (sysload.h;
+ * doc/timing.md#load): what the runner and its worker used is left out. */
+void sup_run(supervisor *S, long long t, double timeout, int samples, int warmups,
+             trial_result *out)
+{
+    load_snap a, b;
+    load_snap_take(&a, S->pid);
+    trace_file_begin(S->trace, "trial", (long)S->e->ids[t]);
+    sup_run_inner(S, t, timeout, samples, warmups, out);
+    trace_file_settle(S->trace); /* what a crashed or killed worker left open */
+    trace_file_end(S->trace);
+    load_snap_take(&b, S->pid ? S->pid : a.worker);
+    load_add(&out->load, &a, &b);
+}
+
+static void sup_run_inner(supervisor *S, long long t, double timeout, int samples, int warmups,
+                          trial_result *out)
+{
+    worker_cmd cmd;
+    memset(&cmd, 0, sizeof cmd); /* no uninitialised padding down the pipe */
+    cmd = (worker_cmd){t, samples, warmups, S->trace != NULL};
+    memset(out, 0, sizeof *out);
+    out->cold = out->flops = out->bytes = NAN;
+    /* the trial's CPUs (doc/timing.md#pinning): a worker is
+     * pinned for its whole life, so a trial with other CPUs gets a new one */
+    int ac = experiment_column(S->e, "affinity"), tc = experiment_column(S->e, "threads");
+    value av = ac >= 0 ? trial_value(S->e, t, ac) : (value){0};
+    value tv = tc >= 0 ? trial_value(S->e, t, tc) : (value){0};
+    const char *spec = av.kind != VAL_NONE && av.text ? av.text : "none";
+    int threads = tv.kind == VAL_INT ? (int)tv.i : host_cpus();
+    char key[320];
+    /* resolved and formatted once while the trials' spec and threads stay
+     * the same (issue 38: affinity_format was a per-trial cost) */
+    if (!S->aff_spec || strcmp(S->aff_spec, spec) || S->aff_spec_threads != threads) {
+        free(S->aff_spec);
+        S->aff_spec = xstrdup(spec);
+        S->aff_spec_threads = threads;
+        S->aff_spec_pin = affinity_resolve(spec, threads, &S->aff_spec_set, S->aff_why,
+                                           sizeof S->aff_why);
+        if (S->aff_spec_pin >= 0)
+            affinity_format(&S->aff_spec_set, S->aff_why, sizeof S->aff_why);
+    }
+    cpu_set_t set = S->aff_spec_set;
+    const char *why = S->aff_why;
+    int pin = S->aff_spec_pin;
+    if (pin < 0) {
+        out->status = ST_FAILED;
+        out->reason = xstrdup(why);
+        return;
+    }
+    snprintf(key, sizeof key, "%d:%d:%s", pin, pin ? threads : 0, why);
+    /* warmup_curve: the first calls of a fresh worker (doc/timing.md#the-warmup-curve) */
+    int wc = experiment_column(S->e, "warmup_curve");
+    value wv = wc >= 0 ? trial_value(S->e, t, wc) : (value){0};
+    if (S->pid && (strcmp(key, S->aff_key) || (wv.kind == VAL_INT && wv.i > 0)))
+        sup_stop(S);
+    snprintf(S->aff_key, sizeof S->aff_key, "%s", key);
+    S->aff_set = set;
+    S->aff_threads = threads;
+    S->aff_pin = pin;
+    if (pin)
+        trial_result_add_extra(out, "cpus", why);
+    if (!S->pid)
+        trace_file_begin(S->trace, "start worker", -1);
+    int spawned = !S->pid ? spawn(S) : 1;
+    if (spawned != 1)
+        trace_file_end(S->trace);
+    if (spawned < 0) {
+        out->status = ST_FAILED;
+        out->reason = xasprintf("cannot start a worker process: %s", strerror(errno));
+        return;
+    }
+    if (write(S->cmd_fd, &cmd, sizeof cmd) != (ssize_t)sizeof cmd) {
+        free(reap(S, 0));
+        out->status = ST_FAILED;
+        out->reason = xstrdup("cannot talk to the worker process");
+        return;
+    }
+    double start = now_seconds();
+    double deadline = timeout > 0 ? start + timeout : 0;
+    char *payload = xmalloc(MSG_MAX_PAYLOAD + 1);
+    for (;;) {
+        msg_header h;
+        int rc = read_by(S, &h, sizeof h, deadline);
+        if (rc == RD_OK && h.len > MSG_MAX_PAYLOAD)
+            rc = RD_EOF;
+        if (rc == RD_OK && h.len)
+            rc = read_by(S, payload, h.len, deadline);
+        if (rc == RD_TIMEOUT || rc == RD_INTR) {
+            kill_program(S); /* before the worker that reaps it */
+            child_kill(&S->w);
+            free(reap(S, 1));
+            char d[32];
+            fmt_seconds(d, sizeof d, timeout);
+            out->status = rc == RD_TIMEOUT ? ST_TIMEOUT : ST_INTERRUPTED;
+            out->reason = rc == RD_TIMEOUT
+                              ? xasprintf("stopped at the %s timeout (%d samples taken)", d,
+                                          out->nsamples)
+                              : xstrdup("interrupted");
+            break;
+        }
+        if (rc == RD_EOF) {
+            out->status = *S->interrupted ? ST_INTERRUPTED : ST_FAILED;
+            out->reason = reap(S, 0);
+            break;
+        }
+        if (h.type == MSG_SAMPLES) {
+            add_samples(out, (const rn_sample *)payload, (int)(h.len / sizeof(rn_sample)));
+        } else if (h.type == MSG_COLD && h.len == sizeof(double)) {
+            memcpy(&out->cold, payload, sizeof(double));
+        } else if (h.type == MSG_COUNTS && h.len == 2 * sizeof(double)) {
+            double c[2];
+            memcpy(c, payload, sizeof c);
+            out->flops = c[0];
+            out->bytes = c[1];
+        } else if (h.type == MSG_GROUP && h.len == sizeof(int)) {
+            int g;
+            memcpy(&g, payload, sizeof g);
+            S->group = g;
+        } else if (h.type == MSG_TRACE) {
+            trace_file_add(S->trace, (const trace_rec *)payload, h.len / sizeof(trace_rec));
+        } else if (h.type == MSG_EXTRA) {
+            payload[h.len] = '\0';
+            char *tab = strchr(payload, '\t');
+            if (tab) {
+                *tab = '\0';
+                trial_result_add_extra(out, payload, tab + 1);
+            }
+        } else if (h.type == MSG_DONE) {
+            payload[h.len] = '\0';
+            out->status = (trial_status)h.status;
+            out->reason = xstrdup(payload);
+            if (h.retire) /* it exits now: the next trial gets a fresh one */
+                free(reap(S, 1));
+            break;
+        }
+    }
+    free(payload);
+}

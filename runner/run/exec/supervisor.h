@@ -1,0 +1,51 @@
+/* supervisor.h - runs trials in a worker process and survives its crashes,
+ * hangs and out-of-memory kills: each is recorded, and the next trial gets a
+ * fresh worker. */
+#ifndef RUNNER_SUPERVISOR_H
+#define RUNNER_SUPERVISOR_H
+/* public header of runner/run/exec/ */
+
+#include "backend.h"
+#include "base/affinity.h"
+#include "base/child.h"
+#include "experiment/config.h"
+#include "results/rundir/result.h"
+#include "run/exec/trace_file.h"
+
+#include <signal.h>
+#include <sys/types.h>
+
+typedef struct supervisor {
+    const experiment *e;
+    child w;   /* the worker */
+    pid_t pid; /* 0: no worker (w.pid) */
+    int cmd_fd, res_fd;
+    volatile sig_atomic_t *interrupted;
+    char *rbuf; /* what the worker sent and is not read yet */
+    size_t rpos, rlen;
+    /* the worker's CPUs (affinity.h): a trial that wants others gets a new worker */
+    char aff_key[320];
+    cpu_set_t aff_set;
+    int aff_threads, aff_pin;
+    /* the last trial's affinity spec and threads, resolved into aff_why
+     * (pin < 0: refused, aff_why the reason): the next trial with the same
+     * ones resolves and formats nothing again */
+    char *aff_spec;
+    int aff_spec_threads, aff_spec_pin;
+    cpu_set_t aff_spec_set;
+    char aff_why[300];
+    trace_file *trace; /* the run's timeline (doc/results.md#a-timeline-of-a-run), or NULL */
+    pid_t group; /* the worker's command program's group (MSG_GROUP), or 0 */
+} supervisor;
+
+void sup_init(supervisor *S, const experiment *e, volatile sig_atomic_t *interrupted);
+/* Runs trial t; timeout in seconds (0 = none).  `samples` and `warmups`
+ * override the trial's own repeats and warmups when >= 0 (order:
+ * interleaved takes one sample per round). */
+void sup_run(supervisor *S, long long t, double timeout, int samples, int warmups,
+             trial_result *out);
+void sup_stop(supervisor *S);
+/* sup_stop, and frees what the supervisor keeps between workers. */
+void sup_free(supervisor *S);
+
+#endif
