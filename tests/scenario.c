@@ -30,6 +30,19 @@ char *experiment_in(const char *file, const char *yaml, char *exp, char *out)
     return d;
 }
 
+char *run_fresh(const char *file, const char *yaml, int variant, proc_out *r, csv_table *t)
+{
+    char exp[SCENARIO_PATH], out[SCENARIO_PATH], name[256];
+    char *d = experiment_in(file, yaml, exp, out);
+    if (variant > 0)
+        run_with_fake(out, exp, variant, r);
+    else
+        run_quiet(out, exp, r);
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(file, "."), file);
+    read_newest(out, name, "trials.csv", t);
+    return d;
+}
+
 void run_expect(const char *out, const char *exp, int want, proc_out *r)
 {
     run_quiet(out, exp, r);

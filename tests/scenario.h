@@ -19,6 +19,10 @@ void experiment_at(const char *dir, const char *file, const char *yaml, char *ex
 void file_at(const char *dir, const char *name, const char *text, char *path);
 /* experiment_at in a fresh tmpdir(), which it returns (malloc'd). */
 char *experiment_in(const char *file, const char *yaml, char *exp, char *out);
+/* experiment_in FILE (NAME.yaml) run by run_quiet, or run_with_fake of
+ * fake-VARIANT.so when variant > 0, and the newest run of NAME's trials.csv
+ * read into t (asserted).  Returns the folder (malloc'd). */
+char *run_fresh(const char *file, const char *yaml, int variant, proc_out *r, csv_table *t);
 /* Runs EXP as `runner --quiet --no-plots --output OUT EXP`; run_expect also
  * asserts its exit status is `want`. */
 void run_quiet(const char *out, const char *exp, proc_out *r);

@@ -23,15 +23,14 @@
 
 Test(run, crashing_hanging_and_failing_trials_are_recorded_and_the_sweep_goes_on, .timeout = 30)
 {
-    char exp[SCENARIO_PATH], out[SCENARIO_PATH];
-    char *d = experiment_in("crash.yaml",
-                            "workload: selftest\nrepeats: 3\ntimeout: 1s\n"
-                            "sweep:\n  action: [none, segfault, abort, hang, fail, wrong, exit, sleep]\n", exp, out);
     proc_out r;
-    run_quiet(out, exp, &r);
-    cr_assert_eq(r.status, 1, "exit %d: %s", r.status, r.err);
     csv_table t;
-    read_newest(out, "crash", "trials.csv", &t);
+    char *d =
+        run_fresh("crash.yaml",
+                  "workload: selftest\nrepeats: 3\ntimeout: 1s\n"
+                  "sweep:\n  action: [none, segfault, abort, hang, fail, wrong, exit, sleep]\n",
+                  0, &r, &t);
+    cr_assert_eq(r.status, 1, "exit %d: %s", r.status, r.err);
     cr_assert_eq(t.nrows, 9);
     int st = csv_col(&t, "status"), rs = csv_col(&t, "reason"), ns = csv_col(&t, "samples");
     const char *want[][2] = {{"ok", ""},
@@ -103,14 +102,13 @@ Test(run, read_only_output_is_refused_before_any_trial, .timeout = 30)
 
 Test(run, cuda_trials_are_skipped_with_the_reason, .timeout = 30)
 {
-    char exp[SCENARIO_PATH], out[SCENARIO_PATH];
-    char *d = experiment_in("mm.yaml",
-                            "workload: matmul\nrepeats: 2\nsweep:\n  device: [cpu, cuda, 'cuda:3']\n  size: [8, 16]\n", exp, out);
     proc_out r;
-    run_with_fake(out, exp, 5, &r);
-    cr_assert_eq(r.status, 0, "skips are not failures: %s", r.err);
     csv_table t;
-    read_newest(out, "mm", "trials.csv", &t);
+    char *d = run_fresh(
+        "mm.yaml",
+        "workload: matmul\nrepeats: 2\nsweep:\n  device: [cpu, cuda, 'cuda:3']\n  size: [8, 16]\n",
+        5, &r, &t);
+    cr_assert_eq(r.status, 0, "skips are not failures: %s", r.err);
     int st = csv_col(&t, "status"), rs = csv_col(&t, "reason");
     cr_assert_eq(t.nrows, 7);
     cr_assert_str_eq(t.rows[1][st], "ok");
@@ -121,15 +119,14 @@ Test(run, cuda_trials_are_skipped_with_the_reason, .timeout = 30)
 
 Test(run, concurrent_member_on_a_missing_device_is_skipped, .timeout = 30)
 {
-    char exp[SCENARIO_PATH], out[SCENARIO_PATH];
-    char *d = experiment_in("c.yaml",
-                            "workload: concurrent\nparams:\n  members:\n"
-                            "    - {workload: noop, device: cpu}\n    - {workload: noop, device: 'cuda:1'}\n", exp, out);
     proc_out r;
-    run_with_fake(out, exp, 1, &r);
-    cr_assert_eq(r.status, 0, "%s", r.err);
     csv_table t;
-    read_newest(out, "c", "trials.csv", &t);
+    char *d =
+        run_fresh("c.yaml",
+                  "workload: concurrent\nparams:\n  members:\n"
+                  "    - {workload: noop, device: cpu}\n    - {workload: noop, device: 'cuda:1'}\n",
+                  1, &r, &t);
+    cr_assert_eq(r.status, 0, "%s", r.err);
     cr_assert_str_eq(t.rows[1][csv_col(&t, "status")], "skipped");
     cr_assert_str_eq(t.rows[1][csv_col(&t, "reason")],
                      "member 2 needs fake:1; this machine has 0 fake devices");

@@ -230,13 +230,13 @@ Test(run, a_new_column_per_trial_costs_one_rewrite, .timeout = 120)
  * trials.csv: earlier rows get an empty cell. */
 Test(run, extra_columns_appear_in_trials_csv, .timeout = 30)
 {
-    char exp[SCENARIO_PATH], out[SCENARIO_PATH];
-    char *d = experiment_in("x.yaml",
-                            "workload: selftest\nrepeats: 4\nwarmups: 2\nbatch: 1\nsweep:\n  action: [fail, none, sleep]\n", exp, out);
     proc_out r;
-    run_expect(out, exp, 1, &r);
     csv_table t;
-    read_newest(out, "x", "trials.csv", &t);
+    char *d = run_fresh("x.yaml",
+                        "workload: selftest\nrepeats: 4\nwarmups: 2\nbatch: 1\nsweep:\n  action: "
+                        "[fail, none, sleep]\n",
+                        0, &r, &t);
+    cr_assert_eq(r.status, 1, "%s", r.err);
     int c = csv_col(&t, "calls");
     cr_assert_gt(c, csv_col(&t, "gbps"), "calls comes after the standard columns");
     cr_assert_eq(t.nrows, 4);
@@ -259,15 +259,14 @@ Test(run, extra_columns_appear_in_trials_csv, .timeout = 30)
  * calls) keep every row as wide as the header. */
 Test(run, columns_appearing_one_after_another_keep_rows_whole, .timeout = 30)
 {
-    char exp[SCENARIO_PATH], out[SCENARIO_PATH];
-    char *d = experiment_in("w.yaml",
-                            "workload: selftest\nrepeats: 3\nwarmups: 0\nsweep:\n"
-                            "  case:\n    - {label: a, action: fail}\n    - {label: b, action: none, batch: 1}\n"
-                            "    - {label: c, action: none, batch: 4}\n    - {label: d, action: fail}\n", exp, out);
     proc_out r;
-    run_quiet(out, exp, &r);
     csv_table t;
-    read_newest(out, "w", "trials.csv", &t);
+    char *d = run_fresh(
+        "w.yaml",
+        "workload: selftest\nrepeats: 3\nwarmups: 0\nsweep:\n"
+        "  case:\n    - {label: a, action: fail}\n    - {label: b, action: none, batch: 1}\n"
+        "    - {label: c, action: none, batch: 4}\n    - {label: d, action: fail}\n",
+        0, &r, &t);
     cr_assert_eq(t.nrows, 5, "%d rows", t.nrows);
     for (int i = 1; i < t.nrows; i++)
         cr_assert_eq(t.nfields[i], t.nfields[0], "row %d: %d fields, header %d", i, t.nfields[i],
