@@ -166,6 +166,14 @@ void read_trials(const char *d, csv_table *t)
     cr_assert_eq(csv_read(p, t), 0, "no %s", p);
 }
 
+void expect_exit(char *const args[], int status, const char *msg)
+{
+    proc_out r;
+    run(args, &r);
+    cr_assert_eq(r.status, status, "%s: exit %d: %s", args[0], r.status, r.err);
+    cr_assert(strstr(r.err, msg), "%s: want '%s' in: %s", args[0], msg, r.err);
+}
+
 void run_trials_in(const char *d, const char *yaml, int want, proc_out *r, csv_table *t)
 {
     run_yaml_in(d, yaml, NULL, r);

@@ -42,6 +42,8 @@ void run_drawn_in(const char *d, const char *yaml, const char *const *extra, pro
 char *run_yaml(const char *yaml, const char *const *extra, proc_out *r);
 /* DIR/run/trials.csv of run_yaml, read (asserted). */
 void read_trials(const char *d, csv_table *t);
+/* run(args) must exit with `status`, saying `msg` on stderr. */
+void expect_exit(char *const args[], int status, const char *msg);
 /* run_yaml_in DIR (run_trials: in a fresh tmpdir(), returned) with its exit
  * status asserted to be `want` (its stderr the message), and its
  * trials.csv read into t. */

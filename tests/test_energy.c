@@ -123,20 +123,15 @@ Test(energy, delta_undoes_each_counters_wrap)
 /* `energy` must be true or false, at the top level and in a sweep. */
 Test(energy, the_key_is_validated)
 {
-    proc_out r;
     char *d = dir_with("a.yaml", "workload: noop\nenergy: 3\n");
     write_text(d, "b.yaml", "workload: noop\nsweep:\n  energy: [true, maybe]\n");
     char a[4096], b[4096];
     snprintf(a, sizeof a, "%s/a.yaml", d);
     snprintf(b, sizeof b, "%s/b.yaml", d);
-    run((char *[]){"validate", a, NULL}, &r);
-    cr_assert_eq(r.status, 2);
-    cr_assert(strstr(r.err, "a.yaml:2:9: error: 'energy' must be true or false, not '3'"), "%s",
-              r.err);
-    run((char *[]){"validate", b, NULL}, &r);
-    cr_assert_eq(r.status, 2);
-    cr_assert(strstr(r.err, "b.yaml:3:18: error: 'energy' must be true or false, not 'maybe'"),
-              "%s", r.err);
+    expect_exit((char *[]){"validate", a, NULL}, 2,
+                "a.yaml:2:9: error: 'energy' must be true or false, not '3'");
+    expect_exit((char *[]){"validate", b, NULL}, 2,
+                "b.yaml:3:18: error: 'energy' must be true or false, not 'maybe'");
     free(d);
 }
 

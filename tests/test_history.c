@@ -116,9 +116,8 @@ Test(history, every_finished_run_is_recorded_once_and_import_skips_it)
     free(jm);
     /* import of the same runs: each once */
     char *res = xasprintf("%s/res", d);
-    run((char *[]){"history", "import", res, "--history", db, NULL}, &r);
-    cr_assert_eq(r.status, 0, "%s", r.err);
-    cr_assert(strstr(r.err, "0 runs recorded, 2 already there"), "%s", r.err);
+    expect_exit((char *[]){"history", "import", res, "--history", db, NULL}, 0,
+                "0 runs recorded, 2 already there");
     cr_assert_eq(query_num(db, "SELECT count(*) FROM runs"), 2);
     /* --no-history records nothing */
     run_toy(d, (const char *const[]){"--no-history", NULL}, &r);
@@ -126,9 +125,8 @@ Test(history, every_finished_run_is_recorded_once_and_import_skips_it)
     cr_assert_eq(query_num(db, "SELECT count(*) FROM runs"), 2);
     /* an imported run into a new database: recorded, then already there */
     char *other = xasprintf("%s/other.sqlite", d);
-    run((char *[]){"history", "import", res, "--history", other, NULL}, &r);
-    cr_assert_eq(r.status, 0, "%s", r.err);
-    cr_assert(strstr(r.err, "3 runs recorded, 0 already there"), "%s", r.err);
+    expect_exit((char *[]){"history", "import", res, "--history", other, NULL}, 0,
+                "3 runs recorded, 0 already there");
     /* RUNNER_HISTORY names the database */
     setenv("RUNNER_HISTORY", other, 1);
     run_toy(d, NULL, &r);
@@ -138,9 +136,8 @@ Test(history, every_finished_run_is_recorded_once_and_import_skips_it)
     /* import of what is no run */
     run((char *[]){"history", "import", d, "--history", other, NULL}, &r);
     cr_assert_eq(r.status, 0, "%s", r.err); /* d holds res/toy/<runs> */
-    run((char *[]){"history", "import", "/nonexistent", "--history", other, NULL}, &r);
-    cr_assert_eq(r.status, 2);
-    cr_assert(strstr(r.err, "/nonexistent holds no run folder"), "%s", r.err);
+    expect_exit((char *[]){"history", "import", "/nonexistent", "--history", other, NULL}, 2,
+                "/nonexistent holds no run folder");
     run((char *[]){"history", "import", "--history", other, NULL}, &r);
     cr_assert_eq(r.status, 2);
     free(other);
@@ -319,12 +316,9 @@ Test(history, a_corrupt_database_is_a_warning_and_history_refuses_it)
     proc_out r;
     run_keeps(d, &r, "file is not a database");
     char *db = db_path(d);
-    run((char *[]){"history", "--history", db, NULL}, &r);
-    cr_assert_eq(r.status, 2);
-    cr_assert(strstr(r.err, "file is not a database"), "%s", r.err);
-    run((char *[]){"history", "--history", "/nonexistent.sqlite", NULL}, &r);
-    cr_assert_eq(r.status, 2);
-    cr_assert(strstr(r.err, "no history database there"), "%s", r.err);
+    expect_exit((char *[]){"history", "--history", db, NULL}, 2, "file is not a database");
+    expect_exit((char *[]){"history", "--history", "/nonexistent.sqlite", NULL}, 2,
+                "no history database there");
     free(db);
     free(res);
 }
@@ -417,17 +411,13 @@ Test(history, runner_history_in_every_format_with_charts)
     free(cmd);
     free(png);
     /* nothing matches; bad options */
-    run((char *[]){"history", "--history", db, "--experiment", "nosuch", NULL}, &r);
-    cr_assert_eq(r.status, 2);
-    cr_assert(strstr(r.err, "no recorded run in"), "%s", r.err);
-    run((char *[]){"history", "--history", db, "--format", "xml", NULL}, &r);
-    cr_assert_eq(r.status, 2);
-    cr_assert(strstr(r.err, "--format takes text, md, csv or json, not 'xml'"), "%s", r.err);
+    expect_exit((char *[]){"history", "--history", db, "--experiment", "nosuch", NULL}, 2,
+                "no recorded run in");
+    expect_exit((char *[]){"history", "--history", db, "--format", "xml", NULL}, 2,
+                "--format takes text, md, csv or json, not 'xml'");
     run((char *[]){"history", "--history", db, "--filter", "size", NULL}, &r);
     cr_assert_eq(r.status, 2);
-    run((char *[]){"history", "--histroy", db, NULL}, &r);
-    cr_assert_eq(r.status, 2);
-    cr_assert(strstr(r.err, "did you mean '--history'"), "%s", r.err);
+    expect_exit((char *[]){"history", "--histroy", db, NULL}, 2, "did you mean '--history'");
     run((char *[]){"history", "stray", "--history", db, NULL}, &r);
     cr_assert_eq(r.status, 2);
     run((char *[]){"history", "--revision", "x", "--history", db, NULL}, &r);

@@ -23,13 +23,12 @@
 
 Test(run, crashing_hanging_and_failing_trials_are_recorded_and_the_sweep_goes_on, .timeout = 30)
 {
+    const char *yaml =
+        "workload: selftest\nrepeats: 3\ntimeout: 1s\n"
+        "sweep:\n  action: [none, segfault, abort, hang, fail, wrong, exit, sleep]\n";
     proc_out r;
     csv_table t;
-    char *d =
-        run_fresh("crash.yaml",
-                  "workload: selftest\nrepeats: 3\ntimeout: 1s\n"
-                  "sweep:\n  action: [none, segfault, abort, hang, fail, wrong, exit, sleep]\n",
-                  0, &r, &t);
+    char *d = run_fresh("crash.yaml", yaml, 0, &r, &t);
     cr_assert_eq(r.status, 1, "exit %d: %s", r.status, r.err);
     cr_assert_eq(t.nrows, 9);
     int st = csv_col(&t, "status"), rs = csv_col(&t, "reason"), ns = csv_col(&t, "samples");
@@ -54,33 +53,21 @@ Test(run, crashing_hanging_and_failing_trials_are_recorded_and_the_sweep_goes_on
 
 Test(run, exit_codes, .timeout = 30)
 {
+    proc_out r;
     char *d = tmpdir(), ok[SCENARIO_PATH], bad[SCENARIO_PATH], out[SCENARIO_PATH];
     file_at(d, "ok.yaml", "workload: noop\nrepeats: 3\n", ok);
     file_at(d, "bad.yaml", "workload: noop\nrepeat: 3\n", bad);
     snprintf(out, sizeof out, "%s/out", d);
-    proc_out r;
     run_expect(out, ok, 0, &r);
     /* an invalid file among valid ones: nothing runs, exit 2 */
-    run((char *[]){"--quiet", "--output", out, ok, bad, NULL}, &r);
-    cr_assert_eq(r.status, 2);
-    cr_assert(strstr(r.err, "bad.yaml:2:1: error: unknown key 'repeat'; did you mean 'repeats'?"),
-              "%s", r.err);
-    run((char *[]){"--bogus", ok, NULL}, &r);
-    cr_assert_eq(r.status, 2);
-    cr_assert(strstr(r.err, "unknown option '--bogus'"), "%s", r.err);
-    run((char *[]){"--filter", "nosuch=1", ok, NULL}, &r);
-    cr_assert_eq(r.status, 2);
-    cr_assert(strstr(r.err, "--filter: unknown key 'nosuch'"), "%s", r.err);
-    run((char *[]){"--filter", "broken", ok, NULL}, &r);
-    cr_assert_eq(r.status, 2);
-    cr_assert(strstr(r.err, "--filter takes KEY=GLOB"), "%s", r.err);
-    run((char *[]){"validate", "/nonexistent.yaml", NULL}, &r);
-    cr_assert_eq(r.status, 2);
-    cr_assert(strstr(r.err, "/nonexistent.yaml: error: cannot open: No such file or directory"),
-              "%s", r.err);
-    run((char *[]){"list", "gadgets", NULL}, &r);
-    cr_assert_eq(r.status, 2);
-    cr_assert(strstr(r.err, "usage: runner list workloads | devices"), "%s", r.err);
+    expect_exit((char *[]){"--quiet", "--output", out, ok, bad, NULL}, 2,
+                "bad.yaml:2:1: error: unknown key 'repeat'; did you mean 'repeats'?");
+    expect_exit((char *[]){"--bogus", ok, NULL}, 2, "unknown option '--bogus'");
+    expect_exit((char *[]){"--filter", "nosuch=1", ok, NULL}, 2, "--filter: unknown key 'nosuch'");
+    expect_exit((char *[]){"--filter", "broken", ok, NULL}, 2, "--filter takes KEY=GLOB");
+    expect_exit((char *[]){"validate", "/nonexistent.yaml", NULL}, 2,
+                "/nonexistent.yaml: error: cannot open: No such file or directory");
+    expect_exit((char *[]){"list", "gadgets", NULL}, 2, "usage: runner list workloads | devices");
     free(d);
 }
 
@@ -93,10 +80,8 @@ Test(run, read_only_output_is_refused_before_any_trial, .timeout = 30)
     file_at(d, "ok.yaml", "workload: noop\n", ok);
     write_text(d, "file", "x");
     snprintf(out, sizeof out, "%s/file/sub", d);
-    proc_out r;
-    run((char *[]){"--quiet", "--output", out, ok, NULL}, &r);
-    cr_assert_eq(r.status, 2);
-    cr_assert(strstr(r.err, "cannot write to the output folder"), "%s", r.err);
+    expect_exit((char *[]){"--quiet", "--output", out, ok, NULL}, 2,
+                "cannot write to the output folder");
     free(d);
 }
 
@@ -336,9 +321,8 @@ Test(run, threads_above_the_cpus_is_a_validation_warning, .timeout = 30)
     char *d = tmpdir(), exp[SCENARIO_PATH];
     file_at(d, "th.yaml", "workload: noop\nsweep:\n  threads: [1, 4096]\n", exp);
     proc_out r;
-    run((char *[]){"validate", exp, NULL}, &r);
-    cr_assert_eq(r.status, 0, "%s", r.err);
-    cr_assert(strstr(r.err, "th.yaml:3:16: warning: threads 4096 is more than the"), "%s", r.err);
+    expect_exit((char *[]){"validate", exp, NULL}, 0,
+                "th.yaml:3:16: warning: threads 4096 is more than the");
     write_text(d, "th.yaml", "workload: noop\nthreads: 1\n");
     run((char *[]){"validate", exp, NULL}, &r);
     cr_assert_eq(r.status, 0, "%s", r.err);

@@ -475,10 +475,8 @@ Test(run, affinity_pins_the_worker_and_is_recorded, .timeout = 30)
     free(m);
     /* a malformed value is a file:line:col error */
     write_text(d, "aff.yaml", "workload: noop\naffinity: fast\n");
-    run((char *[]){"validate", exp, NULL}, &r);
-    cr_assert_eq(r.status, 2);
-    cr_assert(strstr(r.err, "aff.yaml:2:11: error: 'affinity' must be none, compact or a CPU list"),
-              "%s", r.err);
+    expect_exit((char *[]){"validate", exp, NULL}, 2,
+                "aff.yaml:2:11: error: 'affinity' must be none, compact or a CPU list");
     free(d);
 }
 

@@ -346,9 +346,8 @@ Test(run, a_damaged_row_is_run_again, .timeout = 60)
     fprintf(f, "%s3garbage,not,a,row\n", all);
     fclose(f);
     free(all);
-    run((char *[]){"--quiet", "--no-plots", "--run-dir", dir, exp, NULL}, &r);
-    cr_assert_eq(r.status, 0, "%s", r.err);
-    cr_expect(strstr(r.err, "1 damaged row of trials.csv dropped"), "%s", r.err);
+    expect_exit((char *[]){"--quiet", "--no-plots", "--run-dir", dir, exp, NULL}, 0,
+                "1 damaged row of trials.csv dropped");
     csv_table t;
     cr_assert_eq(csv_read(p, &t), 0);
     cr_assert_eq(t.nrows, 7, "one row per trial");
@@ -413,9 +412,8 @@ Test(run, latest_moves_only_to_a_finished_run_with_an_ok_trial, .timeout = 30)
     cr_assert(readlink(p, first, sizeof first - 1) > 0);
     sleep(1); /* a new run id */
     /* every trial failed: the run is kept, latest stays on the earlier run */
-    run((char *[]){"--no-plots", "--output", out, exp, "--filter", "action=fail", NULL}, &r);
-    cr_assert_eq(r.status, 1, "%s", r.err);
-    cr_assert(strstr(r.err, "latest not moved: the run has no ok trial"), "%s", r.err);
+    expect_exit((char *[]){"--no-plots", "--output", out, exp, "--filter", "action=fail", NULL}, 1,
+                "latest not moved: the run has no ok trial");
     cr_assert(readlink(p, now, sizeof now - 1) > 0);
     cr_assert_str_eq(now, first);
     /* a filter that matches nothing: exit 2, quoted, nothing run, latest unchanged */
