@@ -17,17 +17,14 @@
  * trials 0, 2, 4, shard 2 trials 1, 3. */
 static char *two_shards(void)
 {
-    char *d = dir_with("e.yaml",
-                       "name: m\nworkload: noop\nrepeats: 2\nwarmups: 0\nsweep:\n"
-                       "  size: [1, 2, 3, 4, 5]\n");
-    char y[4096], rd[4096];
-    snprintf(y, sizeof y, "%s/e.yaml", d);
-    snprintf(rd, sizeof rd, "%s/run", d);
-    proc_out r;
+    char *d = tmpdir();
     for (int k = 1; k <= 2; k++) {
         char sh[8];
         snprintf(sh, sizeof sh, "%d/2", k);
-        run((char *[]){"--quiet", "--no-plots", "--shard", sh, "--run-dir", rd, y, NULL}, &r);
+        proc_out r;
+        run_yaml_in(
+            d, "name: m\nworkload: noop\nrepeats: 2\nwarmups: 0\nsweep:\n  size: [1, 2, 3, 4, 5]\n",
+            (const char *const[]){"--shard", sh, NULL}, &r);
         cr_assert_eq(r.status, 0, "%s", r.err);
     }
     return d;

@@ -217,27 +217,22 @@ Test(parallel, lua_workloads_run_their_part_in_each_process, .timeout = 60)
  * a trial that failed already says both. */
 Test(parallel, a_process_teardown_error_fails_the_trial, .timeout = 60)
 {
-    char *d = dir_with("w.lua",
-                       "return {\n"
-                       "  run = function(ctx, p, s) end,\n"
-                       "  check = function(ctx, p, s)\n"
-                       "    if p.mode == 'check' and p.process_index == 1 then error('wrong sum') end\n"
-                       "  end,\n"
-                       "  teardown = function(ctx, p, s)\n"
-                       "    if p.mode ~= 'ok' and p.process_index == 2 then error('cannot let go') end\n"
-                       "  end,\n"
-                       "}\n");
-    write_text(d, "e.yaml", "workload: lua:w.lua\nsize: 10\nparallel: processes\nthreads: 2\n"
-                            "repeats: 2\n"
-                            "sweep:\n  spawn: [once, per_call]\n  mode: [ok, teardown, check]\n");
-    char exp[4096], rd[4096];
-    snprintf(exp, sizeof exp, "%s/e.yaml", d);
-    snprintf(rd, sizeof rd, "%s/run", d);
+    char *d = dir_with(
+        "w.lua", "return {\n"
+                 "  run = function(ctx, p, s) end,\n"
+                 "  check = function(ctx, p, s)\n"
+                 "    if p.mode == 'check' and p.process_index == 1 then error('wrong sum') end\n"
+                 "  end,\n"
+                 "  teardown = function(ctx, p, s)\n"
+                 "    if p.mode ~= 'ok' and p.process_index == 2 then error('cannot let go') end\n"
+                 "  end,\n"
+                 "}\n");
     proc_out r;
-    run((char *[]){"--quiet", "--no-plots", "--run-dir", rd, exp, NULL}, &r);
-    cr_assert_eq(r.status, 1, "%s", r.err);
     csv_table t;
-    read_trials(d, &t);
+    run_trials_in(d,
+                  "workload: lua:w.lua\nsize: 10\nparallel: processes\nthreads: 2\nrepeats: 2\n"
+                  "sweep:\n  spawn: [once, per_call]\n  mode: [ok, teardown, check]\n",
+                  1, &r, &t);
     cr_assert_eq(t.nrows, 7);
     for (int i = 1; i < t.nrows; i++) {
         const char *mode = cell(&t, i, "mode"), *why = cell(&t, i, "reason");
@@ -372,17 +367,16 @@ Test(trace, a_20_trial_run_is_well_formed_and_agrees_with_samples_csv, .timeout 
     char *d = dir_with("hooks.lua",
                        "return {after_trial = function(t, r) return {seen = 1} end}\n");
     /* 20 trials: two sleep lengths x batch 1 and 8 x 5 seeds */
-    write_text(d, "e.yaml", "workload: selftest\nhooks: hooks.lua\nrepeats: 5\ntrace: true\n"
-                            "warmup_time: 0\nparams: {action: sleep}\n"
-                            "sweep:\n  seconds: [0.0005, 0.002]\n  batch: [1, 8]\n"
-                            "  seed: {range: [1, 5]}\n");
-    char exp[4096], rd[4096], tp[4096];
-    snprintf(exp, sizeof exp, "%s/e.yaml", d);
-    snprintf(rd, sizeof rd, "%s/run", d);
-    snprintf(tp, sizeof tp, "%s/run/trace.json", d);
     proc_out r;
-    run((char *[]){"--quiet", "--no-plots", "--run-dir", rd, exp, NULL}, &r);
+    run_yaml_in(d,
+                "workload: selftest\nhooks: hooks.lua\nrepeats: 5\ntrace: true\n"
+                "warmup_time: 0\nparams: {action: sleep}\n"
+                "sweep:\n  seconds: [0.0005, 0.002]\n  batch: [1, 8]\n"
+                "  seed: {range: [1, 5]}\n",
+                NULL, &r);
     cr_assert_eq(r.status, 0, "%s", r.err);
+    char tp[4096];
+    snprintf(tp, sizeof tp, "%s/run/trace.json", d);
 
     /* samples.csv: trial, sample -> seconds */
     csv_table s;
