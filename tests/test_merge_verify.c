@@ -37,6 +37,14 @@ static void merge(const char *d, proc_out *r)
     run((char *[]){"merge", "--no-plots", rd, NULL}, r);
 }
 
+/* PATH's text (malloc'd; asserted). */
+static char *text_of(const char *path)
+{
+    char *text = read_file(path, NULL);
+    cr_assert_not_null(text, "cannot read %s", path);
+    return text;
+}
+
 static char *shard_file(const char *d, int k, const char *name)
 {
     return xasprintf("%s/run/shard-%d-of-2/%s", d, k, name);
@@ -84,8 +92,7 @@ Test(merge_verify, a_shard_cut_short_names_its_missing_trials, .timeout = 60)
 {
     char *d = two_shards();
     char *tp = shard_file(d, 1, "trials.csv");
-    char *text = read_file(tp, NULL);
-    cr_assert(text);
+    char *text = text_of(tp);
     /* the header and trial 0's row only; trial 2's row torn mid-line */
     char *second = strchr(strchr(text, '\n') + 1, '\n') + 1;
     char *third = strchr(second, '\n') + 1;
@@ -122,8 +129,7 @@ Test(merge_verify, a_shard_whose_files_do_not_parse_is_named, .timeout = 60)
 {
     char *d = two_shards();
     char *tp = shard_file(d, 2, "trials.csv");
-    char *good = read_file(tp, NULL);
-    cr_assert(good);
+    char *good = text_of(tp);
     proc_out r;
     /* not a trials table at all */
     put(tp, "root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1::/usr/sbin:/usr/sbin/nologin\n");
