@@ -48,9 +48,7 @@ static char *slurp(const char *dir, const char *name)
 
 Test(merge, shards_join_in_trial_order_with_the_union_of_their_columns)
 {
-    char tmpl[] = "/tmp/runner-merge-XXXXXX";
-    char *run = mkdtemp(tmpl);
-    cr_assert(run);
+    char *run = tmpdir();
     /* shard 1 holds trials 0 and 2, shard 2 trial 1 with a column of its own */
     free(shard(run, 1, 2, "trial,size,status\n0,1,ok\n2,4,failed\n",
                "trial,sample,seconds,device_seconds\n0,0,0.5,\n2,0,0.7,\n", 1));
@@ -89,6 +87,7 @@ Test(merge, shards_join_in_trial_order_with_the_union_of_their_columns)
     cr_assert_eq(rundir_merge_earn_latest(run), -1);
     sb_free(&err);
     rm_rf(run);
+    free(run);
 }
 
 /* A shard killed before its end (a Slurm time limit) keeps the cells of
@@ -97,9 +96,7 @@ Test(merge, shards_join_in_trial_order_with_the_union_of_their_columns)
  * shard's files as they are (it may still be running). */
 Test(merge, a_killed_shards_late_columns_are_merged)
 {
-    char tmpl[] = "/tmp/runner-merge-XXXXXX";
-    char *run = mkdtemp(tmpl);
-    cr_assert(run);
+    char *run = tmpdir();
     free(shard(run, 1, 2, "trial,size,status,extra\n0,1,ok,p\n2,4,ok,q\n",
                "trial,sample,seconds,device_seconds\n0,0,0.5,\n2,0,0.7,\n", 1));
     const char *trials2 = "trial,size,status\n1,2,ok\n3,8,failed\n";
@@ -135,13 +132,12 @@ Test(merge, a_killed_shards_late_columns_are_merged)
     free(d);
     sb_free(&err);
     rm_rf(run);
+    free(run);
 }
 
 Test(merge, refusals_write_nothing_and_give_every_reason)
 {
-    char tmpl[] = "/tmp/runner-merge-XXXXXX";
-    char *run = mkdtemp(tmpl);
-    cr_assert(run);
+    char *run = tmpdir();
     merge_info m;
     strbuf err = {0};
     cr_assert_eq(rundir_merge(run, &m, &err), MERGE_INVALID);
@@ -167,4 +163,5 @@ Test(merge, refusals_write_nothing_and_give_every_reason)
     free(a);
     free(b);
     rm_rf(run);
+    free(run);
 }
