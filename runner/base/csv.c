@@ -109,10 +109,7 @@ void csv_parse(char *text, size_t len, csv_table *t)
 
 void csv_free(csv_table *t)
 {
-    free(t->rows);
-    free(t->nfields);
-    free(t->cells);
-    free(t->arena);
+    FREE_ALL(t->rows, t->nfields, t->cells, t->arena);
     memset(t, 0, sizeof *t);
 }
 

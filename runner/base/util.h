@@ -11,6 +11,11 @@ void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* free() of each of n pointers; FREE_ALL(a, b, c) frees a, b and c: the
+ * owned fields of a struct in one statement. */
+void free_all(void *const *ptrs, size_t n);
+#define FREE_ALL(...)                                                                        \
+    free_all((void *const[]){__VA_ARGS__}, sizeof((void *const[]){__VA_ARGS__}) / sizeof(void *))
 
 /* A growable NUL-terminated string. */
 typedef struct strbuf {

@@ -124,10 +124,7 @@ void slurm_view_free(slurm_view *v, int n)
         free(v->state[k]);
         free(v->task[k]);
     }
-    free(v->state);
-    free(v->task);
-    free(v->merge_state);
-    free(v->problem);
+    FREE_ALL(v->state, v->task, v->merge_state, v->problem);
 }
 
 void slurm_query(const job_log *L, int n, slurm_view *v)

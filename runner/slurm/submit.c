@@ -181,9 +181,7 @@ int submit_prepare(const experiment *e, const char *path, const char *output, in
     rc = 0;
 out:
     free(job);
-    free(merge);
-    free(exp_path);
-    free(runner);
+    FREE_ALL(merge, exp_path, runner);
     return rc;
 }
 
@@ -332,18 +330,12 @@ int submit_send(submission *s, const slurm_opts *o, strbuf *msgs)
         sb_printf(msgs, "%s\n", e);
 out:
     free_args(args, na);
-    free(args);
-    free(job);
-    free(merge);
+    FREE_ALL(args, job, merge);
     return rc;
 }
 
 void submission_free(submission *s)
 {
-    free(s->run_dir);
-    free(s->name);
-    free(s->todo);
-    free(s->tasks);
-    free(s->shards);
+    FREE_ALL(s->run_dir, s->name, s->todo, s->tasks, s->shards);
     memset(s, 0, sizeof *s);
 }

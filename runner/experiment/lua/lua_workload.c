@@ -427,14 +427,8 @@ static void lw_work(void *st, double *flops, double *bytes)
 }
 
 static const rn_workload_impl impl = {
-    .name = "lua",
-    .prepare = lw_prepare,
-    .run = lw_run,
-    .check = lw_check,
-    .release = lw_release,
-    .extras = lw_extras,
-    .work = lw_work,
-    .teardown = lua_workload_teardown,
+    .name = "lua", .prepare = lw_prepare, .run = lw_run, .check = lw_check, .release = lw_release,
+    .extras = lw_extras, .work = lw_work, .teardown = lua_workload_teardown,
     .diagnostic = lua_workload_diagnostic,
 };
 

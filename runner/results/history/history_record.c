@@ -65,12 +65,7 @@ void history_machine_of(json_object *meta, history_machine *m)
 
 void history_machine_free(history_machine *m)
 {
-    free(m->facts);
-    free(m->cpu_model);
-    free(m->gpu);
-    free(m->gpu_driver);
-    free(m->blas_core);
-    free(m->governor);
+    FREE_ALL(m->facts, m->cpu_model, m->gpu, m->gpu_driver, m->blas_core, m->governor);
     memset(m, 0, sizeof *m);
 }
 

@@ -191,10 +191,7 @@ static void fastest(strbuf *b, const run_model *m)
     if (ncf == 0 || m->c_median < 0) {
         if (nw > 0) {
             sb_puts(b, "- Every swept key is an amount of work or a measurement setting (");
-            for (int k = 0; k < nw; k++) {
-                sb_puts(b, k ? ", " : "");
-                report_md(b, m->t.rows[0][work[k]]);
-            }
+            report_md_names(b, m, work, nw, "", ", ", "");
             sb_puts(b, "): no configurations to compare.\n");
         }
         free(work);
@@ -216,10 +213,7 @@ static void fastest(strbuf *b, const run_model *m)
     if (n > 0 && !compared) {
         char *l = pm_label(m, fr[0].row, conf, ncf);
         sb_puts(b, "- One configuration ran at each ");
-        for (int k = 0; k < nw; k++) {
-            sb_puts(b, k ? " and " : "");
-            report_md(b, m->t.rows[0][work[k]]);
-        }
+        report_md_names(b, m, work, nw, "", " and ", "");
         if (!nw)
             sb_puts(b, "point");
         sb_puts(b, " (");
@@ -230,16 +224,9 @@ static void fastest(strbuf *b, const run_model *m)
     }
     if (n > 0) {
         sb_puts(b, "\nFastest configuration");
-        for (int k = 0; k < nw; k++) {
-            sb_puts(b, k ? " and " : " at each ");
-            report_md(b, m->t.rows[0][work[k]]);
-        }
+        report_md_names(b, m, work, nw, " at each ", " and ", "");
         sb_puts(b, " (median time):\n\n|");
-        for (int k = 0; k < nw; k++) {
-            sb_putc(b, ' ');
-            report_md(b, m->t.rows[0][work[k]]);
-            sb_puts(b, " |");
-        }
+        report_md_names(b, m, work, nw, " ", " ", " |");
         sb_puts(b, " fastest | median | next | median | ratio |\n|");
         for (int k = 0; k < nw; k++)
             sb_puts(b, " ---: |");

@@ -28,9 +28,6 @@ void trial_result_free(trial_result *r)
         free(r->extra_keys[i]);
         free(r->extra_vals[i]);
     }
-    free(r->extra_keys);
-    free(r->extra_vals);
-    free(r->reason);
-    free(r->samples);
+    FREE_ALL(r->extra_keys, r->extra_vals, r->reason, r->samples);
     memset(r, 0, sizeof *r);
 }

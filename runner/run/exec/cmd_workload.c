@@ -519,14 +519,8 @@ static void cw_work(void *state, double *flops, double *bytes)
 }
 
 const rn_workload_impl cmd_workload = {
-    .name = "command",
-    .prepare = cw_prepare,
-    .run = cw_run,
-    .check = cw_check,
-    .release = cw_release,
-    .extras = cw_extras,
-    .work = cw_work,
-    .teardown = cw_teardown,
+    .name = "command", .prepare = cw_prepare, .run = cw_run, .check = cw_check,
+    .release = cw_release, .extras = cw_extras, .work = cw_work, .teardown = cw_teardown,
     .timed_begin = cw_timed_begin,
 };
 
