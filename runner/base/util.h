@@ -14,6 +14,9 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* free() of each of n pointers; FREE_ALL(a, b, c) frees a, b and c: the
  * owned fields of a struct in one statement. */
 void free_all(void *const *ptrs, size_t n);
+/* -1, 0 or 1 as a is below, equal to (or unordered with) or above b: what a
+ * qsort comparison returns, for numbers of any type. */
+#define CMP_NUM(a, b) (((a) > (b)) - ((a) < (b)))
 #define FREE_ALL(...)                                                                        \
     free_all((void *const[]){__VA_ARGS__}, sizeof((void *const[]){__VA_ARGS__}) / sizeof(void *))
 

@@ -166,18 +166,20 @@ static int history_option(void *ctx, const opts *p, int id)
         fprintf(stderr, "runner: history: %s needs a value\n", p->name);
         return EXIT_INVALID;
     }
+    /* the options that keep their text as given */
+    const char **to[] = {[H_EXPERIMENT] = &h->q.experiment, [H_MACHINE] = &h->q.machine,
+                         [H_CHARTS] = &h->charts, [H_HISTORY] = &h->given,
+                         [H_REVISION] = &h->revision, [H_HELP] = NULL};
+    if (id >= 0 && to[id]) {
+        *to[id] = v;
+        return -1;
+    }
     switch (id) {
     case OPT_ARG:
         if (!h->importing && h->ndirs == 0 && !strcmp(v, "import"))
             h->importing = 1;
         else
             h->dirs[h->ndirs++] = (char *)v;
-        break;
-    case H_EXPERIMENT:
-        h->q.experiment = v;
-        break;
-    case H_MACHINE:
-        h->q.machine = v;
         break;
     case H_FILTER:
         if (!strchr(v, '=') || v[0] == '=') {
@@ -193,17 +195,8 @@ static int history_option(void *ctx, const opts *p, int id)
         }
         h->format = v;
         break;
-    case H_CHARTS:
-        h->charts = v;
-        break;
     case H_NO_CHARTS:
         h->no_charts = 1;
-        break;
-    case H_HISTORY:
-        h->given = v;
-        break;
-    case H_REVISION:
-        h->revision = v;
         break;
     }
     return -1;

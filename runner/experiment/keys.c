@@ -124,6 +124,15 @@ static int want_int(value *v, long long lo, long long hi, const char *key, int l
     return 0;
 }
 
+static int want_bool(value *v, const char *key, int line, int col, diags *d)
+{
+    if (v->kind != VAL_BOOL) {
+        diag_add(d, line, col, "'%s' must be true or false, not '%s'", key, v->text);
+        return -1;
+    }
+    return 0;
+}
+
 /* An integer from lo to hi, or the one word that stands for a choice the
  * runner makes (threads: all, repeats and batch: auto). */
 static int want_int_or(value *v, const char *word, long long lo, long long hi, const char *key,
@@ -319,11 +328,7 @@ static int check_timeout(value *v, int line, int col, diags *d)
 
 static int check_bool(value *v, int line, int col, diags *d)
 {
-    if (v->kind != VAL_BOOL) {
-        diag_add(d, line, col, "'cold_cache' must be true or false, not '%s'", v->text);
-        return -1;
-    }
-    return 0;
+    return want_bool(v, "cold_cache", line, col, d);
 }
 
 /* doc/timing.md#processes-and-threads */
@@ -358,11 +363,7 @@ static int check_order(value *v, int line, int col, diags *d)
 /* doc/ceilings.md#energy-per-call */
 static int check_energy(value *v, int line, int col, diags *d)
 {
-    if (v->kind != VAL_BOOL) {
-        diag_add(d, line, col, "'energy' must be true or false, not '%s'", v->text);
-        return -1;
-    }
-    return 0;
+    return want_bool(v, "energy", line, col, d);
 }
 
 static int check_seed(value *v, int line, int col, diags *d)

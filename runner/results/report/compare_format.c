@@ -357,27 +357,24 @@ static void put_csv(const compare_report *R, strbuf *out)
             csv_field(&b, compare_param(R, c, i));
             sb_putc(&b, ',');
         }
-        if (c->o.run >= 0)
-            sb_printf(&b, "%lld", R->runs[c->o.run].id[c->o.pos]);
-        sb_putc(&b, ',');
-        if (c->n.run >= 0)
-            sb_printf(&b, "%lld", R->runs[c->n.run].id[c->n.pos]);
-        sb_putc(&b, ',');
-        csv_field(&b, c->o.run >= 0 ? c->o.status : "");
-        sb_putc(&b, ',');
-        csv_field(&b, c->n.run >= 0 ? c->n.status : "");
-        sb_putc(&b, ',');
-        if (c->o.run >= 0)
-            sb_printf(&b, "%d", c->o.nruns);
-        sb_putc(&b, ',');
-        if (c->n.run >= 0)
-            sb_printf(&b, "%d", c->n.nruns);
-        sb_putc(&b, ',');
-        if (c->o.run >= 0)
-            sb_printf(&b, "%d", c->o.n);
-        sb_putc(&b, ',');
-        if (c->n.run >= 0)
-            sb_printf(&b, "%d", c->n.n);
+        /* old_trial,new_trial,old_status,...,new_samples: empty where a side has none */
+        const compare_side *side[2] = {&c->o, &c->n};
+        for (int k = 0; k < 2; k++)
+            if (side[k]->run >= 0)
+                sb_printf(&b, "%lld,", R->runs[side[k]->run].id[side[k]->pos]);
+            else
+                sb_putc(&b, ',');
+        for (int k = 0; k < 2; k++) {
+            csv_field(&b, side[k]->run >= 0 ? side[k]->status : "");
+            sb_putc(&b, ',');
+        }
+        for (int k = 0; k < 4; k++) {
+            const compare_side *x = side[k % 2];
+            if (x->run >= 0)
+                sb_printf(&b, "%d", k < 2 ? x->nruns : x->n);
+            if (k < 3)
+                sb_putc(&b, ',');
+        }
         csv_num(&b, c->o.median);
         csv_num(&b, c->n.median);
         csv_num(&b, c->ratio);

@@ -167,9 +167,7 @@ static int cmp_fast(const void *a, const void *b)
 {
     const fast_row *p = a, *q = b;
     int c = cmp_work(p->row, q->row);
-    if (c)
-        return c;
-    return p->v < q->v ? -1 : p->v > q->v;
+    return c ? c : CMP_NUM(p->v, q->v);
 }
 
 static void fastest(strbuf *b, const run_model *m)
@@ -273,6 +271,16 @@ typedef struct reason_group {
     strbuf trials;
 } reason_group;
 
+/* "- trial ID (what it is): ", the head of a list item about one trial */
+static void trial_item(strbuf *b, const run_model *m, int r)
+{
+    char *desc = report_describe(m, r);
+    sb_printf(b, "- trial %s (", pm_cell(m, r, 0));
+    report_md(b, desc);
+    sb_puts(b, "): ");
+    free(desc);
+}
+
 static void failures(strbuf *b, const run_model *m)
 {
     int nfail = 0;
@@ -282,17 +290,14 @@ static void failures(strbuf *b, const run_model *m)
             continue;
         if (!nfail++)
             sb_puts(b, "\nFailed trials (left out of the charts):\n\n");
-        char *desc = report_describe(m, r);
-        sb_printf(b, "- trial %s (", pm_cell(m, r, 0));
-        report_md(b, desc);
-        sb_printf(b, "): %s", st);
+        trial_item(b, m, r);
+        sb_printf(b, "%s", st);
         const char *why = pm_cell(m, r, m->c_reason);
         if (*why) {
             sb_puts(b, ": ");
             report_md(b, why);
         }
         sb_puts(b, "\n");
-        free(desc);
     }
     reason_group *g = NULL;
     int ng = 0;
@@ -433,13 +438,9 @@ static void noisy(strbuf *b, const run_model *m, const drift *dr)
         if (!busy++)
             sb_puts(b, "\nTrials run on a busy machine (other processes or the hypervisor took "
                        "CPU time during the trial; their times may be inflated):\n\n");
-        char *desc = report_describe(m, r);
-        sb_printf(b, "- trial %s (", pm_cell(m, r, 0));
-        report_md(b, desc);
-        sb_puts(b, "): ");
+        trial_item(b, m, r);
         report_md(b, w + 6);
         sb_puts(b, "\n");
-        free(desc);
     }
 }
 
@@ -456,10 +457,7 @@ static void throttle_warnings(strbuf *b, const run_model *m)
             continue;
         if (!n++)
             sb_puts(b, "\nWarnings about the throttle check:\n\n");
-        char *desc = report_describe(m, r);
-        sb_printf(b, "- trial %s (", pm_cell(m, r, 0));
-        report_md(b, desc);
-        sb_puts(b, "): ");
+        trial_item(b, m, r);
         if (*k) {
             sb_puts(b, "kept ");
             report_md(b, k);
@@ -470,7 +468,6 @@ static void throttle_warnings(strbuf *b, const run_model *m)
             report_md(b, o);
         }
         sb_puts(b, "\n");
-        free(desc);
     }
 }
 

@@ -116,9 +116,7 @@ static int cmp_base_key(const void *a, const void *b)
 {
     const base_key *p = a, *q = b;
     int c = strcmp(p->key, q->key);
-    if (c)
-        return c;
-    return p->v < q->v ? -1 : p->v > q->v;
+    return c ? c : CMP_NUM(p->v, q->v);
 }
 
 static char *pair_key(const run_model *m, int row, const int *keys, int nk)
