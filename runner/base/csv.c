@@ -26,17 +26,11 @@ void csv_field(strbuf *b, const char *s)
 int csv_read(const char *path, csv_table *t)
 {
     memset(t, 0, sizeof *t);
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    size_t len;
+    char *text = read_file(path, &len);
+    if (!text)
         return -1;
-    strbuf raw = {0};
-    char chunk[1 << 16];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        sb_putn(&raw, chunk, n);
-    fclose(f);
-    size_t len = raw.len;
-    csv_parse(sb_take(&raw), len, t);
+    csv_parse(text, len, t);
     return 0;
 }
 

@@ -415,3 +415,13 @@ int write_file_atomic(const char *path, const char *data, size_t len)
     errno = saved;
     return rc;
 }
+
+int write_text_in(const char *dir, const char *name, const char *text, char *err, size_t errlen)
+{
+    char *p = xasprintf("%s/%s", dir, name);
+    int rc = write_file_atomic(p, text, strlen(text));
+    if (rc < 0)
+        snprintf(err, errlen, "cannot write %s: %s", p, strerror(errno));
+    free(p);
+    return rc;
+}

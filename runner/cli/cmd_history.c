@@ -50,7 +50,7 @@ static const opt_def history_options[] = {
 static void runs_below(const char *dir, int depth, char ***out, int *n)
 {
     if (rundir_is_run(dir)) {
-        *out = xrealloc(*out, (size_t)(*n + 1) * sizeof **out);
+        XGROW(*out, *n);
         (*out)[(*n)++] = xstrdup(dir);
         return;
     }

@@ -16,8 +16,8 @@
 int loader_add_column(loader *L, const char *name, col_kind kind)
 {
     experiment *e = L->e;
-    e->cols = xrealloc(e->cols, (size_t)(e->ncols + 1) * sizeof *e->cols);
-    L->rank = xrealloc(L->rank, (size_t)(e->ncols + 1) * sizeof *L->rank);
+    XGROW(e->cols, e->ncols);
+    XGROW(L->rank, e->ncols);
     e->cols[e->ncols] = (column){.name = xstrdup(name), .kind = kind,
                                  .runkey = runkey_index(name), .axis = -1};
     L->rank[e->ncols] = 0;

@@ -23,7 +23,7 @@
 /* Sets `column` to v in element el; `at` is where v is written. */
 static void elem_set(axis_elem *el, int column, value v, const yaml_node_t *at)
 {
-    el->kv = xrealloc(el->kv, (size_t)(el->nkv + 1) * sizeof *el->kv);
+    XGROW(el->kv, el->nkv);
     el->kv[el->nkv++] = (axis_kv){column, v, yml_line(at), yml_col(at)};
 }
 
@@ -376,7 +376,7 @@ static void parse_axis(loader *L, const yaml_node_t *k, const yaml_node_t *v)
         return;
     }
     int ai = e->naxes;
-    e->axes = xrealloc(e->axes, (size_t)(e->naxes + 1) * sizeof *e->axes);
+    XGROW(e->axes, e->naxes);
     axis *a = &e->axes[e->naxes++];
     *a = (axis){.name = xstrdup(name), .linked = linked, .line = yml_line(k), .col = yml_col(k)};
     int c = linked ? loader_add_column(L, name, COL_AXIS) : loader_get_column(L, name);

@@ -98,8 +98,8 @@ void slurm_log_read(const char *run_dir, job_log *L)
             free(L->experiment);
             L->experiment = xstrdup(line + 11);
         } else if (sscanf(line, "array %31[0-9] %4095s", id, tasks) == 2) {
-            L->arr_id = xrealloc(L->arr_id, (size_t)(L->narr + 1) * sizeof *L->arr_id);
-            L->arr_tasks = xrealloc(L->arr_tasks, (size_t)(L->narr + 1) * sizeof *L->arr_tasks);
+            XGROW(L->arr_id, L->narr);
+            XGROW(L->arr_tasks, L->narr);
             snprintf(L->arr_id[L->narr], sizeof L->arr_id[L->narr], "%s", id);
             L->arr_tasks[L->narr++] = xstrdup(tasks);
         } else if (sscanf(line, "merge %31[0-9]", id) == 1) {

@@ -309,7 +309,7 @@ static void failures(strbuf *b, const run_model *m)
         while (k < ng && strcmp(g[k].reason, why))
             k++;
         if (k == ng) {
-            g = xrealloc(g, (size_t)(ng + 1) * sizeof *g);
+            XGROW(g, ng);
             g[ng++] = (reason_group){.reason = xstrdup(why)};
         }
         g[k].count++;

@@ -267,14 +267,14 @@ int pm_chart_data(const run_model *m, const chart_spec *s, chart_data *d)
             if (!strcmp(d->curves[k].label, label))
                 ci = k;
         if (ci < 0) {
-            d->curves = xrealloc(d->curves, (size_t)(d->ncurves + 1) * sizeof *d->curves);
+            XGROW(d->curves, d->ncurves);
             d->curves[d->ncurves] = (pm_curve){.label = label};
             ci = d->ncurves++;
         } else {
             free(label);
         }
         pm_curve *cv = &d->curves[ci];
-        cv->p = xrealloc(cv->p, (size_t)(cv->n + 1) * sizeof *cv->p);
+        XGROW(cv->p, cv->n);
         pm_point pt = {.y = val[i], .lo = NAN, .hi = NAN, .slo = NAN, .shi = NAN, .row = r};
         if (d->xcat) {
             const char *t = pm_cell(m, r, x);

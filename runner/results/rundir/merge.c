@@ -67,7 +67,7 @@ static int header_union(shard *s, int ns, char ***out)
             for (int j = 0; j < n && !seen; j++)
                 seen = !strcmp(cols[j], name);
             if (!seen) {
-                cols = xrealloc(cols, (size_t)(n + 1) * sizeof *cols);
+                XGROW(cols, n);
                 cols[n++] = (char *)name;
             }
         }
@@ -267,7 +267,7 @@ static int find_shards(const char *dir, shard **out, int *nout, int *nof, diags 
             return MERGE_INVALID;
         }
         n = nn;
-        s = xrealloc(s, (size_t)(ns + 1) * sizeof *s);
+        XGROW(s, ns);
         s[ns] = (shard){.k = k, .n = nn, .dir = xasprintf("%s/%s", dir, de->d_name)};
         ns++;
     }

@@ -128,8 +128,8 @@ static void keep_extras(cmd_state *s, json_object *x)
         while (i < s->nx && strcmp(s->xk[i], k))
             i++;
         if (i == s->nx) {
-            s->xk = xrealloc(s->xk, (size_t)(s->nx + 1) * sizeof *s->xk);
-            s->xv = xrealloc(s->xv, (size_t)(s->nx + 1) * sizeof *s->xv);
+            XGROW(s->xk, s->nx);
+            XGROW(s->xv, s->nx);
             s->xk[s->nx] = sanitize_text(xstrdup(k));
             s->xv[s->nx++] = NULL;
         }
