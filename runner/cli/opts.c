@@ -6,7 +6,7 @@
 #include "cli/opts.h"
 
 #include "base/util.h"
-#include "cli/commands.h"
+#include "cli/exit_status.h"
 
 #include <stdio.h>
 #include <stdlib.h>
