@@ -139,8 +139,10 @@ static void init_files(run_files *R, const experiment *e)
  * killed while its folder was being made has none yet). */
 static int load_or_start(run_files *R, const experiment *e, char *err, size_t len)
 {
-    return rundir_is_run(R->run_dir) ? resume_load(R, e, err, len)
-                                     : start_files(R, e, err, len);
+    if (!rundir_is_run(R->run_dir))
+        return start_files(R, e, err, len);
+    R->has_rows = 1; /* its header is not rewritten in mid-run (widen_empty_header) */
+    return resume_load(R, e, err, len);
 }
 
 /* The trials and samples tables, opened for appending. */
@@ -218,6 +220,47 @@ static void num(strbuf *b, double x)
     }
 }
 
+/* A whole number in decimal, as "%lld" writes it: the trial id and sample
+ * number of every line, without a printf per line (issue 38). */
+static void put_int(strbuf *b, long long v)
+{
+    char t[24], *p = t + sizeof t;
+    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+    do
+        *--p = (char)('0' + u % 10);
+    while (u /= 10);
+    if (v < 0)
+        *--p = '-';
+    sb_putn(b, p, (size_t)(t + sizeof t - p));
+}
+
+/* The first trial written brings its extra columns into the header itself:
+ * trials.csv has no row yet, so it is rewritten whole (atomically, and the
+ * append descriptor reopened on the new file), and a run whose trials all
+ * have the same columns needs no trials.more.csv and no fold at its end
+ * (doc/results.md#results).  A run resumed, or rows written already: the
+ * cells go to trials.more.csv as before. */
+static int widen_empty_header(run_files *R, const experiment *e, char *err, size_t len)
+{
+    if (R->has_rows || R->nhdr == R->nextra)
+        return 0;
+    char *hdr = trials_header(e, R);
+    int rc = write_new(R->run_dir, rundir_name(RD_TRIALS), hdr, err, len);
+    free(hdr);
+    if (rc < 0)
+        return -1;
+    if (R->trials_fd >= 0)
+        close(R->trials_fd);
+    R->trials_fd = open_append(R->run_dir, rundir_name(RD_TRIALS));
+    R->trials_size = -1;
+    if (R->trials_fd < 0) {
+        snprintf(err, len, "cannot open the results in %s: %s", R->run_dir, strerror(errno));
+        return -1;
+    }
+    R->nhdr = R->nextra;
+    return 0;
+}
+
 static double phase_median(const trial_result *r, size_t off, double *tmp)
 {
     int k = 0;
@@ -268,7 +311,11 @@ int results_write(run_files *R, const experiment *e, long long t, const trial_re
         resume_add_extra(R, device_cols[j]);
     for (int j = 0; j < r->nextra; j++)
         resume_add_extra(R, r->extra_keys[j]);
-    strbuf b = {0};
+    if (widen_empty_header(R, e, err, len) < 0)
+        return -1;
+    /* one buffer for the run's lines: no allocation per trial */
+    strbuf b = R->line;
+    b.len = 0;
     /* cells of columns the header does not have yet: trials.more.csv,
      * before the row (the row commits the trial) */
     for (int i = R->nhdr; i < R->nextra; i++) {
@@ -284,7 +331,8 @@ int results_write(run_files *R, const experiment *e, long long t, const trial_re
                 v = r->extra_vals[j];
         if (!v)
             continue;
-        sb_printf(&b, "%lld,", id);
+        put_int(&b, id);
+        sb_putc(&b, ',');
         csv_field(&b, R->extra[i]);
         sb_putc(&b, ',');
         csv_field(&b, v);
@@ -308,7 +356,12 @@ int results_write(run_files *R, const experiment *e, long long t, const trial_re
     for (int i = 0; i < r->nsamples; i++) {
         char t[64];
         format_number(t, sizeof t, r->samples[i].seconds, 9);
-        sb_printf(&b, "%lld,%d,%s,", id, i, t);
+        put_int(&b, id);
+        sb_putc(&b, ',');
+        put_int(&b, i);
+        sb_putc(&b, ',');
+        sb_puts(&b, t);
+        sb_putc(&b, ',');
         if (isfinite(r->samples[i].device_seconds)) {
             format_number(t, sizeof t, r->samples[i].device_seconds, 9);
             sb_puts(&b, t);
@@ -319,7 +372,8 @@ int results_write(run_files *R, const experiment *e, long long t, const trial_re
         goto fail;
     b.len = 0;
 
-    double *x = xmalloc((size_t)(r->nsamples + 1) * sizeof *x);
+    double x1[8]; /* a few samples: on the stack */
+    double *x = r->nsamples < 8 ? x1 : xmalloc((size_t)r->nsamples * sizeof *x);
     for (int i = 0; i < r->nsamples; i++)
         x[i] = r->samples[i].seconds;
     stats s;
@@ -327,9 +381,11 @@ int results_write(run_files *R, const experiment *e, long long t, const trial_re
     double h2d = phase_median(r, offsetof(rn_sample, h2d), x);
     double cmp = phase_median(r, offsetof(rn_sample, compute), x);
     double d2h = phase_median(r, offsetof(rn_sample, d2h), x);
-    free(x);
+    if (x != x1)
+        free(x);
 
-    sb_printf(&b, "%lld,", id);
+    put_int(&b, id);
+    sb_putc(&b, ',');
     /* the key cells as the dry-run writes them (table_keys), but `threads:
      * all` as the number it became (doc/results.md#results) */
     int tc = experiment_column(e, "threads");
@@ -337,20 +393,25 @@ int results_write(run_files *R, const experiment *e, long long t, const trial_re
         value v = trial_value(e, t, c);
         sb_puts(&b, c ? "," : "");
         if (c == tc && v.text && !strcmp(v.text, "all"))
-            sb_printf(&b, "%d", host_cpus());
+            put_int(&b, host_cpus());
         else if (v.text)
             csv_field(&b, v.text);
     }
-    sb_printf(&b, ",%s,", status_names[r->status]);
+    sb_putc(&b, ',');
+    sb_puts(&b, status_names[r->status]);
+    sb_putc(&b, ',');
     /* one line per row: newlines in a reason would still be quoted, but a
      * reader scanning lines should not have to know that */
-    char *reason = xstrdup(r->reason ? r->reason : "");
-    for (char *p = reason; *p; p++)
-        if (*p == '\n' || *p == '\r')
-            *p = ' ';
-    csv_field(&b, reason);
-    free(reason);
-    sb_printf(&b, ",%d", r->nsamples);
+    if (r->reason && *r->reason) {
+        char *reason = xstrdup(r->reason);
+        for (char *p = reason; *p; p++)
+            if (*p == '\n' || *p == '\r')
+                *p = ' ';
+        csv_field(&b, reason);
+        free(reason);
+    }
+    sb_putc(&b, ',');
+    put_int(&b, r->nsamples);
     num(&b, r->cold);
     num(&b, s.min);
     num(&b, s.median);
@@ -382,12 +443,13 @@ int results_write(run_files *R, const experiment *e, long long t, const trial_re
     sb_putc(&b, '\n');
     if (append_record(R->trials_fd, &R->trials_size, b.s, b.len) < 0)
         goto fail;
-    sb_free(&b);
+    R->line = b;
+    R->has_rows = 1;
     resume_mark_done(R, id);
     return 0;
 fail:
     snprintf(err, len, "cannot write results to %s: %s", R->run_dir, strerror(errno));
-    sb_free(&b);
+    R->line = b;
     return -1;
 }
 
@@ -475,6 +537,7 @@ int results_close(run_files *R, int finished, char *err, size_t len)
 
 void results_free(run_files *R)
 {
+    sb_free(&R->line);
     for (int i = 0; i < R->nextra; i++)
         free(R->extra[i]);
     free(R->extra);
