@@ -133,6 +133,7 @@ static void init_files(run_files *R, const experiment *e)
         if (e->ids[i] > R->max_id)
             R->max_id = e->ids[i];
     R->done = xcalloc((size_t)(R->max_id / 8 + 1), 1);
+    R->col_threads = experiment_column(e, "threads");
 }
 
 /* A locked run folder: read back what it holds, or start its files (a run
@@ -388,7 +389,7 @@ int results_write(run_files *R, const experiment *e, long long t, const trial_re
     sb_putc(&b, ',');
     /* the key cells as the dry-run writes them (table_keys), but `threads:
      * all` as the number it became (doc/results.md#results) */
-    int tc = experiment_column(e, "threads");
+    int tc = R->col_threads;
     for (int c = 0; c < e->ncols; c++) {
         value v = trial_value(e, t, c);
         sb_puts(&b, c ? "," : "");

@@ -23,6 +23,10 @@ void sup_init(supervisor *S, const experiment *e, volatile sig_atomic_t *interru
     S->interrupted = interrupted;
     S->w = child_of(0, 0);
     S->cmd_fd = S->res_fd = -1;
+    /* looked up once, not by name every trial (issue 38) */
+    S->col_affinity = experiment_column(e, "affinity");
+    S->col_threads = experiment_column(e, "threads");
+    S->col_wcurve = experiment_column(e, "warmup_curve");
 }
 
 /* The worker, in a child of its own (base/child.h): tied to the runner's
@@ -110,6 +114,8 @@ void sup_free(supervisor *S)
     sup_stop(S);
     free(S->aff_spec);
     S->aff_spec = NULL;
+    free(S->payload);
+    S->payload = NULL;
 }
 
 enum { RD_OK = 0, RD_EOF = -1, RD_TIMEOUT = -2, RD_INTR = -3 };
@@ -191,12 +197,11 @@ static void sup_run_inner(supervisor *S, long long t, double timeout, int sample
     out->cold = out->flops = out->bytes = NAN;
     /* the trial's CPUs (doc/timing.md#pinning): a worker is
      * pinned for its whole life, so a trial with other CPUs gets a new one */
-    int ac = experiment_column(S->e, "affinity"), tc = experiment_column(S->e, "threads");
+    int ac = S->col_affinity, tc = S->col_threads;
     value av = ac >= 0 ? trial_value(S->e, t, ac) : (value){0};
     value tv = tc >= 0 ? trial_value(S->e, t, tc) : (value){0};
     const char *spec = av.kind != VAL_NONE && av.text ? av.text : "none";
     int threads = tv.kind == VAL_INT ? (int)tv.i : host_cpus();
-    char key[320];
     /* resolved and formatted once while the trials' spec and threads stay
      * the same (issue 38: affinity_format was a per-trial cost) */
     if (!S->aff_spec || strcmp(S->aff_spec, spec) || S->aff_spec_threads != threads) {
@@ -207,6 +212,8 @@ static void sup_run_inner(supervisor *S, long long t, double timeout, int sample
                                            sizeof S->aff_why);
         if (S->aff_spec_pin >= 0)
             affinity_format(&S->aff_spec_set, S->aff_why, sizeof S->aff_why);
+        snprintf(S->aff_spec_key, sizeof S->aff_spec_key, "%d:%d:%s", S->aff_spec_pin,
+                 S->aff_spec_pin ? threads : 0, S->aff_why);
     }
     cpu_set_t set = S->aff_spec_set;
     const char *why = S->aff_why;
@@ -216,13 +223,15 @@ static void sup_run_inner(supervisor *S, long long t, double timeout, int sample
         out->reason = xstrdup(why);
         return;
     }
-    snprintf(key, sizeof key, "%d:%d:%s", pin, pin ? threads : 0, why);
+    const char *key = S->aff_spec_key;
     /* warmup_curve: the first calls of a fresh worker (doc/timing.md#the-warmup-curve) */
-    int wc = experiment_column(S->e, "warmup_curve");
+    int wc = S->col_wcurve;
     value wv = wc >= 0 ? trial_value(S->e, t, wc) : (value){0};
-    if (S->pid && (strcmp(key, S->aff_key) || (wv.kind == VAL_INT && wv.i > 0)))
+    int same_key = !strcmp(key, S->aff_key);
+    if (S->pid && (!same_key || (wv.kind == VAL_INT && wv.i > 0)))
         sup_stop(S);
-    snprintf(S->aff_key, sizeof S->aff_key, "%s", key);
+    if (!same_key)
+        snprintf(S->aff_key, sizeof S->aff_key, "%s", key);
     S->aff_set = set;
     S->aff_threads = threads;
     S->aff_pin = pin;
@@ -246,7 +255,9 @@ static void sup_run_inner(supervisor *S, long long t, double timeout, int sample
     }
     double start = now_seconds();
     double deadline = timeout > 0 ? start + timeout : 0;
-    char *payload = xmalloc(MSG_MAX_PAYLOAD + 1);
+    if (!S->payload) /* kept for the next trial: no 64 KiB allocation a trial */
+        S->payload = xmalloc(MSG_MAX_PAYLOAD + 1);
+    char *payload = S->payload;
     for (;;) {
         msg_header h;
         int rc = read_by(S, &h, sizeof h, deadline);
@@ -303,5 +314,4 @@ static void sup_run_inner(supervisor *S, long long t, double timeout, int sample
             break;
         }
     }
-    free(payload);
 }

@@ -34,6 +34,9 @@ typedef struct supervisor {
     int aff_spec_threads, aff_spec_pin;
     cpu_set_t aff_spec_set;
     char aff_why[300];
+    char aff_spec_key[320]; /* the worker key of that spec ("pin:threads:cpus") */
+    int col_affinity, col_threads, col_wcurve; /* the experiment's columns, or -1 */
+    char *payload; /* a message's payload, read into (MSG_MAX_PAYLOAD + 1) */
     trace_file *trace; /* the run's timeline (doc/results.md#a-timeline-of-a-run), or NULL */
     pid_t group; /* the worker's command program's group (MSG_GROUP), or 0 */
 } supervisor;
