@@ -211,14 +211,28 @@ int results_open_dir(run_files *R, const experiment *e, const char *dir, char *e
 
 /* times and statistics: 9 significant digits (finer than the clock's
  * nanosecond), in format_number's text (doc/results.md#results) */
-static void num(strbuf *b, double x)
+typedef struct num_memo {
+    double x;
+    char t[64];
+} num_memo;
+
+/* format_number(x, 9) into t, or the text of the value before it when x is
+ * that value: a one-sample trial's min, median, mean and max are its one
+ * sample, formatted once (issue 38) */
+static const char *num_text(num_memo *m, double x)
+{
+    if (x != m->x || !m->t[0]) {
+        format_number(m->t, sizeof m->t, x, 9);
+        m->x = x;
+    }
+    return m->t;
+}
+
+static void num(strbuf *b, num_memo *m, double x)
 {
     sb_putc(b, ',');
-    if (isfinite(x)) {
-        char t[64];
-        format_number(t, sizeof t, x, 9);
-        sb_puts(b, t);
-    }
+    if (isfinite(x))
+        sb_puts(b, num_text(m, x));
 }
 
 /* A whole number in decimal, as "%lld" writes it: the trial id and sample
@@ -354,14 +368,14 @@ int results_write(run_files *R, const experiment *e, long long t, const trial_re
             goto fail;
         b.len = 0;
     }
+    num_memo memo = {0};
     for (int i = 0; i < r->nsamples; i++) {
         char t[64];
-        format_number(t, sizeof t, r->samples[i].seconds, 9);
         put_int(&b, id);
         sb_putc(&b, ',');
         put_int(&b, i);
         sb_putc(&b, ',');
-        sb_puts(&b, t);
+        sb_puts(&b, num_text(&memo, r->samples[i].seconds));
         sb_putc(&b, ',');
         if (isfinite(r->samples[i].device_seconds)) {
             format_number(t, sizeof t, r->samples[i].device_seconds, 9);
@@ -413,27 +427,27 @@ int results_write(run_files *R, const experiment *e, long long t, const trial_re
     }
     sb_putc(&b, ',');
     put_int(&b, r->nsamples);
-    num(&b, r->cold);
-    num(&b, s.min);
-    num(&b, s.median);
-    num(&b, s.mean);
-    num(&b, s.stddev);
-    num(&b, s.max);
-    num(&b, s.median_ci_low);
-    num(&b, s.median_ci_high);
-    num(&b, s.ci_level);
-    num(&b, h2d);
-    num(&b, cmp);
-    num(&b, d2h);
-    num(&b, r->status == ST_OK && s.median > 0 ? r->flops / s.median / 1e9 : NAN);
-    num(&b, r->status == ST_OK && s.median > 0 ? r->bytes / s.median / 1e9 : NAN);
+    num(&b, &memo, r->cold);
+    num(&b, &memo, s.min);
+    num(&b, &memo, s.median);
+    num(&b, &memo, s.mean);
+    num(&b, &memo, s.stddev);
+    num(&b, &memo, s.max);
+    num(&b, &memo, s.median_ci_low);
+    num(&b, &memo, s.median_ci_high);
+    num(&b, &memo, s.ci_level);
+    num(&b, &memo, h2d);
+    num(&b, &memo, cmp);
+    num(&b, &memo, d2h);
+    num(&b, &memo, r->status == ST_OK && s.median > 0 ? r->flops / s.median / 1e9 : NAN);
+    num(&b, &memo, r->status == ST_OK && s.median > 0 ? r->bytes / s.median / 1e9 : NAN);
     for (int i = 0; i < R->nhdr; i++) {
         int dc = -1;
         for (int j = 0; has_dev && j < NDEVICE_COLS && dc < 0; j++)
             if (!strcmp(R->extra[i], device_cols[j]))
                 dc = j;
         if (dc >= 0) {
-            num(&b, dev[dc]);
+            num(&b, &memo, dev[dc]);
             continue;
         }
         sb_putc(&b, ',');

@@ -25,12 +25,28 @@ static int extra_fd = -1;
  * least every 100 ms while samples come): one write() per trial for most. */
 static char out_buf[1 << 17];
 static size_t out_len;
+static int batching;      /* a batch's trials are running: verdicts wait */
+static double flushed_at; /* the last write, in a batch */
 
 static void out_flush(int fd)
 {
     if (out_len && fd_write_all(fd, out_buf, out_len) < 0)
         _exit(3); /* the supervisor is gone */
     out_len = 0;
+    if (batching)
+        flushed_at = now_seconds();
+}
+
+void wout_batch(int on)
+{
+    if (on && !batching)
+        flushed_at = now_seconds();
+    batching = on;
+}
+
+void wout_flush(int fd)
+{
+    out_flush(fd);
 }
 
 void wout_msg(int fd, int type, int status, const void *payload, unsigned len)
@@ -95,7 +111,10 @@ void wout_done(int fd, trial_status st, const char *fmt, ...)
     trace_end_all(); /* the trial's spans end before its verdict */
     send_trace(fd);
     wout_msg(fd, MSG_DONE, st, reason, (unsigned)strlen(reason));
-    out_flush(fd);
+    /* in a batch the verdicts go together at its end; a retiring worker
+     * runs no more of it, and a long batch still reports every 100 ms */
+    if (!batching || retire || now_seconds() - flushed_at > WOUT_FLUSH_EVERY)
+        out_flush(fd);
 }
 
 void wout_hold(void)
