@@ -30,12 +30,19 @@ Test(run, sigint_saves_finished_trials_and_resume_completes, .timeout = 60)
     int o, e;
     pid_t pid = start((char *[]){"--quiet", "--no-plots", "--output", out, exp, NULL}, &o, &e);
     usleep(400 * 1000);
+    /* and until a trial is saved, however slowly a loaded machine starts */
+    char p[4096];
+    for (int i = 0; i < 3000; i++) {
+        newest_run_file(out, "slow", "trials.csv", p, sizeof p);
+        if (count_lines(p) >= 2)
+            break;
+        usleep(10000);
+    }
     kill(pid, SIGINT);
     proc_out r;
     finish(pid, o, e, &r);
     cr_assert_eq(r.status, 130, "exit %d: %s", r.status, r.err);
     cr_assert(strstr(r.err, "runner --resume"), "%s", r.err);
-    char p[4096];
     newest_run_file(out, "slow", "trials.csv", p, sizeof p);
     int rows = count_lines(p) - 1;
     cr_assert(rows > 0 && rows < 30, "%d rows saved", rows);
