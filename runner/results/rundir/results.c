@@ -296,17 +296,19 @@ static const char *const device_cols[] = {
 /* 1 and the statistics when some sample has a device time; else 0. */
 static int device_stats(const trial_result *r, double out[NDEVICE_COLS])
 {
+    int any = 0; /* most trials have no device time: nothing to allocate */
+    for (int i = 0; i < r->nsamples && !any; i++)
+        any = isfinite(r->samples[i].device_seconds);
+    if (!any)
+        return 0;
     double *x = xmalloc((size_t)(r->nsamples + 1) * sizeof *x);
     int k = 0;
     for (int i = 0; i < r->nsamples; i++)
         if (isfinite(r->samples[i].device_seconds))
             x[k++] = r->samples[i].device_seconds;
     stats s;
-    if (k)
-        stats_compute(x, k, &s);
+    stats_compute(x, k, &s);
     free(x);
-    if (!k)
-        return 0;
     double v[NDEVICE_COLS] = {s.min,          s.median,          s.mean,    s.stddev,
                               s.max, s.median_ci_low, s.median_ci_high, s.ci_level};
     memcpy(out, v, sizeof v);

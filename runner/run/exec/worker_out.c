@@ -158,7 +158,11 @@ void wout_extra(void *ctx, const char *k, const char *v)
 {
     (void)ctx;
     char buf[1024];
-    int n = snprintf(buf, sizeof buf, "%s\t%s", k, v);
-    if (n > 0 && n < (int)sizeof buf && !strchr(k, '\t'))
-        wout_msg(extra_fd, MSG_EXTRA, 0, buf, (unsigned)n);
+    size_t kn = strlen(k), vn = strlen(v); /* "%s\t%s" without a printf a column */
+    if (kn + 1 + vn < sizeof buf && !strchr(k, '\t')) {
+        memcpy(buf, k, kn);
+        buf[kn] = '\t';
+        memcpy(buf + kn + 1, v, vn);
+        wout_msg(extra_fd, MSG_EXTRA, 0, buf, (unsigned)(kn + 1 + vn));
+    }
 }
