@@ -25,22 +25,21 @@ static int extra_fd = -1;
  * least every 100 ms while samples come): one write() per trial for most. */
 static char out_buf[1 << 17];
 static size_t out_len;
-static int batching;      /* a batch's trials are running: verdicts wait */
-static double flushed_at; /* the last write, in a batch */
+/* A batch's trials are running (proto.h's worker_cmd.more): nothing is
+ * written until its last one is done (or the buffer is full, or the worker
+ * retires), so the supervisor, waiting in the pipe, does none of its own
+ * work while a trial of the batch is measured. */
+static int batching;
 
 static void out_flush(int fd)
 {
     if (out_len && fd_write_all(fd, out_buf, out_len) < 0)
         _exit(3); /* the supervisor is gone */
     out_len = 0;
-    if (batching)
-        flushed_at = now_seconds();
 }
 
 void wout_batch(int on)
 {
-    if (on && !batching)
-        flushed_at = now_seconds();
     batching = on;
 }
 
@@ -112,8 +111,8 @@ void wout_done(int fd, trial_status st, const char *fmt, ...)
     send_trace(fd);
     wout_msg(fd, MSG_DONE, st, reason, (unsigned)strlen(reason));
     /* in a batch the verdicts go together at its end; a retiring worker
-     * runs no more of it, and a long batch still reports every 100 ms */
-    if (!batching || retire || now_seconds() - flushed_at > WOUT_FLUSH_EVERY)
+     * runs no more of it */
+    if (!batching || retire)
         out_flush(fd);
 }
 
@@ -139,7 +138,8 @@ void wout_samples(int fd, sample_buf *b)
     if (b->n)
         wout_msg(fd, MSG_SAMPLES, 0, b->s, (unsigned)(b->n * sizeof b->s[0]));
     send_trace(fd);
-    out_flush(fd);
+    if (!batching) /* a batch has no timeout to keep samples for */
+        out_flush(fd);
     b->n = 0;
     b->last_flush = now_seconds();
 }

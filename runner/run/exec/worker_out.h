@@ -37,9 +37,9 @@ void wout_samples(int fd, sample_buf *b);
  * while sampling does. */
 void wout_samples_end(int fd, sample_buf *b);
 #define WOUT_FLUSH_EVERY 0.1
-/* In a batch (proto.h's worker_cmd.more) a trial's verdict is queued, not
- * written, unless the last write is WOUT_FLUSH_EVERY old or the worker
- * retires; wout_flush writes what is queued (the batch's end). */
+/* In a batch (proto.h's worker_cmd.more) a trial's samples and verdict are
+ * queued, not written, unless the buffer is full or the worker retires;
+ * wout_flush writes what is queued (the batch's end). */
 void wout_batch(int on);
 void wout_flush(int fd);
 /* One extra column, "column\tvalue" (an rn_extra_fn: ctx unused). */
