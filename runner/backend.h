@@ -25,8 +25,9 @@
  * 5: rn_tensor_ops.fuse_compile / fuse_run / fuse_free
  * 6: a workload's optional timed_begin() and unsettled()
  * 7: min_warm
- * 8: ceilings, energy (doc/ceilings.md) */
-#define RN_BACKEND_ABI 8
+ * 8: ceilings, energy (doc/ceilings.md)
+ * 9: batch_begin, warm_carry */
+#define RN_BACKEND_ABI 9
 #define RN_BACKEND_SYMBOL "runner_backend_entry"
 
 /* A workload's part of the contract (rn_trial, rn_sample, rn_workload_impl,
@@ -199,6 +200,23 @@ typedef struct rn_backend {
      * (doc/ceilings.md#energy-per-call); 0, or non-zero with why saying why
      * there are none ("no RAPL on this machine") */
     int (*energy)(int dev, rn_energy *e, char *why, size_t len);
+    /* optional, since version 9 (doc/timing.md#how-a-trial-is-timed, step
+     * 6): the next `calls` run() calls of the trial's workload are one
+     * sample's batch (or a discarded one's), called back to back; the
+     * worker calls it outside the timed region, never for the warmup's
+     * calls nor for the core's concurrent, processes and command workloads.
+     * A backend may then let every call but the last return before its
+     * device is idle, and time the batch as one: the last call reports the
+     * batch's device time over `calls`, the others NAN */
+    void (*batch_begin)(const rn_trial *t, int calls);
+    /* optional, since version 9: the longest idle gap, in seconds, after
+     * which a device's warm state is lost (doc/timing.md#how-a-trial-is-timed,
+     * step 4).  A trial whose worker's previous trial ran the same workload
+     * on the same device of this backend, warmed at least min_warm (or
+     * carried), and whose calls ended less than this before the trial's
+     * warmup starts warms the core's 0.01 s at least, not min_warm; 0: no
+     * carry, every trial warms min_warm */
+    double warm_carry;
 } rn_backend;
 
 typedef const rn_backend *(*rn_backend_entry_fn)(void);

@@ -32,10 +32,10 @@ Test(backends, refuses_wrong_version)
     snprintf(want, sizeof want, "interface version %d; this runner needs %d", RN_BACKEND_ABI + 41,
              RN_BACKEND_ABI);
     cr_assert(strstr(why, want), "got: %s", why);
-    cr_assert_eq(RN_BACKEND_ABI, 8,
+    cr_assert_eq(RN_BACKEND_ABI, 9,
                  "ABI 3: prepare's named status, work, teardown, diagnostic; 4: range; "
                  "5: the tensor ops' fuse_*; 6: a workload's timed_begin, unsettled; "
-                 "7: min_warm; 8: ceilings, energy");
+                 "7: min_warm; 8: ceilings, energy; 9: batch_begin, warm_carry");
 }
 
 Test(backends, refuses_missing_hook)

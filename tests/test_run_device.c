@@ -93,6 +93,28 @@ Test(run, a_batch_device_time_is_the_mean_of_its_calls, .timeout = 30)
     csv_free(&t);
 }
 
+/* The worker announces every framed batch (batch_begin, doc/timing.md#how-a-trial-is-timed,
+ * step 6): the discarded batches and the 6 samples, each with its batch size,
+ * so that a backend may time the batch as one pair of events; the fake
+ * reports the batch's device time on its last call only (the others NAN),
+ * fails a batch that got fewer calls than announced, and the samples still
+ * read the mean over their calls. */
+Test(run, every_sample_batch_is_announced_to_the_backend, .timeout = 30)
+{
+    proc_out r;
+    csv_table t;
+    run_fake("workload: noop\ndevice: cuda\nrepeats: 6\nbatch: 3\n", NULL, NULL, &r, &t, NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_str_eq(cell(&t, 1, "status"), "ok", "%s", cell(&t, 1, "reason"));
+    int begins = atoi(cell(&t, 1, "batch_begins")), checks = atoi(cell(&t, 1, "sample_checks"));
+    cr_assert_eq(begins, checks, "one announcement per framed batch: %d for %d", begins, checks);
+    cr_assert_gt(begins, 6, "the discarded batches were announced too: %d", begins);
+    /* three calls of 1, 2 and 3 ms in some order: every batch's mean is 2 ms */
+    cr_assert(fabs(atof(cell(&t, 1, "device_median")) - 0.002) < 1e-9, "device median %s",
+              cell(&t, 1, "device_median"));
+    csv_free(&t);
+}
+
 /* Throttled samples are retaken after a growing recovery delay (50 + 100 +
  * 200 ms for three), each sample is framed by sample_begin and sample_check
  * (warmups: 0, so that no discarded batch takes the first checks). */

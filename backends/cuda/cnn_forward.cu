@@ -415,7 +415,7 @@ template <typename T> static int forward(cnn_gpu *s, rn_error *err)
 static int cnn_gpu_run(void *state, rn_sample *out, rn_error *err)
 {
     cnn_gpu *s = (cnn_gpu *)state;
-    if (timer_start(&s->tm, s->st, 0, err))
+    if (timer_start_batch(&s->tm, s->st, 0, err)) /* a batch's calls timed as one */
         return 1;
     if (s->cfg.amp && cast_params(s, err)) /* autocast's weight cast, every call */
         return 1;
@@ -424,15 +424,8 @@ static int cnn_gpu_run(void *state, rn_sample *out, rn_error *err)
                                        : forward<float>(s, err);
     if (rc)
         return rc;
-    CK(cudaEventRecord(s->tm.ev[3], s->st));
-    timer_go(&s->tm);
-    CK(cudaEventSynchronize(s->tm.ev[3]));
     s->ran = 1;
-    if (out) {
-        out->device_seconds = timer_span(&s->tm, 0, 3);
-        out->compute = out->device_seconds;
-    }
-    return 0;
+    return timer_stop(&s->tm, s->st, out, 1, err);
 }
 
 static int cnn_gpu_check(void *state, rn_error *err)

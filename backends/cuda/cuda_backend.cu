@@ -289,6 +289,8 @@ static const rn_backend cuda_backend = {
     .min_warm = 0.05,
     .ceilings = cuda_ceilings,
     .energy = cuda_energy,
+    .batch_begin = cuda_batch_begin, /* cuda_common.cu: a batch's device time as one */
+    .warm_carry = 0.1, /* conservative, not yet measured (doc/timing.md#how-a-trial-is-timed) */
 };
 
 extern "C" __attribute__((visibility("default"))) const rn_backend *runner_backend_entry(void)

@@ -1,7 +1,9 @@
 /* cuda_common.cu - see cuda_common.h. */
 #include "cuda_common.h"
+#include "verify_tol.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -86,10 +88,23 @@ int cuda_blas(cublasHandle_t *out, cudaStream_t st, rn_error *err)
     return 0;
 }
 
+/* The batch the worker announced last: its number and its calls.  The
+ * worker announces a batch and runs its calls on one thread. */
+static long batch_epoch;
+static int batch_calls;
+
+void cuda_batch_begin(const rn_trial *t, int calls)
+{
+    (void)t;
+    batch_epoch++;
+    batch_calls = calls;
+}
+
 int timer_init(phase_timer *t, rn_error *err)
 {
     memset(t, 0, sizeof *t);
     t->ready = 1; /* from here on timer_free frees what was made */
+    t->epoch = batch_epoch; /* a batch announced before this timer is not its own */
     for (int i = 0; i < 4; i++) {
         cudaError_t e = cudaEventCreate(&t->ev[i]);
         if (e != cudaSuccess) {
@@ -155,6 +170,36 @@ double timer_span(phase_timer *t, int a, int b)
     if (cudaEventElapsedTime(&ms, t->ev[a], t->ev[b]) != cudaSuccess)
         return NAN;
     return ms * 1e-3;
+}
+
+int timer_start_batch(phase_timer *t, cudaStream_t st, int hold, rn_error *err)
+{
+    if (t->epoch != batch_epoch) { /* the first call of a new batch */
+        t->epoch = batch_epoch;
+        t->total = t->left = batch_calls > 1 ? batch_calls : 0;
+    } else if (t->left > 0 && t->left < t->total) {
+        return 0; /* inside a batch: event 0 marks its start */
+    }
+    return timer_start(t, st, hold, err);
+}
+
+int timer_stop(phase_timer *t, cudaStream_t st, rn_sample *out, int compute, rn_error *err)
+{
+    CK(cudaEventRecord(t->ev[3], st));
+    timer_go(t);
+    if (t->left > 0 && --t->left > 0)
+        return 0; /* more calls of the batch to come: no wait, no time */
+    CK(cudaEventSynchronize(t->ev[3]));
+    double span = timer_span(t, 0, 3);
+    if (t->total > 0) { /* the batch is over */
+        span /= t->total;
+        t->total = 0;
+    }
+    if (out)
+        out->device_seconds = span;
+    if (out && compute)
+        out->compute = span;
+    return 0;
 }
 
 int timer_phases(phase_timer *t, rn_sample *out, rn_error *err)
@@ -231,6 +276,19 @@ int compare_value(double got, double want, double tol, const char *workload, con
     return 1;
 }
 
+int check_close(double got, double want, double tol, const char *workload, rn_error *err,
+                const char *fmt, ...)
+{
+    if (rn_within(got, want, tol))
+        return 0;
+    char what[64];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    return compare_value(got, want, tol, workload, what, err);
+}
+
 int lanes_init(cuda_lanes *l, int n, int events, rn_error *err)
 {
     for (int i = 0; i < n; i++) {
@@ -239,6 +297,13 @@ int lanes_init(cuda_lanes *l, int n, int events, rn_error *err)
             CK(cudaEventCreateWithFlags(&l->done[i], cudaEventDisableTiming));
     }
     return timer_init(&l->tm, err);
+}
+
+int lanes_fork(cuda_lanes *l, int n, cudaEvent_t e, rn_error *err)
+{
+    for (int i = 1; i < n; i++)
+        CK(cudaStreamWaitEvent(l->st[i], e, 0));
+    return 0;
 }
 
 void lanes_free(cuda_lanes *l)

@@ -66,6 +66,8 @@ typedef struct phase_timer {
     int held;           /* a blocking kernel waits for timer_go */
     long calls;         /* timer_start calls so far */
     int ready;
+    long epoch;         /* the last batch (cuda_batch_begin) this timer saw */
+    int left, total;    /* calls of that batch still to come, and in all */
 } phase_timer;
 
 int timer_init(phase_timer *t, rn_error *err);
@@ -84,6 +86,24 @@ int timer_start(phase_timer *t, cudaStream_t st, int hold, rn_error *err);
 void timer_go(phase_timer *t);
 /* Elapsed seconds between events a and b. */
 double timer_span(phase_timer *t, int a, int b);
+
+/* The worker's batch boundary (rn_backend.batch_begin): the next `calls`
+ * calls of the trial's workload are one sample's batch. */
+void cuda_batch_begin(const rn_trial *t, int calls);
+
+/* A call whose work all stays on the device (io: without): one pair of
+ * events around a whole batch, as PyTorch's and Triton's timers time
+ * back-to-back calls (doc/timing.md#how-a-trial-is-timed, step 6).  In a
+ * batch of more than one call, the first call records event 0 (after the
+ * hold, as timer_start), every call records event 3 and returns at once,
+ * and the last one waits for it and reports the batch's span over its
+ * calls; the calls before it report nothing (NAN), so the batch's mean is
+ * that span over its calls.  Outside a batch (warmups, a batch of one): as
+ * timer_start, and timer_stop waits and reports the call's own span.
+ * timer_stop sets device_seconds, and with `compute` compute too (the
+ * same span); out may be NULL. */
+int timer_start_batch(phase_timer *t, cudaStream_t st, int hold, rn_error *err);
+int timer_stop(phase_timer *t, cudaStream_t st, rn_sample *out, int compute, rn_error *err);
 
 /* io: with: waits for event 3 and reads the phases between events 0..3
  * (h2d, compute, d2h) and their total (device_seconds). */
@@ -111,6 +131,19 @@ typedef struct cuda_lanes {
     phase_timer tm;
 } cuda_lanes;
 
+/* io: overlap: streams 1..n-1 wait for event e of stream 0 (its start, or
+ * an upload they all need) before their chunks. */
+int lanes_fork(cuda_lanes *l, int n, cudaEvent_t e, rn_error *err);
+
+/* Chunk c of `chunks` equal ones (the last shorter) over n elements: its
+ * first element in *off and its length, 0 past the end. */
+static inline size_t chunk_of(size_t n, int chunks, int c, size_t *off)
+{
+    size_t per = (n + (size_t)chunks - 1) / (size_t)chunks;
+    *off = (size_t)c * per;
+    return *off >= n ? 0 : *off + per > n ? n - *off : per;
+}
+
 /* Creates n streams (n <= CUDA_MAX_LANES), with `events` their end events,
  * and the timer; 0, or 1 with err (what was made is freed by lanes_free). */
 int lanes_init(cuda_lanes *l, int n, int events, rn_error *err);
@@ -126,6 +159,57 @@ void host_memory_extra(int pinned, void *ctx, void (*cb)(void *ctx, const char *
 /* Relative comparison used by every check(): 0 when within tol. */
 int compare_value(double got, double want, double tol, const char *workload, const char *what,
                   rn_error *err);
+
+/* check()'s sample of an output of n elements: all of them up to 4096,
+ * else 256 spread by a multiplicative hash; element q of the sample. */
+static inline int check_count(size_t n)
+{
+    return n <= 4096 ? (int)n : 256;
+}
+static inline size_t check_index(size_t n, int q)
+{
+    return n <= 4096 ? (size_t)q : (size_t)((q * 2654435761ull) % n);
+}
+
+/* got against want within tol (rn_within), else err names the element
+ * (`fmt`, e.g. "y[%zu]") as compare_value does: 0 when within. */
+int check_close(double got, double want, double tol, const char *workload, rn_error *err,
+                const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+/* The end of a workload's prepare(), after its setup returned rc: on
+ * success (0) the state is the trial's; on failure release() frees what
+ * was made and prepare() fails (1, RN_PREPARE_FAIL, whatever rc was). */
+static inline int prepare_done(void **state, void *s, int rc, void (*release)(void *))
+{
+    if (rc) {
+        release(s);
+        return 1;
+    }
+    *state = s;
+    return 0;
+}
+
+/* The extras() of a workload whose state has `pinned`: its
+ * host_memory_used column. */
+#define CUDA_HOST_MEMORY_EXTRAS(fn, type)                                                    \
+    static void fn(void *state, void *ctx, void (*cb)(void *ctx, const char *k, const char *v)) \
+    {                                                                                        \
+        host_memory_extra(((type *)state)->pinned, ctx, cb);                                 \
+    }
+
+/* The sum of every thread's acc over a block (part: blockDim.x elements
+ * of shared memory, blockDim.x a power of two); thread 0 gets it. */
+template <typename T> __device__ inline T block_sum(T *part, T acc)
+{
+    part[threadIdx.x] = acc;
+    __syncthreads();
+    for (int s = blockDim.x / 2; s > 0; s >>= 1) {
+        if ((int)threadIdx.x < s)
+            part[threadIdx.x] += part[threadIdx.x + s];
+        __syncthreads();
+    }
+    return part[0];
+}
 
 /* Threads per block and blocks for n elements (grid-stride loops). */
 static inline unsigned grid_for(size_t n)

@@ -145,12 +145,7 @@ static int mm_prepare(const rn_trial *t, void **state, rn_error *err)
     s->math = !strcmp(math, "tf32")       ? CUBLAS_TF32_TENSOR_OP_MATH
               : !strcmp(math, "pedantic") ? CUBLAS_PEDANTIC_MATH
                                           : CUBLAS_DEFAULT_MATH;
-    if (mm_setup(s, t, err)) {
-        release_all(s);
-        return 1;
-    }
-    *state = s;
-    return 0;
+    return prepare_done(state, s, mm_setup(s, t, err), mm_release);
 }
 
 /* C rows [r0, r0+rows) = A rows x B, on stream st.  cuBLAS is column-major:
@@ -203,15 +198,9 @@ static int mm_run(void *state, rn_sample *out, rn_error *err)
            c = (size_t)s->m * s->n * s->esz;
     cudaStream_t s0 = s->ln.st[0];
     cudaEvent_t *ev = s->ln.tm.ev;
-    if (s->io == RN_IO_WITHOUT) { /* all asynchronous: may hold the stream */
-        if (timer_start(&s->ln.tm, s0, s->hold, err) || gemm(s, s0, 0, s->m, err))
-            return 1;
-        CK(cudaEventRecord(ev[3], s0));
-        timer_go(&s->ln.tm);
-        CK(cudaEventSynchronize(ev[3]));
-        out->compute = out->device_seconds = timer_span(&s->ln.tm, 0, 3);
-        return 0;
-    }
+    if (s->io == RN_IO_WITHOUT) /* all asynchronous: may hold the stream; a batch as one */
+        return timer_start_batch(&s->ln.tm, s0, s->hold, err) || gemm(s, s0, 0, s->m, err) ||
+               timer_stop(&s->ln.tm, s0, out, 1, err);
     if (s->io == RN_IO_WITH) {
         CK(cudaEventRecord(ev[0], s0));
         CK(mm_copy(s, s->dA, s->hA, a, cudaMemcpyHostToDevice, s0));
@@ -230,9 +219,8 @@ static int mm_run(void *state, rn_sample *out, rn_error *err)
     CK(cudaEventRecord(s->b_ready, s0));
     int chunks = s->m < 8 ? 1 : 8;
     int per = (s->m + chunks - 1) / chunks;
-    for (int i = 0; i < NSTREAMS; i++)
-        if (i)
-            CK(cudaStreamWaitEvent(s->ln.st[i], s->b_ready, 0));
+    if (lanes_fork(&s->ln, NSTREAMS, s->b_ready, err))
+        return 1;
     for (int ch = 0; ch < chunks; ch++) {
         int r0 = ch * per, rows = r0 + per > s->m ? s->m - r0 : per;
         if (rows <= 0)
@@ -262,26 +250,20 @@ static int mm_check(void *state, rn_error *err)
         CK(cudaMemcpy(s->hC, s->dC, c * s->esz, cudaMemcpyDeviceToHost));
     /* doc/workloads.md#verification: f16 2e-3, bf16 8e-3, relative */
     double tol = rn_tol_matmul(s->dt, s->math == CUBLAS_TF32_TENSOR_OP_MATH, (double)s->k);
-    int samples = c <= 4096 ? (int)c : 256;
+    int samples = check_count(c);
     for (int q = 0; q < samples; q++) {
-        size_t idx = c <= 4096 ? (size_t)q : (size_t)((q * 2654435761ull) % c);
+        size_t idx = check_index(c, q);
         size_t i = idx / s->n, j = idx % s->n;
         double want = 0;
         for (int l = 0; l < s->k; l++)
             want += get(s->hA, s->dt, i * s->k + l) * get(s->hB, s->dt, (size_t)l * s->n + j);
-        char what[64];
-        snprintf(what, sizeof what, "C[%zu][%zu]", i, j);
-        double got = get(s->hC, s->dt, idx);
-        if (!rn_within(got, want, tol) && compare_value(got, want, tol, "matmul", what, err))
+        if (check_close(get(s->hC, s->dt, idx), want, tol, "matmul", err, "C[%zu][%zu]", i, j))
             return 1;
     }
     return 0;
 }
 
-static void mm_extras(void *state, void *ctx, void (*cb)(void *ctx, const char *k, const char *v))
-{
-    host_memory_extra(((mm *)state)->pinned, ctx, cb);
-}
+CUDA_HOST_MEMORY_EXTRAS(mm_extras, mm)
 
 const rn_workload_impl cuda_matmul = {
     .name = "matmul",

@@ -74,12 +74,7 @@ static int cp_prepare(const rn_trial *t, void **state, rn_error *err)
     s->inject = rn_inject(t);
     const char *d = rn_param_text(t, "direction", "h2d");
     s->dir = !strcmp(d, "d2h") ? D2H : !strcmp(d, "d2d") ? D2D : H2D;
-    if (cp_setup(s, t, err)) {
-        cp_release(s);
-        return 1;
-    }
-    *state = s;
-    return 0;
+    return prepare_done(state, s, cp_setup(s, t, err), cp_release);
 }
 
 static int cp_run(void *state, rn_sample *out, rn_error *err)

@@ -305,12 +305,7 @@ static int mlp_gpu_prepare(const rn_trial *t, void **state, rn_error *err)
     s->io = t->io;
     /* auto: pinned, as before host_memory existed (in every io mode) */
     s->pinned = !strcmp(rn_param_text(t, "host_memory", "auto"), "auto") || rn_host_pinned(t);
-    if (mlp_gpu_setup(s, err)) {
-        mlp_gpu_release(s);
-        return 1;
-    }
-    *state = s;
-    return 0;
+    return prepare_done(state, s, mlp_gpu_setup(s, err), mlp_gpu_release);
 }
 
 /* --- one training step ------------------------------------------------------- */

@@ -1,9 +1,11 @@
 /* nested_sin.cu - `depth` applications of sin: one kernel per sin (unfused,
- * like eager PyTorch: each pass reads and writes the whole array) or one
+ * like eager PyTorch: each pass reads and writes the whole array, with
+ * PyTorch's vectorised access, elementwise.h) or one
  * kernel in all (fused).  io: overlap splits the array into chunks, each
  * copied in, computed and copied out on its own stream (pinned memory by
  * default; doc/workloads.md#built-in-workloads). */
 #include "cuda_backend.h"
+#include "elementwise.h"
 #include "verify_tol.h"
 
 #include <math.h>
@@ -17,7 +19,7 @@ template <typename T> __device__ inline T dsin(T x);
 template <> __device__ inline float dsin<float>(float x) { return sinf(x); }
 template <> __device__ inline double dsin<double>(double x) { return sin(x); }
 
-/* D nested sines; D == 0 means `depth` of them (a run-time count).  A
+/* D nested sines (the fused kernel); D == 0 means `depth` of them (a run-time count).  A
  * compile-time count lets the compiler interleave the four independent
  * elements below; the run-time loop is the fallback for unusual depths. */
 template <typename T, int D> __device__ inline T nest(T v, int depth)
@@ -33,7 +35,13 @@ template <typename T, int D> __device__ inline T nest(T v, int depth)
     return v;
 }
 
-/* Each thread takes four elements one grid-stride apart: the loads of a warp
+/* One sine, for the unfused passes (elementwise.h's access pattern, as
+ * PyTorch's torch.sin). */
+template <typename T> struct sin_op {
+    __device__ T operator()(T x) const { return dsin<T>(x); }
+};
+
+/* The fused kernel: each thread takes four elements one grid-stride apart: the loads of a warp
  * stay coalesced and four of them are in flight before the first sine. */
 template <typename T, int D>
 __global__ void sin_kernel(T *__restrict__ y, const T *__restrict__ x, size_t n, int depth)
@@ -121,10 +129,10 @@ static int compute(ns *s, size_t off, size_t len, cudaStream_t st, rn_error *err
     for (int d = 0; d < s->depth; d++) {
         char *dst = (char *)bufs[d % 2] + off * s->esz;
         if (s->dt == RN_F64)
-            launch_sin<double>((double *)dst, (const double *)src, len, 1, st);
+            rn_ew_map1((double *)dst, (const double *)src, len, sin_op<double>(), st);
         else
-            launch_sin<float>((float *)dst, (const float *)src, len, 1, st);
-        CK_LAUNCH("sin_kernel (one pass)");
+            rn_ew_map1((float *)dst, (const float *)src, len, sin_op<float>(), st);
+        CK_LAUNCH("rn_ew (one sine)");
         src = dst;
         s->dout = bufs[d % 2];
     }
@@ -190,12 +198,7 @@ static int ns_prepare(const rn_trial *t, void **state, rn_error *err)
     s->pinned = rn_host_pinned(t);
     s->inject = rn_inject(t);
     s->hold = rn_param_num(t, "blocking_kernel", 0) != 0;
-    if (ns_setup(s, t, err)) {
-        ns_release(s);
-        return 1;
-    }
-    *state = s;
-    return 0;
+    return prepare_done(state, s, ns_setup(s, t, err), ns_release);
 }
 
 static int ns_run(void *state, rn_sample *out, rn_error *err)
@@ -204,18 +207,13 @@ static int ns_run(void *state, rn_sample *out, rn_error *err)
     size_t bytes = s->n * s->esz;
     cudaStream_t s0 = s->ln.st[0];
     cudaEvent_t *ev = s->ln.tm.ev;
-    /* io: without is all asynchronous: it may hold the stream (blocking_kernel) */
-    if (timer_start(&s->ln.tm, s0, s->hold && s->io == RN_IO_WITHOUT, err))
+    /* io: without is all asynchronous: it may hold the stream (blocking_kernel),
+     * and a batch's calls run back to back, timed as one */
+    if (s->io == RN_IO_WITHOUT)
+        return timer_start_batch(&s->ln.tm, s0, s->hold, err) || compute(s, 0, s->n, s0, err) ||
+               timer_stop(&s->ln.tm, s0, out, 1, err);
+    if (timer_start(&s->ln.tm, s0, 0, err))
         return 1;
-    if (s->io == RN_IO_WITHOUT) {
-        if (compute(s, 0, s->n, s0, err))
-            return 1;
-        CK(cudaEventRecord(ev[3], s0));
-        timer_go(&s->ln.tm);
-        CK(cudaEventSynchronize(ev[3]));
-        out->compute = out->device_seconds = timer_span(&s->ln.tm, 0, 3);
-        return 0;
-    }
     int copies = s->inject != RN_INJECT_SKIP_COPY; /* fault injection */
     if (s->io == RN_IO_WITH) {
         if (copies)
@@ -230,14 +228,12 @@ static int ns_run(void *state, rn_sample *out, rn_error *err)
         return timer_phases(&s->ln.tm, out, err);
     }
     /* overlap: upload / compute / download of each chunk on its own stream */
-    size_t per = (s->n + CHUNKS - 1) / CHUNKS;
-    for (int i = 1; i < NSTREAMS; i++)
-        CK(cudaStreamWaitEvent(s->ln.st[i], ev[0], 0));
+    if (lanes_fork(&s->ln, NSTREAMS, ev[0], err))
+        return 1;
     for (int c = 0; c < CHUNKS; c++) {
-        size_t off = (size_t)c * per;
-        if (off >= s->n)
+        size_t off, len = chunk_of(s->n, CHUNKS, c, &off);
+        if (len == 0)
             break;
-        size_t len = off + per > s->n ? s->n - off : per;
         cudaStream_t st = s->ln.st[c % NSTREAMS];
         if (copies)
             CK(cudaMemcpyAsync((char *)s->dx + off * s->esz, (char *)s->hx + off * s->esz,
@@ -262,27 +258,22 @@ static int ns_check(void *state, rn_error *err)
     if (s->io == RN_IO_WITHOUT)
         CK(cudaMemcpy(s->hy, s->dout, s->n * s->esz, cudaMemcpyDeviceToHost));
     double tol = rn_tol_nested_sin(s->dt, s->depth);
-    int samples = s->n <= 4096 ? (int)s->n : 256;
+    int samples = check_count(s->n);
     for (int q = 0; q < samples; q++) {
-        size_t i = s->n <= 4096 ? (size_t)q : (size_t)((q * 2654435761ull) % s->n);
+        size_t i = check_index(s->n, q);
         double x = s->dt == RN_F64 ? ((double *)s->hx)[i] : ((float *)s->hx)[i];
         double got = s->dt == RN_F64 ? ((double *)s->hy)[i] : ((float *)s->hy)[i];
         for (int d = 0; d < s->depth; d++)
             x = sin(x);
-        char what[48];
-        snprintf(what, sizeof what, "y[%zu]", i);
         /* relative only: sin keeps the relative error of inputs near 0, and
          * an absolute floor of 1e-6 let an f64 result computed in f32 pass */
-        if (!rn_within(got, x, tol) && compare_value(got, x, tol, "nested_sin", what, err))
+        if (check_close(got, x, tol, "nested_sin", err, "y[%zu]", i))
             return 1;
     }
     return 0;
 }
 
-static void ns_extras(void *state, void *ctx, void (*cb)(void *ctx, const char *k, const char *v))
-{
-    host_memory_extra(((ns *)state)->pinned, ctx, cb);
-}
+CUDA_HOST_MEMORY_EXTRAS(ns_extras, ns)
 
 const rn_workload_impl cuda_nested_sin = {
     .name = "nested_sin",

@@ -36,15 +36,9 @@ __global__ void sum_block(double *out, const float *x, size_t n)
     double acc = 0;
     for (size_t i = threadIdx.x; i < n; i += blockDim.x)
         acc += x[i];
-    part[threadIdx.x] = acc;
-    __syncthreads();
-    for (int s = blockDim.x / 2; s > 0; s >>= 1) {
-        if ((int)threadIdx.x < s)
-            part[threadIdx.x] += part[threadIdx.x + s];
-        __syncthreads();
-    }
+    acc = block_sum(part, acc);
     if (threadIdx.x == 0)
-        *out = part[0];
+        *out = acc;
 }
 
 __global__ void accumulate(double *total, double *sums, const double *sum, size_t it)
@@ -103,12 +97,7 @@ static int sq_prepare(const rn_trial *t, void **state, rn_error *err)
     s->length = (size_t)rn_param_num(t, "length", 1000);
     s->seed = t->seed;
     s->inject = rn_inject(t);
-    if (sq_setup(s, err)) {
-        sq_release(s);
-        return 1;
-    }
-    *state = s;
-    return 0;
+    return prepare_done(state, s, sq_setup(s, err), sq_release);
 }
 
 static int sq_run(void *state, rn_sample *out, rn_error *err)
@@ -168,17 +157,13 @@ static int sq_check(void *state, rn_error *err)
     for (size_t it = 0; it < s->iters; it++)
         total += sums[it];
     /* the same double sums in the same order as on the device */
-    int rc = rn_within(s->host_total, total, 1e-9)
-                 ? 0
-                 : compare_value(s->host_total, total, 1e-9, "sumsq", "the total", err);
+    int rc = check_close(s->host_total, total, 1e-9, "sumsq", err, "the total");
     /* a sample of iterations against the scalar reference */
     size_t step = s->iters > 64 ? s->iters / 64 : 1;
     for (size_t it = 0; !rc && it < s->iters; it += step) {
-        char what[48];
-        snprintf(what, sizeof what, "the sum of iteration %zu", it);
-        double want = reference(s->seed, it, s->length), tol = rn_tol_sumsq_gpu();
-        rc = rn_within(sums[it], want, tol) ? 0
-                                            : compare_value(sums[it], want, tol, "sumsq", what, err);
+        double want = reference(s->seed, it, s->length);
+        rc = check_close(sums[it], want, rn_tol_sumsq_gpu(), "sumsq", err,
+                         "the sum of iteration %zu", it);
     }
     free(sums);
     return rc;

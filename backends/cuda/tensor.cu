@@ -1,7 +1,10 @@
 /* tensor.cu - the Lua tensor API's operations on the GPU (rn_tensor_ops):
  * f32 buffers, element-wise kernels with one-element broadcast, a sum, and
- * matmul through cuBLAS.  Kernels go to the default stream; sync() waits. */
+ * matmul through cuBLAS.  Kernels go to the default stream; sync() waits.
+ * The unary and binary operations move memory as PyTorch's element-wise
+ * kernels do (elementwise.h). */
 #include "cuda_backend.h"
+#include "elementwise.h"
 
 #include <math.h>
 
@@ -77,18 +80,18 @@ static int t_fill(int dev, float *dst, size_t n, rn_fill_kind kind, double value
     return 0;
 }
 
-__global__ void k_unary(float *d, const float *s, size_t n, int op, float arg)
-{
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
-         i += (size_t)gridDim.x * blockDim.x) {
-        float x = s[i];
-        d[i] = op == RN_UN_NEG   ? -x
+struct unary_op {
+    int op;
+    float arg;
+    __device__ float operator()(float x) const
+    {
+        return op == RN_UN_NEG   ? -x
                : op == RN_UN_SIN ? sinf(x)
                : op == RN_UN_POW ? (arg == 2.0f ? x * x : powf(x, arg))
                : op == RN_UN_EXP ? expf(x)
                                  : fabsf(x);
     }
-}
+};
 
 static int t_unary(int dev, rn_unary_op op, float *dst, const float *src, size_t n, double arg,
                    rn_error *err)
@@ -97,20 +100,18 @@ static int t_unary(int dev, rn_unary_op op, float *dst, const float *src, size_t
         return 1;
     if (n == 0)
         return 0;
-    k_unary<<<grid_for(n), 256>>>(dst, src, n, (int)op, (float)arg);
+    rn_ew_map1(dst, src, n, unary_op{(int)op, (float)arg}, 0);
     CK_LAUNCH("k_unary");
     return 0;
 }
 
-__global__ void k_binary(float *d, const float *a, size_t na, const float *b, size_t nb, int op,
-                         size_t n)
-{
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
-         i += (size_t)gridDim.x * blockDim.x) {
-        float x = a[na == 1 ? 0 : i], y = b[nb == 1 ? 0 : i];
-        d[i] = op == RN_BIN_ADD ? x + y : op == RN_BIN_SUB ? x - y : op == RN_BIN_MUL ? x * y : x / y;
+struct binary_op {
+    int op;
+    __device__ float operator()(float x, float y) const
+    {
+        return op == RN_BIN_ADD ? x + y : op == RN_BIN_SUB ? x - y : op == RN_BIN_MUL ? x * y : x / y;
     }
-}
+};
 
 static int t_binary(int dev, rn_binary_op op, float *dst, const float *a, size_t na,
                     const float *b, size_t nb, rn_error *err)
@@ -120,7 +121,9 @@ static int t_binary(int dev, rn_binary_op op, float *dst, const float *a, size_t
     size_t n = (na == 0 || nb == 0) ? 0 : na > nb ? na : nb; /* empty stays empty */
     if (n == 0)
         return 0;
-    k_binary<<<grid_for(n), 256>>>(dst, a, na, b, nb, (int)op, n);
+    /* an operand of one element stands for every i */
+    rn_ew_args<float, 2> args = {dst, {a, b}, {na == 1, nb == 1}, n};
+    rn_ew_launch(args, binary_op{(int)op}, 0);
     CK_LAUNCH("k_binary");
     return 0;
 }
@@ -132,15 +135,9 @@ __global__ void k_sum(float *out, const float *x, size_t n)
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
          i += (size_t)gridDim.x * blockDim.x)
         acc += x[i];
-    part[threadIdx.x] = acc;
-    __syncthreads();
-    for (int s = blockDim.x / 2; s > 0; s >>= 1) {
-        if ((int)threadIdx.x < s)
-            part[threadIdx.x] += part[threadIdx.x + s];
-        __syncthreads();
-    }
+    acc = block_sum(part, acc);
     if (threadIdx.x == 0)
-        atomicAdd(out, part[0]);
+        atomicAdd(out, acc);
 }
 
 static int t_sum(int dev, float *dst1, const float *src, size_t n, rn_error *err)

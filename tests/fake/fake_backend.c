@@ -26,10 +26,17 @@
  *   selftest action=fault  run() fails as an illegal address does, and
  *                     every later call of the process fails with the stale
  *                     error, as a sticky CUDA error does
- * Every sample gets device_seconds (1 ms, 2 ms, 3 ms, ...); cold_facts
- * reports cold_context and cold_module once per process; `noop`'s extras
- * count sample_begin and sample_check calls (sample_begins, sample_checks).
+ * Every call takes device time (1 ms, 2 ms, 3 ms, ...); in a batch the
+ * worker announced (batch_begin), the device time is the batch's, as the
+ * CUDA backend times it (one pair of events around the batch): the calls
+ * before the last report none (NAN), the last the batch's sum over its
+ * calls, and the next call after a batch that got fewer calls than
+ * announced fails; outside one, each call
+ * reports its own.  cold_facts reports cold_context and cold_module once
+ * per process; `noop`'s extras count sample_begin, sample_check and
+ * batch_begin calls (sample_begins, sample_checks, batch_begins).
  *   FAKE_MIN_WARM=S   the table's min_warm: trials warm at least S seconds
+ *   FAKE_WARM_CARRY=S the table's warm_carry (default 0: no carry)
  * An energy counter (doc/ceilings.md#energy-per-call), with FAKE_JOULES=J:
  * each run() adds J joules when it returns, and FAKE_IDLE_WATTS (default
  * 0) accrue all the time; the counter shows the energy at its last update,
@@ -43,6 +50,9 @@ static int env_int(const char *name, int dflt)
 }
 
 static int sticky, begins, checks, pending_begin, cold_told;
+/* the announced batch: calls still to come, in all, and the device time so far */
+static int batch_left, batch_total, batch_begins, batch_short, batch_short_of;
+static double batch_sum;
 
 static double env_num(const char *name, double dflt)
 {
@@ -90,6 +100,7 @@ static int fake_prepare(const rn_trial *t, void **state, rn_error *err)
     if (!f)
         return 1;
     f->fault = !strcmp(rn_param_text(t, "action", "none"), "fault");
+    batch_left = batch_total = 0; /* a trial that failed mid-batch is over */
     *state = f;
     return 0;
 }
@@ -104,7 +115,17 @@ static int fake_run(void *state, rn_sample *s, rn_error *err)
         return 1;
     }
     f->calls++;
-    s->device_seconds = 1e-3 * (double)(1 + f->calls % 3);
+    double dev = 1e-3 * (double)(1 + f->calls % 3);
+    if (batch_short) {
+        snprintf(err->msg, sizeof err->msg, "a batch of %d calls announced got %d (fake)",
+                 batch_short_of, batch_short_of - batch_short);
+        return 1;
+    }
+    if (batch_left > 0) {
+        batch_sum += dev;
+        dev = --batch_left > 0 ? NAN : batch_sum / batch_total;
+    }
+    s->device_seconds = dev;
     double busy = env_num("FAKE_CALL_SECONDS", 0);
     for (double t0 = busy > 0 ? mono() : 0; busy > 0 && mono() - t0 < busy;)
         ;
@@ -126,6 +147,8 @@ static void fake_extras(void *state, void *ctx, void (*cb)(void *, const char *,
     cb(ctx, "sample_begins", v);
     snprintf(v, sizeof v, "%d", checks);
     cb(ctx, "sample_checks", v);
+    snprintf(v, sizeof v, "%d", batch_begins);
+    cb(ctx, "batch_begins", v);
 }
 
 static const rn_workload_impl fake_noop = {
@@ -161,6 +184,18 @@ static int fake_sample_check(const rn_trial *t, char *why, size_t len)
         return 1;
     }
     return 0;
+}
+
+static void fake_batch_begin(const rn_trial *t, int calls)
+{
+    (void)t;
+    batch_begins++;
+    if (batch_left > 0) { /* the last batch ended short */
+        batch_short = batch_left;
+        batch_short_of = batch_total;
+    }
+    batch_sum = 0;
+    batch_total = batch_left = calls > 1 ? calls : 0;
 }
 
 static void fake_cold_facts(const rn_trial *t, void *ctx,
@@ -237,12 +272,14 @@ static rn_backend fake = {
     .sample_check = fake_sample_check,
     .cold_facts = fake_cold_facts,
     .energy = fake_energy,
+    .batch_begin = fake_batch_begin,
 };
 
 const rn_backend *runner_backend_entry(void)
 {
     const char *w = getenv("FAKE_MIN_WARM");
     fake.min_warm = w ? atof(w) : 0;
+    fake.warm_carry = env_num("FAKE_WARM_CARRY", 0);
     return &fake;
 }
 #else

@@ -93,6 +93,9 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
     void *state = NULL;
     int cold_told = 0;
     stop_state st = {0}; /* repeats: auto */
+    /* the previous trial's warmth (doc/timing.md#how-a-trial-is-timed, step 4) */
+    steady_key key = {b, (int)tr->device, tr->device_index, tr->workload};
+    double prev_end = steady_carry_take(&key);
     if (tr->cold_cache && (!b || !b->flush_caches)) {
         wout_done(fd, ST_SKIPPED, "cold_cache is not supported by the %s backend", b ? b->name : "core");
         return;
@@ -164,7 +167,9 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
     /* steady state (run/exec/steady.c): `warmups: 0` asks for cold samples */
     double warm_ratio = NAN;
     int steady = 1;
-    double settle = steady_settle(tr->threads, r->warmup_time, b ? b->min_warm : 0);
+    double min_warm = b ? b->min_warm : 0;
+    int carried = steady_carries(b, prev_end, warm_start);
+    double settle = steady_settle(tr->threads, r->warmup_time, min_warm, carried);
     if (r->warmups > 0 &&
         (rc = steady_warm(impl, state, batch, warm_start, settle, r->warmup_time,
                           r->warmup_tolerance, &warm_calls, &steady, &warm_ratio, &err)) != 0) {
@@ -207,6 +212,9 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
     int add_device = batch > 1 && (r->warmups == 0 || sample_has_device(&s));
     double discard_left = tr->cold_cache ? 0 : fmin(DISCARD_TIME, r->warmup_time);
     double discard_t0 = 0;
+    /* the core's own workloads call theirs other than once per call */
+    int core = impl == &core_concurrent || impl == &core_processes || impl == &cmd_workload;
+    int announce = b && b->batch_begin && !core;
     cmd_workload_batch(impl, batch); /* one request per batch: doc/own-code.md#persistent */
     if (!discard)
         timed_begin(impl, state);
@@ -222,6 +230,10 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
          * sample follows the same device calls as every later one */
         if (check_on && b->sample_begin)
             b->sample_begin(tr);
+        /* the batch's boundary: a backend may time its calls as one
+         * (doc/timing.md#how-a-trial-is-timed, step 6) */
+        if (announce)
+            b->batch_begin(tr, batch);
         struct timespec a, z;
         trace_range("sample", 1); /* a profiler's range, outside the timed region */
         clock_gettime(CLOCK_MONOTONIC, &a);
@@ -274,10 +286,7 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
         /* concurrent and parallel: processes time their own region (the
          * together call of a round, not its solo runs; from the barrier to
          * the last process's end), summed over the batch */
-        s.seconds = (impl == &core_concurrent || impl == &core_processes || impl == &cmd_workload) &&
-                            isfinite(s.seconds)
-                        ? s.seconds / batch
-                        : wall / batch;
+        s.seconds = core && isfinite(s.seconds) ? s.seconds / batch : wall / batch;
         if (!discard)
             trace_span("sample", n - 1, ta, tz, s.seconds, batch, &s);
         buf.s[buf.n++] = s;
@@ -350,6 +359,7 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
             goto out;
         }
     }
+    steady_carry_keep(&key, carried || warm_time >= min_warm, now_seconds());
     trace_begin("check", -1);
     int wrong = impl->check && impl->check(state, &err) != 0;
     trace_end();
