@@ -28,7 +28,7 @@ static const char *const time_cols[] = {
 /* 1 when s is a plain decimal number, [+-]digits[.digits][e[+-]digits]
  * with a digit somewhere before the exponent: text strtod reads whole, so
  * a cell's "is it a number" needs no strtod (issue 38: every cell of a
- * 20,000-row trials.csv went through one for the report) */
+ * run of 20,000 trials went through one for the report) */
 static int plain_decimal(const char *s)
 {
     int digits = 0;
