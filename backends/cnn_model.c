@@ -110,15 +110,32 @@ int cnn_next(const cnn_cfg *c, cnn_cursor *k, cnn_conv *v)
     return 0;
 }
 
-int cnn_last_buffer(const cnn_cfg *c)
+/* What one walk over the convolutions tells: the last one's output buffer,
+ * the offset after its parameters (where the linear layer's start) and the
+ * multiply-adds of one image. */
+typedef struct cnn_walk_sum {
+    int last;
+    size_t end;
+    double macs;
+} cnn_walk_sum;
+
+static cnn_walk_sum cnn_walk(const cnn_cfg *c)
 {
     cnn_cursor k;
     cnn_conv v;
-    int last = 1;
+    cnn_walk_sum w = {1, 0, 0};
     cnn_start(&k);
-    while (cnn_next(c, &k, &v) == 0)
-        last = v.dst;
-    return last;
+    while (cnn_next(c, &k, &v) == 0) {
+        w.last = v.dst;
+        w.macs += (double)v.cout * v.cin * v.k * v.k * (double)v.hout * v.hout;
+    }
+    w.end = k.off;
+    return w;
+}
+
+int cnn_last_buffer(const cnn_cfg *c)
+{
+    return cnn_walk(c).last;
 }
 
 int cnn_conv_count(const cnn_cfg *c)
@@ -128,25 +145,14 @@ int cnn_conv_count(const cnn_cfg *c)
 
 void cnn_param_layout(const cnn_cfg *c, size_t *fc_w, size_t *fc_b, size_t *total)
 {
-    cnn_cursor k;
-    cnn_conv v;
-    cnn_start(&k);
-    while (cnn_next(c, &k, &v) == 0) {
-    }
-    *fc_w = k.off;
+    *fc_w = cnn_walk(c).end;
     *fc_b = *fc_w + (size_t)c->classes * (size_t)cnn_features(c);
     *total = *fc_b + (size_t)c->classes;
 }
 
 double cnn_macs_per_image(const cnn_cfg *c)
 {
-    cnn_cursor k;
-    cnn_conv v;
-    double macs = 0;
-    cnn_start(&k);
-    while (cnn_next(c, &k, &v) == 0)
-        macs += (double)v.cout * v.cin * v.k * v.k * (double)v.hout * v.hout;
-    return macs + (double)cnn_features(c) * c->classes;
+    return cnn_walk(c).macs + (double)cnn_features(c) * c->classes;
 }
 
 double cnn_max_activation(const cnn_cfg *c)

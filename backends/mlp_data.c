@@ -4,6 +4,8 @@
  * the CPU backend, and as host code into the CUDA one). */
 #include "mlp_data.h"
 
+#include <stdarg.h>
+
 void mlp_shuffle(uint32_t *perm, long n, uint64_t seed, int epoch)
 {
     for (long i = 0; i < n; i++)
@@ -251,6 +253,35 @@ static int mlp_blank(const char *s, const char *end)
     return 1;
 }
 
+/* The line at *next (before end): [*s, *e), *e its newline or end; *next
+ * moves past it.  0 when no line is left. */
+static int next_line(const char **next, const char *end, const char **s, const char **e)
+{
+    if (*next >= end)
+        return 0;
+    *s = *next;
+    *e = (const char *)memchr(*s, '\n', (size_t)(end - *s));
+    if (!*e)
+        *e = end;
+    *next = *e + 1;
+    return 1;
+}
+
+/* mlp_load_csv's failures after the file is read: frees the text, writes
+ * the message, -1 */
+static int load_fail(char *text, rn_error *err, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int load_fail(char *text, rn_error *err, const char *fmt, ...)
+{
+    free(text);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
 int mlp_load_csv(const char *path, mlp_data *d, rn_error *err)
 {
     memset(d, 0, sizeof *d);
@@ -279,20 +310,14 @@ int mlp_load_csv(const char *path, mlp_data *d, rn_error *err)
     }
     int bad = ferror(f);
     fclose(f);
-    if (bad) {
-        free(text);
-        snprintf(err->msg, sizeof err->msg, "%s: cannot read the data set", path);
-        return -1;
-    }
+    if (bad)
+        return load_fail(text, err, "%s: cannot read the data set", path);
     const char *end = text + len;
     /* pass 1: the header and the number of data rows */
-    const char *s = text;
+    const char *next = text, *s, *e;
     long line = 0, rows = 0;
     int ncols = 0;
-    while (s < end) {
-        const char *e = (const char *)memchr(s, '\n', (size_t)(end - s));
-        if (!e)
-            e = end;
+    while (next_line(&next, end, &s, &e)) {
         line++;
         if (line == 1) {
             ncols = mlp_count_fields(s, e);
@@ -303,62 +328,41 @@ int mlp_load_csv(const char *path, mlp_data *d, rn_error *err)
                 numeric += mlp_field_number(fb, fe, &v) == 0;
             if (mlp_blank(s, e))
                 ncols = 0;
-            if (ncols < 2) {
-                free(text);
-                snprintf(err->msg, sizeof err->msg,
-                         "%s:1: expected a header of at least 2 columns (features..., label), "
-                         "got %d",
-                         path, ncols);
-                return -1;
-            }
-            if (numeric == ncols) {
-                free(text);
-                snprintf(err->msg, sizeof err->msg,
-                         "%s:1: the first line must be a header (column names), not numbers", path);
-                return -1;
-            }
+            if (ncols < 2)
+                return load_fail(text, err,
+                                 "%s:1: expected a header of at least 2 columns (features..., "
+                                 "label), got %d",
+                                 path, ncols);
+            if (numeric == ncols)
+                return load_fail(
+                    text, err, "%s:1: the first line must be a header (column names), not numbers",
+                    path);
         } else if (!mlp_blank(s, e)) {
             rows++;
         }
-        s = e + 1;
     }
-    if (line == 0) {
-        free(text);
-        snprintf(err->msg, sizeof err->msg,
-                 "%s: empty file (expected a header line, then data rows)", path);
-        return -1;
-    }
-    if (rows == 0) {
-        free(text);
-        snprintf(err->msg, sizeof err->msg, "%s: no data rows after the header", path);
-        return -1;
-    }
-    if (rows > MLP_MAX_ROWS) {
-        free(text);
-        snprintf(err->msg, sizeof err->msg, "%s: %ld data rows: more than the limit of %ld", path,
-                 rows, MLP_MAX_ROWS);
-        return -1;
-    }
+    if (line == 0)
+        return load_fail(text, err, "%s: empty file (expected a header line, then data rows)",
+                         path);
+    if (rows == 0)
+        return load_fail(text, err, "%s: no data rows after the header", path);
+    if (rows > MLP_MAX_ROWS)
+        return load_fail(text, err, "%s: %ld data rows: more than the limit of %ld", path, rows,
+                         MLP_MAX_ROWS);
     int features = ncols - 1;
-    if (features > MLP_MAX_WIDTH) {
-        free(text);
-        snprintf(err->msg, sizeof err->msg, "%s:1: %d features: more than the limit of %d", path,
-                 features, MLP_MAX_WIDTH);
-        return -1;
-    }
+    if (features > MLP_MAX_WIDTH)
+        return load_fail(text, err, "%s:1: %d features: more than the limit of %d", path,
+                         features, MLP_MAX_WIDTH);
     if (mlp_data_alloc(d, rows, features, err)) {
         free(text);
         return -1;
     }
     /* pass 2: the numbers */
-    s = text;
+    next = text;
     line = 0;
     long r = 0;
     int maxlabel = 0;
-    while (s < end) {
-        const char *e = (const char *)memchr(s, '\n', (size_t)(end - s));
-        if (!e)
-            e = end;
+    while (next_line(&next, end, &s, &e)) {
         line++;
         if (line > 1 && !mlp_blank(s, e)) {
             int got = mlp_count_fields(s, e);
@@ -394,7 +398,6 @@ int mlp_load_csv(const char *path, mlp_data *d, rn_error *err)
             }
             r++;
         }
-        s = e + 1;
     }
     free(text);
     d->classes = maxlabel + 1;

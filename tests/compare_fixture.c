@@ -4,6 +4,7 @@
 #include <criterion/criterion.h>
 #include <criterion/redirect.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,12 @@ void result_free(result *r)
 {
     free(r->out);
     free(r->err);
+}
+
+void result_table(const result *r, int rc, csv_table *t)
+{
+    cr_assert_eq(r->rc, rc, "%s%s", r->out, r->err);
+    parse_csv(r->out, t);
 }
 
 int has_line(const char *text, const char *needle_a, const char *needle_b)
@@ -84,6 +91,17 @@ const char *csv_get(const csv_table *t, int r, const char *col)
     int c = csv_col(t, col);
     cr_assert(c >= 0 && r > 0, "no column %s or row", col);
     return t->rows[r][c];
+}
+
+void expect_cells(const csv_table *t, int r, ...)
+{
+    va_list ap;
+    va_start(ap, r);
+    for (const char *col; (col = va_arg(ap, const char *));) {
+        const char *want = va_arg(ap, const char *);
+        cr_assert_str_eq(csv_get(t, r, col), want, "row %d, column %s", r, col);
+    }
+    va_end(ap);
 }
 
 void quiet(void)

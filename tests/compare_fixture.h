@@ -24,6 +24,10 @@ void result_free(result *r);
 /* Whether a line of `text` holds needle_a (and needle_b, when not NULL). */
 int has_line(const char *text, const char *needle_a, const char *needle_b);
 
+/* The result's exit status is `rc` (asserted, its output the message) and
+ * its output, CSV, parsed into t. */
+void result_table(const result *r, int rc, csv_table *t);
+
 /* Parses CSV text through csv_read. */
 void parse_csv(const char *text, csv_table *t);
 
@@ -33,6 +37,9 @@ int csv_find(const csv_table *t, const char *col, const char *val, const char *c
 
 /* Row r's cell of column `col` (asserted to exist). */
 const char *csv_get(const csv_table *t, int r, const char *col);
+
+/* Row r's cells are as the NULL-ended list of column, value pairs says. */
+void expect_cells(const csv_table *t, int r, ...);
 
 /* A test's .init: its stdout and stderr captured, so that nothing prints. */
 void quiet(void);

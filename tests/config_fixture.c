@@ -26,6 +26,13 @@ experiment *parse_ok(const char *text)
     return e;
 }
 
+experiment *parse_n(const char *text, long long n)
+{
+    experiment *e = parse_ok(text);
+    cr_assert_eq(e->ntrials, n, "%lld trials, want %lld", (long long)e->ntrials, n);
+    return e;
+}
+
 char *parse_err(const char *text)
 {
     diags d = {0};

@@ -13,6 +13,9 @@ char *diags_text(const diags *d);
 /* Parses `text` (named t.yaml); must succeed. */
 experiment *parse_ok(const char *text);
 
+/* parse_ok, and the experiment has n trials (asserted). */
+experiment *parse_n(const char *text, long long n);
+
 /* Parses `text`; must fail.  Returns all diagnostics, one "L:C: msg" a line. */
 char *parse_err(const char *text);
 
@@ -50,6 +53,22 @@ char *column_names(const experiment *e);
         char *got_ = rows((e), n_);                                                \
         cr_expect_str_eq(got_, (want), "rows: got\n  %s\nwant\n  %s", got_, (want)); \
         free(got_);                                                                \
+    } while (0)
+
+/* expect_values of parse_ok(text), which is then freed. */
+#define expect_parsed_values(text, name, want)                                                     \
+    do {                                                                                           \
+        experiment *e_ = parse_ok(text);                                                           \
+        expect_values(e_, (name), (want));                                                         \
+        experiment_free(e_);                                                                       \
+    } while (0)
+
+/* expect_rows of parse_ok(text), which is then freed. */
+#define expect_parsed_rows(text, want, ...)                                                        \
+    do {                                                                                           \
+        experiment *e_ = parse_ok(text);                                                           \
+        expect_rows(e_, (want), __VA_ARGS__);                                                      \
+        experiment_free(e_);                                                                       \
     } while (0)
 
 #endif

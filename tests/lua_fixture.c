@@ -97,6 +97,12 @@ void fails(void *st, const char *chunk, const char *want)
     cr_assert(strstr(msg, want), "%s:\n  got  '%s'\n  want '%s'", chunk, msg, want);
 }
 
+void fails_each(void *st, const char *const (*cases)[2])
+{
+    for (; cases[0][0]; cases++)
+        fails(st, cases[0][0], cases[0][1]);
+}
+
 double num(void *st, const char *expr)
 {
     char chunk[1024], out[128], msg[1024];

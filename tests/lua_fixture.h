@@ -45,4 +45,7 @@ void fails(void *st, const char *chunk, const char *want);
 
 double num(void *st, const char *expr);
 
+/* fails for each {chunk, want} of `cases`, up to a {NULL} one. */
+void fails_each(void *st, const char *const (*cases)[2]);
+
 #endif

@@ -66,6 +66,13 @@ char *fixture_copy(const char *dir)
     return d;
 }
 
+int unlink_in(const char *dir, const char *name)
+{
+    char p[4096];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    return unlink(p);
+}
+
 int exists(const char *dir, const char *name)
 {
     char p[4096];

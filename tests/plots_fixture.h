@@ -16,8 +16,17 @@ char *slurp(const char *path, size_t *len);
 /* Writes `text` to `path` (asserted). */
 void spit(const char *path, const char *text);
 
+/* The targets and sizes the fixture run's experiment.yaml sweeps (YAML). */
+#define FIXTURE_TARGETS                                                                            \
+    "  target:\n    - {label: CPU, device: cpu}\n    - {label: GPU, device: cuda, io: with}\n"     \
+    "    - {label: GPU no IO, device: cuda, io: without}\n"
+#define FIXTURE_SWEEP "sweep:\n" FIXTURE_TARGETS "  size: {pow2: [4, 12]}\n"
+
 /* A copy of the fixture run in a new folder (or in `dir` when given). */
 char *fixture_copy(const char *dir);
+
+/* unlink(DIR/NAME). */
+int unlink_in(const char *dir, const char *name);
 
 /* Whether DIR/NAME exists. */
 int exists(const char *dir, const char *name);

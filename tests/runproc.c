@@ -3,6 +3,7 @@
 
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,19 +123,33 @@ void run(char *const args[], proc_out *r)
     finish(pid, o, e, r);
 }
 
-void run_yaml_in(const char *d, const char *yaml, const char *const *extra, proc_out *r)
+/* run_yaml_in, --no-plots or not. */
+static void run_in(const char *d, const char *yaml, int no_plots, const char *const *extra,
+                   proc_out *r)
 {
     write_text(d, "e.yaml", yaml);
     char exp[4096], rd[4096];
     snprintf(exp, sizeof exp, "%s/e.yaml", d);
     snprintf(rd, sizeof rd, "%s/run", d);
-    char *args[32] = {"--quiet", "--no-plots", "--run-dir", rd};
-    int n = 4;
+    char *args[32] = {"--quiet", "--run-dir", rd};
+    int n = 3;
+    if (no_plots)
+        args[n++] = "--no-plots";
     for (int i = 0; extra && extra[i] && n < 30; i++)
         args[n++] = (char *)extra[i];
     args[n++] = exp;
     args[n] = NULL;
     run(args, r);
+}
+
+void run_yaml_in(const char *d, const char *yaml, const char *const *extra, proc_out *r)
+{
+    run_in(d, yaml, 1, extra, r);
+}
+
+void run_drawn_in(const char *d, const char *yaml, const char *const *extra, proc_out *r)
+{
+    run_in(d, yaml, 0, extra, r);
 }
 
 char *run_yaml(const char *yaml, const char *const *extra, proc_out *r)
@@ -149,6 +164,87 @@ void read_trials(const char *d, csv_table *t)
     char p[4096];
     snprintf(p, sizeof p, "%s/run/trials.csv", d);
     cr_assert_eq(csv_read(p, t), 0, "no %s", p);
+}
+
+void expect_exit(char *const args[], int status, const char *msg)
+{
+    proc_out r;
+    run(args, &r);
+    cr_assert_eq(r.status, status, "%s: exit %d: %s", args[0], r.status, r.err);
+    cr_assert(strstr(r.err, msg), "%s: want '%s' in: %s", args[0], msg, r.err);
+}
+
+void run_trials_in(const char *d, const char *yaml, int want, proc_out *r, csv_table *t)
+{
+    run_yaml_in(d, yaml, NULL, r);
+    cr_assert_eq(r->status, want, "%s", r->err);
+    read_trials(d, t);
+}
+
+char *run_trials(const char *yaml, int want, proc_out *r, csv_table *t)
+{
+    char *d = tmpdir();
+    run_trials_in(d, yaml, want, r, t);
+    return d;
+}
+
+void trials_done(csv_table *t, char *d)
+{
+    csv_free(t);
+    rm_rf(d);
+    free(d);
+}
+
+char *dir_with(const char *name, const char *text)
+{
+    char *d = tmpdir();
+    write_text(d, name, text);
+    return d;
+}
+
+const char *cell(const csv_table *t, int row, const char *col)
+{
+    int c = csv_col(t, col);
+    cr_assert(c >= 0, "no column %s", col);
+    cr_assert(row < t->nrows, "no row %d: %d rows", row, t->nrows);
+    return c < t->nfields[row] ? t->rows[row][c] : "";
+}
+
+double cell_num(const csv_table *t, int row, const char *col)
+{
+    const char *s = cell(t, row, col);
+    return *s ? atof(s) : NAN;
+}
+
+void expect_trial(const csv_table *t, int row, const char *status, const char *reason)
+{
+    const char *why = cell(t, row, "reason");
+    cr_assert_str_eq(cell(t, row, "status"), status, "trial row %d: %s", row, why);
+    if (reason)
+        cr_assert(strstr(why, reason), "trial row %d: reason '%s', want '%s'", row, why, reason);
+}
+
+void expect_statuses(const csv_table *t, const char *list)
+{
+    int row = 1;
+    for (const char *p = list; *p; row++) {
+        size_t n = strcspn(p, "|");
+        char want[1024];
+        snprintf(want, sizeof want, "%.*s", (int)n, p);
+        cr_assert_lt(row, t->nrows, "%d trials, want %s", t->nrows - 1, list);
+        char *why = strstr(want, ": ");
+        if (why)
+            *why = '\0';
+        expect_trial(t, row, want, why ? why + 2 : NULL);
+        p += n + (p[n] == '|');
+    }
+    cr_assert_eq(t->nrows, row, "%d trials, want %s", t->nrows - 1, list);
+}
+
+void expect_parts(const char *text, const char *const *parts)
+{
+    for (; *parts; parts++)
+        cr_assert(strstr(text, *parts), "want '%s' in:\n%s", *parts, text);
 }
 
 void skip_unless_timing(void)

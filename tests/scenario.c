@@ -1,6 +1,8 @@
 /* scenario.c - see scenario.h. */
 #include "scenario.h"
 
+#include "base/util.h"
+
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -28,6 +30,19 @@ char *experiment_in(const char *file, const char *yaml, char *exp, char *out)
     return d;
 }
 
+char *run_fresh(const char *file, const char *yaml, int variant, proc_out *r, csv_table *t)
+{
+    char exp[SCENARIO_PATH], out[SCENARIO_PATH], name[256];
+    char *d = experiment_in(file, yaml, exp, out);
+    if (variant > 0)
+        run_with_fake(out, exp, variant, r);
+    else
+        run_quiet(out, exp, r);
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(file, "."), file);
+    read_newest(out, name, "trials.csv", t);
+    return d;
+}
+
 void run_expect(const char *out, const char *exp, int want, proc_out *r)
 {
     run_quiet(out, exp, r);
@@ -48,8 +63,9 @@ void run_quiet(const char *out, const char *exp, proc_out *r)
     run((char *[]){"--quiet", "--no-plots", "--output", (char *)out, (char *)exp, NULL}, r);
 }
 
-void run_e_yaml(const char *dir, const char *name, char *run_dir)
+void run_e_yaml(const char *dir, const char *yaml, const char *name, char *run_dir)
 {
+    write_text(dir, "e.yaml", yaml);
     char out[4096], y[4096];
     snprintf(out, sizeof out, "%s/res", dir);
     snprintf(y, sizeof y, "%s/e.yaml", dir);
@@ -57,6 +73,15 @@ void run_e_yaml(const char *dir, const char *name, char *run_dir)
     run((char *[]){"--quiet", "--output", out, y, NULL}, &r);
     cr_assert_eq(r.status, 0, "%s", r.err);
     snprintf(run_dir, SCENARIO_PATH, "%s/%s/latest", out, name);
+}
+
+char *run_text(const char *run_dir, const char *file)
+{
+    char p[8192];
+    snprintf(p, sizeof p, "%s/%s", run_dir, file);
+    char *text = read_file(p, NULL);
+    cr_assert_not_null(text, "cannot read %s", p);
+    return text;
 }
 
 void newest_run_file(const char *out, const char *name, const char *file, char *path, size_t len)
@@ -110,13 +135,6 @@ char *read_all(const char *path)
     buf[n] = '\0';
     fclose(f);
     return strdup(buf);
-}
-
-const char *cell(const csv_table *t, int row, const char *col)
-{
-    int c = csv_col(t, col);
-    cr_assert(c >= 0, "no column %s", col);
-    return c < t->nfields[row] ? t->rows[row][c] : "";
 }
 
 double mono_now(void)

@@ -19,16 +19,22 @@ void experiment_at(const char *dir, const char *file, const char *yaml, char *ex
 void file_at(const char *dir, const char *name, const char *text, char *path);
 /* experiment_at in a fresh tmpdir(), which it returns (malloc'd). */
 char *experiment_in(const char *file, const char *yaml, char *exp, char *out);
+/* experiment_in FILE (NAME.yaml) run by run_quiet, or run_with_fake of
+ * fake-VARIANT.so when variant > 0, and the newest run of NAME's trials.csv
+ * read into t (asserted).  Returns the folder (malloc'd). */
+char *run_fresh(const char *file, const char *yaml, int variant, proc_out *r, csv_table *t);
 /* Runs EXP as `runner --quiet --no-plots --output OUT EXP`; run_expect also
  * asserts its exit status is `want`. */
 void run_quiet(const char *out, const char *exp, proc_out *r);
 void run_expect(const char *out, const char *exp, int want, proc_out *r);
 /* run_quiet with the fake CUDA backend fake-VARIANT.so of $RUNNER_FAKES. */
 void run_with_fake(const char *out, const char *exp, int variant, proc_out *r);
-/* Runs DIR/e.yaml as `runner --quiet --output DIR/res DIR/e.yaml` (charts
- * and report drawn), asserts exit 0, and sets run_dir (SCENARIO_PATH bytes)
- * to DIR/res/NAME/latest. */
-void run_e_yaml(const char *dir, const char *name, char *run_dir);
+/* Writes `yaml` as DIR/e.yaml, runs it as `runner --quiet --output DIR/res
+ * DIR/e.yaml` (charts and report drawn), asserts exit 0, and sets run_dir
+ * (SCENARIO_PATH bytes) to DIR/res/NAME/latest. */
+void run_e_yaml(const char *dir, const char *yaml, const char *name, char *run_dir);
+/* RUN_DIR/FILE's text (malloc'd; asserted). */
+char *run_text(const char *run_dir, const char *file);
 /* OUT/NAME/RUN/FILE of the newest run of experiment NAME (run ids sort by
  * time, "-K" suffixes by K): not OUT/NAME/latest, which only a finished run
  * with an ok trial earns (doc/results.md#results); the tests also look at
@@ -42,9 +48,6 @@ int count_lines(const char *path);
 char *read_all(const char *path);
 /* CLOCK_MONOTONIC in seconds. */
 double mono_now(void);
-/* A cell of a trials table by column name (the column asserted), "" past
- * the row's end. */
-const char *cell(const csv_table *t, int row, const char *col);
 /* Row i of a trials table: none of the n columns `cols` holds a negative
  * duration, and the median lies in its interval. */
 void assert_row_durations(const csv_table *t, int i, const char *const *cols, size_t n);

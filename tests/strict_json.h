@@ -116,6 +116,40 @@ static int sj_string(strict_json *j)
     return 1;
 }
 
+/* an object's member: a string, ':', a value */
+static int sj_member(strict_json *j)
+{
+    sj_ws(j);
+    if (!sj_string(j))
+        return 0;
+    sj_ws(j);
+    return j->p < j->end && *j->p++ == ':' && sj_value(j);
+}
+
+/* an object's or an array's items after its opening bracket: `item`s
+ * separated by commas, up to `close` */
+static int sj_items(strict_json *j, unsigned char close, int (*item)(strict_json *))
+{
+    sj_ws(j);
+    if (j->p < j->end && *j->p == close) {
+        j->p++;
+        return 1;
+    }
+    for (;;) {
+        if (!item(j))
+            return 0;
+        sj_ws(j);
+        if (j->p < j->end && *j->p == ',') {
+            j->p++;
+        } else if (j->p < j->end && *j->p == close) {
+            j->p++;
+            return 1;
+        } else {
+            return 0;
+        }
+    }
+}
+
 static int sj_value(strict_json *j)
 {
     sj_ws(j);
@@ -125,53 +159,11 @@ static int sj_value(strict_json *j)
     switch (*j->p) {
     case '{':
         j->p++;
-        sj_ws(j);
-        ok = 1;
-        if (j->p < j->end && *j->p == '}') {
-            j->p++;
-            break;
-        }
-        for (;;) {
-            sj_ws(j);
-            if (!sj_string(j))
-                return 0;
-            sj_ws(j);
-            if (j->p >= j->end || *j->p++ != ':' || !sj_value(j))
-                return 0;
-            sj_ws(j);
-            if (j->p < j->end && *j->p == ',') {
-                j->p++;
-                continue;
-            }
-            if (j->p < j->end && *j->p == '}') {
-                j->p++;
-                break;
-            }
-            return 0;
-        }
+        ok = sj_items(j, '}', sj_member);
         break;
     case '[':
         j->p++;
-        sj_ws(j);
-        ok = 1;
-        if (j->p < j->end && *j->p == ']') {
-            j->p++;
-            break;
-        }
-        for (;;) {
-            if (!sj_value(j))
-                return 0;
-            sj_ws(j);
-            if (j->p < j->end && *j->p == ',') {
-                j->p++;
-                continue;
-            }
-            if (j->p < j->end && *j->p == ']') {
-                j->p++;
-                break;
-            }
-            return 0;
-        }
+        ok = sj_items(j, ']', sj_value);
         break;
     case '"':
         ok = sj_string(j);

@@ -29,13 +29,6 @@ static char *slurp(const char *path)
     return b;
 }
 
-static const char *cell(const csv_table *t, int row, const char *col)
-{
-    int c = csv_col(t, col);
-    cr_assert(c >= 0, "no column %s", col);
-    return c < t->nfields[row] ? t->rows[row][c] : "";
-}
-
 /* A cache of made-up ceilings for this machine in a fresh XDG_CACHE_HOME
  * (set for this process and the runners it starts): cpu fp32 1000 GFLOP/s
  * on one core, 1500 on all, fp64 half, bandwidth 20 / 40 GB/s. */
@@ -169,9 +162,7 @@ Test(ceilings, cached_and_reused, .timeout = 120)
     cr_assert_not_null(c, "not ceilings JSON: %s", r.out);
     cr_assert(ceilings_get(c, "cpu", "fp32", NULL) > 0);
     ceilings_free(c);
-    run((char *[]){"machine", "--reprobe", NULL}, &r);
-    cr_assert_eq(r.status, 0, "%s", r.err);
-    cr_assert(strstr(r.err, "ceilings: probed this machine"), "%s", r.err);
+    expect_exit((char *[]){"machine", "--reprobe", NULL}, 0, "ceilings: probed this machine");
     free(path);
     unsetenv("XDG_CACHE_HOME");
     free(d);
@@ -201,18 +192,10 @@ Test(ceilings, machine_command_errors)
     char *d = tmpdir();
     setenv("XDG_CACHE_HOME", d, 1);
     proc_out r;
-    run((char *[]){"machine", "--show", NULL}, &r);
-    cr_assert_eq(r.status, 2, "%s", r.err);
-    cr_assert(strstr(r.err, "no ceilings cached for this machine"), "%s", r.err);
-    run((char *[]){"machine", "--show", "--reprobe", NULL}, &r);
-    cr_assert_eq(r.status, 2);
-    cr_assert(strstr(r.err, "not both"), "%s", r.err);
-    run((char *[]){"machine", "--reprob", NULL}, &r);
-    cr_assert_eq(r.status, 2);
-    cr_assert(strstr(r.err, "did you mean '--reprobe'"), "%s", r.err);
-    run((char *[]){"machine", "cpu", NULL}, &r);
-    cr_assert_eq(r.status, 2);
-    cr_assert(strstr(r.err, "takes no arguments"), "%s", r.err);
+    expect_exit((char *[]){"machine", "--show", NULL}, 2, "no ceilings cached for this machine");
+    expect_exit((char *[]){"machine", "--show", "--reprobe", NULL}, 2, "not both");
+    expect_exit((char *[]){"machine", "--reprob", NULL}, 2, "did you mean '--reprobe'");
+    expect_exit((char *[]){"machine", "cpu", NULL}, 2, "takes no arguments");
     run((char *[]){"machine", "--help", NULL}, &r);
     cr_assert_eq(r.status, 0);
     cr_assert(strstr(r.out, "usage: runner machine"), "%s", r.out);
@@ -226,12 +209,10 @@ Test(ceilings, pct_of_peak_for_matmul, .timeout = 120)
 {
     char *cache = fake_cache();
     proc_out r;
-    char *d = run_yaml("workload: matmul\nrepeats: 2\nsweep:\n  threads: [1, 2]\n"
-                       "  dtype: [f32, f64]\n  size: [64]\n",
-                       NULL, &r);
-    cr_assert_eq(r.status, 0, "%s", r.err);
     csv_table t;
-    read_trials(d, &t);
+    char *d = run_trials("workload: matmul\nrepeats: 2\nsweep:\n  threads: [1, 2]\n"
+                         "  dtype: [f32, f64]\n  size: [64]\n",
+                         0, &r, &t);
     for (int row = 1; row < t.nrows; row++) {
         double gf = atof(cell(&t, row, "gflops")), pct = atof(cell(&t, row, "pct_of_peak"));
         int threads = atoi(cell(&t, row, "threads"));
@@ -287,15 +268,12 @@ Test(ceilings, the_bound_follows_the_roofline)
 Test(ceilings, throughput_chart_draws_the_ceiling, .timeout = 120)
 {
     char *cache = fake_cache();
-    char *d = tmpdir();
-    write_text(d, "e.yaml", "name: e\nworkload: matmul\nrepeats: 2\nthreads: 1\n"
-                            "sweep:\n  size: [32, 64]\n");
-    char e[4096], out[4096], p[4096];
-    snprintf(e, sizeof e, "%s/e.yaml", d);
-    snprintf(out, sizeof out, "%s/run", d);
+    char *d = tmpdir(), out[4096], p[4096];
     proc_out r;
-    run((char *[]){"--quiet", "--run-dir", out, e, NULL}, &r);
+    run_drawn_in(d, "name: e\nworkload: matmul\nrepeats: 2\nthreads: 1\nsweep:\n  size: [32, 64]\n",
+                 NULL, &r);
     cr_assert_eq(r.status, 0, "%s", r.err);
+    snprintf(out, sizeof out, "%s/run", d);
     snprintf(p, sizeof p, "%s/plots/throughput.gp", out);
     char *gp = slurp(p);
     cr_assert_not_null(gp, "no %s", p);

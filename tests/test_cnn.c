@@ -4,6 +4,8 @@
  * amp against pure bf16, check() catching a wrong logit, the tolerances
  * against the storage rounding emulated in the reference, and the skips
  * and errors. */
+#include "cpu_trial.h"
+
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -16,17 +18,7 @@
 
 static rn_trial trial(long long batch, rn_dtype dtype, int threads, const rn_param *p, int np)
 {
-    rn_trial t;
-    memset(&t, 0, sizeof t);
-    t.workload = "cnn_forward";
-    t.device = RN_DEV_CPU;
-    t.threads = threads;
-    t.dtype = dtype;
-    t.size = batch;
-    t.seed = 7;
-    t.params = p;
-    t.nparams = np;
-    return t;
+    return cpu_trial("cnn_forward", dtype, batch, threads, 7, p, np);
 }
 
 static void *prepare_ok(const rn_trial *t)
@@ -278,20 +270,27 @@ Test(cnn_cpu, a_batch_larger_than_one_im2col_chunk_matches_too, .timeout = 60)
     cr_expect_lt(e, 1e-5, "%.3g", e);
 }
 
+/* The network of the storage tests (depth 14, width 8, 12 x 12 images; amp
+ * when asked), 4 images in `dtype`: forward against `reference`. */
+static double storage_forward(rn_dtype dtype, int amp, rn_dtype reference, float *logits)
+{
+    static const rn_param p[] = {
+        {"depth", "14", 14}, {"width", "8", 8}, {"image", "12", 12}, {"amp", "true", 1}};
+    rn_trial t = trial(4, dtype, 2, p, amp ? 4 : 3);
+    return forward(&t, reference, logits, logits ? 40 : 0);
+}
+
 Test(cnn_cpu, bf16_matches_its_emulation_and_the_f32_model_within_the_tolerance, .timeout = 60)
 {
-    const rn_param p[] = {{"depth", "14", 14}, {"width", "8", 8}, {"image", "12", 12}};
-    rn_trial t = trial(4, RN_BF16, 2, p, 3);
     float bf[40], f32[40];
-    double to_f32 = forward(&t, RN_F64, bf, 40);
-    double to_emulation = forward(&t, RN_BF16, NULL, 0);
+    double to_f32 = storage_forward(RN_BF16, 0, RN_F64, bf);
+    double to_emulation = storage_forward(RN_BF16, 0, RN_BF16, NULL);
     cr_log_info("bf16: %.3g from the f32 model, %.3g from its emulation", to_f32, to_emulation);
     cr_expect_lt(to_f32, cnn_tolerance(RN_BF16) / 2, "%.3g", to_f32);
     cr_expect_gt(to_f32, 1e-4, "bf16 rounding must show: %.3g", to_f32);
     /* the emulation rounds where the backend does: far closer than to f32 */
     cr_expect_lt(to_emulation, to_f32 / 4, "%.3g vs %.3g", to_emulation, to_f32);
-    rn_trial t32 = trial(4, RN_F32, 2, p, 3);
-    forward(&t32, RN_F64, f32, 40);
+    storage_forward(RN_F32, 0, RN_F64, f32);
     int differ = 0;
     for (int i = 0; i < 40; i++)
         differ += bf[i] != f32[i];
@@ -306,13 +305,10 @@ Test(cnn_cpu, bf16_matches_its_emulation_and_the_f32_model_within_the_tolerance,
  * every logit an f16 value; amp f16 gives the pure f16 result */
 Test(cnn_cpu, f16_matches_its_emulation_and_the_f32_model_within_the_tolerance, .timeout = 60)
 {
-    const rn_param p[] = {{"depth", "14", 14}, {"width", "8", 8}, {"image", "12", 12}};
-    rn_trial t = trial(4, RN_F16, 2, p, 3);
     float h[40], a[40];
-    double to_f32 = forward(&t, RN_F64, h, 40);
-    double to_emulation = forward(&t, RN_F16, NULL, 0);
-    rn_trial tb = trial(4, RN_BF16, 2, p, 3);
-    double bf_to_f32 = forward(&tb, RN_F64, NULL, 0);
+    double to_f32 = storage_forward(RN_F16, 0, RN_F64, h);
+    double to_emulation = storage_forward(RN_F16, 0, RN_F16, NULL);
+    double bf_to_f32 = storage_forward(RN_BF16, 0, RN_F64, NULL);
     cr_log_info("f16: %.3g from the f32 model, %.3g from its emulation (bf16 %.3g)", to_f32,
                 to_emulation, bf_to_f32);
     cr_expect_lt(to_f32, cnn_tolerance(RN_F16) / 2, "%.3g", to_f32);
@@ -322,10 +318,7 @@ Test(cnn_cpu, f16_matches_its_emulation_and_the_f32_model_within_the_tolerance, 
     for (int i = 0; i < 40; i++)
         cr_expect_eq(h[i], cnn_f16_value(cnn_f16_bits(h[i])), "logit %d = %.9g is not an f16 value",
                      i, h[i]);
-    const rn_param pa[] = {{"depth", "14", 14}, {"width", "8", 8}, {"image", "12", 12},
-                           {"amp", "true", 1}};
-    rn_trial ta = trial(4, RN_F16, 2, pa, 4);
-    forward(&ta, RN_F64, a, 40);
+    storage_forward(RN_F16, 1, RN_F64, a);
     for (int i = 0; i < 40; i++)
         cr_expect_eq(a[i], h[i], "amp logit %d: %.9g vs %.9g", i, a[i], h[i]);
 }

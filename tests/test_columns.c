@@ -67,10 +67,9 @@ static void expect_unique_header(const csv_table *t)
 
 Test(columns, lua_extras_with_a_reserved_name_fail_the_trial, .timeout = 60)
 {
-    char *d = tmpdir();
-    write_text(d, "w.lua",
-               "return {run = function(ctx, p, s) end,\n"
-               "  extras = function(ctx, p, s) return {median = 42, fine = 1} end}\n");
+    char *d = dir_with("w.lua",
+                       "return {run = function(ctx, p, s) end,\n"
+                       "  extras = function(ctx, p, s) return {median = 42, fine = 1} end}\n");
     proc_out r;
     run_yaml_in(d, "name: e\nworkload: lua:w.lua\nrepeats: 3\nwarmups: 0\nsweep:\n  size: [4, 8]\n",
                 NULL, &r);
@@ -90,16 +89,14 @@ Test(columns, lua_extras_with_a_reserved_name_fail_the_trial, .timeout = 60)
         cr_expect(fabs(got - want) <= 1e-8 * want, "median %s, samples say %.9g", t.rows[i][med],
                   want);
     }
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }
 
 Test(columns, hook_columns_with_reserved_names_are_refused, .timeout = 60)
 {
-    char *d = tmpdir();
-    write_text(d, "w.lua",
-               "return {run = function(ctx, p, s) end,\n"
-               "  extras = function(ctx, p, s) return {fine = 1} end}\n");
+    char *d = dir_with("w.lua",
+                       "return {run = function(ctx, p, s) end,\n"
+                       "  extras = function(ctx, p, s) return {fine = 1} end}\n");
     write_text(d, "h.lua",
                "return {after_trial = function(t, r) return {median = r.median * 1e6, "
                "trial = 7, status = 'ok', size = 9, fine = 5, noise = 'x', us = 3} end}\n");
@@ -143,6 +140,5 @@ Test(columns, hook_columns_with_reserved_names_are_refused, .timeout = 60)
     cr_expect_eq(r.status, 0, "%s", r.err);
     read_trials(d, &t);
     cr_expect_eq(t.nrows, 3, "rows %d after running into the folder again", t.nrows);
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }

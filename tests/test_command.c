@@ -6,7 +6,7 @@
  * malformed replies, a time longer than the round trip; the torch studies'
  * skip without PyTorch.  Bad keys are in the corpus (tests/bad/command_*). */
 #include "base/csv.h"
-#include "runproc.h"
+#include "scenario.h"
 
 #include <criterion/criterion.h>
 #include <math.h>
@@ -14,18 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static const char *cell(const csv_table *t, int row, const char *col)
-{
-    int c = csv_col(t, col);
-    return c >= 0 && c < t->nfields[row] ? t->rows[row][c] : "";
-}
-
-static double num(const csv_table *t, int row, const char *col)
-{
-    const char *s = cell(t, row, col);
-    return *s ? atof(s) : NAN;
-}
 
 /* the row whose column `col` is `val` */
 static int row_of(const csv_table *t, const char *col, const char *val)
@@ -55,75 +43,98 @@ static const char *root(void)
     return r;
 }
 
-/* Runs `yaml` (with %s for the program, given as prog) and reads its trials. */
-static char *run_with(const char *fmt, const char *program, proc_out *r, csv_table *t)
+/* Runs `yaml` (with %s for the program, given as prog), asserts its exit
+ * status is `want` and reads its trials. */
+static char *run_with(const char *fmt, const char *program, int want, csv_table *t)
 {
     char yaml[4096];
+    proc_out r;
     snprintf(yaml, sizeof yaml, fmt, program);
-    char *d = run_yaml(yaml, NULL, r);
-    read_trials(d, t);
-    return d;
+    return run_trials(yaml, want, &r, t);
+}
+
+/* run_with of the persistent command `program` with `rest` after the
+ * experiment's head; persistent: tests/command/NAME, python: python3
+ * tests/command/py_work.py. */
+static char *run_persistent(const char *program, const char *rest, int want, csv_table *t)
+{
+    char fmt[4096];
+    snprintf(fmt, sizeof fmt, "workload: command\ncommand: [%%s]\nprotocol: persistent\n%s", rest);
+    return run_with(fmt, program, want, t);
+}
+
+/* run_with of `program` and its `args` as a per_call command, `rest` after
+ * the experiment's head. */
+static char *per_call(const char *program, const char *args, const char *rest, int want,
+                      csv_table *t)
+{
+    char fmt[4096];
+    snprintf(fmt, sizeof fmt, "workload: command\ncommand: [%%s%s]\nprotocol: per_call\n%s", args,
+             rest);
+    return run_with(fmt, program, want, t);
+}
+
+static char *persistent(const char *name, const char *rest, int want, csv_table *t)
+{
+    return run_persistent(prog(name), rest, want, t);
+}
+
+static char *python(const char *rest, int want, csv_table *t)
+{
+    char py[1024];
+    snprintf(py, sizeof py, "python3, %s/tests/command/py_work.py", root());
+    return run_persistent(py, rest, want, t);
 }
 
 /* --- persistent, a C program ------------------------------------------------ */
 
 Test(command, persistent_c_program_runs_and_prints_harmlessly, .timeout = 60)
 {
-    proc_out r;
     csv_table t;
-    char *d = run_with("workload: command\ncommand: [%s]\nprotocol: persistent\n"
-                       "params: {spin: 0.0005}\nsweep:\n  action: [ok, garbage]\nrepeats: 5\n",
-                       prog("proto_prog"), &r, &t);
-    cr_assert_eq(r.status, 0, "%s", r.err);
+    char *d = persistent("proto_prog", "params: {spin: 0.0005}\nsweep:\n  action: [ok, garbage]\n"
+                                       "repeats: 5\n",
+                         0, &t);
     for (int i = 1; i <= 2; i++) {
-        cr_assert_str_eq(cell(&t, i, "status"), "ok", "%s", cell(&t, i, "reason"));
+        expect_trial(&t, i, "ok", NULL);
         cr_assert_str_eq(cell(&t, i, "samples"), "5");
-        double med = num(&t, i, "median"), rt = num(&t, i, "round_trip_seconds");
+        double med = cell_num(&t, i, "median"), rt = cell_num(&t, i, "round_trip_seconds");
         cr_assert(med >= 0.0005 && med < 0.01, "median %g for 0.5 ms calls", med);
         cr_assert(rt >= med, "the round trip %g is shorter than the program's time %g", rt, med);
-        cr_assert(num(&t, i, "protocol_seconds") > 0 && num(&t, i, "protocol_seconds") < 0.1,
+        cr_assert(cell_num(&t, i, "protocol_seconds") > 0 && cell_num(&t, i, "protocol_seconds") < 0.1,
                   "protocol_seconds %s", cell(&t, i, "protocol_seconds"));
         /* the program's extras: its last run request had the sample's batch */
         const char *batch = *cell(&t, i, "batch_size") ? cell(&t, i, "batch_size") : "1";
         cr_assert_str_eq(cell(&t, i, "calls_seen"), batch);
         cr_assert_str_eq(cell(&t, i, "checked"), "yes");
-        double g = 1000 / num(&t, i, "median") / 1e9; /* the flops its setup stated */
-        cr_assert(fabs(num(&t, i, "gflops") - g) <= 1e-6 * g, "gflops %s", cell(&t, i, "gflops"));
+        double g = 1000 / cell_num(&t, i, "median") / 1e9; /* the flops its setup stated */
+        cr_assert(fabs(cell_num(&t, i, "gflops") - g) <= 1e-6 * g, "gflops %s", cell(&t, i, "gflops"));
     }
     /* one program for both trials: started in the first only */
-    cr_assert(num(&t, 1, "program_start_seconds") > 0);
+    cr_assert(cell_num(&t, 1, "program_start_seconds") > 0);
     cr_assert_str_eq(cell(&t, 2, "program_start_seconds"), "", "the program was started again");
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }
 
 /* A sample is one run request of its batch: k calls, their time over k. */
 Test(command, a_batch_is_one_request_of_k_calls, .timeout = 60)
 {
-    proc_out r;
     csv_table t;
-    char *d = run_with("workload: command\ncommand: [%s]\nprotocol: persistent\n"
-                       "params: {spin: 0.0005}\nbatch: 4\nrepeats: 3\n",
-                       prog("proto_prog"), &r, &t);
-    cr_assert_eq(r.status, 0, "%s", r.err);
-    cr_assert_str_eq(cell(&t, 1, "status"), "ok", "%s", cell(&t, 1, "reason"));
+    char *d = persistent("proto_prog", "params: {spin: 0.0005}\nbatch: 4\nrepeats: 3\n", 0, &t);
+    expect_trial(&t, 1, "ok", NULL);
     cr_assert_str_eq(cell(&t, 1, "calls_seen"), "4");
-    double med = num(&t, 1, "median");
+    double med = cell_num(&t, 1, "median");
     cr_assert(med >= 0.0005 && med < 0.002, "median %g s for 0.5 ms calls in fours", med);
-    cr_assert(num(&t, 1, "round_trip_seconds") >= med);
-    csv_free(&t);
-    free(d);
+    cr_assert(cell_num(&t, 1, "round_trip_seconds") >= med);
+    trials_done(&t, d);
 }
 
 Test(command, persistent_failures_fail_their_trial_and_the_sweep_goes_on, .timeout = 60)
 {
-    proc_out r;
     csv_table t;
-    char *d = run_with("workload: command\ncommand: [%s]\nprotocol: persistent\n"
-                       "sweep:\n  action: [skip, crash, ok, exit, malformed, liar, wrong, teardown_error, "
-                       "setup_error, reserved]\nrepeats: 3\n",
-                       prog("proto_prog"), &r, &t);
-    cr_assert_eq(r.status, 1, "%s", r.err);
+    char *d = persistent("proto_prog",
+                         "sweep:\n  action: [skip, crash, ok, exit, malformed, liar, wrong, "
+                         "teardown_error, setup_error, reserved]\nrepeats: 3\n",
+                         1, &t);
     static const struct {
         const char *action, *status, *reason;
     } want[] = {
@@ -140,76 +151,49 @@ Test(command, persistent_failures_fail_their_trial_and_the_sweep_goes_on, .timeo
                                "writes; rename it"},
         {"ok", "ok", ""},
     };
-    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
-        int row = row_of(&t, "action", want[i].action);
-        cr_assert_str_eq(cell(&t, row, "status"), want[i].status, "%s: %s", want[i].action,
-                         cell(&t, row, "reason"));
-        cr_assert(strstr(cell(&t, row, "reason"), want[i].reason), "%s: reason '%s'",
-                  want[i].action, cell(&t, row, "reason"));
-    }
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        expect_trial(&t, row_of(&t, "action", want[i].action), want[i].status, want[i].reason);
     cr_assert(strstr(cell(&t, row_of(&t, "action", "malformed"), "reason"), "'this is not json'"),
               "the line it could not read");
     /* after a failed trial the program is started afresh */
-    cr_assert(num(&t, row_of(&t, "action", "ok"), "program_start_seconds") > 0);
-    csv_free(&t);
-    free(d);
+    cr_assert(cell_num(&t, row_of(&t, "action", "ok"), "program_start_seconds") > 0);
+    trials_done(&t, d);
 }
 
 /* A program that ends between two trials is started again for the next,
  * which does not pay for it. */
 Test(command, a_program_that_ended_after_its_trial_is_started_again, .timeout = 60)
 {
-    proc_out r;
     csv_table t;
-    char *d = run_with("workload: command\ncommand: [%s]\nprotocol: persistent\n"
-                       "sweep:\n  action: [quit, ok]\nrepeats: 2\n",
-                       prog("proto_prog"), &r, &t);
-    cr_assert_eq(r.status, 0, "%s", r.err);
+    char *d = persistent("proto_prog", "sweep:\n  action: [quit, ok]\nrepeats: 2\n", 0, &t);
     for (int i = 1; i <= 2; i++) {
-        cr_assert_str_eq(cell(&t, i, "status"), "ok", "%s", cell(&t, i, "reason"));
-        cr_assert(num(&t, i, "program_start_seconds") > 0, "trial %d did not start it", i);
+        expect_trial(&t, i, "ok", NULL);
+        cr_assert(cell_num(&t, i, "program_start_seconds") > 0, "trial %d did not start it", i);
     }
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }
 
 Test(command, restart_per_trial_starts_the_program_for_every_trial, .timeout = 60)
 {
-    proc_out r;
     csv_table t;
-    char *d = run_with("workload: command\ncommand: [%s]\nprotocol: persistent\n"
-                       "restart: per_trial\nsweep:\n  size: [1, 2, 3]\nrepeats: 2\n",
-                       prog("proto_prog"), &r, &t);
-    cr_assert_eq(r.status, 0, "%s", r.err);
+    char *d = persistent("proto_prog", "restart: per_trial\nsweep:\n  size: [1, 2, 3]\nrepeats: 2\n",
+                         0, &t);
     for (int i = 1; i <= 3; i++)
-        cr_assert(num(&t, i, "program_start_seconds") > 0, "trial %d was not a fresh start", i);
-    csv_free(&t);
-    free(d);
+        cr_assert(cell_num(&t, i, "program_start_seconds") > 0, "trial %d was not a fresh start", i);
+    trials_done(&t, d);
 }
 
 Test(command, a_hanging_program_is_stopped_at_its_timeout, .timeout = 60)
 {
-    proc_out r;
     csv_table t;
-    double t0 = 0;
-    {
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        t0 = (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-    }
-    char *d = run_with("workload: command\ncommand: [%s]\nprotocol: persistent\n"
-                       "sweep:\n  action: [hang, ok]\ntimeout: 1s\nrepeats: 2\n",
-                       prog("proto_prog"), &r, &t);
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    double took = (double)ts.tv_sec + ts.tv_nsec * 1e-9 - t0;
-    cr_assert_eq(r.status, 1, "%s", r.err);
-    int h = row_of(&t, "action", "hang");
-    cr_assert_str_eq(cell(&t, h, "status"), "timeout", "%s", cell(&t, h, "reason"));
+    double t0 = mono_now();
+    char *d = persistent("proto_prog", "sweep:\n  action: [hang, ok]\ntimeout: 1s\nrepeats: 2\n",
+                         1, &t);
+    double took = mono_now() - t0;
+    expect_trial(&t, row_of(&t, "action", "hang"), "timeout", NULL);
     cr_assert_str_eq(cell(&t, row_of(&t, "action", "ok"), "status"), "ok");
     cr_assert(took < 2.0 + 1.0, "the run took %.2f s with a 1 s timeout", took);
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }
 
 /* The sample is the program's own time: a call that spins 2 ms on
@@ -217,19 +201,16 @@ Test(command, a_hanging_program_is_stopped_at_its_timeout, .timeout = 60)
  * A busy-wait overshoots when the OS takes its CPU away near the end, so
  * this runs in the timing suite (the machine to itself), and a run of the
  * three that meets it passes: a loaded machine can spoil one, not the
- * runner's arithmetic. */
-static void spin_within_2_percent(const char *yaml_fmt, const char *program)
+ * runner's arithmetic.  program: proto_prog's path or python3 and py_work.py. */
+static void spin_within_2_percent(const char *program, const char *rest)
 {
     double med = NAN;
     for (int attempt = 0; attempt < 3; attempt++) {
-        proc_out r;
         csv_table t;
-        char *d = run_with(yaml_fmt, program, &r, &t);
-        cr_assert_eq(r.status, 0, "%s", r.err);
-        cr_assert_str_eq(cell(&t, 1, "status"), "ok", "%s", cell(&t, 1, "reason"));
-        med = num(&t, 1, "median");
-        csv_free(&t);
-        free(d);
+        char *d = run_persistent(program, rest, 0, &t);
+        expect_trial(&t, 1, "ok", NULL);
+        med = cell_num(&t, 1, "median");
+        trials_done(&t, d);
         if (fabs(med - 0.002) / 0.002 < 0.02)
             return;
     }
@@ -239,53 +220,42 @@ static void spin_within_2_percent(const char *yaml_fmt, const char *program)
 Test(timing, command_c_spin_is_measured_within_2_percent, .timeout = 120)
 {
     skip_unless_timing();
-    spin_within_2_percent("workload: command\ncommand: [%s]\nprotocol: persistent\n"
-                          "params: {spin: 0.002}\nrepeats: 21\nbatch: 1\n",
-                          prog("proto_prog"));
+    spin_within_2_percent(prog("proto_prog"), "params: {spin: 0.002}\nrepeats: 21\nbatch: 1\n");
 }
 
 Test(command, the_c_example_speaks_the_protocol, .timeout = 60)
 {
-    proc_out r;
     csv_table t;
-    char *d = run_with("workload: command\ncommand: [%s]\nprotocol: persistent\n"
-                       "sweep:\n  size: [1000, 100000]\nrepeats: 3\n",
-                       prog("sumsq"), &r, &t);
-    cr_assert_eq(r.status, 0, "%s", r.err);
+    char *d = persistent("sumsq", "sweep:\n  size: [1000, 100000]\nrepeats: 3\n", 0, &t);
     for (int i = 1; i <= 2; i++) {
-        cr_assert_str_eq(cell(&t, i, "status"), "ok", "%s", cell(&t, i, "reason"));
-        cr_assert(num(&t, i, "gflops") > 0 && num(&t, i, "gbps") > 0);
-        cr_assert(num(&t, i, "sum") > 0);
+        expect_trial(&t, i, "ok", NULL);
+        cr_assert(cell_num(&t, i, "gflops") > 0 && cell_num(&t, i, "gbps") > 0);
+        cr_assert(cell_num(&t, i, "sum") > 0);
     }
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }
 
 /* --- per_call ------------------------------------------------------------------ */
 
 Test(command, per_call_times_each_run_and_fails_on_status_or_signal, .timeout = 60)
 {
-    proc_out r;
     csv_table t;
-    char *d = run_with("workload: command\ncommand: [%s, --spin, \"{secs}\", \"{how}\", "
-                       "\"{code}\"]\nprotocol: per_call\nparams: {secs: 0.002}\n"
-                       "sweep:\n  end:\n    - {label: fine, how: --exit, code: 0}\n"
+    char *d = per_call(prog("proto_prog"), ", --spin, \"{secs}\", \"{how}\", \"{code}\"",
+                       "params: {secs: 0.002}\nsweep:\n  end:\n"
+                       "    - {label: fine, how: --exit, code: 0}\n"
                        "    - {label: status, how: --exit, code: 3}\n"
                        "    - {label: signal, how: --signal, code: 11}\nrepeats: 3\n",
-                       prog("proto_prog"), &r, &t);
-    cr_assert_eq(r.status, 1, "%s", r.err);
+                       1, &t);
     int ok = row_of(&t, "end", "fine"), st = row_of(&t, "end", "status"),
         sg = row_of(&t, "end", "signal");
-    cr_assert_str_eq(cell(&t, ok, "status"), "ok", "%s", cell(&t, ok, "reason"));
-    double med = num(&t, ok, "median"), spawn = num(&t, ok, "spawn_seconds");
+    expect_trial(&t, ok, "ok", NULL);
+    double med = cell_num(&t, ok, "median"), spawn = cell_num(&t, ok, "spawn_seconds");
     cr_assert(med >= 0.002, "median %g below the 2 ms the program spins", med);
     cr_assert(spawn > 0 && spawn < 0.5, "spawn_seconds %g", spawn);
     cr_assert_str_eq(cell(&t, st, "reason"), "the program exited with status 3; stderr: "
                                              "proto_prog: exiting with 3 as asked");
-    cr_assert(strstr(cell(&t, sg, "reason"), "the program was killed by signal 11"), "%s",
-              cell(&t, sg, "reason"));
-    csv_free(&t);
-    free(d);
+    expect_trial(&t, sg, "failed", "the program was killed by signal 11");
+    trials_done(&t, d);
 }
 
 /* An empty call less the median start of an empty program: the fastest
@@ -293,113 +263,80 @@ Test(command, per_call_times_each_run_and_fails_on_status_or_signal, .timeout = 
  * median, hardly the fastest), and never below 0. */
 Test(command, subtract_spawn_takes_the_start_off, .timeout = 60)
 {
-    proc_out r;
     csv_table t;
-    char *d = run_with("workload: command\ncommand: [%s, --spin, \"0\"]\nprotocol: per_call\n"
-                       "subtract_spawn: true\nrepeats: 21\nbatch: 1\n",
-                       prog("proto_prog"), &r, &t);
-    cr_assert_eq(r.status, 0, "%s", r.err);
-    double min = num(&t, 1, "min"), spawn = num(&t, 1, "spawn_seconds");
+    char *d = per_call(prog("proto_prog"), ", --spin, \"0\"",
+                       "subtract_spawn: true\nrepeats: 21\nbatch: 1\n", 0, &t);
+    double min = cell_num(&t, 1, "min"), spawn = cell_num(&t, 1, "spawn_seconds");
     cr_assert(spawn > 0 && min >= 0 && min < spawn,
               "the fastest empty call less the spawn: %g s (spawn %g s)", min, spawn);
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }
 
 /* Placeholders in the arguments and env, and the program's folder: sh checks them. */
+static const char sh_checks_placeholders[] =
+    ", -c, 'test \"$1-$2-$3\" = \"7-f64-1\" && test \"$X\" = \"cpu/{{x}}/2\" && test -f e.yaml', "
+    "sh, \"{size}\", \"{dtype}\", \"{threads}\"";
+
 Test(command, placeholders_are_replaced_in_arguments_and_env, .timeout = 60)
 {
-    proc_out r;
     csv_table t;
-    char *d = run_with("workload: command\n"
-                       "command: [%s, -c, 'test \"$1-$2-$3\" = \"7-f64-1\" && test \"$X\" = "
-                       "\"cpu/{{x}}/2\" && test -f e.yaml', sh, \"{size}\", \"{dtype}\", "
-                       "\"{threads}\"]\n"
-                       "env: {X: \"{device}/{{x}}/{label_n}\"}\nprotocol: per_call\n"
-                       "size: 7\ndtype: f64\nthreads: 1\nparams: {label_n: 2}\nrepeats: 2\n",
-                       "sh", &r, &t);
-    cr_assert_eq(r.status, 0, "%s", r.err);
-    cr_assert_str_eq(cell(&t, 1, "status"), "ok", "%s", cell(&t, 1, "reason"));
-    csv_free(&t);
-    free(d);
+    const char *rest = "env: {X: \"{device}/{{x}}/{label_n}\"}\nsize: 7\ndtype: f64\nthreads: 1\n"
+                       "params: {label_n: 2}\nrepeats: 2\n";
+    char *d = per_call("sh", sh_checks_placeholders, rest, 0, &t);
+    expect_trial(&t, 1, "ok", NULL);
+    trials_done(&t, d);
 }
 
 /* --- Python ------------------------------------------------------------------- */
 
 Test(command, python_helper_persistent_and_per_call, .timeout = 60)
 {
-    char py[1024];
-    snprintf(py, sizeof py, "%s/tests/command/py_work.py", root());
-    proc_out r;
     csv_table t;
-    char *d = run_with("workload: command\ncommand: [python3, %s]\nprotocol: persistent\n"
-                       "sweep:\n  size: [10, 1000]\nrepeats: 3\n",
-                       py, &r, &t);
-    cr_assert_eq(r.status, 0, "%s", r.err);
+    char *d = python("sweep:\n  size: [10, 1000]\nrepeats: 3\n", 0, &t);
     for (int i = 1; i <= 2; i++) {
-        cr_assert_str_eq(cell(&t, i, "status"), "ok", "%s", cell(&t, i, "reason"));
-        cr_assert(num(&t, i, "py_sum") > 0, "py_sum '%s'", cell(&t, i, "py_sum"));
-        cr_assert(num(&t, i, "gflops") > 0);
+        expect_trial(&t, i, "ok", NULL);
+        cr_assert(cell_num(&t, i, "py_sum") > 0, "py_sum '%s'", cell(&t, i, "py_sum"));
+        cr_assert(cell_num(&t, i, "gflops") > 0);
     }
-    csv_free(&t);
-    free(d);
-    d = run_with("workload: command\ncommand: [python3, -c, 'import sys; sys.exit(0)']\n"
-                 "protocol: per_call\nrepeats: 2\nwarmups: 0\n%s",
-                 "", &r, &t);
-    cr_assert_eq(r.status, 0, "%s", r.err);
-    cr_assert_str_eq(cell(&t, 1, "status"), "ok", "%s", cell(&t, 1, "reason"));
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
+    d = per_call("python3", ", -c, 'import sys; sys.exit(0)'", "repeats: 2\nwarmups: 0\n", 0, &t);
+    expect_trial(&t, 1, "ok", NULL);
+    trials_done(&t, d);
 }
 
 Test(timing, command_python_spin_is_measured_within_2_percent, .timeout = 120)
 {
     skip_unless_timing();
     char py[1024];
-    snprintf(py, sizeof py, "%s/tests/command/py_work.py", root());
-    spin_within_2_percent("workload: command\ncommand: [python3, %s]\nprotocol: persistent\n"
-                          "env: {PY_WORK_SPIN: '0.002'}\nsize: 1\nrepeats: 21\nbatch: 1\n",
-                          py);
+    snprintf(py, sizeof py, "python3, %s/tests/command/py_work.py", root());
+    spin_within_2_percent(py, "env: {PY_WORK_SPIN: '0.002'}\nsize: 1\nrepeats: 21\nbatch: 1\n");
 }
 
 Test(command, python_exceptions_fail_the_trial_with_their_message, .timeout = 60)
 {
-    char py[1024];
-    snprintf(py, sizeof py, "%s/tests/command/py_work.py", root());
-    proc_out r;
     csv_table t;
-    char *d = run_with("workload: command\ncommand: [python3, %s]\nprotocol: persistent\n"
-                       "env: {PY_WORK_FAIL: \"{where}\"}\nsize: 3\nsweep:\n"
-                       "  where: [run, check, none]\nrepeats: 2\n",
-                       py, &r, &t);
-    cr_assert_eq(r.status, 1, "%s", r.err);
+    char *d = python("env: {PY_WORK_FAIL: \"{where}\"}\nsize: 3\nsweep:\n"
+                     "  where: [run, check, none]\nrepeats: 2\n",
+                     1, &t);
     cr_assert_str_eq(cell(&t, row_of(&t, "where", "run"), "reason"),
                      "run failed: RuntimeError: run broken on purpose");
     cr_assert_str_eq(cell(&t, row_of(&t, "where", "check"), "reason"),
                      "wrong result: ValueError: check broken on purpose");
     cr_assert_str_eq(cell(&t, row_of(&t, "where", "none"), "status"), "ok");
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }
 
 /* Without the module a study needs, its trials are skipped with the reason,
  * as experiments/torch_*.yaml's are without PyTorch. */
 Test(command, a_missing_python_module_skips_the_trials, .timeout = 60)
 {
-    char py[1024];
-    snprintf(py, sizeof py, "%s/tests/command/py_work.py", root());
-    proc_out r;
     csv_table t;
-    char *d = run_with("workload: command\ncommand: [python3, %s]\nprotocol: persistent\n"
-                       "env: {PY_WORK_NEED: runner_no_such_module}\nsweep:\n  size: [1, 2]\n",
-                       py, &r, &t);
-    cr_assert_eq(r.status, 0, "%s", r.err);
+    char *d = python("env: {PY_WORK_NEED: runner_no_such_module}\nsweep:\n  size: [1, 2]\n", 0, &t);
     for (int i = 1; i <= 2; i++) {
         cr_assert_str_eq(cell(&t, i, "status"), "skipped");
         cr_assert_str_eq(cell(&t, i, "reason"), "python module runner_no_such_module not found");
     }
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }
 
 Test(command, the_torch_studies_skip_without_torch, .timeout = 60)
@@ -425,6 +362,5 @@ Test(command, the_torch_studies_skip_without_torch, .timeout = 60)
                       strstr(why, "no CUDA device"),
                   "%s", why);
     }
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }

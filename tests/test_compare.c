@@ -1,8 +1,9 @@
 /* test_compare.c - `runner compare` on the run folders of
  * tests/fixtures_compare/ (see make_fixtures.py there for what each one
  * holds): verdicts, exit codes, options, formats. */
-#include "compare_fixture.h"
 #include "cli/commands.h"
+#include "compare_fixture.h"
+#include "runproc.h"
 
 #include <criterion/criterion.h>
 #include <criterion/redirect.h>
@@ -64,8 +65,7 @@ Test(compare, faster_exits_0)
     parse_csv(r.out, &t);
     for (int i = 1; i < t.nrows; i++)
         if (!strcmp(csv_get(&t, i, "old_status"), "ok")) {
-            cr_assert_str_eq(csv_get(&t, i, "verdict"), "same");
-            cr_assert_str_eq(csv_get(&t, i, "p_value"), "1");
+            expect_cells(&t, i, "verdict", "same", "p_value", "1", NULL);
         }
     csv_free(&t);
     result_free(&r);
@@ -123,20 +123,15 @@ Test(compare, command_line_options, .init = quiet)
 Test(compare, unmatched_trials_are_listed)
 {
     result r = compare("base", "unmatched", 5, "csv");
-    cr_assert_eq(r.rc, 0, "%s%s", r.out, r.err);
     csv_table t;
-    parse_csv(r.out, &t);
+    result_table(&r, 0, &t);
     cr_assert_eq(t.nrows, 1 + 5, "%s", r.out);
     int i = csv_find(&t, "size", "256", NULL, NULL);
-    cr_assert_str_eq(csv_get(&t, i, "verdict"), "only in OLD");
-    cr_assert_str_eq(csv_get(&t, i, "new_trial"), "");
+    expect_cells(&t, i, "verdict", "only in OLD", "new_trial", "", NULL);
     i = csv_find(&t, "size", "512", NULL, NULL);
-    cr_assert_str_eq(csv_get(&t, i, "verdict"), "only in NEW");
-    cr_assert_str_eq(csv_get(&t, i, "new_trial"), "2");
+    expect_cells(&t, i, "verdict", "only in NEW", "new_trial", "2", NULL);
     i = csv_find(&t, "size", "64", "device", "cpu");
-    cr_assert_str_eq(csv_get(&t, i, "verdict"), "failed in NEW");
-    cr_assert_str_eq(csv_get(&t, i, "new_status"), "failed");
-    cr_assert_str_eq(csv_get(&t, i, "p_value"), "");
+    expect_cells(&t, i, "verdict", "failed in NEW", "new_status", "failed", "p_value", "", NULL);
     i = csv_find(&t, "size", "64", "device", "cuda");
     cr_assert_str_eq(csv_get(&t, i, "verdict"), "skipped in both");
     csv_free(&t);
@@ -164,15 +159,12 @@ Test(compare, different_column_order_and_trial_numbers_match)
     cr_assert_eq(t.nrows, 1 + 4, "%s", r.out);
     cr_assert_eq(csv_col(&t, "cold_cache"), -1);
     int i = csv_find(&t, "size", "64", "device", "cpu");
-    cr_assert_str_eq(csv_get(&t, i, "old_trial"), "0");
-    cr_assert_str_eq(csv_get(&t, i, "new_trial"), "2");
-    cr_assert_str_eq(csv_get(&t, i, "verdict"), "slower");
-    cr_assert_str_eq(csv_get(&t, i, "method"), "exact");
+    expect_cells(&t, i, "old_trial", "0", "new_trial", "2", "verdict", "slower", "method", "exact",
+                 NULL);
     cr_assert_float_eq(atof(csv_get(&t, i, "p_value")), 2.0 / 252, 1e-8);
     cr_assert_float_eq(atof(csv_get(&t, i, "ratio")), 1.202 / 1.002, 1e-6);
     i = csv_find(&t, "size", "256", NULL, NULL);
-    cr_assert_str_eq(csv_get(&t, i, "old_trial"), "2");
-    cr_assert_str_eq(csv_get(&t, i, "new_trial"), "0");
+    expect_cells(&t, i, "old_trial", "2", "new_trial", "0", NULL);
     csv_free(&t);
     result_free(&r);
     /* and the other way round */
@@ -311,9 +303,8 @@ Test(compare, experiment_folder_means_its_latest_run_and_reruns_keep_last_sample
     cr_assert_eq(r.rc, 1, "%s%s", r.out, r.err);
     result_free(&r);
     r = compare("base", q, 5, "csv");
-    cr_assert_eq(r.rc, 0, "%s%s", r.out, r.err);
     csv_table t;
-    parse_csv(r.out, &t);
+    result_table(&r, 0, &t);
     int i = csv_find(&t, "size", "64", "device", "cpu");
     cr_assert_str_eq(csv_get(&t, i, "new_samples"), "5");
     /* the median column was empty: taken from the samples */
@@ -322,12 +313,5 @@ Test(compare, experiment_folder_means_its_latest_run_and_reruns_keep_last_sample
     csv_free(&t);
     result_free(&r);
 
-    snprintf(p, sizeof p, "%s/latest", d);
-    unlink(p);
-    snprintf(p, sizeof p, "%s/trials.csv", q);
-    unlink(p);
-    snprintf(p, sizeof p, "%s/samples.csv", q);
-    unlink(p);
-    rmdir(q);
-    rmdir(d);
+    rm_rf(d); /* its latest link, not what the link names */
 }

@@ -1,8 +1,9 @@
 /* test_compare_runs.c - `runner compare` on runs made here: matching keys,
  * several runs a side, many trials, and trials run on a busy machine or a
  * throttled CPU or GPU. */
-#include "compare_fixture.h"
 #include "cli/commands.h"
+#include "compare_fixture.h"
+#include "runproc.h"
 
 #include <criterion/criterion.h>
 #include <criterion/redirect.h>
@@ -44,13 +45,20 @@ static char *make_run(const char *dir, const char *name, const char *keys, int n
 
 static void rm_run(char *d)
 {
+    rm_rf(d);
+    free(d);
+}
+
+/* A make_run run's trials.csv opened afresh, its header written with the
+ * columns `more` after the median. */
+static FILE *rewrite_trials(const char *d, const char *keys, const char *more)
+{
     char p[4096];
     snprintf(p, sizeof p, "%s/trials.csv", d);
-    unlink(p);
-    snprintf(p, sizeof p, "%s/samples.csv", d);
-    unlink(p);
-    rmdir(d);
-    free(d);
+    FILE *f = fopen(p, "w");
+    cr_assert(f, "cannot write %s", p);
+    fprintf(f, "trial,%s,status,reason,samples,median,%s\n", keys, more);
+    return f;
 }
 
 /* Rewrites a make_run run's trials.csv with a `noise` column, `busy` set on
@@ -58,11 +66,7 @@ static void rm_run(char *d)
 static void set_noise(const char *d, const char *keys, int ntr, const char *const *vals, int n,
                       unsigned mask)
 {
-    char p[4096];
-    snprintf(p, sizeof p, "%s/trials.csv", d);
-    FILE *f = fopen(p, "w");
-    cr_assert(f);
-    fprintf(f, "trial,%s,status,reason,samples,median,load_avg,noise\n", keys);
+    FILE *f = rewrite_trials(d, keys, "load_avg,noise");
     for (int i = 0; i < ntr; i++)
         fprintf(f, "%d,%s,ok,,%d,,%s,%s\n", i, vals[i], n, mask >> i & 1 ? "3.9" : "0.1",
                 mask >> i & 1 ? "cv 1.0%; busy: other processes used 1.37 cores" : "");
@@ -96,9 +100,8 @@ Test(compare, repeats_are_not_a_matching_key_and_ignore_drops_others)
     const char *o[] = {a}, *n[] = {b}, *n2[] = {c};
     /* an auto run against a 15-repeat run: both trials match */
     result r = compare_many(o, 1, n, 1, NAN, NULL, 0);
-    cr_assert_eq(r.rc, 0, "%s%s", r.out, r.err);
     csv_table t;
-    parse_csv(r.out, &t);
+    result_table(&r, 0, &t);
     cr_assert_eq(t.nrows, 1 + 2, "%s", r.out);
     cr_assert_eq(csv_col(&t, "repeats"), -1);
     for (int i = 1; i < t.nrows; i++)
@@ -112,8 +115,7 @@ Test(compare, repeats_are_not_a_matching_key_and_ignore_drops_others)
     result_free(&r);
     const char *ign[] = {"threads"};
     r = compare_many(o, 1, n2, 1, NAN, ign, 1);
-    cr_assert_eq(r.rc, 0, "%s%s", r.out, r.err);
-    parse_csv(r.out, &t);
+    result_table(&r, 0, &t);
     cr_assert_eq(t.nrows, 1 + 2, "%s", r.out);
     cr_assert_eq(csv_col(&t, "threads"), -1);
     csv_free(&t);
@@ -150,14 +152,11 @@ Test(compare, several_runs_per_side_use_per_run_medians_and_their_spread)
     }
     const char *oo[] = {o[0], o[1], o[2], o[3], o[4]}, *nn[] = {n[0], n[1], n[2], n[3], n[4]};
     result r = compare_many(oo, 5, nn, 5, NAN, NULL, 0);
-    cr_assert_eq(r.rc, 1, "%s%s", r.out, r.err);
     csv_table t;
-    parse_csv(r.out, &t);
+    result_table(&r, 1, &t);
     cr_assert_eq(t.nrows, 1 + 2, "%s", r.out);
     int i = csv_find(&t, "size", "64", NULL, NULL);
-    cr_assert_str_eq(csv_get(&t, i, "old_runs"), "5");
-    cr_assert_str_eq(csv_get(&t, i, "replicates"), "runs");
-    cr_assert_str_eq(csv_get(&t, i, "method"), "exact");
+    expect_cells(&t, i, "old_runs", "5", "replicates", "runs", "method", "exact", NULL);
     cr_assert_float_eq(atof(csv_get(&t, i, "p_value")), 2.0 / 252, 1e-9);
     cr_assert_str_eq(csv_get(&t, i, "verdict"), "slower");
     /* the noise is the measured spread of the per-run medians: 1.08 / 0.995 - 1 */
@@ -169,11 +168,9 @@ Test(compare, several_runs_per_side_use_per_run_medians_and_their_spread)
     /* two runs a side: block medians pooled, the effect gated by the spread;
      * the 6 % shift of trial 128 is significant but within the 8 % noise */
     r = compare_many(oo, 2, nn, 2, NAN, NULL, 0);
-    cr_assert_eq(r.rc, 1, "%s%s", r.out, r.err);
-    parse_csv(r.out, &t);
+    result_table(&r, 1, &t);
     i = csv_find(&t, "size", "128", NULL, NULL);
-    cr_assert_str_eq(csv_get(&t, i, "replicates"), "blocks");
-    cr_assert_str_eq(csv_get(&t, i, "new_runs"), "2");
+    expect_cells(&t, i, "replicates", "blocks", "new_runs", "2", NULL);
     cr_assert(atof(csv_get(&t, i, "q_value")) < 0.05, "%s", r.out);
     cr_assert_str_eq(csv_get(&t, i, "verdict"), "same", "%s", r.out);
     csv_free(&t);
@@ -216,9 +213,8 @@ Test(compare, benjamini_hochberg_over_many_trials)
     cr_assert_eq(r.rc, 1, "%s%s", r.out, r.err);
     result_free(&r);
     r = compare_many(o, 1, n, 1, 5, NULL, 0);
-    cr_assert_eq(r.rc, 0, "%s%s", r.out, r.err);
     csv_table t;
-    parse_csv(r.out, &t);
+    result_table(&r, 0, &t);
     int i = csv_find(&t, "size", "64", NULL, NULL);
     cr_assert_float_eq(atof(csv_get(&t, i, "p_value")), 2.0 / 252, 1e-9);
     cr_assert_float_eq(atof(csv_get(&t, i, "q_value")), 20 * 2.0 / 252, 1e-9);
@@ -283,6 +279,22 @@ static void pair_make(run_pair *p, const char *device, const double *old, const 
     p->b = make_run(p->d, "b", "device,size", 3, p->v, new_, 1.0, 20);
 }
 
+/* pair_make: OLD at 1 ms a call, NEW at 1.5 ms at sizes 64 and 128 and
+ * new256 s at 256. */
+static void slower_pair(run_pair *p, const char *device, double new256)
+{
+    const double base[] = {1e-3, 1e-3, 1e-3}, nb[] = {1.5e-3, 1.5e-3, new256};
+    pair_make(p, device, base, nb);
+}
+
+/* The verdicts of sizes 64, 128 and 256 in a compare table. */
+static void expect_verdicts(const csv_table *t, const char *v64, const char *v128, const char *v256)
+{
+    const char *sizes[] = {"64", "128", "256"}, *want[] = {v64, v128, v256};
+    for (int i = 0; i < 3; i++)
+        cr_assert_str_eq(size_cell(t, sizes[i], "verdict"), want[i], "size %s", sizes[i]);
+}
+
 static void pair_free(run_pair *p)
 {
     rm_run(p->a);
@@ -295,11 +307,7 @@ static void pair_free(run_pair *p)
 static void set_quality(const char *d, const char *keys, int ntr, const char *const *vals, int n,
                         const char *const *noise, const char *const *kept)
 {
-    char p[4096];
-    snprintf(p, sizeof p, "%s/trials.csv", d);
-    FILE *f = fopen(p, "w");
-    cr_assert(f);
-    fprintf(f, "trial,%s,status,reason,samples,median,noise,throttled_kept\n", keys);
+    FILE *f = rewrite_trials(d, keys, "noise,throttled_kept");
     for (int i = 0; i < ntr; i++)
         fprintf(f, "%d,%s,ok,,%d,,\"%s\",%s\n", i, vals[i], n, noise[i], kept[i]);
     fclose(f);
@@ -325,9 +333,8 @@ static result compare_fmt(const char *a, const char *b, const char *fmt, int bus
 /* issue 16: a trial run on a busy machine in either run gets no verdict */
 Test(compare, a_trial_run_on_a_busy_machine_is_busy_not_slower)
 {
-    double base[] = {1e-3, 1e-3, 1e-3}, nb[] = {1.5e-3, 1.5e-3, 0.5e-3};
     run_pair p;
-    pair_make(&p, "cpu", base, nb);
+    slower_pair(&p, "cpu", 0.5e-3);
     set_noise(p.a, "device,size", 3, p.v, 20, 0);
     set_noise(p.b, "device,size", 3, p.v, 20, 0);
     const char *o[] = {p.a}, *n[] = {p.b};
@@ -341,9 +348,7 @@ Test(compare, a_trial_run_on_a_busy_machine_is_busy_not_slower)
     cr_assert_eq(r.rc, 1, "128 is still slower: %s%s", r.out, r.err);
     csv_table t;
     parse_csv(r.out, &t);
-    cr_assert_str_eq(size_cell(&t, "64", "verdict"), "busy");
-    cr_assert_str_eq(size_cell(&t, "128", "verdict"), "slower");
-    cr_assert_str_eq(size_cell(&t, "256", "verdict"), "busy");
+    expect_verdicts(&t, "busy", "slower", "busy");
     /* the test is still reported */
     cr_assert(atof(size_cell(&t, "64", "q_value")) < 0.05);
     csv_free(&t);
@@ -367,9 +372,8 @@ Test(compare, a_trial_run_on_a_busy_machine_is_busy_not_slower)
  * doc/timing.md#load) in either run gets no verdict, like a busy one */
 Test(compare, a_trial_run_on_a_throttled_cpu_is_throttled_not_slower)
 {
-    double base[] = {1e-3, 1e-3, 1e-3}, nb[] = {1.5e-3, 1.5e-3, 0.5e-3};
     run_pair p;
-    pair_make(&p, "cpu", base, nb);
+    slower_pair(&p, "cpu", 0.5e-3);
     /* 64 (slower) throttled in NEW, 256 (faster) in OLD */
     const char *na[] = {"", "", "cv 12.0%; " THROTTLED_CPU}, *nn[] = {THROTTLED_CPU, "", ""};
     const char *none[] = {"", "", ""};
@@ -382,8 +386,7 @@ Test(compare, a_trial_run_on_a_throttled_cpu_is_throttled_not_slower)
     int i = csv_find(&t, "size", "64", NULL, NULL);
     cr_assert_str_eq(csv_get(&t, i, "verdict"), "throttled", "%s", r.out);
     cr_assert(atof(csv_get(&t, i, "q_value")) < 0.05, "the test is still reported: %s", r.out);
-    cr_assert_str_eq(size_cell(&t, "128", "verdict"), "slower");
-    cr_assert_str_eq(size_cell(&t, "256", "verdict"), "throttled");
+    expect_verdicts(&t, "throttled", "slower", "throttled");
     csv_free(&t);
     result_free(&r);
     pair_free(&p);
@@ -393,18 +396,14 @@ Test(compare, a_trial_run_on_a_throttled_cpu_is_throttled_not_slower)
  * (doc/timing.md#the-machine): throttled_kept > 0 is throttled, 0 or empty is not */
 Test(compare, throttled_kept_above_0_is_throttled_and_0_or_empty_is_not)
 {
-    double base[] = {1e-3, 1e-3, 1e-3}, nb[] = {1.5e-3, 1.5e-3, 1.5e-3};
     run_pair p;
-    pair_make(&p, "cuda", base, nb);
+    slower_pair(&p, "cuda", 1.5e-3);
     const char *none[] = {"", "", ""}, *kept[] = {"3", "0", ""};
     set_quality(p.b, "device,size", 3, p.v, 20, none, kept);
     result r = compare_fmt(p.a, p.b, "csv", 0);
-    cr_assert_eq(r.rc, 1, "%s%s", r.out, r.err);
     csv_table t;
-    parse_csv(r.out, &t);
-    cr_assert_str_eq(size_cell(&t, "64", "verdict"), "throttled", "%s", r.out);
-    cr_assert_str_eq(size_cell(&t, "128", "verdict"), "slower", "%s", r.out);
-    cr_assert_str_eq(size_cell(&t, "256", "verdict"), "slower", "%s", r.out);
+    result_table(&r, 1, &t);
+    expect_verdicts(&t, "throttled", "slower", "slower");
     csv_free(&t);
     result_free(&r);
     pair_free(&p);
@@ -415,9 +414,8 @@ Test(compare, throttled_kept_above_0_is_throttled_and_0_or_empty_is_not)
  * them like the others; busy wins over throttled */
 Test(compare, throttled_trials_are_counted_exit_3_and_busy_ok_judges_them)
 {
-    double base[] = {1e-3, 1e-3, 1e-3}, nb[] = {1.5e-3, 1.5e-3, 0.5e-3};
     run_pair p;
-    pair_make(&p, "cpu", base, nb);
+    slower_pair(&p, "cpu", 0.5e-3);
     const char *noise[] = {THROTTLED_CPU, "", ""}, *kept[] = {"", "2", ""};
     set_quality(p.b, "device,size", 3, p.v, 20, noise, kept);
     result r = compare_fmt(p.a, p.b, "text", 0);
@@ -453,9 +451,8 @@ Test(compare, throttled_trials_are_counted_exit_3_and_busy_ok_judges_them)
     const char *both[] = {"busy: other processes used 1.37 cores; " THROTTLED_CPU, "", ""};
     set_quality(p.b, "device,size", 3, p.v, 20, both, kept);
     r = compare_fmt(p.a, p.b, "csv", 0);
-    cr_assert_eq(r.rc, 3, "%s%s", r.out, r.err);
     csv_table t;
-    parse_csv(r.out, &t);
+    result_table(&r, 3, &t);
     cr_assert_str_eq(size_cell(&t, "64", "verdict"), "busy");
     cr_assert_str_eq(size_cell(&t, "128", "verdict"), "throttled");
     csv_free(&t);

@@ -16,67 +16,62 @@
 
 Test(config_yaml, anchor_and_alias)
 {
-    experiment *e = parse_ok("workload: matmul\n"
-                             "x-sizes: &sizes [16, 32]\n"
-                             "sweep:\n"
-                             "  size: *sizes\n"
-                             "  seed: [&s 7]\n"
-                             "  warmups: [*s]\n");
-    expect_rows(e, "16/7/7 32/7/7", "size", "seed", "warmups");
-    experiment_free(e);
+    expect_parsed_rows("workload: matmul\n"
+                       "x-sizes: &sizes [16, 32]\n"
+                       "sweep:\n"
+                       "  size: *sizes\n"
+                       "  seed: [&s 7]\n"
+                       "  warmups: [*s]\n",
+                       "16/7/7 32/7/7", "size", "seed", "warmups");
 }
 
 Test(config_yaml, merge_single_mapping)
 {
-    experiment *e = parse_ok("x-base: &base {workload: matmul, repeats: 3, size: 8}\n"
-                             "<<: *base\n");
-    expect_rows(e, "matmul/3/8", "workload", "repeats", "size");
-    experiment_free(e);
+    expect_parsed_rows("x-base: &base {workload: matmul, repeats: 3, size: 8}\n"
+                       "<<: *base\n",
+                       "matmul/3/8", "workload", "repeats", "size");
 }
 
 Test(config_yaml, merge_list_first_wins)
 {
-    experiment *e = parse_ok("x-a: &a {workload: matmul, repeats: 3}\n"
-                             "x-b: &b {repeats: 7, warmups: 0}\n"
-                             "<<: [*a, *b]\n");
     /* YAML: in a merge list, earlier mappings win */
-    expect_rows(e, "matmul/3/0", "workload", "repeats", "warmups");
-    experiment_free(e);
+    expect_parsed_rows("x-a: &a {workload: matmul, repeats: 3}\n"
+                       "x-b: &b {repeats: 7, warmups: 0}\n"
+                       "<<: [*a, *b]\n",
+                       "matmul/3/0", "workload", "repeats", "warmups");
 }
 
 Test(config_yaml, explicit_keys_win_over_merged)
 {
-    experiment *e = parse_ok("x-a: &a {workload: matmul, repeats: 3}\n"
-                             "x-b: &b {repeats: 7, warmups: 0}\n"
-                             "repeats: 9\n"
-                             "<<: [*a, *b]\n"
-                             "warmups: 2\n");
-    expect_rows(e, "matmul/9/2", "workload", "repeats", "warmups");
-    experiment_free(e);
+    expect_parsed_rows("x-a: &a {workload: matmul, repeats: 3}\n"
+                       "x-b: &b {repeats: 7, warmups: 0}\n"
+                       "repeats: 9\n"
+                       "<<: [*a, *b]\n"
+                       "warmups: 2\n",
+                       "matmul/9/2", "workload", "repeats", "warmups");
 }
 
 Test(config_yaml, merge_in_linked_elements)
 {
-    experiment *e = parse_ok("workload: matmul\n"
-                             "x-cpu: &cpu {device: cpu, threads: 4}\n"
-                             "x-gpu: &gpu {device: cuda, io: without}\n"
-                             "sweep:\n"
-                             "  target:\n"
-                             "    - {<<: *cpu, label: CPU}\n"
-                             "    - {<<: *cpu, threads: 1, label: CPU1}\n"
-                             "    - {<<: [*gpu, *cpu], label: GPU}\n");
-    expect_rows(e, "CPU/cpu/4/with CPU1/cpu/1/with GPU/cuda/4/without", "target", "device",
-                "threads", "io");
-    experiment_free(e);
+    expect_parsed_rows("workload: matmul\n"
+                       "x-cpu: &cpu {device: cpu, threads: 4}\n"
+                       "x-gpu: &gpu {device: cuda, io: without}\n"
+                       "sweep:\n"
+                       "  target:\n"
+                       "    - {<<: *cpu, label: CPU}\n"
+                       "    - {<<: *cpu, threads: 1, label: CPU1}\n"
+                       "    - {<<: [*gpu, *cpu], label: GPU}\n",
+                       "CPU/cpu/4/with CPU1/cpu/1/with GPU/cuda/4/without", "target", "device",
+                       "threads", "io");
 }
 
 Test(config_yaml, x_and_dot_keys_are_ignored)
 {
-    experiment *e = parse_ok("workload: matmul\n"
-                             "x-anything: {not: [a, valid, key], repeat: 5}\n"
-                             "x-: 3\n"
-                             ".hidden: {sweep: nonsense}\n");
-    cr_expect_eq(e->ntrials, 1);
+    experiment *e = parse_n("workload: matmul\n"
+                            "x-anything: {not: [a, valid, key], repeat: 5}\n"
+                            "x-: 3\n"
+                            ".hidden: {sweep: nonsense}\n",
+                            1);
     cr_expect_eq(experiment_column(e, "not"), -1);
     cr_expect_eq(experiment_column(e, "x-anything"), -1);
     experiment_free(e);
@@ -92,8 +87,7 @@ Test(config_yaml, merge_of_a_scalar_is_an_error)
 
 Test(config_defaults, run_keys)
 {
-    experiment *e = parse_ok("workload: matmul\n");
-    cr_assert_eq(e->ntrials, 1);
+    experiment *e = parse_n("workload: matmul\n", 1);
     cr_expect_str_eq(tv(e, 0, "repeats"), "5");
     cr_expect_str_eq(tv(e, 0, "warmups"), "1");
     cr_expect_str_eq(tv(e, 0, "dtype"), "f32");
@@ -175,9 +169,8 @@ Test(config_durations, timeout_in_seconds)
 
 Test(config_durations, canonical_text)
 {
-    experiment *e = parse_ok("workload: noop\nsweep:\n  timeout: [90s, 1h30m, 250ms]\n");
-    expect_values(e, "timeout", "90,5400,0.25");
-    experiment_free(e);
+    expect_parsed_values("workload: noop\nsweep:\n  timeout: [90s, 1h30m, 250ms]\n", "timeout",
+                         "90,5400,0.25");
 }
 
 Test(config_durations, bad_durations)
@@ -328,11 +321,11 @@ Test(config_filter, unknown_key_suggests)
 
 Test(config_limit, million_trials_accepted_one_more_row_refused, .timeout = 10)
 {
-    experiment *e = parse_ok("workload: noop\n"
-                             "sweep:\n"
-                             "  size: {range: [1, 1000]}\n"
-                             "  seed: {range: [1, 1000]}\n");
-    cr_expect_eq(e->ntrials, 1000000);
+    experiment *e = parse_n("workload: noop\n"
+                            "sweep:\n"
+                            "  size: {range: [1, 1000]}\n"
+                            "  seed: {range: [1, 1000]}\n",
+                            1000000);
     cr_expect_str_eq(tv(e, 999999, "size"), "1000");
     cr_expect_str_eq(tv(e, 999999, "seed"), "1000");
     experiment_free(e);
@@ -444,20 +437,21 @@ Test(config_fuzz, input_without_terminating_nul)
 /* warmup_time and warmup_tolerance (doc/timing.md#how-a-trial-is-timed). */
 Test(config_warmup, defaults_and_values)
 {
-    experiment *e = parse_ok("workload: noop\n");
-    cr_assert_float_eq(e->warmup_time, 0.2, 1e-12);
-    cr_assert_float_eq(e->warmup_tolerance, 0.10, 1e-12);
-    experiment_free(e);
-    e = parse_ok("workload: noop\nwarmup_time: 500ms\nwarmup_tolerance: 0.05\n");
-    cr_assert_float_eq(e->warmup_time, 0.5, 1e-12);
-    cr_assert_float_eq(e->warmup_tolerance, 0.05, 1e-12);
-    experiment_free(e);
-    e = parse_ok("workload: noop\nwarmup_time: 2\n");
-    cr_assert_float_eq(e->warmup_time, 2, 1e-12);
-    experiment_free(e);
-    e = parse_ok("workload: noop\nwarmup_time: 0\n");
-    cr_assert_float_eq(e->warmup_time, 0, 1e-12);
-    experiment_free(e);
+    static const struct {
+        const char *yaml;
+        double time, tolerance;
+    } cases[] = {
+        {"workload: noop\n", 0.2, 0.10},
+        {"workload: noop\nwarmup_time: 500ms\nwarmup_tolerance: 0.05\n", 0.5, 0.05},
+        {"workload: noop\nwarmup_time: 2\n", 2, 0.10},
+        {"workload: noop\nwarmup_time: 0\n", 0, 0.10},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        experiment *e = parse_ok(cases[i].yaml);
+        cr_assert_float_eq(e->warmup_time, cases[i].time, 1e-12, "%s", cases[i].yaml);
+        cr_assert_float_eq(e->warmup_tolerance, cases[i].tolerance, 1e-12, "%s", cases[i].yaml);
+        experiment_free(e);
+    }
 }
 
 Test(config_warmup, bad_values_point_at_the_value)
@@ -476,18 +470,15 @@ Test(config_warmup, bad_values_point_at_the_value)
 /* sample_time: the least sample of batch: auto (doc/timing.md#batching). */
 Test(config_sample_time, default_and_values)
 {
-    experiment *e = parse_ok("workload: noop\n");
-    cr_assert_float_eq(e->sample_time, 1e-3, 1e-15);
-    experiment_free(e);
-    e = parse_ok("workload: noop\nsample_time: 0.1ms\n");
-    cr_assert_float_eq(e->sample_time, 100e-6, 1e-15);
-    experiment_free(e);
-    e = parse_ok("workload: noop\nsample_time: 0.5\n");
-    cr_assert_float_eq(e->sample_time, 0.5, 1e-15);
-    experiment_free(e);
-    e = parse_ok("workload: noop\nsample_time: 0\n");
-    cr_assert_float_eq(e->sample_time, 0, 1e-15);
-    experiment_free(e);
+    static const char *const yaml[] = {"workload: noop\n", "workload: noop\nsample_time: 0.1ms\n",
+                                       "workload: noop\nsample_time: 0.5\n",
+                                       "workload: noop\nsample_time: 0\n"};
+    static const double want[] = {1e-3, 100e-6, 0.5, 0};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        experiment *e = parse_ok(yaml[i]);
+        cr_assert_float_eq(e->sample_time, want[i], 1e-15, "%s", yaml[i]);
+        experiment_free(e);
+    }
 }
 
 Test(config_sample_time, bad_values_point_at_the_value)

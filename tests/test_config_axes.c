@@ -47,13 +47,12 @@ Test(config_axes, list_of_scalars)
 
 Test(config_axes, block_list)
 {
-    experiment *e = parse_ok("workload: matmul\n"
-                             "sweep:\n"
-                             "  size:\n"
-                             "    - 3\n"
-                             "    - 5\n");
-    expect_values(e, "size", "3,5");
-    experiment_free(e);
+    expect_parsed_values("workload: matmul\n"
+                         "sweep:\n"
+                         "  size:\n"
+                         "    - 3\n"
+                         "    - 5\n",
+                         "size", "3,5");
 }
 
 Test(config_axes, pow2)
@@ -81,9 +80,8 @@ Test(config_axes, range_negative_step)
 {
     expect_axis("{range: [10, 1, -3]}", "10,7,4,1");
     expect_axis("{range: [5, 0, -5]}", "5,0");
-    experiment *e = parse_ok("workload: matmul\nsweep:\n  seed: {range: [3, 0, -1]}\n");
-    expect_values(e, "seed", "3,2,1,0");
-    experiment_free(e);
+    expect_parsed_values("workload: matmul\nsweep:\n  seed: {range: [3, 0, -1]}\n", "seed",
+                         "3,2,1,0");
 }
 
 Test(config_axes, geom)
@@ -91,20 +89,19 @@ Test(config_axes, geom)
     expect_axis("{geom: [1, 1000, 10]}", "1,10,100,1000");
     expect_axis("{geom: [3, 100, 2]}", "3,6,12,24,48,96");
     expect_axis("{geom: [5, 5, 3]}", "5");
-    experiment *e = parse_ok("workload: selftest\nsweep:\n  seconds: {geom: [0.5, 2, 2]}\n");
-    expect_values(e, "seconds", "0.5,1,2");
-    experiment_free(e);
+    expect_parsed_values("workload: selftest\nsweep:\n  seconds: {geom: [0.5, 2, 2]}\n", "seconds",
+                         "0.5,1,2");
 }
 
 Test(config_axes, linked_with_labels)
 {
-    experiment *e = parse_ok("workload: matmul\n"
-                             "sweep:\n"
-                             "  target:\n"
-                             "    - {label: CPU, device: cpu}\n"
-                             "    - {label: GPU, device: cuda, io: with}\n"
-                             "    - {label: GPU no IO, device: cuda, io: without}\n");
-    cr_expect_eq(e->ntrials, 3);
+    experiment *e = parse_n("workload: matmul\n"
+                            "sweep:\n"
+                            "  target:\n"
+                            "    - {label: CPU, device: cpu}\n"
+                            "    - {label: GPU, device: cuda, io: with}\n"
+                            "    - {label: GPU no IO, device: cuda, io: without}\n",
+                            3);
     expect_values(e, "target", "CPU,GPU,GPU no IO");
     expect_values(e, "device", "cpu,cuda,cuda");
     expect_values(e, "io", "with,with,without"); /* io defaults to with */
@@ -131,40 +128,39 @@ Test(config_axes, linked_default_label_joins_values)
 
 Test(config_axes, linked_label_may_be_a_number)
 {
-    experiment *e = parse_ok("workload: matmul\n"
-                             "sweep:\n"
-                             "  variant:\n"
-                             "    - {label: 1, device: cpu}\n"
-                             "    - {label: 2, device: cuda}\n"
-                             "exclude:\n"
-                             "  - {variant: 2}\n");
-    expect_values(e, "variant", "1");
-    experiment_free(e);
+    expect_parsed_values("workload: matmul\n"
+                         "sweep:\n"
+                         "  variant:\n"
+                         "    - {label: 1, device: cpu}\n"
+                         "    - {label: 2, device: cuda}\n"
+                         "exclude:\n"
+                         "  - {variant: 2}\n",
+                         "variant", "1");
 }
 
 /* ---- expansion order ------------------------------------------------------------- */
 
 Test(config_expand, first_axis_outermost)
 {
-    experiment *e = parse_ok("workload: matmul\n"
-                             "sweep:\n"
-                             "  size: [1, 2]\n"
-                             "  dtype: [f32, f64, f16]\n");
-    cr_assert_eq(e->ntrials, 6);
+    experiment *e = parse_n("workload: matmul\n"
+                            "sweep:\n"
+                            "  size: [1, 2]\n"
+                            "  dtype: [f32, f64, f16]\n",
+                            6);
     expect_rows(e, "1/f32 1/f64 1/f16 2/f32 2/f64 2/f16", "size", "dtype");
     experiment_free(e);
 }
 
 Test(config_expand, three_axes_last_fastest)
 {
-    experiment *e = parse_ok("workload: nested_sin\n"
-                             "sweep:\n"
-                             "  fused: [false, true]\n"
-                             "  target:\n"
-                             "    - {label: a, depth: 1}\n"
-                             "    - {label: b, depth: 2}\n"
-                             "  size: [10, 20]\n");
-    cr_assert_eq(e->ntrials, 8);
+    experiment *e = parse_n("workload: nested_sin\n"
+                            "sweep:\n"
+                            "  fused: [false, true]\n"
+                            "  target:\n"
+                            "    - {label: a, depth: 1}\n"
+                            "    - {label: b, depth: 2}\n"
+                            "  size: [10, 20]\n",
+                            8);
     expect_rows(e,
                 "false/a/1/10 false/a/1/20 false/b/2/10 false/b/2/20 "
                 "true/a/1/10 true/a/1/20 true/b/2/10 true/b/2/20",
@@ -178,8 +174,7 @@ Test(config_expand, three_axes_last_fastest)
 
 Test(config_expand, no_sweep_is_one_trial)
 {
-    experiment *e = parse_ok("workload: matmul\nsize: 64\n");
-    cr_expect_eq(e->ntrials, 1);
+    experiment *e = parse_n("workload: matmul\nsize: 64\n", 1);
     cr_expect_str_eq(tv(e, 0, "size"), "64");
     experiment_free(e);
 }
@@ -255,29 +250,27 @@ Test(config_exclude, unswept_key_uses_its_fixed_or_default_value)
 
 Test(config_exclude, linked_axis_label)
 {
-    experiment *e = parse_ok("workload: matmul\n"
-                             "sweep:\n"
-                             "  target:\n"
-                             "    - {label: CPU, device: cpu}\n"
-                             "    - {label: GPU, device: cuda, io: with}\n"
-                             "    - {label: GPU no IO, device: cuda, io: without}\n"
-                             "  size: [1, 2]\n"
-                             "exclude:\n"
-                             "  - {target: GPU no IO, size: 1}\n"
-                             "  - {target: [CPU], size: {min: 2}}\n");
-    expect_rows(e, "CPU/1 GPU/1 GPU/2 GPU no IO/2", "target", "size");
-    experiment_free(e);
+    expect_parsed_rows("workload: matmul\n"
+                       "sweep:\n"
+                       "  target:\n"
+                       "    - {label: CPU, device: cpu}\n"
+                       "    - {label: GPU, device: cuda, io: with}\n"
+                       "    - {label: GPU no IO, device: cuda, io: without}\n"
+                       "  size: [1, 2]\n"
+                       "exclude:\n"
+                       "  - {target: GPU no IO, size: 1}\n"
+                       "  - {target: [CPU], size: {min: 2}}\n",
+                       "CPU/1 GPU/1 GPU/2 GPU no IO/2", "target", "size");
 }
 
 Test(config_exclude, linked_default_label)
 {
-    experiment *e = parse_ok("workload: matmul\n"
-                             "sweep:\n"
-                             "  target:\n"
-                             "    - {device: cpu, threads: 2}\n"
-                             "    - {device: cuda, io: without}\n"
-                             "exclude:\n"
-                             "  - {target: cpu/2}\n");
-    expect_values(e, "target", "cuda/without");
-    experiment_free(e);
+    expect_parsed_values("workload: matmul\n"
+                         "sweep:\n"
+                         "  target:\n"
+                         "    - {device: cpu, threads: 2}\n"
+                         "    - {device: cuda, io: without}\n"
+                         "exclude:\n"
+                         "  - {target: cpu/2}\n",
+                         "target", "cuda/without");
 }

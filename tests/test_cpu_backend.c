@@ -1,6 +1,8 @@
 /* test_cpu_backend.c - the CPU backend: Philox known answers, fills, every
  * workload's prepare / run / check at small sizes, check() catching a wrong
  * output, skips, and the backend table. */
+#include "cpu_trial.h"
+
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <stdint.h>
@@ -129,14 +131,7 @@ Test(cpu_mem, large_buffers_start_at_different_offsets_in_a_page)
 static rn_trial trial(const char *workload, rn_dtype dtype, long long size, int threads,
                       const rn_param *params, int nparams)
 {
-    return (rn_trial){.workload = workload,
-                      .device = RN_DEV_CPU,
-                      .threads = threads,
-                      .dtype = dtype,
-                      .size = size,
-                      .seed = 42,
-                      .params = params,
-                      .nparams = nparams};
+    return cpu_trial(workload, dtype, size, threads, 42, params, nparams);
 }
 
 /* prepare, run twice (the second run must not depend on the first), check,

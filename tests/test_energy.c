@@ -4,7 +4,7 @@
  * the stated interval, a counter wrap, the key's validation, and the
  * energy chart and findings. */
 #include "run/exec/energy.h"
-#include "runproc.h"
+#include "scenario.h"
 
 #include <criterion/criterion.h>
 #include <math.h>
@@ -14,23 +14,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static const char *cell(const csv_table *t, int row, const char *col)
-{
-    int c = csv_col(t, col);
-    cr_assert(c >= 0, "no column %s", col);
-    return c < t->nfields[row] ? t->rows[row][c] : "";
-}
-
 /* Where no counter can be read, the energy columns are there and empty,
  * and the reason is in the row. */
 Test(energy, columns_empty_with_the_reason_without_a_counter, .timeout = 60)
 {
     int rapl = access("/sys/class/powercap/intel-rapl:0/energy_uj", R_OK) == 0;
     proc_out r;
-    char *d = run_yaml("workload: matmul\nenergy: true\nrepeats: 2\nsize: 32\n", NULL, &r);
-    cr_assert_eq(r.status, 0, "%s", r.err);
     csv_table t;
-    read_trials(d, &t);
+    char *d = run_trials("workload: matmul\nenergy: true\nrepeats: 2\nsize: 32\n", 0, &r, &t);
     cr_assert_str_eq(cell(&t, 1, "status"), "ok");
     cr_assert_str_eq(cell(&t, 1, "energy"), "true");
     if (rapl) { /* a machine with RAPL: the figures instead */
@@ -43,8 +34,7 @@ Test(energy, columns_empty_with_the_reason_without_a_counter, .timeout = 60)
         const char *why = cell(&t, 1, "energy_note");
         cr_assert(strstr(why, "RAPL"), "reason: '%s'", why);
     }
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }
 
 /* The fake GPU's counter: 0.05 J a call plus 2 W at rest, shown every
@@ -52,15 +42,26 @@ Test(energy, columns_empty_with_the_reason_without_a_counter, .timeout = 60)
  * wraps in the first window.  joules_per_call must be 0.05 J plus the rest
  * power over the call's time, within the interval the row states; the rest
  * power 2 W; the scope the board's. */
-static void fake_run(const char *yaml, csv_table *t, proc_out *r, char **dir)
+/* The fake CUDA backend fake-1.so with one device for the runs that follow
+ * (on), or none (off). */
+static void fake_gpu(int on)
 {
+    if (!on) {
+        unsetenv("RUNNER_CUDA_BACKEND");
+        unsetenv("FAKE_DEVICES");
+        return;
+    }
     char fake[4096];
     snprintf(fake, sizeof fake, "%s/fake-1.so", getenv("RUNNER_FAKES"));
     setenv("RUNNER_CUDA_BACKEND", fake, 1);
     setenv("FAKE_DEVICES", "1", 1);
+}
+
+static void fake_run(const char *yaml, csv_table *t, proc_out *r, char **dir)
+{
+    fake_gpu(1);
     *dir = run_yaml(yaml, NULL, r);
-    unsetenv("RUNNER_CUDA_BACKEND");
-    unsetenv("FAKE_DEVICES");
+    fake_gpu(0);
     cr_assert_eq(r->status, 0, "%s", r->err);
     read_trials(*dir, t);
 }
@@ -78,7 +79,7 @@ Test(energy, fake_counter_joules_per_call_within_the_interval_across_a_wrap, .ti
     fake_run("workload: noop\ndevice: cuda\nenergy: true\nrepeats: 3\n", &t, &r, &d);
     unsetenv("FAKE_JOULES"), unsetenv("FAKE_IDLE_WATTS"), unsetenv("FAKE_CALL_SECONDS");
     unsetenv("FAKE_ENERGY_START"), unsetenv("FAKE_ENERGY_WRAP");
-    cr_assert_str_eq(cell(&t, 1, "status"), "ok", "%s", cell(&t, 1, "reason"));
+    expect_trial(&t, 1, "ok", NULL);
     double j = atof(cell(&t, 1, "joules_per_call")), err = atof(cell(&t, 1, "joules_per_call_err"));
     double secs = atof(cell(&t, 1, "energy_call_seconds"));
     double want = 0.05 + 2 * secs;
@@ -91,8 +92,7 @@ Test(energy, fake_counter_joules_per_call_within_the_interval_across_a_wrap, .ti
     double w = atof(cell(&t, 1, "watts"));
     cr_assert(fabs(w - j / secs) <= 0.02 * w, "%g W against %g J in %g s", w, j, secs);
     cr_assert_str_eq(cell(&t, 1, "energy_scope"), "board");
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }
 
 /* A backend without a counter says so in the row. */
@@ -105,8 +105,7 @@ Test(energy, fake_without_a_counter_says_so, .timeout = 60)
     cr_assert_str_eq(cell(&t, 1, "status"), "ok");
     cr_assert_str_eq(cell(&t, 1, "joules_per_call"), "");
     cr_assert_str_eq(cell(&t, 1, "energy_note"), "no energy counter (fake)");
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }
 
 /* Each counter's wrap is undone on its own; a counter that never wraps
@@ -124,82 +123,59 @@ Test(energy, delta_undoes_each_counters_wrap)
 /* `energy` must be true or false, at the top level and in a sweep. */
 Test(energy, the_key_is_validated)
 {
-    proc_out r;
-    char *d = tmpdir();
-    write_text(d, "a.yaml", "workload: noop\nenergy: 3\n");
+    char *d = dir_with("a.yaml", "workload: noop\nenergy: 3\n");
     write_text(d, "b.yaml", "workload: noop\nsweep:\n  energy: [true, maybe]\n");
     char a[4096], b[4096];
     snprintf(a, sizeof a, "%s/a.yaml", d);
     snprintf(b, sizeof b, "%s/b.yaml", d);
-    run((char *[]){"validate", a, NULL}, &r);
-    cr_assert_eq(r.status, 2);
-    cr_assert(strstr(r.err, "a.yaml:2:9: error: 'energy' must be true or false, not '3'"), "%s",
-              r.err);
-    run((char *[]){"validate", b, NULL}, &r);
-    cr_assert_eq(r.status, 2);
-    cr_assert(strstr(r.err, "b.yaml:3:18: error: 'energy' must be true or false, not 'maybe'"),
-              "%s", r.err);
+    expect_exit((char *[]){"validate", a, NULL}, 2,
+                "a.yaml:2:9: error: 'energy' must be true or false, not '3'");
+    expect_exit((char *[]){"validate", b, NULL}, 2,
+                "b.yaml:3:18: error: 'energy' must be true or false, not 'maybe'");
     free(d);
+}
+
+/* run_drawn_in a fresh folder, returned, with the fake GPU at 0.01 J a
+ * call; rd (SCENARIO_PATH bytes): its run folder. */
+static char *drawn_with_fake_gpu(const char *yaml, const char *const *extra, char *rd)
+{
+    setenv("FAKE_JOULES", "0.01", 1);
+    fake_gpu(1);
+    char *d = tmpdir();
+    proc_out r;
+    run_drawn_in(d, yaml, extra, &r);
+    unsetenv("FAKE_JOULES");
+    fake_gpu(0);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    snprintf(rd, SCENARIO_PATH, "%s/run", d);
+    return d;
 }
 
 /* The energy chart and a findings line: CPU (no counter here) and the fake
  * GPU; the findings name the reason or compare. */
 Test(energy, chart_and_findings, .timeout = 60)
 {
-    setenv("FAKE_JOULES", "0.01", 1);
-    char fake[4096];
-    snprintf(fake, sizeof fake, "%s/fake-1.so", getenv("RUNNER_FAKES"));
-    setenv("RUNNER_CUDA_BACKEND", fake, 1);
-    setenv("FAKE_DEVICES", "1", 1);
-    char *d = tmpdir();
-    write_text(d, "e.yaml", "name: e\nworkload: noop\nenergy: true\nrepeats: 2\n"
-                            "sweep:\n  seed: [1, 2]\n");
-    char e[4096], out[4096], p[4096];
-    snprintf(e, sizeof e, "%s/e.yaml", d);
-    snprintf(out, sizeof out, "%s/run", d);
-    proc_out r;
-    run((char *[]){"--quiet", "--run-dir", out, "--filter", "seed=1",
-                   "--filter", "seed=2", e, NULL},
-        &r);
-    cr_assert_eq(r.status, 0, "%s", r.err);
-    unsetenv("FAKE_JOULES"), unsetenv("RUNNER_CUDA_BACKEND"), unsetenv("FAKE_DEVICES");
+    char rd[SCENARIO_PATH];
+    char *d = drawn_with_fake_gpu(
+        "name: e\nworkload: noop\nenergy: true\nrepeats: 2\nsweep:\n  seed: [1, 2]\n",
+        (const char *const[]){"--filter", "seed=1", "--filter", "seed=2", NULL}, rd);
     /* the CPU's noop: no counter on this VM, so the findings say why */
-    snprintf(p, sizeof p, "%s/report.md", out);
-    FILE *f = fopen(p, "r");
-    cr_assert_not_null(f);
-    char buf[65536];
-    buf[fread(buf, 1, sizeof buf - 1, f)] = '\0';
-    fclose(f);
+    char *md = run_text(rd, "report.md");
     if (access("/sys/class/powercap/intel-rapl:0/energy_uj", R_OK) != 0)
-        cr_assert(strstr(buf, "Energy was not measured: no RAPL on this machine"), "%s", buf);
+        cr_assert(strstr(md, "Energy was not measured: no RAPL on this machine"), "%s", md);
+    free(md);
     free(d);
 }
 
 /* The fake GPU's energy chart: joules per call against the swept size. */
 Test(energy, energy_chart_drawn, .timeout = 60)
 {
-    setenv("FAKE_JOULES", "0.01", 1);
-    char fake[4096];
-    snprintf(fake, sizeof fake, "%s/fake-1.so", getenv("RUNNER_FAKES"));
-    setenv("RUNNER_CUDA_BACKEND", fake, 1);
-    setenv("FAKE_DEVICES", "1", 1);
-    char *d = tmpdir();
-    write_text(d, "e.yaml", "name: e\nworkload: noop\ndevice: cuda\nenergy: true\nrepeats: 2\n");
-    char e[4096], out[4096], p[4096];
-    snprintf(e, sizeof e, "%s/e.yaml", d);
-    snprintf(out, sizeof out, "%s/run", d);
-    proc_out r;
-    run((char *[]){"--quiet", "--run-dir", out, e, NULL}, &r);
-    unsetenv("FAKE_JOULES"), unsetenv("RUNNER_CUDA_BACKEND"), unsetenv("FAKE_DEVICES");
-    cr_assert_eq(r.status, 0, "%s", r.err);
-    snprintf(p, sizeof p, "%s/plots/energy.gp", out);
-    struct stat st;
-    cr_assert_eq(stat(p, &st), 0, "no energy chart");
-    snprintf(p, sizeof p, "%s/report.md", out);
-    FILE *f = fopen(p, "r");
-    char buf[65536];
-    buf[fread(buf, 1, sizeof buf - 1, f)] = '\0';
-    fclose(f);
-    cr_assert(strstr(buf, "J a call") && strstr(buf, "board power"), "%s", buf);
+    char rd[SCENARIO_PATH];
+    char *d = drawn_with_fake_gpu(
+        "name: e\nworkload: noop\ndevice: cuda\nenergy: true\nrepeats: 2\n", NULL, rd);
+    free(run_text(rd, "plots/energy.gp")); /* the energy chart */
+    char *md = run_text(rd, "report.md");
+    cr_assert(strstr(md, "J a call") && strstr(md, "board power"), "%s", md);
+    free(md);
     free(d);
 }

@@ -122,8 +122,7 @@ Test(export, csv_is_one_row_per_sample, .timeout = 30)
     cr_assert_str_eq(t.rows[5][3], "skipped");
     cr_assert_str_eq(t.rows[5][7], "");
     cr_assert_str_eq(t.rows[5][8], "");
-    csv_free(&t);
-    free(exp);
+    trials_done(&t, exp);
 }
 
 Test(export, a_missing_run_is_exit_2, .timeout = 30)
@@ -137,16 +136,10 @@ Test(export, a_missing_run_is_exit_2, .timeout = 30)
     cr_assert(strstr(r.err, "no-such-run") && strstr(r.err, "No such file"), "%s", r.err);
     cr_assert_str_eq(r.out, "");
     /* a folder with no run in it */
-    run((char *[]){"export", d, "--format", "csv", NULL}, &r);
-    cr_assert_eq(r.status, 2);
-    cr_assert(strstr(r.err, "no trials.csv"), "%s", r.err);
+    expect_exit((char *[]){"export", d, "--format", "csv", NULL}, 2, "no trials.csv");
     /* no --format, or a wrong one */
-    run((char *[]){"export", d, NULL}, &r);
-    cr_assert_eq(r.status, 2);
-    cr_assert(strstr(r.err, "--format json|csv"), "%s", r.err);
-    run((char *[]){"export", d, "--format", "xml", NULL}, &r);
-    cr_assert_eq(r.status, 2);
-    cr_assert(strstr(r.err, "json or csv"), "%s", r.err);
+    expect_exit((char *[]){"export", d, NULL}, 2, "--format json|csv");
+    expect_exit((char *[]){"export", d, "--format", "xml", NULL}, 2, "json or csv");
     free(d);
 }
 

@@ -175,11 +175,10 @@ Test(export_formats, every_json_export_is_strict_json)
 
 Test(export_formats, spreadsheet_cells_never_run_as_formulas)
 {
-    char *d = tmpdir();
-    write_text(d, "trials.csv",
-               "trial,x,status,=col,label,n,neg,text\n"
-               "0,x,ok,=1+1,\"=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\",-1.5,-x,a=b\n"
-               "1,x,ok,+1,@SUM(A1),-0,\"\tx\",-\n");
+    char *d = dir_with("trials.csv",
+                       "trial,x,status,=col,label,n,neg,text\n"
+                       "0,x,ok,=1+1,\"=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\",-1.5,-x,a=b\n"
+                       "1,x,ok,+1,@SUM(A1),-0,\"\tx\",-\n");
     write_text(d, "samples.csv", "trial,sample,seconds\n0,0,1.5\n1,0,-2\n");
     char *sheet = export_ok(d, "spreadsheet");
     cr_expect_str_eq(sheet,
@@ -198,8 +197,7 @@ Test(export_formats, spreadsheet_cells_never_run_as_formulas)
 
 Test(export_formats, spreadsheet_from_the_command_line)
 {
-    char *d = tmpdir();
-    write_text(d, "trials.csv", "trial,x,status,label\n0,x,ok,=2*3\n");
+    char *d = dir_with("trials.csv", "trial,x,status,label\n0,x,ok,=2*3\n");
     proc_out r;
     run((char *[]){"export", d, "--format", "spreadsheet", NULL}, &r);
     cr_expect_eq(r.status, 0, "%s", r.err);

@@ -133,15 +133,10 @@ Test(gate, bad_input_is_exit_2)
     proc_out r;
     cr_assert_eq(gate(d, db, &r), 2); /* holds runs, is none */
     cr_assert(strstr(r.err, "is not a run folder"), "%s", r.err);
-    run((char *[]){"gate", now, "--history", db, "--window", "1", NULL}, &r);
-    cr_assert_eq(r.status, 2);
-    cr_assert(strstr(r.err, "--window takes a number of runs from 3"), "%s", r.err);
-    run((char *[]){"gate", now, now, "--history", db, NULL}, &r);
-    cr_assert_eq(r.status, 2);
-    cr_assert(strstr(r.err, "one too many"), "%s", r.err);
-    run((char *[]){"gate", now, "--windw", "3", NULL}, &r);
-    cr_assert_eq(r.status, 2);
-    cr_assert(strstr(r.err, "did you mean '--window'"), "%s", r.err);
+    expect_exit((char *[]){"gate", now, "--history", db, "--window", "1", NULL}, 2,
+                "--window takes a number of runs from 3");
+    expect_exit((char *[]){"gate", now, now, "--history", db, NULL}, 2, "one too many");
+    expect_exit((char *[]){"gate", now, "--windw", "3", NULL}, 2, "did you mean '--window'");
     run((char *[]){"gate", NULL}, &r);
     cr_assert_eq(r.status, 2);
     write_text(d, "bad.sqlite", "not a database, not at all, not even close to one at all......");
@@ -167,8 +162,7 @@ Test(gate, bad_input_is_exit_2)
  * (RESULTS/<experiment>/<run>), or exit 2 for a run in none. */
 Test(gate, the_default_database_is_the_results_folders)
 {
-    char *d = tmpdir();
-    write_text(d, "toy.yaml", "name: toy\nworkload: noop\nrepeats: 3\nsweep:\n  size: [1]\n");
+    char *d = dir_with("toy.yaml", "name: toy\nworkload: noop\nrepeats: 3\nsweep:\n  size: [1]\n");
     char y[4096], out[4096];
     snprintf(y, sizeof y, "%s/toy.yaml", d);
     snprintf(out, sizeof out, "%s/res", d);
@@ -185,8 +179,6 @@ Test(gate, the_default_database_is_the_results_folders)
     cr_assert(strstr(r.out, "gate: toy on machine "), "%s%s", r.out, r.err);
     free(latest);
     char *elsewhere = make_run(d, "loose", "2026-02-01T00:00:00Z", 1e-3, 2e-3, "");
-    run((char *[]){"gate", elsewhere, NULL}, &r);
-    cr_assert_eq(r.status, 2);
-    cr_assert(strstr(r.err, "is in no results folder"), "%s", r.err);
+    expect_exit((char *[]){"gate", elsewhere, NULL}, 2, "is in no results folder");
     free(elsewhere);
 }

@@ -7,7 +7,7 @@
  * --revision), and `runner history` in every format with its charts. */
 #include "base/util.h"
 #include "results/history/history_db.h"
-#include "runproc.h"
+#include "scenario.h"
 
 #include <criterion/criterion.h>
 #include <json.h>
@@ -82,8 +82,7 @@ static int ok_trials_of_latest(const char *d)
 
 Test(history, every_finished_run_is_recorded_once_and_import_skips_it)
 {
-    char *d = tmpdir();
-    write_text(d, "toy.yaml", toy);
+    char *d = dir_with("toy.yaml", toy);
     proc_out r;
     run_toy(d, NULL, &r);
     cr_assert_eq(r.status, 0, "%s", r.err);
@@ -117,9 +116,8 @@ Test(history, every_finished_run_is_recorded_once_and_import_skips_it)
     free(jm);
     /* import of the same runs: each once */
     char *res = xasprintf("%s/res", d);
-    run((char *[]){"history", "import", res, "--history", db, NULL}, &r);
-    cr_assert_eq(r.status, 0, "%s", r.err);
-    cr_assert(strstr(r.err, "0 runs recorded, 2 already there"), "%s", r.err);
+    expect_exit((char *[]){"history", "import", res, "--history", db, NULL}, 0,
+                "0 runs recorded, 2 already there");
     cr_assert_eq(query_num(db, "SELECT count(*) FROM runs"), 2);
     /* --no-history records nothing */
     run_toy(d, (const char *const[]){"--no-history", NULL}, &r);
@@ -127,9 +125,8 @@ Test(history, every_finished_run_is_recorded_once_and_import_skips_it)
     cr_assert_eq(query_num(db, "SELECT count(*) FROM runs"), 2);
     /* an imported run into a new database: recorded, then already there */
     char *other = xasprintf("%s/other.sqlite", d);
-    run((char *[]){"history", "import", res, "--history", other, NULL}, &r);
-    cr_assert_eq(r.status, 0, "%s", r.err);
-    cr_assert(strstr(r.err, "3 runs recorded, 0 already there"), "%s", r.err);
+    expect_exit((char *[]){"history", "import", res, "--history", other, NULL}, 0,
+                "3 runs recorded, 0 already there");
     /* RUNNER_HISTORY names the database */
     setenv("RUNNER_HISTORY", other, 1);
     run_toy(d, NULL, &r);
@@ -139,9 +136,8 @@ Test(history, every_finished_run_is_recorded_once_and_import_skips_it)
     /* import of what is no run */
     run((char *[]){"history", "import", d, "--history", other, NULL}, &r);
     cr_assert_eq(r.status, 0, "%s", r.err); /* d holds res/toy/<runs> */
-    run((char *[]){"history", "import", "/nonexistent", "--history", other, NULL}, &r);
-    cr_assert_eq(r.status, 2);
-    cr_assert(strstr(r.err, "/nonexistent holds no run folder"), "%s", r.err);
+    expect_exit((char *[]){"history", "import", "/nonexistent", "--history", other, NULL}, 2,
+                "/nonexistent holds no run folder");
     run((char *[]){"history", "import", "--history", other, NULL}, &r);
     cr_assert_eq(r.status, 2);
     free(other);
@@ -151,8 +147,7 @@ Test(history, every_finished_run_is_recorded_once_and_import_skips_it)
 
 Test(history, the_revision_is_gits_or_the_files_or_the_options)
 {
-    char *d = tmpdir();
-    write_text(d, "toy.yaml", toy);
+    char *d = dir_with("toy.yaml", toy);
     char *cmd = xasprintf("cd %s && git init -q && git -c user.name=t -c user.email=t@t add "
                           "toy.yaml && git -c user.name=t -c user.email=t@t commit -qm one",
                           d);
@@ -193,8 +188,7 @@ Test(history, the_revision_is_gits_or_the_files_or_the_options)
 
 Test(history, a_merge_of_shards_is_recorded_once)
 {
-    char *d = tmpdir();
-    write_text(d, "toy.yaml", toy);
+    char *d = dir_with("toy.yaml", toy);
     char *run_dir = xasprintf("%s/res/toy/20260101T000000Z", d);
     proc_out r;
     for (int k = 1; k <= 2; k++) {
@@ -219,8 +213,7 @@ Test(history, a_merge_of_shards_is_recorded_once)
 
 Test(history, two_runs_finishing_at_once_are_both_recorded)
 {
-    char *d = tmpdir();
-    write_text(d, "toy.yaml", toy);
+    char *d = dir_with("toy.yaml", toy);
     char y[4096], out[4096];
     snprintf(y, sizeof y, "%s/toy.yaml", d);
     snprintf(out, sizeof out, "%s/res", d);
@@ -253,8 +246,7 @@ static void run_keeps(const char *d, proc_out *r, const char *want)
 
 Test(history, a_locked_database_is_a_warning_and_the_run_is_kept)
 {
-    char *d = tmpdir();
-    write_text(d, "toy.yaml", toy);
+    char *d = dir_with("toy.yaml", toy);
     proc_out r;
     run_toy(d, NULL, &r);
     cr_assert_eq(r.status, 0, "%s", r.err);
@@ -279,8 +271,7 @@ Test(history, a_locked_database_is_a_warning_and_the_run_is_kept)
 
 Test(history, a_read_only_or_unopenable_database_is_a_warning)
 {
-    char *d = tmpdir();
-    write_text(d, "toy.yaml", toy);
+    char *d = dir_with("toy.yaml", toy);
     proc_out r;
     run_toy(d, NULL, &r);
     char *db = db_path(d);
@@ -314,8 +305,7 @@ Test(history, a_read_only_or_unopenable_database_is_a_warning)
 
 Test(history, a_corrupt_database_is_a_warning_and_history_refuses_it)
 {
-    char *d = tmpdir();
-    write_text(d, "toy.yaml", toy);
+    char *d = dir_with("toy.yaml", toy);
     char *res = xasprintf("%s/res", d);
     mkdir(res, 0755);
     strbuf junk = {0};
@@ -326,20 +316,16 @@ Test(history, a_corrupt_database_is_a_warning_and_history_refuses_it)
     proc_out r;
     run_keeps(d, &r, "file is not a database");
     char *db = db_path(d);
-    run((char *[]){"history", "--history", db, NULL}, &r);
-    cr_assert_eq(r.status, 2);
-    cr_assert(strstr(r.err, "file is not a database"), "%s", r.err);
-    run((char *[]){"history", "--history", "/nonexistent.sqlite", NULL}, &r);
-    cr_assert_eq(r.status, 2);
-    cr_assert(strstr(r.err, "no history database there"), "%s", r.err);
+    expect_exit((char *[]){"history", "--history", db, NULL}, 2, "file is not a database");
+    expect_exit((char *[]){"history", "--history", "/nonexistent.sqlite", NULL}, 2,
+                "no history database there");
     free(db);
     free(res);
 }
 
 Test(history, a_database_of_an_older_schema_is_migrated)
 {
-    char *d = tmpdir();
-    write_text(d, "toy.yaml", toy);
+    char *d = dir_with("toy.yaml", toy);
     char *res = xasprintf("%s/res", d);
     mkdir(res, 0755);
     char *db = db_path(d);
@@ -380,8 +366,7 @@ Test(history, a_database_of_an_older_schema_is_migrated)
 
 Test(history, runner_history_in_every_format_with_charts)
 {
-    char *d = tmpdir();
-    write_text(d, "toy.yaml", toy);
+    char *d = dir_with("toy.yaml", toy);
     proc_out r;
     const char *revs[] = {"r1", "r2", "r3"};
     for (int i = 0; i < 3; i++) {
@@ -426,17 +411,13 @@ Test(history, runner_history_in_every_format_with_charts)
     free(cmd);
     free(png);
     /* nothing matches; bad options */
-    run((char *[]){"history", "--history", db, "--experiment", "nosuch", NULL}, &r);
-    cr_assert_eq(r.status, 2);
-    cr_assert(strstr(r.err, "no recorded run in"), "%s", r.err);
-    run((char *[]){"history", "--history", db, "--format", "xml", NULL}, &r);
-    cr_assert_eq(r.status, 2);
-    cr_assert(strstr(r.err, "--format takes text, md, csv or json, not 'xml'"), "%s", r.err);
+    expect_exit((char *[]){"history", "--history", db, "--experiment", "nosuch", NULL}, 2,
+                "no recorded run in");
+    expect_exit((char *[]){"history", "--history", db, "--format", "xml", NULL}, 2,
+                "--format takes text, md, csv or json, not 'xml'");
     run((char *[]){"history", "--history", db, "--filter", "size", NULL}, &r);
     cr_assert_eq(r.status, 2);
-    run((char *[]){"history", "--histroy", db, NULL}, &r);
-    cr_assert_eq(r.status, 2);
-    cr_assert(strstr(r.err, "did you mean '--history'"), "%s", r.err);
+    expect_exit((char *[]){"history", "--histroy", db, NULL}, 2, "did you mean '--history'");
     run((char *[]){"history", "stray", "--history", db, NULL}, &r);
     cr_assert_eq(r.status, 2);
     run((char *[]){"history", "--revision", "x", "--history", db, NULL}, &r);
@@ -451,40 +432,30 @@ Test(history, runner_history_in_every_format_with_charts)
 Test(history, a_report_gets_a_history_section_with_earlier_runs)
 {
     char *d = tmpdir();
-    write_text(d, "toy.yaml", toy);
-    char y[4096], out[4096];
-    snprintf(y, sizeof y, "%s/toy.yaml", d);
-    snprintf(out, sizeof out, "%s/res", d);
-    proc_out r;
-    run((char *[]){"--quiet", "--output", out, y, NULL}, &r);
-    cr_assert_eq(r.status, 0, "%s", r.err);
-    char *rp = xasprintf("%s/res/toy/latest/report.md", d);
-    char *t = read_file(rp, NULL);
+    char run_dir[SCENARIO_PATH];
+    run_e_yaml(d, toy, "toy", run_dir);
+    char *t = run_text(run_dir, "report.md");
     cr_assert_null(strstr(t, "## History"), "the first run has no history");
     free(t);
-    run((char *[]){"--quiet", "--output", out, y, NULL}, &r);
-    cr_assert_eq(r.status, 0, "%s", r.err);
-    t = read_file(rp, NULL);
+    run_e_yaml(d, toy, "toy", run_dir);
+    t = run_text(run_dir, "report.md");
     cr_assert(strstr(t, "## History\n\n1 earlier run of this experiment on this machine"), "%s", t);
     cr_assert(strstr(t, "![history](plots/toy-"), "%s", t);
     free(t);
-    char *html = xasprintf("%s/res/toy/latest/report.html", d);
-    t = read_file(html, NULL);
+    t = run_text(run_dir, "report.html");
     cr_assert(strstr(t, "History"), "report.html has the section too");
     free(t);
     /* written again, the report keeps it */
-    char *latest = xasprintf("%s/res/toy/latest", d);
-    run((char *[]){"report", latest, "--quiet", NULL}, &r);
+    proc_out r;
+    run((char *[]){"report", run_dir, "--quiet", NULL}, &r);
     cr_assert_eq(r.status, 0, "%s", r.err);
-    t = read_file(rp, NULL);
+    t = run_text(run_dir, "report.md");
     cr_assert(strstr(t, "## History\n\n1 earlier run"), "%s", t);
     free(t);
-    free(latest);
-    free(html);
-    free(rp);
+    rm_rf(d);
+    free(d);
 }
 
-/* tests/fixtures/history/reference.sqlite: results/reference imported (doc/history.md) */
 Test(history, the_reference_results_fixture)
 {
     const char *root = getenv("RUNNER_ROOT");
@@ -518,8 +489,7 @@ Test(history, the_reference_results_fixture)
 /* runs whose trials all failed: listed, no chart drawn, no error */
 Test(history, a_series_with_no_ok_run_has_no_chart)
 {
-    char *d = tmpdir();
-    write_text(d, "bad.lua", "return { run = function(ctx, p, state) error('no') end }\n");
+    char *d = dir_with("bad.lua", "return { run = function(ctx, p, state) error('no') end }\n");
     write_text(d, "toy.yaml", "name: toy\nworkload: lua:bad.lua\nrepeats: 3\n");
     proc_out r;
     run_toy(d, NULL, &r);

@@ -9,23 +9,25 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* `runner --dry-run` of yaml (with a Lua workload file beside it). */
-static char *dry_run(const char *yaml, proc_out *r)
+/* The Lua workload beside each experiment: what it sees of x. */
+static const char w_lua[] = "return {\n"
+                            "  defaults = {x = 0},\n"
+                            "  run = function(ctx, p, s) end,\n"
+                            "  extras = function(ctx, p, s)\n"
+                            "    return {seen = math.type(p.x) .. ' ' .. tostring(p.x)}\n"
+                            "  end,\n"
+                            "}\n";
+
+/* `runner --dry-run` of yaml (with the Lua workload file beside it). */
+static void dry_run(const char *yaml, proc_out *r)
 {
-    char *d = tmpdir();
-    write_text(d, "w.lua",
-               "return {\n"
-               "  defaults = {x = 0},\n"
-               "  run = function(ctx, p, s) end,\n"
-               "  extras = function(ctx, p, s)\n"
-               "    return {seen = math.type(p.x) .. ' ' .. tostring(p.x)}\n"
-               "  end,\n"
-               "}\n");
+    char *d = dir_with("w.lua", w_lua);
     write_text(d, "e.yaml", yaml);
     char path[4096];
     snprintf(path, sizeof path, "%s/e.yaml", d);
     run((char *[]){"--dry-run", path, NULL}, r);
-    return d;
+    rm_rf(d);
+    free(d);
 }
 
 /* The first column of each dry-run row after the header, space-joined. */
@@ -43,116 +45,84 @@ static void first_column(const char *out, char *buf, size_t n)
     }
 }
 
-Test(integers, range_beyond_2_53_is_exact)
+/* The first column of a dry run that must pass (a static buffer). */
+static const char *dry_column(const char *yaml)
+{
+    static char got[4096];
+    proc_out r;
+    dry_run(yaml, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    first_column(r.out, got, sizeof got);
+    return got;
+}
+
+/* A dry run that must exit 2 saying `msg`. */
+static void dry_refused(const char *yaml, const char *msg)
 {
     proc_out r;
-    char *d = dry_run("workload: noop\n"
-                      "sweep:\n"
-                      "  size: {range: [9007199254740993, 9007199254740997, 2]}\n",
-                      &r);
-    cr_assert_eq(r.status, 0, "%s", r.err);
-    char got[4096];
-    first_column(r.out, got, sizeof got);
+    dry_run(yaml, &r);
+    cr_expect_eq(r.status, 2);
+    cr_expect(strstr(r.err, msg), "%s", r.err);
+}
+
+Test(integers, range_beyond_2_53_is_exact)
+{
+    const char *got = dry_column(
+        "workload: noop\nsweep:\n  size: {range: [9007199254740993, 9007199254740997, 2]}\n");
     cr_expect_str_eq(got, "9007199254740993 9007199254740995 9007199254740997");
-    free(d);
 }
 
 Test(integers, range_over_the_whole_64_bit_span)
 {
-    proc_out r;
-    char *d = dry_run("workload: lua:w.lua\n"
-                      "sweep:\n"
-                      "  x: {range: [-9223372036854775808, 9223372036854775807, "
-                      "4611686018427387904]}\n",
-                      &r);
-    cr_assert_eq(r.status, 0, "%s", r.err);
-    char got[4096];
-    first_column(r.out, got, sizeof got);
+    const char *got = dry_column("workload: lua:w.lua\nsweep:\n"
+                                 "  x: {range: [-9223372036854775808, 9223372036854775807, "
+                                 "4611686018427387904]}\n");
     cr_expect_str_eq(got, "-9223372036854775808 -4611686018427387904 0 4611686018427387904");
-    free(d);
 }
 
 Test(integers, geom_of_integers_is_exact)
 {
-    proc_out r;
-    char *d = dry_run("workload: noop\n"
-                      "sweep:\n"
-                      "  size: {geom: [3, 4611686018427387904, 3]}\n",
-                      &r);
-    cr_assert_eq(r.status, 0, "%s", r.err);
-    char got[4096];
-    first_column(r.out, got, sizeof got);
+    const char *got =
+        dry_column("workload: noop\nsweep:\n  size: {geom: [3, 4611686018427387904, 3]}\n");
     /* 3^1 .. 3^39; 3^34 and up are past 2^53 */
     cr_expect(strstr(got, " 16677181699666569 50031545098999707 "), "%s", got);
-    const char *last = strrchr(got, ' ');
-    cr_expect_str_eq(last, " 4052555153018976267");
-    free(d);
+    cr_expect_str_eq(strrchr(got, ' '), " 4052555153018976267");
 }
 
 /* Lua parameters near 2^63 stay integers, never wrap negative */
 Test(integers, lua_sees_values_near_2_63)
 {
-    char *d = tmpdir();
-    write_text(d, "w.lua",
-               "return {\n"
-               "  defaults = {x = 0},\n"
-               "  run = function(ctx, p, s) end,\n"
-               "  extras = function(ctx, p, s)\n"
-               "    return {seen = math.type(p.x) .. ' ' .. tostring(p.x)}\n"
-               "  end,\n"
-               "}\n");
+    char *d = dir_with("w.lua", w_lua);
     proc_out r;
-    run_yaml_in(d,
-                "workload: lua:w.lua\n"
-                "repeats: 1\n"
-                "warmups: 0\n"
-                "sweep:\n"
-                "  x: {range: [9223372036854775805, 9223372036854775807]}\n",
-                NULL, &r);
-    cr_assert_eq(r.status, 0, "%s", r.err);
     csv_table t;
-    read_trials(d, &t);
-    int c = csv_col(&t, "seen");
-    cr_assert_geq(c, 0);
+    run_trials_in(d,
+                  "workload: lua:w.lua\nrepeats: 1\nwarmups: 0\n"
+                  "sweep:\n  x: {range: [9223372036854775805, 9223372036854775807]}\n",
+                  0, &r, &t);
     cr_assert_eq(t.nrows, 4);
-    cr_expect_str_eq(t.rows[1][c], "integer 9223372036854775805");
-    cr_expect_str_eq(t.rows[2][c], "integer 9223372036854775806");
-    cr_expect_str_eq(t.rows[3][c], "integer 9223372036854775807");
-    csv_free(&t);
-    free(d);
+    for (int i = 1; i <= 3; i++) {
+        char want[64];
+        snprintf(want, sizeof want, "integer 922337203685477580%d", 4 + i);
+        cr_expect_str_eq(cell(&t, i, "seen"), want);
+    }
+    trials_done(&t, d);
 }
 
 /* two integers that round to the same double are two values */
 Test(integers, distinct_values_past_2_53_are_no_duplicates)
 {
     proc_out r;
-    char *d = dry_run("workload: noop\n"
-                      "sweep:\n"
-                      "  seed: [9223372036854775807, 9223372036854775806]\n",
-                      &r);
+    dry_run("workload: noop\nsweep:\n  seed: [9223372036854775807, 9223372036854775806]\n", &r);
     cr_expect_eq(r.status, 0, "%s", r.err);
-    free(d);
-    d = dry_run("workload: noop\n"
-                "sweep:\n"
-                "  seed: [9007199254740993, 9007199254740993]\n",
-                &r);
-    cr_expect_eq(r.status, 2);
-    cr_expect(strstr(r.err, "axis 'seed' lists 9007199254740993 twice"), "%s", r.err);
-    free(d);
+    dry_refused("workload: noop\nsweep:\n  seed: [9007199254740993, 9007199254740993]\n",
+                "axis 'seed' lists 9007199254740993 twice");
 }
 
 Test(integers, past_a_limit_says_the_limit)
 {
-    proc_out r;
-    char *d = dry_run("workload: noop\nsize: 4611686018427387905\n", &r);
-    cr_expect_eq(r.status, 2);
-    cr_expect(strstr(r.err, ":2:7: error: 'size' must be between 0 and 2^62 "
-                            "(4611686018427387904), not 4611686018427387905"),
-              "%s", r.err);
-    free(d);
-    d = dry_run("workload: noop\nsize: 9223372036854775808\n", &r);
-    cr_expect_eq(r.status, 2);
-    cr_expect(strstr(r.err, ":2:7: error: 'size': integer 9223372036854775808 is out of range"),
-              "%s", r.err);
-    free(d);
+    dry_refused("workload: noop\nsize: 4611686018427387905\n",
+                ":2:7: error: 'size' must be between 0 and 2^62 (4611686018427387904), not "
+                "4611686018427387905");
+    dry_refused("workload: noop\nsize: 9223372036854775808\n",
+                ":2:7: error: 'size': integer 9223372036854775808 is out of range");
 }

@@ -16,10 +16,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "lua_fixture.h"
-#include "experiment/registry/backends.h"
 #include "experiment/lua/lua_engine.h"
+#include "lua_fixture.h"
 #include "philox.h"
+#include "experiment/registry/backends.h"
+#include "runproc.h"
 
 TestSuite(lua, .init = init);
 
@@ -128,9 +129,8 @@ Test(lua, failing_counts_and_extras_are_diagnostics_not_prints)
     cr_expect_eq(cols.n, 0);
     const char *d = lua_workload_diagnostic(st);
     cr_assert_not_null(d);
-    cr_expect(strstr(d, "no flops here"), "%s", d);
-    cr_expect(strstr(d, "no bytes either"), "%s", d);
-    cr_expect(strstr(d, "extras() must return a table of columns or nil"), "%s", d);
+    expect_parts(d, (const char *const[]){"no flops here", "no bytes either",
+                                          "extras() must return a table of columns or nil", NULL});
     release(st);
     unlink(errp);
     unlink(path);

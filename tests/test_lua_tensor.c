@@ -114,11 +114,15 @@ Test(lua, constructors)
            "assert(tostring(ctx:tensor{1, 2}) == 'tensor{1, 2} on cpu', tostring(ctx:tensor{1, 2}))\n"
            "assert(tostring(ctx:matrix(2, 3)) == 'tensor(2x3, cpu)')\n"
            "ctx:sync()");
-    fails(st, "ctx:rand(-1)", "rand: n = -1 must be >= 0");
-    fails(st, "ctx:rand(1.5)", "number has no integer representation");
-    fails(st, "ctx:tensor{1, 'x'}", "tensor: element 2 is not a number");
-    fails(st, "ctx:tensor{{1, 2}, {3}}", "tensor: row 2 is not a list of 2 numbers");
-    fails(st, "ctx:matrix(0, 3)", "matrix: 0 x 3");
+    static const char *const bad[][2] = {
+        {"ctx:rand(-1)", "rand: n = -1 must be >= 0"},
+        {"ctx:rand(1.5)", "number has no integer representation"},
+        {"ctx:tensor{1, 'x'}", "tensor: element 2 is not a number"},
+        {"ctx:tensor{{1, 2}, {3}}", "tensor: row 2 is not a list of 2 numbers"},
+        {"ctx:matrix(0, 3)", "matrix: 0 x 3"},
+        {NULL},
+    };
+    fails_each(st, bad);
     release(st);
 }
 
@@ -178,16 +182,20 @@ Test(lua, matmul_and_shape_errors)
            "local y = W:matmul(x):totable(); local Wt, xt = W:totable(), x:totable()\n"
            "local want = 0; for j = 1, 200 do want = want + Wt[199 * 200 + j] * xt[j] end\n"
            "assert(math.abs(y[200] - want) < 1e-4, 'matvec row 200')\n");
-    fails(st, "ctx:matrix(3, 4):matmul(ctx:matrix(5, 2))", "matmul: 3x4 and 5x2 do not fit");
-    fails(st, "ctx:matrix(3, 4):matmul(ctx:rand(5))", "matmul: 3x4 and a vector of 5 do not fit");
-    fails(st, "ctx:rand(4):matmul(ctx:rand(4))", "matmul: the left operand must be a matrix");
-    fails(st, "return ctx:rand(3) + ctx:rand(4)",
-          "cannot add a vector of 3 and a vector of 4: the shapes do not fit");
-    fails(st, "return ctx:matrix(2, 3) * ctx:matrix(3, 2)", "cannot multiply 2x3 and 3x2");
-    fails(st, "return ctx:rand(3):item()", "item: the tensor has 3 elements");
-    fails(st, "return ctx:rand(3) + 'x'", "cannot add a tensor and a string");
-    fails(st, "return ctx:rand(3):pow('x')", "pow: the exponent must be a number");
-    fails(st, "return ctx:rand(3):to('tpu')", "to: unknown device 'tpu'");
+    static const char *const bad[][2] = {
+        {"ctx:matrix(3, 4):matmul(ctx:matrix(5, 2))", "matmul: 3x4 and 5x2 do not fit"},
+        {"ctx:matrix(3, 4):matmul(ctx:rand(5))", "matmul: 3x4 and a vector of 5 do not fit"},
+        {"ctx:rand(4):matmul(ctx:rand(4))", "matmul: the left operand must be a matrix"},
+        {"return ctx:rand(3) + ctx:rand(4)",
+         "cannot add a vector of 3 and a vector of 4: the shapes do not fit"},
+        {"return ctx:matrix(2, 3) * ctx:matrix(3, 2)", "cannot multiply 2x3 and 3x2"},
+        {"return ctx:rand(3):item()", "item: the tensor has 3 elements"},
+        {"return ctx:rand(3) + 'x'", "cannot add a tensor and a string"},
+        {"return ctx:rand(3):pow('x')", "pow: the exponent must be a number"},
+        {"return ctx:rand(3):to('tpu')", "to: unknown device 'tpu'"},
+        {NULL},
+    };
+    fails_each(st, bad);
     release(st);
 }
 

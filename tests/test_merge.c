@@ -26,6 +26,18 @@ static void put(const char *dir, const char *name, const char *text)
     free(p);
 }
 
+/* rundir_merge, its reasons (a diags) one a line in err, as `runner merge`
+ * prints them */
+static int merge(const char *run, merge_info *m, strbuf *err)
+{
+    diags d = {0};
+    int rc = rundir_merge(run, m, &d);
+    for (int i = 0; i < d.n; i++)
+        sb_printf(err, "%s\n", d.items[i].msg);
+    diag_free(&d);
+    return rc;
+}
+
 static char *shard(const char *run, int k, int n, const char *trials, const char *samples,
                    int finished)
 {
@@ -48,9 +60,7 @@ static char *slurp(const char *dir, const char *name)
 
 Test(merge, shards_join_in_trial_order_with_the_union_of_their_columns)
 {
-    char tmpl[] = "/tmp/runner-merge-XXXXXX";
-    char *run = mkdtemp(tmpl);
-    cr_assert(run);
+    char *run = tmpdir();
     /* shard 1 holds trials 0 and 2, shard 2 trial 1 with a column of its own */
     free(shard(run, 1, 2, "trial,size,status\n0,1,ok\n2,4,failed\n",
                "trial,sample,seconds,device_seconds\n0,0,0.5,\n2,0,0.7,\n", 1));
@@ -58,7 +68,7 @@ Test(merge, shards_join_in_trial_order_with_the_union_of_their_columns)
                "trial,sample,seconds,device_seconds\n1,0,0.6,\n1,1,0.61,\n", 0));
     merge_info m;
     strbuf err = {0};
-    cr_assert_eq(rundir_merge(run, &m, &err), MERGE_OK, "%s", err.s ? err.s : "");
+    cr_assert_eq(merge(run, &m, &err), MERGE_OK, "%s", err.s ? err.s : "");
     cr_assert_eq(m.shards, 2);
     cr_assert_eq(m.n, 2);
     cr_assert_eq(m.missing, 0);
@@ -89,6 +99,7 @@ Test(merge, shards_join_in_trial_order_with_the_union_of_their_columns)
     cr_assert_eq(rundir_merge_earn_latest(run), -1);
     sb_free(&err);
     rm_rf(run);
+    free(run);
 }
 
 /* A shard killed before its end (a Slurm time limit) keeps the cells of
@@ -97,9 +108,7 @@ Test(merge, shards_join_in_trial_order_with_the_union_of_their_columns)
  * shard's files as they are (it may still be running). */
 Test(merge, a_killed_shards_late_columns_are_merged)
 {
-    char tmpl[] = "/tmp/runner-merge-XXXXXX";
-    char *run = mkdtemp(tmpl);
-    cr_assert(run);
+    char *run = tmpdir();
     free(shard(run, 1, 2, "trial,size,status,extra\n0,1,ok,p\n2,4,ok,q\n",
                "trial,sample,seconds,device_seconds\n0,0,0.5,\n2,0,0.7,\n", 1));
     const char *trials2 = "trial,size,status\n1,2,ok\n3,8,failed\n";
@@ -112,7 +121,7 @@ Test(merge, a_killed_shards_late_columns_are_merged)
     put(d, "trials.more.csv", more2);
     merge_info m;
     strbuf err = {0};
-    cr_assert_eq(rundir_merge(run, &m, &err), MERGE_OK, "%s", err.s ? err.s : "");
+    cr_assert_eq(merge(run, &m, &err), MERGE_OK, "%s", err.s ? err.s : "");
     cr_assert_eq(m.unfinished, 1);
     char *t = slurp(run, "trials.csv");
     cr_assert_str_eq(t, "trial,size,status,extra,late\n0,1,ok,p,\n1,2,ok,y,\n"
@@ -129,22 +138,21 @@ Test(merge, a_killed_shards_late_columns_are_merged)
     char *mp = xasprintf("%s/trials.more.csv", d);
     cr_assert_eq(unlink(mp), 0);
     cr_assert_eq(mkdir(mp, 0700), 0);
-    cr_assert_eq(rundir_merge(run, &m, &err), MERGE_INVALID);
+    cr_assert_eq(merge(run, &m, &err), MERGE_INVALID);
     cr_assert(strstr(err.s, "shard-2-of-2/trials.more.csv: not a file\n"), "%s", err.s);
     free(mp);
     free(d);
     sb_free(&err);
     rm_rf(run);
+    free(run);
 }
 
 Test(merge, refusals_write_nothing_and_give_every_reason)
 {
-    char tmpl[] = "/tmp/runner-merge-XXXXXX";
-    char *run = mkdtemp(tmpl);
-    cr_assert(run);
+    char *run = tmpdir();
     merge_info m;
     strbuf err = {0};
-    cr_assert_eq(rundir_merge(run, &m, &err), MERGE_INVALID);
+    cr_assert_eq(merge(run, &m, &err), MERGE_INVALID);
     cr_assert(strstr(err.s, "no shard-K-of-N folders in"), "%s", err.s);
     sb_free(&err);
     /* two shards without a trials table: both named */
@@ -152,7 +160,7 @@ Test(merge, refusals_write_nothing_and_give_every_reason)
     char *p = xasprintf("%s/trials.csv", a);
     unlink(p);
     free(p);
-    cr_assert_eq(rundir_merge(run, &m, &err), MERGE_INVALID);
+    cr_assert_eq(merge(run, &m, &err), MERGE_INVALID);
     cr_assert(strstr(err.s, "shard-1-of-2/trials.csv is missing or empty\n"), "%s", err.s);
     cr_assert(strstr(err.s, "shard-2-of-2/trials.csv is missing or empty\n"), "%s", err.s);
     sb_free(&err);
@@ -161,10 +169,11 @@ Test(merge, refusals_write_nothing_and_give_every_reason)
     free(p);
     /* shards of two N */
     free(shard(run, 1, 3, "trial,status\n0,ok\n", "", 1));
-    cr_assert_eq(rundir_merge(run, &m, &err), MERGE_INVALID);
+    cr_assert_eq(merge(run, &m, &err), MERGE_INVALID);
     cr_assert(strstr(err.s, "mixes shards of"), "%s", err.s);
     sb_free(&err);
     free(a);
     free(b);
     rm_rf(run);
+    free(run);
 }

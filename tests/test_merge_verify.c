@@ -18,17 +18,13 @@
 static char *two_shards(void)
 {
     char *d = tmpdir();
-    write_text(d, "e.yaml",
-               "name: m\nworkload: noop\nrepeats: 2\nwarmups: 0\nsweep:\n"
-               "  size: [1, 2, 3, 4, 5]\n");
-    char y[4096], rd[4096];
-    snprintf(y, sizeof y, "%s/e.yaml", d);
-    snprintf(rd, sizeof rd, "%s/run", d);
-    proc_out r;
     for (int k = 1; k <= 2; k++) {
         char sh[8];
         snprintf(sh, sizeof sh, "%d/2", k);
-        run((char *[]){"--quiet", "--no-plots", "--shard", sh, "--run-dir", rd, y, NULL}, &r);
+        proc_out r;
+        run_yaml_in(
+            d, "name: m\nworkload: noop\nrepeats: 2\nwarmups: 0\nsweep:\n  size: [1, 2, 3, 4, 5]\n",
+            (const char *const[]){"--shard", sh, NULL}, &r);
         cr_assert_eq(r.status, 0, "%s", r.err);
     }
     return d;
@@ -39,6 +35,14 @@ static void merge(const char *d, proc_out *r)
     char rd[4096];
     snprintf(rd, sizeof rd, "%s/run", d);
     run((char *[]){"merge", "--no-plots", rd, NULL}, r);
+}
+
+/* PATH's text (malloc'd; asserted). */
+static char *text_of(const char *path)
+{
+    char *text = read_file(path, NULL);
+    cr_assert_not_null(text, "cannot read %s", path);
+    return text;
 }
 
 static char *shard_file(const char *d, int k, const char *name)
@@ -88,8 +92,7 @@ Test(merge_verify, a_shard_cut_short_names_its_missing_trials, .timeout = 60)
 {
     char *d = two_shards();
     char *tp = shard_file(d, 1, "trials.csv");
-    char *text = read_file(tp, NULL);
-    cr_assert(text);
+    char *text = text_of(tp);
     /* the header and trial 0's row only; trial 2's row torn mid-line */
     char *second = strchr(strchr(text, '\n') + 1, '\n') + 1;
     char *third = strchr(second, '\n') + 1;
@@ -126,8 +129,7 @@ Test(merge_verify, a_shard_whose_files_do_not_parse_is_named, .timeout = 60)
 {
     char *d = two_shards();
     char *tp = shard_file(d, 2, "trials.csv");
-    char *good = read_file(tp, NULL);
-    cr_assert(good);
+    char *good = text_of(tp);
     proc_out r;
     /* not a trials table at all */
     put(tp, "root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1::/usr/sbin:/usr/sbin/nologin\n");

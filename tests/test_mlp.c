@@ -5,6 +5,8 @@
  * FILE:LINE, parameter validation, and check() refusing a loss that did not
  * fall.  Fixtures: tests/data/ under $RUNNER_ROOT (default: the current
  * directory). */
+#include "cpu_trial.h"
+
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
@@ -25,17 +27,7 @@ static void fixture(const char *name, char *out, size_t len)
 
 static rn_trial trial(long long size, int threads, const rn_param *params, int nparams)
 {
-    rn_trial t;
-    memset(&t, 0, sizeof t);
-    t.workload = "mlp_train";
-    t.device = RN_DEV_CPU;
-    t.threads = threads;
-    t.dtype = RN_F32;
-    t.size = size;
-    t.seed = 0;
-    t.params = params;
-    t.nparams = nparams;
-    return t;
+    return cpu_trial("mlp_train", RN_F32, size, threads, 0, params, nparams);
 }
 
 typedef struct extras_seen {

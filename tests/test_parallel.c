@@ -14,42 +14,27 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *cell(const csv_table *t, int row, const char *col)
-{
-    int c = csv_col(t, col);
-    return c >= 0 && c < t->nfields[row] ? t->rows[row][c] : "";
-}
-
-static double num(const csv_table *t, int row, const char *col)
-{
-    const char *s = cell(t, row, col);
-    return *s ? atof(s) : NAN;
-}
-
 /* --- parallel: processes ----------------------------------------------- */
 
 Test(parallel, processes_start_together_on_the_barrier_and_overlap, .timeout = 60)
 {
     /* two processes each sleep 50 ms: together 50 ms, not 100 */
     proc_out r;
-    char *d = run_yaml("workload: selftest\nparams: {action: sleep, seconds: 0.05}\n"
-                       "parallel: processes\nthreads: 2\nshare: replicate\n"
-                       "repeats: 5\nbatch: 1\nwarmup_time: 0\n",
-                       NULL, &r);
-    cr_assert_eq(r.status, 0, "%s", r.err);
     csv_table t;
-    read_trials(d, &t);
-    cr_assert_str_eq(cell(&t, 1, "status"), "ok", "%s", cell(&t, 1, "reason"));
+    char *d = run_trials("workload: selftest\nparams: {action: sleep, seconds: 0.05}\n"
+                         "parallel: processes\nthreads: 2\nshare: replicate\n"
+                         "repeats: 5\nbatch: 1\nwarmup_time: 0\n",
+                         0, &r, &t);
+    expect_trial(&t, 1, "ok", NULL);
     cr_assert_str_eq(cell(&t, 1, "processes"), "2");
-    double med = num(&t, 1, "median"), skew = num(&t, 1, "barrier_skew_seconds");
+    double med = cell_num(&t, 1, "median"), skew = cell_num(&t, 1, "barrier_skew_seconds");
     cr_assert(med >= 0.05 && med < 0.075, "barrier to last finish: %g s for two 50 ms sleeps", med);
     cr_assert(skew >= 0 && skew < 0.005, "the processes left the barrier %g s apart", skew);
-    cr_assert(num(&t, 1, "overlap") > 0.9, "overlap %s", cell(&t, 1, "overlap"));
-    double up = num(&t, 1, "startup_seconds"), fork_up = num(&t, 1, "startup_fork_seconds");
+    cr_assert(cell_num(&t, 1, "overlap") > 0.9, "overlap %s", cell(&t, 1, "overlap"));
+    double up = cell_num(&t, 1, "startup_seconds"), fork_up = cell_num(&t, 1, "startup_fork_seconds");
     cr_assert(up > 0 && up < 5 && fork_up > 0 && fork_up <= up, "start-up %g s, fork %g s", up,
               fork_up);
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }
 
 /* shared_cpu_calls (doc/timing.md#processes-and-threads): counted when the
@@ -59,15 +44,13 @@ Test(parallel, shared_cpu_calls_is_counted_only_when_each_process_has_a_cpu, .ti
     if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
         cr_skip_test("needs 2 CPUs");
     proc_out r;
-    char *d = run_yaml("workload: sumsq\nsize: 100000\nparallel: processes\nthreads: 2\n"
-                       "sweep:\n  affinity: [none, \"0\"]\nrepeats: 5\nbatch: 1\n",
-                       NULL, &r);
-    cr_assert_eq(r.status, 0, "%s", r.err);
     csv_table t;
-    read_trials(d, &t);
+    char *d = run_trials("workload: sumsq\nsize: 100000\nparallel: processes\nthreads: 2\n"
+                         "sweep:\n  affinity: [none, \"0\"]\nrepeats: 5\nbatch: 1\n",
+                         0, &r, &t);
     cr_assert_eq(t.nrows, 3);
     for (int i = 1; i <= 2; i++)
-        cr_assert_str_eq(cell(&t, i, "status"), "ok", "%s", cell(&t, i, "reason"));
+        expect_trial(&t, i, "ok", NULL);
     const char *own = cell(&t, 1, "shared_cpu_calls"), *one = cell(&t, 2, "shared_cpu_calls");
     cr_assert(*own && atoi(own) >= 0 && atoi(own) <= 5, "two CPUs: shared_cpu_calls '%s'", own);
     cr_assert_str_eq(one, "", "one CPU for two processes: sharing is asked for");
@@ -75,8 +58,7 @@ Test(parallel, shared_cpu_calls_is_counted_only_when_each_process_has_a_cpu, .ti
     if (atoi(own) > 0)
         cr_assert(strstr(cell(&t, 1, "noise"), "processes shared a CPU in"), "noise '%s'",
                   cell(&t, 1, "noise"));
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }
 
 Test(parallel, the_processes_really_run_at_once_in_the_trace, .timeout = 60)
@@ -153,7 +135,7 @@ Test(parallel, a_crashing_process_fails_its_trial_only, .timeout = 60)
     csv_table t;
     read_trials(d, &t);
     cr_assert_eq(t.nrows, 5);
-    cr_assert_str_eq(cell(&t, 1, "status"), "ok", "%s", cell(&t, 1, "reason"));
+    expect_trial(&t, 1, "ok", NULL);
     cr_assert_str_eq(cell(&t, 2, "status"), "failed");
     cr_assert_str_eq(cell(&t, 2, "reason"), "process 2 of 2 crashed: signal 11 (Segmentation fault)");
     cr_assert_str_eq(cell(&t, 3, "status"), "failed");
@@ -163,36 +145,34 @@ Test(parallel, a_crashing_process_fails_its_trial_only, .timeout = 60)
     cr_assert_str_eq(cell(&t, 4, "samples"), "3");
     /* the worker itself survived: no "worker crashed" anywhere */
     cr_assert_null(strstr(r.err, "worker crashed"), "%s", r.err);
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }
 
 Test(parallel, split_divides_the_work_and_replicate_copies_it, .timeout = 60)
 {
     proc_out r;
-    char *d = run_yaml("repeats: 3\nthreads: 2\n"
-                       "sweep:\n"
-                       "  target:\n"
-                       "    - {label: sumsq split, workload: sumsq, size: 1001, parallel: processes}\n"
-                       "    - {label: sumsq replicate, workload: sumsq, size: 1001, "
-                       "parallel: processes, share: replicate}\n"
-                       "    - {label: sumsq threads, workload: sumsq, size: 1001}\n"
-                       "    - {label: matmul rows, workload: matmul, size: 33, parallel: processes}\n"
-                       "    - {label: too small, workload: sumsq, size: 1, parallel: processes}\n"
-                       "    - {label: mlp split, workload: mlp_train, size: 10, parallel: processes}\n"
-                       "    - {label: threads replicate, workload: sumsq, size: 10, "
-                       "share: replicate}\n",
-                       NULL, &r);
-    cr_assert_eq(r.status, 0, "%s", r.err);
     csv_table t;
-    read_trials(d, &t);
+    char *d =
+        run_trials("repeats: 3\nthreads: 2\n"
+                   "sweep:\n"
+                   "  target:\n"
+                   "    - {label: sumsq split, workload: sumsq, size: 1001, parallel: processes}\n"
+                   "    - {label: sumsq replicate, workload: sumsq, size: 1001, "
+                   "parallel: processes, share: replicate}\n"
+                   "    - {label: sumsq threads, workload: sumsq, size: 1001}\n"
+                   "    - {label: matmul rows, workload: matmul, size: 33, parallel: processes}\n"
+                   "    - {label: too small, workload: sumsq, size: 1, parallel: processes}\n"
+                   "    - {label: mlp split, workload: mlp_train, size: 10, parallel: processes}\n"
+                   "    - {label: threads replicate, workload: sumsq, size: 10, "
+                   "share: replicate}\n",
+                   0, &r, &t);
     for (int i = 1; i <= 4; i++)
         cr_assert_str_eq(cell(&t, i, "status"), "ok", "%s: %s", cell(&t, i, "target"),
                          cell(&t, i, "reason"));
     /* flops are the processes' parts summed: split = the whole, replicate = twice */
-    double split = num(&t, 1, "gflops") * num(&t, 1, "median");
-    double rep = num(&t, 2, "gflops") * num(&t, 2, "median");
-    double whole = num(&t, 3, "gflops") * num(&t, 3, "median");
+    double split = cell_num(&t, 1, "gflops") * cell_num(&t, 1, "median");
+    double rep = cell_num(&t, 2, "gflops") * cell_num(&t, 2, "median");
+    double whole = cell_num(&t, 3, "gflops") * cell_num(&t, 3, "median");
     cr_assert(fabs(split / whole - 1) < 1e-6, "split %g, whole %g GFLOP a call", split, whole);
     cr_assert(fabs(rep / whole - 2) < 1e-6, "replicate %g, whole %g GFLOP a call", rep, whole);
     cr_assert_str_eq(cell(&t, 5, "status"), "skipped");
@@ -202,8 +182,7 @@ Test(parallel, split_divides_the_work_and_replicate_copies_it, .timeout = 60)
                      "share: split: mlp_train has no work to divide (use share: replicate)");
     cr_assert_str_eq(cell(&t, 7, "status"), "skipped");
     cr_assert_str_eq(cell(&t, 7, "reason"), "share: replicate needs parallel: processes");
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }
 
 Test(parallel, lua_workloads_run_their_part_in_each_process, .timeout = 60)
@@ -222,17 +201,15 @@ Test(parallel, lua_workloads_run_their_part_in_each_process, .timeout = 60)
                "  flops = function(p) return 2 * p.size end,\n"
                "}\n");
     proc_out r;
-    run_yaml_in(d, "workload: lua:w.lua\nsize: 101\nparallel: processes\nthreads: 2\nrepeats: 3\n",
-                NULL, &r);
-    cr_assert_eq(r.status, 0, "%s", r.err);
     csv_table t;
-    read_trials(d, &t);
-    cr_assert_str_eq(cell(&t, 1, "status"), "ok", "%s", cell(&t, 1, "reason"));
+    run_trials_in(d,
+                  "workload: lua:w.lua\nsize: 101\nparallel: processes\nthreads: 2\nrepeats: 3\n",
+                  0, &r, &t);
+    expect_trial(&t, 1, "ok", NULL);
     /* the file's flops, summed over the parts: 2 x 101 per call */
-    double f = num(&t, 1, "gflops") * num(&t, 1, "median") * 1e9;
+    double f = cell_num(&t, 1, "gflops") * cell_num(&t, 1, "median") * 1e9;
     cr_assert(fabs(f - 202) < 1e-3, "flops a call: %g", f);
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }
 
 /* A Lua workload's teardown runs in each process; its error was dropped.
@@ -240,28 +217,22 @@ Test(parallel, lua_workloads_run_their_part_in_each_process, .timeout = 60)
  * a trial that failed already says both. */
 Test(parallel, a_process_teardown_error_fails_the_trial, .timeout = 60)
 {
-    char *d = tmpdir();
-    write_text(d, "w.lua",
-               "return {\n"
-               "  run = function(ctx, p, s) end,\n"
-               "  check = function(ctx, p, s)\n"
-               "    if p.mode == 'check' and p.process_index == 1 then error('wrong sum') end\n"
-               "  end,\n"
-               "  teardown = function(ctx, p, s)\n"
-               "    if p.mode ~= 'ok' and p.process_index == 2 then error('cannot let go') end\n"
-               "  end,\n"
-               "}\n");
-    write_text(d, "e.yaml", "workload: lua:w.lua\nsize: 10\nparallel: processes\nthreads: 2\n"
-                            "repeats: 2\n"
-                            "sweep:\n  spawn: [once, per_call]\n  mode: [ok, teardown, check]\n");
-    char exp[4096], rd[4096];
-    snprintf(exp, sizeof exp, "%s/e.yaml", d);
-    snprintf(rd, sizeof rd, "%s/run", d);
+    char *d = dir_with(
+        "w.lua", "return {\n"
+                 "  run = function(ctx, p, s) end,\n"
+                 "  check = function(ctx, p, s)\n"
+                 "    if p.mode == 'check' and p.process_index == 1 then error('wrong sum') end\n"
+                 "  end,\n"
+                 "  teardown = function(ctx, p, s)\n"
+                 "    if p.mode ~= 'ok' and p.process_index == 2 then error('cannot let go') end\n"
+                 "  end,\n"
+                 "}\n");
     proc_out r;
-    run((char *[]){"--quiet", "--no-plots", "--run-dir", rd, exp, NULL}, &r);
-    cr_assert_eq(r.status, 1, "%s", r.err);
     csv_table t;
-    read_trials(d, &t);
+    run_trials_in(d,
+                  "workload: lua:w.lua\nsize: 10\nparallel: processes\nthreads: 2\nrepeats: 2\n"
+                  "sweep:\n  spawn: [once, per_call]\n  mode: [ok, teardown, check]\n",
+                  1, &r, &t);
     cr_assert_eq(t.nrows, 7);
     for (int i = 1; i < t.nrows; i++) {
         const char *mode = cell(&t, i, "mode"), *why = cell(&t, i, "reason");
@@ -279,8 +250,7 @@ Test(parallel, a_process_teardown_error_fails_the_trial, .timeout = 60)
             cr_assert(strstr(why, "; teardown failed too: process 2 of 2: "), "%s", why);
         }
     }
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }
 
 /* --- warmup_curve ------------------------------------------------------ */
@@ -288,12 +258,10 @@ Test(parallel, a_process_teardown_error_fails_the_trial, .timeout = 60)
 Test(warmup_curve, the_first_k_calls_are_timed_one_by_one, .timeout = 60)
 {
     proc_out r;
-    char *d = run_yaml("workload: selftest\nparams: {action: sleep, seconds: 0.002}\n"
-                       "warmup_curve: 6\nrepeats: 3\nwarmup_time: 0\n",
-                       NULL, &r);
-    cr_assert_eq(r.status, 0, "%s", r.err);
     csv_table t;
-    read_trials(d, &t);
+    char *d = run_trials("workload: selftest\nparams: {action: sleep, seconds: 0.002}\n"
+                         "warmup_curve: 6\nrepeats: 3\nwarmup_time: 0\n",
+                         0, &r, &t);
     const char *c = cell(&t, 1, "first_calls");
     double v[8];
     int n = 0;
@@ -306,11 +274,10 @@ Test(warmup_curve, the_first_k_calls_are_timed_one_by_one, .timeout = 60)
     cr_assert_eq(n, 6, "six calls: '%s'", cell(&t, 1, "first_calls"));
     for (int i = 0; i < n; i++)
         cr_assert(v[i] >= 0.002 && v[i] < 0.5, "call %d took %g s", i + 1, v[i]);
-    cr_assert(fabs(v[0] - num(&t, 1, "cold")) < 1e-3 * v[0], "cold is the curve's first call");
+    cr_assert(fabs(v[0] - cell_num(&t, 1, "cold")) < 1e-3 * v[0], "cold is the curve's first call");
     /* the curve's calls are warmups: at least 6 untimed calls */
-    cr_assert(num(&t, 1, "warmup_calls") >= 6, "%s", cell(&t, 1, "warmup_calls"));
-    csv_free(&t);
-    free(d);
+    cr_assert(cell_num(&t, 1, "warmup_calls") >= 6, "%s", cell(&t, 1, "warmup_calls"));
+    trials_done(&t, d);
 }
 
 Test(warmup_curve, cuda_phases_of_a_fresh_worker_with_the_fake_backend, .timeout = 60)
@@ -335,7 +302,7 @@ Test(warmup_curve, cuda_phases_of_a_fresh_worker_with_the_fake_backend, .timeout
     csv_table t;
     read_trials(d, &t);
     for (int i = 1; i <= 2; i++) {
-        cr_assert_str_eq(cell(&t, i, "status"), "ok", "%s", cell(&t, i, "reason"));
+        expect_trial(&t, i, "ok", NULL);
         cr_assert_str_eq(cell(&t, i, "cold_context"), "0.25", "trial %d: a fresh worker", i - 1);
         cr_assert_str_eq(cell(&t, i, "cold_module"), "0.004");
         cr_assert(*cell(&t, i, "first_calls"), "trial %d has its curve", i - 1);
@@ -353,8 +320,7 @@ Test(warmup_curve, cuda_phases_of_a_fresh_worker_with_the_fake_backend, .timeout
     fclose(f);
     cr_assert(strstr(buf, "context creation 250.00 ms, module load 4.00 ms"), "%s", buf);
     cr_assert(strstr(buf, "set logscale y"), "log y");
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }
 
 /* --- the trace --------------------------------------------------------- */
@@ -398,21 +364,19 @@ static int arg_int(json_object *ev, const char *k, int dflt)
 
 Test(trace, a_20_trial_run_is_well_formed_and_agrees_with_samples_csv, .timeout = 120)
 {
-    char *d = tmpdir();
-    write_text(d, "hooks.lua",
-               "return {after_trial = function(t, r) return {seen = 1} end}\n");
+    char *d = dir_with("hooks.lua",
+                       "return {after_trial = function(t, r) return {seen = 1} end}\n");
     /* 20 trials: two sleep lengths x batch 1 and 8 x 5 seeds */
-    write_text(d, "e.yaml", "workload: selftest\nhooks: hooks.lua\nrepeats: 5\ntrace: true\n"
-                            "warmup_time: 0\nparams: {action: sleep}\n"
-                            "sweep:\n  seconds: [0.0005, 0.002]\n  batch: [1, 8]\n"
-                            "  seed: {range: [1, 5]}\n");
-    char exp[4096], rd[4096], tp[4096];
-    snprintf(exp, sizeof exp, "%s/e.yaml", d);
-    snprintf(rd, sizeof rd, "%s/run", d);
-    snprintf(tp, sizeof tp, "%s/run/trace.json", d);
     proc_out r;
-    run((char *[]){"--quiet", "--no-plots", "--run-dir", rd, exp, NULL}, &r);
+    run_yaml_in(d,
+                "workload: selftest\nhooks: hooks.lua\nrepeats: 5\ntrace: true\n"
+                "warmup_time: 0\nparams: {action: sleep}\n"
+                "sweep:\n  seconds: [0.0005, 0.002]\n  batch: [1, 8]\n"
+                "  seed: {range: [1, 5]}\n",
+                NULL, &r);
     cr_assert_eq(r.status, 0, "%s", r.err);
+    char tp[4096];
+    snprintf(tp, sizeof tp, "%s/run/trace.json", d);
 
     /* samples.csv: trial, sample -> seconds */
     csv_table s;

@@ -1,14 +1,14 @@
 /* test_plot_cmds.c - `runner plot` and `runner report` on copies of the
  * hand-made run in tests/fixtures/matmul_run: re-rendering saved results,
  * restyling with --config, report.md. */
-#include "plots_fixture.h"
-#include "runproc.h"
 #include "experiment/config.h"
+#include "plots_fixture.h"
 #include "results/report/plot_crossover.h"
 #include "results/report/plot_gp.h"
 #include "results/report/plot_model.h"
 #include "results/report/plot_render.h"
 #include "results/report/plots.h"
+#include "scenario.h"
 
 #include <criterion/criterion.h>
 #include <dirent.h>
@@ -71,14 +71,12 @@ Test(cmd_plot, results_folder_means_each_latest_run)
 Test(cmd_plot, config_restyles_an_old_run)
 {
     char *d = fixture_copy(NULL);
-    char cfg[4096];
-    snprintf(cfg, sizeof cfg, "%s/new.yaml", d);
-    spit(cfg, "name: matmul\nworkload: matmul\nsweep:\n"
-              "  target:\n    - {label: CPU, device: cpu}\n"
-              "    - {label: GPU, device: cuda, io: with}\n"
-              "    - {label: GPU no IO, device: cuda, io: without}\n"
-              "  size: {pow2: [4, 12]}\n"
-              "plots:\n  - {name: time, type: line, title: Restyled by --config, logy: false}\n");
+    char cfg[SCENARIO_PATH];
+    file_at(d, "new.yaml",
+            "name: matmul\n"
+            "workload: matmul\n" FIXTURE_SWEEP "plots:\n"
+            "  - {name: time, type: line, title: Restyled by --config, logy: false}\n",
+            cfg);
     proc pr;
     run_bin(&pr, d, NULL, (char *[]){"plot", d, "--config", cfg, NULL});
     cr_assert_eq(pr.status, 0, "exit %d: %s", pr.status, pr.err);
@@ -103,9 +101,8 @@ Test(cmd_plot, bad_run_dir_is_exit_2)
     cr_assert(strstr(pr.err, d) && strstr(pr.err, "trials.csv"), "%s", pr.err);
     run_bin(&pr, d, NULL, (char *[]){"report", "/nonexistent/run", NULL});
     cr_assert_eq(pr.status, 2);
-    char cfg[4096];
-    snprintf(cfg, sizeof cfg, "%s/bad.yaml", d);
-    spit(cfg, "name: m\nworkload: matmul\nplots:\n  - {name: p, x: nope}\n");
+    char cfg[SCENARIO_PATH];
+    file_at(d, "bad.yaml", "name: m\nworkload: matmul\nplots:\n  - {name: p, x: nope}\n", cfg);
     char *run = fixture_copy(NULL);
     run_bin(&pr, d, NULL, (char *[]){"plot", run, "--config", cfg, NULL});
     cr_assert_eq(pr.status, 2);
@@ -176,9 +173,8 @@ Test(cmd_report, noisy_trials_get_the_advice_of_their_cause)
         sb_printf(&b, "%.*s,\"%s\"\n", (int)len, p, add);
         p += len + (nl ? 1 : 0);
     }
-    char path[4096];
-    snprintf(path, sizeof path, "%s/trials.csv", d);
-    spit(path, b.s);
+    char path[SCENARIO_PATH];
+    file_at(d, "trials.csv", b.s, path);
     proc pr;
     run_bin(&pr, d, NULL, (char *[]){"report", d, NULL});
     cr_assert_eq(pr.status, 0, "%s", pr.err);
@@ -227,9 +223,8 @@ Test(cmd_report, tidy_numbers_in_findings_and_tables)
             field = 0, line++;
         sb_putc(&b, *p++);
     }
-    char p[4096];
-    snprintf(p, sizeof p, "%s/trials.csv", d);
-    spit(p, b.s);
+    char p[SCENARIO_PATH];
+    file_at(d, "trials.csv", b.s, p);
     sb_free(&b);
     free(csv);
     snprintf(p, sizeof p, "%s/experiment.yaml", d);
@@ -255,9 +250,7 @@ Test(cmd_report, tidy_numbers_in_findings_and_tables)
 Test(cmd_report, without_experiment_yaml_infers_the_sweep)
 {
     char *d = fixture_copy(NULL);
-    char p[4096];
-    snprintf(p, sizeof p, "%s/experiment.yaml", d);
-    unlink(p);
+    cr_assert_eq(unlink_in(d, "experiment.yaml"), 0);
     run_model m;
     char err[256];
     cr_assert_eq(pm_load(&m, d, NULL, err, sizeof err), 0, "%s", err);
@@ -283,14 +276,13 @@ Test(cmd_report, without_experiment_yaml_infers_the_sweep)
 Test(cmd_plot, saved_experiment_with_absent_hooks_keeps_its_plots)
 {
     char *d = fixture_copy(NULL);
-    char p[4096];
-    snprintf(p, sizeof p, "%s/experiment.yaml", d);
-    spit(p, "name: matmul\nworkload: matmul\nhooks: hooks/extra.lua\nsweep:\n"
-            "  target:\n    - {label: CPU, device: cpu}\n"
-            "    - {label: GPU, device: cuda, io: with}\n"
-            "    - {label: GPU no IO, device: cuda, io: without}\n"
-            "  size: {pow2: [4, 12]}\n"
-            "plots:\n  - {name: mine, type: line, title: Kept}\n");
+    char p[SCENARIO_PATH];
+    file_at(d, "experiment.yaml",
+            "name: matmul\n"
+            "workload: matmul\n"
+            "hooks: hooks/extra.lua\n" FIXTURE_SWEEP "plots:\n"
+            "  - {name: mine, type: line, title: Kept}\n",
+            p);
     proc pr;
     run_bin(&pr, d, NULL, (char *[]){"plot", d, NULL});
     cr_assert_eq(pr.status, 0, "exit %d: %s", pr.status, pr.err);

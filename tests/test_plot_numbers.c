@@ -22,16 +22,25 @@
 
 /* --- the crossover finder ------------------------------------------- */
 
+/* c says the series turns faster (1) or not (0) at x, after x_prev; -1 and
+ * NAN: any. */
+static void expect_crossing(const crossing *c, int faster, double x, double x_prev)
+{
+    if (faster >= 0)
+        cr_assert_eq(c->faster, faster, "crossing at %g: faster %d", c->x, c->faster);
+    if (!isnan(x))
+        cr_assert_eq(c->x, x);
+    if (!isnan(x_prev))
+        cr_assert_eq(c->x_prev, x_prev, "crossing at %g after %g", c->x, c->x_prev);
+}
+
 Test(crossover, one_crossing_from_below)
 {
     double x[] = {16, 32, 64, 128, 256, 512};
     double s[] = {0.1, 0.2, 0.5, 0.9, 2.5, 8};
     crossing c[4];
-    int n = find_crossings(x, s, 6, c, 4);
-    cr_assert_eq(n, 1);
-    cr_assert_eq(c[0].faster, 1);
-    cr_assert_eq(c[0].x, 256);
-    cr_assert_eq(c[0].x_prev, 128);
+    cr_assert_eq(find_crossings(x, s, 6, c, 4), 1);
+    expect_crossing(&c[0], 1, 256, 128);
     cr_assert(c[0].x_cross > 128 && c[0].x_cross < 256, "crossing at %g", c[0].x_cross);
 }
 
@@ -52,13 +61,9 @@ Test(crossover, two_crossings)
     double x[] = {1, 2, 4, 8, 16, 32};
     double s[] = {0.5, 0.8, 1.6, 3, 1.2, 0.7};
     crossing c[4];
-    int n = find_crossings(x, s, 6, c, 4);
-    cr_assert_eq(n, 2);
-    cr_assert_eq(c[0].faster, 1);
-    cr_assert_eq(c[0].x, 4);
-    cr_assert_eq(c[1].faster, 0);
-    cr_assert_eq(c[1].x, 32);
-    cr_assert_eq(c[1].x_prev, 16);
+    cr_assert_eq(find_crossings(x, s, 6, c, 4), 2);
+    expect_crossing(&c[0], 1, 4, NAN);
+    expect_crossing(&c[1], 0, 32, 16);
     /* more crossings than room: counts them all, writes what fits */
     crossing one[1];
     cr_assert_eq(find_crossings(x, s, 6, one, 1), 2);
@@ -70,10 +75,9 @@ Test(crossover, skips_missing_points_and_exact_one)
     double x[] = {1, 2, 4, 8, 16};
     double s[] = {0.5, NAN, 1.0, -3, 2.0};
     crossing c[2];
-    int n = find_crossings(x, s, 5, c, 2);
-    cr_assert_eq(n, 1); /* 1.0 is "not faster"; NAN and -3 are skipped */
-    cr_assert_eq(c[0].x, 16);
-    cr_assert_eq(c[0].x_prev, 4);
+    /* 1.0 is "not faster"; NAN and -3 are skipped */
+    cr_assert_eq(find_crossings(x, s, 5, c, 2), 1);
+    expect_crossing(&c[0], -1, 16, 4);
 }
 
 Test(crossover, needs_the_minimum_effect_beyond_the_intervals)
@@ -84,8 +88,7 @@ Test(crossover, needs_the_minimum_effect_beyond_the_intervals)
     crossing c[4];
     cr_assert_eq(find_crossings(x, s, 4, NULL, 0), 1);
     cr_assert_eq(find_clear_crossings(x, s, NULL, NULL, 4, CROSSOVER_MIN_EFFECT, c, 4), 1);
-    cr_assert_eq(c[0].x, 8);
-    cr_assert_eq(c[0].x_prev, 2);
+    expect_crossing(&c[0], -1, 8, 2);
     /* the intervals: 1.3x whose interval reaches 1.02 is not clear either */
     double lo[] = {0.45, 0.7, 0.9, 1.02}, hi[] = {0.55, 0.9, 1.1, 1.5};
     cr_assert_eq(find_clear_crossings(x, s, lo, hi, 4, CROSSOVER_MIN_EFFECT, c, 4), 0);
@@ -98,55 +101,65 @@ Test(crossover, needs_the_minimum_effect_beyond_the_intervals)
 
 /* --- tidy numbers ------------------------------------------------------ */
 
-Test(numbers, sizes_in_engineering_style)
+/* A value and how a formatter writes it. */
+typedef struct num_case {
+    double v;
+    const char *want;
+} num_case;
+
+/* fmt writes each of the n cases' values as the case wants. */
+static void expect_formats(void (*fmt)(char *, size_t, double), const num_case *cases, size_t n)
 {
-    static const struct {
-        double v;
-        const char *want;
-    } cases[] = {{16, "16"},          {1024, "1024"},       {9999, "9999"},
-                 {16384, "2^14"},     {4194304, "2^22"},    {4194303, "4.19M"},
-                 {10000, "10k"},      {26400, "26.4k"},     {999999, "1M"},
-                 {1.5e9, "1.5G"},     {0.5, "0.5"},         {2.345, "2.35"},
-                 {-4194304, "-2^22"}, {57.1699, "57.2"},    {3e15, "3P"}};
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    for (size_t i = 0; i < n; i++) {
         char t[32];
-        pm_fmt_num(t, sizeof t, cases[i].v);
+        fmt(t, sizeof t, cases[i].v);
         cr_assert_str_eq(t, cases[i].want, "%.17g", cases[i].v);
     }
 }
 
+Test(numbers, sizes_in_engineering_style)
+{
+    static const num_case cases[] = {{16, "16"},          {1024, "1024"},    {9999, "9999"},
+                                     {16384, "2^14"},     {4194304, "2^22"}, {4194303, "4.19M"},
+                                     {10000, "10k"},      {26400, "26.4k"},  {999999, "1M"},
+                                     {1.5e9, "1.5G"},     {0.5, "0.5"},      {2.345, "2.35"},
+                                     {-4194304, "-2^22"}, {57.1699, "57.2"}, {3e15, "3P"}};
+    expect_formats(pm_fmt_num, cases, sizeof cases / sizeof *cases);
+}
+
 Test(numbers, ratios_with_three_significant_digits)
 {
-    static const struct {
-        double v;
-        const char *want;
-    } cases[] = {{26412.7, "26400"}, {2.6412, "2.64"}, {103.4, "103"}, {1.017, "1.02"},
-                 {0.0123456, "0.0123"}, {1234567, "1230000"}, {0.00001234, "0.0000123"},
-                 {1, "1"}};
-    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        char t[32];
-        pm_fmt_ratio(t, sizeof t, cases[i].v);
-        cr_assert_str_eq(t, cases[i].want, "%.17g", cases[i].v);
-    }
+    static const num_case cases[] = {{26412.7, "26400"},
+                                     {2.6412, "2.64"},
+                                     {103.4, "103"},
+                                     {1.017, "1.02"},
+                                     {0.0123456, "0.0123"},
+                                     {1234567, "1230000"},
+                                     {0.00001234, "0.0000123"},
+                                     {1, "1"}};
+    expect_formats(pm_fmt_ratio, cases, sizeof cases / sizeof *cases);
 }
 
 /* --- quoting ---------------------------------------------------------- */
 
 Test(gnuplot_text, quotes_concatenated_newlines_flattened)
 {
-    strbuf b = {0};
-    gp_quote(&b, "it's `x` \"y\"\nEOD\r\\", 0);
-    cr_assert_str_eq(b.s, "'it'.\"'\".'s `x` \"y\" EOD \\'");
-    sb_free(&b);
-    gp_quote(&b, "''a''", 0);
-    cr_assert_str_eq(b.s, "''.\"'\".''.\"'\".'a'.\"'\".''.\"'\".''");
-    sb_free(&b);
-    gp_quote(&b, "bad \xff utf8 \xc3\xa9", 0);
-    cr_assert_str_eq(b.s, "'bad ? utf8 \xc3\xa9'");
-    sb_free(&b);
-    gp_quote(&b, "0123456789", 4);
-    cr_assert_str_eq(b.s, "'0123...'");
-    sb_free(&b);
+    static const struct {
+        const char *text;
+        size_t max;
+        const char *want;
+    } cases[] = {
+        {"it's `x` \"y\"\nEOD\r\\", 0, "'it'.\"'\".'s `x` \"y\" EOD \\'"},
+        {"''a''", 0, "''.\"'\".''.\"'\".'a'.\"'\".''.\"'\".''"},
+        {"bad \xff utf8 \xc3\xa9", 0, "'bad ? utf8 \xc3\xa9'"},
+        {"0123456789", 4, "'0123...'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        strbuf b = {0};
+        gp_quote(&b, cases[i].text, cases[i].max);
+        cr_assert_str_eq(b.s, cases[i].want);
+        sb_free(&b);
+    }
     char *c = gp_clean("EOD", 0);
     cr_assert_str_neq(c, "EOD");
     free(c);

@@ -124,14 +124,7 @@ Test(plots, same_colour_for_a_series_on_every_chart)
 static const char every_type[] =
     "name: matmul\n"
     "workload: matmul\n"
-    "params: {dtype: f32}\n"
-    "sweep:\n"
-    "  target:\n"
-    "    - {label: CPU, device: cpu}\n"
-    "    - {label: GPU, device: cuda, io: with}\n"
-    "    - {label: GPU no IO, device: cuda, io: without}\n"
-    "  size: {pow2: [4, 12]}\n"
-    "plots:\n"
+    "params: {dtype: f32}\n" FIXTURE_SWEEP "plots:\n"
     "  - {name: l, type: line, x: size, y: mean, series: [target], where: {size: {min: 64}},\n"
     "     logx: true, logy: false, title: Mean time}\n"
     "  - {name: s, type: speedup, baseline: {device: cpu}, logy: true}\n"
@@ -174,10 +167,10 @@ Test(plots, bar_chart_when_x_is_categorical)
             fprintf(f, "%s\n", s);
     fclose(f);
     free(all);
-    experiment *e = parse("name: matmul\nworkload: matmul\nsize: 256\n"
-                          "sweep:\n  target:\n    - {label: CPU, device: cpu}\n"
-                          "    - {label: GPU, device: cuda, io: with}\n"
-                          "    - {label: GPU no IO, device: cuda, io: without}\n");
+    experiment *e = parse("name: matmul\n"
+                          "workload: matmul\n"
+                          "size: 256\n"
+                          "sweep:\n" FIXTURE_TARGETS);
     int n = plots_render_run(d, e, 1, NULL);
     cr_assert(n >= 1);
     assert_chart(d, "bar");
@@ -193,19 +186,13 @@ Test(plots, injection_in_titles_and_labels_runs_nothing)
     char yaml[8192];
     snprintf(yaml, sizeof yaml,
              "name: matmul\n"
-             "workload: matmul\n"
-             "sweep:\n"
-             "  target:\n"
-             "    - {label: CPU, device: cpu}\n"
-             "    - {label: GPU, device: cuda, io: with}\n"
-             "    - {label: GPU no IO, device: cuda, io: without}\n"
-             "  size: {pow2: [4, 12]}\n"
-             "plots:\n"
+             "workload: matmul\n" FIXTURE_SWEEP "plots:\n"
              "  - name: a\n"
              "    title: \"x' . system(\\\"touch %s/M1\\\") . '\"\n"
              "  - name: b\n"
-             "    title: \"`touch %s/M2` @mac \\\\ \\\"; set output '/tmp/x'\\nEOD\\nsystem('touch "
-             "%s/M3')\"\n"
+             "    title: \"`touch %s/M2` @mac \\\\ \\\"; set output '/tmp/x'\\n"
+             "EOD\\n"
+             "system('touch %s/M3')\"\n"
              "  - name: c\n"
              "    type: speedup\n"
              "    baseline: {device: cpu}\n"
@@ -257,9 +244,9 @@ Test(plots, injection_in_titles_and_labels_runs_nothing)
 
 Test(plots, missing_gnuplot_returns_cleanly)
 {
+    setenv("RUNNER_GNUPLOT", "/nonexistent/gnuplot", 1);
     char *d = fixture_copy(NULL);
     experiment *e = load_fixture_experiment(d);
-    setenv("RUNNER_GNUPLOT", "/nonexistent/gnuplot", 1);
     int n = plots_render_run(d, e, 1, NULL);
     unsetenv("RUNNER_GNUPLOT");
     cr_assert_eq(n, -1);
@@ -275,12 +262,8 @@ Test(plots, missing_gnuplot_returns_cleanly)
     free(d);
 }
 
-static const char fixture_head[] =
-    "name: matmul\nworkload: matmul\nsweep:\n  target:\n"
-    "    - {label: CPU, device: cpu}\n"
-    "    - {label: GPU, device: cuda, io: with}\n"
-    "    - {label: GPU no IO, device: cuda, io: without}\n"
-    "  size: {pow2: [4, 12]}\n";
+static const char fixture_head[] = "name: matmul\n"
+                                   "workload: matmul\n" FIXTURE_SWEEP;
 
 /* The text of file_line_col errors for a file (NULL: it parsed). */
 static char *parse_errors(const char *text)
@@ -437,15 +420,14 @@ Test(plots, device_time_charts_say_which_time_they_show)
 {
     char *d = fixture_copy(NULL);
     add_device_times(d);
-    experiment *e = parse("name: matmul\nworkload: matmul\nparams: {dtype: f32}\nsweep:\n"
-                          "  target:\n    - {label: CPU, device: cpu}\n"
-                          "    - {label: GPU, device: cuda, io: with}\n"
-                          "    - {label: GPU no IO, device: cuda, io: without}\n"
-                          "  size: {pow2: [4, 12]}\n"
-                          "plots:\n  - {name: wall, type: line}\n"
-                          "  - {name: dev, type: line, time: device}\n"
-                          "  - {name: sp, type: speedup, baseline: {device: cpu}, y: device_median}\n"
-                          "  - {name: gpu, type: line, time: device, where: {device: cuda}}\n");
+    experiment *e =
+        parse("name: matmul\n"
+              "workload: matmul\n"
+              "params: {dtype: f32}\n" FIXTURE_SWEEP "plots:\n"
+              "  - {name: wall, type: line}\n"
+              "  - {name: dev, type: line, time: device}\n"
+              "  - {name: sp, type: speedup, baseline: {device: cpu}, y: device_median}\n"
+              "  - {name: gpu, type: line, time: device, where: {device: cuda}}\n");
     cr_assert_eq(plots_render_run(d, e, 1, NULL), 4);
     char *gp = file_in(d, "plots/wall.gp");
     cr_assert(strstr(gp, "'median wall time (seconds)'"), "%s", gp);
@@ -532,11 +514,8 @@ Test(plots, time_key_is_checked)
 Test(plots, logx_and_logy_force_the_axes)
 {
     char *d = fixture_copy(NULL);
-    experiment *e = parse("name: m\nworkload: matmul\nsweep:\n  target:\n"
-                          "    - {label: CPU, device: cpu}\n"
-                          "    - {label: GPU, device: cuda, io: with}\n"
-                          "    - {label: GPU no IO, device: cuda, io: without}\n"
-                          "  size: {pow2: [4, 12]}\nplots:\n"
+    experiment *e = parse("name: m\n"
+                          "workload: matmul\n" FIXTURE_SWEEP "plots:\n"
                           "  - {name: loglog, x: size, logx: true, logy: true}\n"
                           "  - {name: linlin, x: size, logx: false, logy: false}\n"
                           "  - {name: auto, x: size}\n");

@@ -37,47 +37,45 @@ static const char *lib(const char *variant)
     return out;
 }
 
-/* field `col` of trials.csv's row r (from 1) */
-static const char *cell(const csv_table *t, int r, const char *col)
-{
-    int c = csv_col(t, col);
-    cr_assert_geq(c, 0, "no column %s", col);
-    cr_assert_lt(r, t->nrows);
-    return c < t->nfields[r] ? t->rows[r][c] : "";
-}
+/* The last run of run_plugin. */
+static proc_out last;
 
-static char *run_plugin(const char *yaml_fmt, const char *a, const char *b, proc_out *r,
-                        csv_table *t)
+/* Runs yaml_fmt with a and b for its %s, asserts its exit status is `want`
+ * (-1: any) and reads its trials. */
+static char *run_plugin(const char *yaml_fmt, const char *a, const char *b, int want, csv_table *t)
 {
     char yaml[8192];
     snprintf(yaml, sizeof yaml, yaml_fmt, a, b);
-    char *d = run_yaml(yaml, NULL, r);
+    char *d = run_yaml(yaml, NULL, &last);
+    if (want >= 0)
+        cr_assert_eq(last.status, want, "%s", last.err);
     read_trials(d, t);
     return d;
 }
 
+/* run_plugin of one workload of plugin-VARIANT.so with `rest` after it, and
+ * no warm-up time. */
+static char *plugin(const char *variant, const char *name, const char *rest, int want, csv_table *t)
+{
+    char fmt[4096];
+    snprintf(fmt, sizeof fmt, "workload: plugin:%%s:%s\nwarmup_time: 0\n%s", name, rest);
+    return run_plugin(fmt, lib(variant), "", want, t);
+}
+
 Test(plugin, runs_checked_with_params_and_columns)
 {
-    proc_out r;
     csv_table t;
-    char *d = run_plugin("workload: plugin:%s:axpy\n"
-                         "params: {scale: 3}\n"
-                         "sweep: {size: [1, 100]}\n"
-                         "repeats: 3\nwarmup_time: 0\n%s",
-                         lib("ok"), "", &r, &t);
-    cr_assert_eq(r.status, 0, "%s", r.err);
-    cr_assert_eq(t.nrows, 3);
+    char *d =
+        plugin("ok", "axpy", "params: {scale: 3}\nsweep: {size: [1, 100]}\nrepeats: 3\n", 0, &t);
+    expect_statuses(&t, "ok|ok");
     for (int i = 1; i <= 2; i++) {
-        cr_expect_str_eq(cell(&t, i, "status"), "ok", "%s", cell(&t, i, "reason"));
         cr_expect_str_eq(cell(&t, i, "samples"), "3");
         cr_expect_str_eq(cell(&t, i, "scale"), "3");
     }
     /* extras(): y[n-1] = 3 (n-1) + 1, the parameter reached the plugin */
     cr_expect_str_eq(cell(&t, 1, "last_y"), "1");
     cr_expect_str_eq(cell(&t, 2, "last_y"), "298");
-    csv_free(&t);
-    rm_rf(d);
-    free(d);
+    trials_done(&t, d);
 }
 
 /* A plugin's extra columns go through the runner's reserved names
@@ -85,35 +83,27 @@ Test(plugin, runs_checked_with_params_and_columns)
  * trial, and no measured cell takes its value. */
 Test(plugin, an_extra_column_the_runner_writes_fails_the_trial)
 {
-    proc_out r;
     csv_table t;
-    char *d = run_plugin("workload: plugin:%s:hostile\nsize: 10\nrepeats: 2\nwarmup_time: 0\n%s",
-                         lib("ok"), "", &r, &t);
-    cr_assert_eq(r.status, 1, "%s", r.err);
-    cr_expect_str_eq(cell(&t, 1, "status"), "failed");
-    cr_expect(strstr(cell(&t, 1, "reason"), "extras() returned column `median`"), "%s",
-              cell(&t, 1, "reason"));
+    char *d = plugin("ok", "hostile", "size: 10\nrepeats: 2\n", 1, &t);
+    expect_trial(&t, 1, "failed", "extras() returned column `median`");
     cr_expect_str_neq(cell(&t, 1, "median"), "0");
-    csv_free(&t);
-    rm_rf(d);
-    free(d);
+    trials_done(&t, d);
+}
+
+/* plugin, whose trials must be as expect_statuses' `list` says. */
+static void plugin_trials(const char *variant, const char *name, const char *rest, int want,
+                          const char *list)
+{
+    csv_table t;
+    char *d = plugin(variant, name, rest, want, &t);
+    expect_statuses(&t, list);
+    trials_done(&t, d);
 }
 
 /* tests/plugin/cpp_plugin.cc: the header in C++20, RN_PLUGIN's C linkage */
 Test(plugin, a_cplusplus_plugin_runs)
 {
-    proc_out r;
-    csv_table t;
-    char *d = run_plugin("workload: plugin:%s:sum\nsweep: {size: [10, 1000]}\n"
-                         "repeats: 2\nwarmup_time: 0\n%s",
-                         lib("cpp"), "", &r, &t);
-    cr_assert_eq(r.status, 0, "%s", r.err);
-    cr_assert_eq(t.nrows, 3);
-    for (int i = 1; i <= 2; i++)
-        cr_expect_str_eq(cell(&t, i, "status"), "ok", "%s", cell(&t, i, "reason"));
-    csv_free(&t);
-    rm_rf(d);
-    free(d);
+    plugin_trials("cpp", "sum", "sweep: {size: [10, 1000]}\nrepeats: 2\n", 0, "ok|ok");
 }
 
 Test(plugin, relative_path_and_the_plugin_refuses_a_parameter)
@@ -122,153 +112,85 @@ Test(plugin, relative_path_and_the_plugin_refuses_a_parameter)
     snprintf(link, sizeof link, "%s/mine.so", d);
     cr_assert_eq(symlink(lib("ok"), link), 0);
     proc_out r;
-    /* parameters pass through unchecked: picky's prepare() refuses `sclae` */
-    run_yaml_in(d,
-                "workload: plugin:mine.so:picky\n"
-                "sweep:\n  p: [{label: a, scale: 2}, {label: b, sclae: 2}]\n"
-                "repeats: 2\nwarmup_time: 0\n",
-                NULL, &r);
     csv_table t;
-    read_trials(d, &t);
-    cr_assert_eq(t.nrows, 3, "%s", r.err);
-    cr_expect_str_eq(cell(&t, 1, "status"), "ok", "%s", cell(&t, 1, "reason"));
-    cr_expect_str_eq(cell(&t, 2, "status"), "failed");
-    cr_expect(strstr(cell(&t, 2, "reason"), "unknown parameter 'sclae'"), "%s",
-              cell(&t, 2, "reason"));
-    cr_expect_eq(r.status, 1);
-    csv_free(&t);
-    rm_rf(d);
-    free(d);
+    /* parameters pass through unchecked: picky's prepare() refuses `sclae` */
+    run_trials_in(d,
+                  "workload: plugin:mine.so:picky\n"
+                  "sweep:\n  p: [{label: a, scale: 2}, {label: b, sclae: 2}]\n"
+                  "repeats: 2\nwarmup_time: 0\n",
+                  1, &r, &t);
+    expect_statuses(&t, "ok|failed: unknown parameter 'sclae'");
+    trials_done(&t, d);
 }
 
 Test(plugin, another_interface_version_is_skipped_naming_both)
 {
-    proc_out r;
     csv_table t;
-    char *d = run_plugin("workload: plugin:%s:axpy\nrepeats: 2\nwarmup_time: 0\n%s", lib("abi"),
-                         "", &r, &t);
-    cr_assert_eq(r.status, 0, "%s", r.err);
-    cr_assert_str_eq(cell(&t, 1, "status"), "skipped");
+    char *d = plugin("abi", "axpy", "repeats: 2\n", 0, &t);
     char want[128];
     snprintf(want, sizeof want, "this runner has version %d", RN_WORKLOAD_INTERFACE);
-    cr_expect(strstr(cell(&t, 1, "reason"), "built for workload interface version 99"), "%s",
-              cell(&t, 1, "reason"));
-    cr_expect(strstr(cell(&t, 1, "reason"), want), "%s", cell(&t, 1, "reason"));
-    csv_free(&t);
-    rm_rf(d);
-    free(d);
+    expect_trial(&t, 1, "skipped", "built for workload interface version 99");
+    expect_trial(&t, 1, "skipped", want);
+    trials_done(&t, d);
 }
 
 Test(plugin, a_missing_required_function_is_skipped_naming_it)
 {
-    proc_out r;
     csv_table t;
     char *d = run_plugin("sweep:\n  workload: [plugin:%s:axpy, plugin:%s:axpy]\n"
                          "repeats: 2\nwarmup_time: 0\n",
-                         lib("norelease"), lib("nosym"), &r, &t);
-    cr_assert_eq(r.status, 0, "%s", r.err);
-    cr_assert_eq(t.nrows, 3);
-    cr_expect_str_eq(cell(&t, 1, "status"), "skipped");
-    cr_expect(strstr(cell(&t, 1, "reason"), "lacks the required function release"), "%s",
-              cell(&t, 1, "reason"));
-    cr_expect_str_eq(cell(&t, 2, "status"), "skipped");
-    cr_expect(strstr(cell(&t, 2, "reason"), "lacks the required function runner_plugin()"),
-              "%s", cell(&t, 2, "reason"));
-    csv_free(&t);
-    rm_rf(d);
-    free(d);
+                         lib("norelease"), lib("nosym"), 0, &t);
+    expect_statuses(&t, "skipped: lacks the required function release|"
+                        "skipped: lacks the required function runner_plugin()");
+    trials_done(&t, d);
 }
 
 Test(plugin, a_workload_the_library_lacks_fails_listing_its_own)
 {
-    proc_out r;
-    csv_table t;
-    char *d = run_plugin("workload: plugin:%s:axpby\nrepeats: 2\nwarmup_time: 0\n%s", lib("ok"),
-                         "", &r, &t);
-    cr_assert_eq(r.status, 1, "%s", r.err);
-    cr_expect_str_eq(cell(&t, 1, "status"), "failed");
-    cr_expect(strstr(cell(&t, 1, "reason"), "has no workload 'axpby' (it has: axpy, picky, hostile)"),
-              "%s", cell(&t, 1, "reason"));
-    csv_free(&t);
-    rm_rf(d);
-    free(d);
+    plugin_trials("ok", "axpby", "repeats: 2\n", 1,
+                  "failed: has no workload 'axpby' (it has: axpy, picky, hostile)");
 }
 
 Test(plugin, a_crash_fails_its_trial_and_the_sweep_goes_on)
 {
-    proc_out r;
-    csv_table t;
-    char *d = run_plugin("workload: plugin:%s:axpy\nsweep: {size: [1, 2, 3]}\n"
-                         "repeats: 2\nwarmup_time: 0\n%s",
-                         lib("crash"), "", &r, &t);
-    cr_assert_eq(r.status, 1, "%s", r.err);
-    cr_assert_eq(t.nrows, 4);
-    cr_expect_str_eq(cell(&t, 1, "status"), "ok");
-    cr_expect_str_eq(cell(&t, 2, "status"), "failed");
-    cr_expect(strstr(cell(&t, 2, "reason"), "signal 11"), "%s", cell(&t, 2, "reason"));
-    cr_expect_str_eq(cell(&t, 3, "status"), "ok", "%s", cell(&t, 3, "reason"));
-    csv_free(&t);
-    rm_rf(d);
-    free(d);
+    plugin_trials("crash", "axpy", "sweep: {size: [1, 2, 3]}\nrepeats: 2\n", 1,
+                  "ok|failed: signal 11|ok");
 }
 
 Test(plugin, a_hang_is_stopped_at_the_timeout_and_the_sweep_goes_on)
 {
-    proc_out r;
-    csv_table t;
-    char *d = run_plugin("workload: plugin:%s:axpy\nsweep: {size: [1, 2, 3]}\n"
-                         "repeats: 2\nwarmup_time: 0\ntimeout: 1s\n%s",
-                         lib("hang"), "", &r, &t);
-    cr_assert_eq(r.status, 1, "%s", r.err);
-    cr_assert_eq(t.nrows, 4);
-    cr_expect_str_eq(cell(&t, 1, "status"), "ok");
-    cr_expect_str_eq(cell(&t, 2, "status"), "timeout", "%s", cell(&t, 2, "reason"));
-    cr_expect_str_eq(cell(&t, 3, "status"), "ok", "%s", cell(&t, 3, "reason"));
-    csv_free(&t);
-    rm_rf(d);
-    free(d);
+    plugin_trials("hang", "axpy", "sweep: {size: [1, 2, 3]}\nrepeats: 2\ntimeout: 1s\n", 1,
+                  "ok|timeout|ok");
 }
 
 /* A file that is no shared library: skipped with the loader's message. */
 Test(plugin, a_library_that_does_not_load_is_skipped)
 {
-    char *d = tmpdir();
-    write_text(d, "text.so", "not a library\n");
+    char *d = dir_with("text.so", "not a library\n");
     proc_out r;
-    run_yaml_in(d, "workload: plugin:text.so:axpy\nrepeats: 2\nwarmup_time: 0\n", NULL, &r);
-    cr_assert_eq(r.status, 0, "%s", r.err);
     csv_table t;
-    read_trials(d, &t);
-    cr_expect_str_eq(cell(&t, 1, "status"), "skipped");
-    cr_expect(strstr(cell(&t, 1, "reason"), "plugin text.so does not load: "), "%s",
-              cell(&t, 1, "reason"));
-    csv_free(&t);
-    rm_rf(d);
-    free(d);
+    run_trials_in(d, "workload: plugin:text.so:axpy\nrepeats: 2\nwarmup_time: 0\n", 0, &r, &t);
+    expect_trial(&t, 1, "skipped", "plugin text.so does not load: ");
+    trials_done(&t, d);
 }
 
 /* A CUDA trial of a plugin: skipped for the same reason as a built-in
  * workload's where the CUDA backend cannot run (the plugin is not loaded). */
 Test(plugin, cuda_trials_skip_with_the_backends_reason)
 {
-    proc_out r;
     csv_table t;
     char *d = run_plugin("device: cuda\nsweep:\n  workload: [plugin:%s:axpy, noop]\n"
                          "repeats: 2\nwarmup_time: 0\n%s",
-                         lib("abi"), "", &r, &t);
+                         lib("abi"), "", -1, &t);
     if (!strcmp(cell(&t, 2, "status"), "ok")) {
-        csv_free(&t);
-        rm_rf(d);
-    free(d);
+        trials_done(&t, d);
         cr_skip_test("a CUDA device is here");
     }
-    cr_assert_eq(r.status, 0, "%s", r.err);
-    cr_expect_str_eq(cell(&t, 1, "status"), "skipped");
+    cr_assert_eq(last.status, 0, "%s", last.err);
+    expect_trial(&t, 1, "skipped", cell(&t, 2, "reason"));
     cr_expect_str_eq(cell(&t, 1, "reason"), cell(&t, 2, "reason"));
     cr_expect(!strstr(cell(&t, 1, "reason"), "plugin"), "%s", cell(&t, 1, "reason"));
-    csv_free(&t);
-    rm_rf(d);
-    free(d);
+    trials_done(&t, d);
 }
 
 /* ---- bad input: file:line:col, exit 2, at validation and before a run ---- */

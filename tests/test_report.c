@@ -5,9 +5,11 @@
  * hooks' columns in the tables, and report.html, opened in headless
  * Chromium where it is installed. */
 #include "base/csv.h"
+#include "base/util.h"
+#include "browser.h"
+#include "plots_fixture.h"
 #include "results/report/plots.h"
 #include "scenario.h"
-#include "base/util.h"
 
 #include <criterion/criterion.h>
 #include <fcntl.h>
@@ -17,13 +19,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-static char *slurp(const char *dir, const char *name)
-{
-    char p[4096];
-    snprintf(p, sizeof p, "%s/%s", dir, name);
-    return read_file(p, NULL);
-}
 
 static int count(const char *s, const char *what)
 {
@@ -39,8 +34,7 @@ static int count(const char *s, const char *what)
 static char *made_run(const char *yaml, const char *keys, const char *extra_hdr,
                       const char *const *rows, int n)
 {
-    char *d = tmpdir();
-    write_text(d, "experiment.yaml", yaml);
+    char *d = dir_with("experiment.yaml", yaml);
     strbuf b = {0};
     sb_printf(&b,
               "trial,%s,workload,status,reason,samples,cold,min,median,mean,stddev,max,"
@@ -76,9 +70,29 @@ static char *made_run(const char *yaml, const char *keys, const char *extra_hdr,
 static char *findings(const char *d)
 {
     cr_assert_eq(report_write(d, 1, NULL), 0);
-    char *md = slurp(d, "report.md");
-    cr_assert_not_null(md);
+    char *md = run_text(d, "report.md");
     return md;
+}
+
+/* report.md of a made_run (its folder removed). */
+static char *findings_of(const char *yaml, const char *keys, const char *const *rows, int n)
+{
+    char *d = made_run(yaml, keys, NULL, rows, n);
+    char *md = findings(d);
+    rm_rf(d);
+    free(d);
+    return md;
+}
+
+/* md holds each line of the NULL-ended `has` and none of `lacks` (NULL:
+ * none); md is freed. */
+static void expect_md(char *md, const char *const *has, const char *const *lacks)
+{
+    for (; *has; has++)
+        cr_assert(strstr(md, *has), "report.md lacks '%s':\n%s", *has, md);
+    for (; lacks && *lacks; lacks++)
+        cr_assert_null(strstr(md, *lacks), "report.md has '%s':\n%s", *lacks, md);
+    free(md);
 }
 
 /* threads=1 at 10 us per 1024 elements; threads=2 slower up to 2048, within
@@ -94,24 +108,19 @@ static const char *const threads_rows[] = {
 
 Test(report_findings, cpu_only_threads_baseline_gets_a_speedup_and_a_clear_crossover)
 {
-    char *d = made_run("name: t\nworkload: nested_sin\nsweep:\n  threads: [1, 2]\n"
-                       "  size: [1024, 2048, 4096, 8192, 16384, 32768]\n",
-                       "threads,size", NULL, threads_rows, 12);
-    char *md = findings(d);
-    cr_assert(strstr(md, "- Crossover of threads=2 against threads=1: faster from size = 8192 "
-                         "(2048 was the last slower)."),
-              "%s", md);
+    char *md = findings_of("name: t\nworkload: nested_sin\nsweep:\n  threads: [1, 2]\n"
+                           "  size: [1024, 2048, 4096, 8192, 16384, 32768]\n",
+                           "threads,size", threads_rows, 12);
     /* 4096 (1.03x) and 16384 (intervals overlap) are no crossing */
     cr_assert_eq(count(md, "Crossover of"), 1, "%s", md);
-    cr_assert(strstr(md, "- Largest speedup: threads=2 is 1.6x faster than threads=1 at size = "
-                         "2^15."),
-              "%s", md);
-    cr_assert_null(strstr(md, "No speedup to report"), "%s", md);
-    cr_assert(strstr(md, "Fastest configuration at each size"), "%s", md);
-    cr_assert(strstr(md, "| 2^15 | threads=2 | 200.00 us | threads=1 | 320.00 us | 1.6x |"), "%s",
-              md);
-    free(md);
-    free(d);
+    expect_md(md,
+              (const char *const[]){
+                  "- Crossover of threads=2 against threads=1: faster from size = 8192 (2048 "
+                  "was the last slower).",
+                  "- Largest speedup: threads=2 is 1.6x faster than threads=1 at size = 2^15.",
+                  "Fastest configuration at each size",
+                  "| 2^15 | threads=2 | 200.00 us | threads=1 | 320.00 us | 1.6x |", NULL},
+              (const char *const[]){"No speedup to report", NULL});
 }
 
 Test(report_findings, fused_baseline_is_obvious_and_a_file_baseline_is_used)
@@ -125,35 +134,28 @@ Test(report_findings, fused_baseline_is_obvious_and_a_file_baseline_is_used)
     const char *sweep = "name: f\nworkload: nested_sin\nsweep:\n  fused: [false, true]\n"
                         "  threads: [1, 2]\n  size: [1000, 100000]\n";
     /* no speedup chart: fused: false and threads: 1 are the obvious baselines */
-    char *d = made_run(sweep, "fused,threads,size", NULL, rows, 8);
-    char *md = findings(d);
-    cr_assert(strstr(md, "- Crossover of fused=true, threads=1 against fused=false: faster from "
-                         "size = 100k (1000 was the last slower)."),
-              "%s", md);
-    cr_assert(strstr(md, "against threads=1"), "%s", md);
-    free(md);
-    free(d);
+    expect_md(findings_of(sweep, "fused,threads,size", rows, 8),
+              (const char *const[]){"- Crossover of fused=true, threads=1 against fused=false: "
+                                    "faster from size = 100k (1000 was the last slower).",
+                                    "against threads=1", NULL},
+              NULL);
     /* the file's baseline: no obvious one on top of it */
     char *yaml = xasprintf("%splots:\n  - {type: speedup, baseline: {fused: false, threads: 1}}\n",
                            sweep);
-    d = made_run(yaml, "fused,threads,size", NULL, rows, 8);
-    md = findings(d);
-    cr_assert(strstr(md, "- Crossover of fused=true, threads=2 against fused=false, threads=1: "
-                         "faster from size = 100k (1000 was the last slower)."),
-              "%s", md);
-    cr_assert_null(strstr(md, "against threads=1:"), "%s", md);
-    cr_assert_null(strstr(md, "against fused=false:"), "%s", md);
-    free(md);
+    expect_md(
+        findings_of(yaml, "fused,threads,size", rows, 8),
+        (const char *const[]){"- Crossover of fused=true, threads=2 against fused=false, "
+                              "threads=1: faster from size = 100k (1000 was the last slower).",
+                              NULL},
+        (const char *const[]){"against threads=1:", "against fused=false:", NULL});
     free(yaml);
-    free(d);
 }
 
 /* `iters` (a numeric workload parameter) is an amount of work: it goes on
  * x before threads, and the fastest configuration is ranked within it */
 Test(report_findings, an_amount_of_work_is_not_a_configuration)
 {
-    char *d = tmpdir();
-    write_text(d, "w.lua", "return {run = function(ctx, p, s) end}\n");
+    char *d = dir_with("w.lua", "return {run = function(ctx, p, s) end}\n");
     static const char *const rows[] = {
         "1,1000,10e-6,9.9e-6,10.1e-6",   "1,3000,30e-6,29.7e-6,30.3e-6",
         "2,1000,6e-6,5.9e-6,6.1e-6",     "2,3000,17e-6,16.9e-6,17.1e-6",
@@ -161,20 +163,16 @@ Test(report_findings, an_amount_of_work_is_not_a_configuration)
     char *yaml = xasprintf("name: w\nworkload: lua:%s/w.lua\nsweep:\n  threads: [1, 2]\n"
                            "  iters: [1000, 3000]\n",
                            d);
-    char *r = made_run(yaml, "threads,iters", NULL, rows, 4);
-    char *md = findings(r);
-    cr_assert(strstr(md, "Fastest configuration at each iters (median time):"), "%s", md);
-    cr_assert(strstr(md, "| iters | fastest | median | next | median | ratio |"), "%s", md);
-    cr_assert(strstr(md, "| 1000 | threads=2 | 6.00 us | threads=1 | 10.00 us | 1.67x |"), "%s",
-              md);
-    cr_assert(strstr(md, "| 3000 | threads=2 | 17.00 us | threads=1 | 30.00 us | 1.76x |"), "%s",
-              md);
-    cr_assert_null(strstr(md, "iters=1000"), "%s", md);
-    cr_assert(strstr(md, "Crossover of threads=2 against threads=1: none; faster at every iters "
-                         "measured (1000 to 3000)."),
-              "%s", md);
-    free(md);
-    free(r);
+    expect_md(findings_of(yaml, "threads,iters", rows, 4),
+              (const char *const[]){
+                  "Fastest configuration at each iters (median time):",
+                  "| iters | fastest | median | next | median | ratio |",
+                  "| 1000 | threads=2 | 6.00 us | threads=1 | 10.00 us | 1.67x |",
+                  "| 3000 | threads=2 | 17.00 us | threads=1 | 30.00 us | 1.76x |",
+                  "Crossover of threads=2 against threads=1: none; faster at every iters "
+                  "measured (1000 to 3000).",
+                  NULL},
+              (const char *const[]){"iters=1000", NULL});
     free(yaml);
     /* every swept key an amount of work: nothing to rank */
     static const char *const work_rows[] = {
@@ -183,15 +181,13 @@ Test(report_findings, an_amount_of_work_is_not_a_configuration)
     yaml = xasprintf("name: w\nworkload: lua:%s/w.lua\nsweep:\n  iters: [1000, 2000]\n"
                      "  size: [100, 200]\n",
                      d);
-    r = made_run(yaml, "iters,size", NULL, work_rows, 4);
-    md = findings(r);
-    cr_assert(strstr(md, "- Every swept key is an amount of work or a measurement setting (size, "
-                         "iters): no configurations to compare."),
-              "%s", md);
-    cr_assert_null(strstr(md, "Fastest configuration"), "%s", md);
-    free(md);
-    free(r);
+    expect_md(findings_of(yaml, "iters,size", work_rows, 4),
+              (const char *const[]){"- Every swept key is an amount of work or a measurement "
+                                    "setting (size, iters): no configurations to compare.",
+                                    NULL},
+              (const char *const[]){"Fastest configuration", NULL});
     free(yaml);
+    rm_rf(d);
     free(d);
 }
 
@@ -200,44 +196,39 @@ Test(report_findings, no_crossover_along_a_configuration)
 {
     static const char *const rows[] = {"1,40e-6,39.6e-6,40.4e-6", "2,25e-6,24.8e-6,25.2e-6",
                                        "4,15e-6,14.9e-6,15.1e-6"};
-    char *d = made_run("name: x\nworkload: nested_sin\nsweep:\n  threads: [1, 2, 4]\nplots:\n"
-                       "  - {type: speedup, x: threads, baseline: {threads: 1}}\n",
-                       "threads", NULL, rows, 3);
-    char *md = findings(d);
-    cr_assert_null(strstr(md, "Crossover"), "%s", md);
-    cr_assert(strstr(md, "- Largest speedup: threads=4 is 2.67x faster than threads=1"), "%s", md);
-    free(md);
-    free(d);
+    expect_md(
+        findings_of("name: x\nworkload: nested_sin\nsweep:\n  threads: [1, 2, 4]\nplots:\n"
+                    "  - {type: speedup, x: threads, baseline: {threads: 1}}\n",
+                    "threads", rows, 3),
+        (const char *const[]){"- Largest speedup: threads=4 is 2.67x faster than threads=1", NULL},
+        (const char *const[]){"Crossover", NULL});
 }
 
 /* A real run of a Lua workload with extras and a hooks file adding a column:
  * both appear in report.md's and report.html's trials tables. */
 Test(report_tables, workload_and_hook_columns_in_both_reports, .timeout = 60)
 {
-    char *d = tmpdir();
-    write_text(d, "w.lua",
-               "return {defaults = {iters = 10},\n"
-               "  setup = function(ctx, p) return {} end,\n"
-               "  run = function(ctx, p, s) local a = 0; for i = 1, p.iters do a = a + i end; "
-               "s.a = a end,\n"
-               "  extras = function(ctx, p, s) return {total = s.a, tag = 'it' .. p.iters} end}\n");
+    char *d = dir_with("w.lua",
+                       "return {defaults = {iters = 10},\n"
+                       "  setup = function(ctx, p) return {} end,\n"
+                       "  run = function(ctx, p, s) local a = 0; for i = 1, p.iters do a = a + i end; "
+                       "s.a = a end,\n"
+                       "  extras = function(ctx, p, s) return {total = s.a, tag = 'it' .. p.iters} end}\n");
     write_text(d, "h.lua",
                "return {after_trial = function(t, r) return {doubled = t.iters * 2} end}\n");
-    write_text(d, "e.yaml",
-               "name: e\nworkload: lua:w.lua\nhooks: h.lua\nsweep:\n  threads: [1, 2]\n"
-               "  iters: [100, 1000]\nrepeats: 3\nwarmup_time: 0\n");
     char run_dir[SCENARIO_PATH];
-    run_e_yaml(d, "e", run_dir);
-    char *md = slurp(run_dir, "report.md");
-    cr_assert_not_null(md);
+    run_e_yaml(d,
+               "name: e\nworkload: lua:w.lua\nhooks: h.lua\nsweep:\n  threads: [1, 2]\n"
+               "  iters: [100, 1000]\nrepeats: 3\nwarmup_time: 0\n",
+               "e", run_dir);
+    char *md = run_text(run_dir, "report.md");
     cr_assert(strstr(md, "| trial | threads | iters | status | median | 95 % CI of the median | "),
               "%s", md);
     cr_assert(strstr(md, " tag |") && strstr(md, " total |") && strstr(md, " doubled |"), "%s",
               md);
     cr_assert(strstr(md, " it1000 |") && strstr(md, " 500500 |") && strstr(md, " 2000 |"), "%s",
               md);
-    char *html = slurp(run_dir, "report.html");
-    cr_assert_not_null(html);
+    char *html = run_text(run_dir, "report.html");
     const char *want[] = {"<th>tag</th>", "<th>total</th>", "<th>doubled</th>",
                           ">it1000</td>", ">500500</td>", ">2000</td>"};
     for (size_t i = 0; i < sizeof want / sizeof *want; i++)
@@ -253,26 +244,13 @@ Test(report_tables, workload_and_hook_columns_in_both_reports, .timeout = 60)
  * drawn first when `draw`. */
 static char *fixture_report_drawn(int draw)
 {
-    const char *root = getenv("RUNNER_ROOT") ? getenv("RUNNER_ROOT") : ".";
-    char *d = tmpdir();
-    static const char *const files[] = {"trials.csv", "samples.csv", "meta.json",
-                                        "experiment.yaml"};
-    for (int i = 0; i < 4; i++) {
-        char src[4096];
-        snprintf(src, sizeof src, "%s/tests/fixtures/matmul_run/%s", root, files[i]);
-        char *text = read_file(src, NULL);
-        cr_assert_not_null(text, "%s", src);
-        write_text(d, files[i], text);
-        free(text);
-    }
+    char *d = fixture_copy(NULL);
     proc_out r;
     if (draw) {
         run((char *[]){"plot", d, NULL}, &r);
         cr_assert_eq(r.status, 0, "%s", r.err);
     }
-    run((char *[]){"report", d, NULL}, &r);
-    cr_assert_eq(r.status, 0, "%s", r.err);
-    cr_assert(strstr(r.err, "report.html"), "%s", r.err);
+    expect_exit((char *[]){"report", d, NULL}, 0, "report.html");
     return d;
 }
 
@@ -309,8 +287,7 @@ static int trial_rows(const char *d)
 Test(report_html, one_self_contained_file, .timeout = 60)
 {
     char *d = fixture_report();
-    char *html = slurp(d, "report.html");
-    cr_assert_not_null(html);
+    char *html = run_text(d, "report.html");
     int charts = png_count(d);
     cr_assert_eq(charts, 4);
     cr_assert_eq(count(html, "<figure class=\"chart\""), charts);
@@ -342,7 +319,7 @@ Test(report_html, a_run_without_charts_says_how_to_draw_them, .timeout = 60)
 {
     char *d = fixture_report_drawn(0);
     cr_assert_eq(png_count(d), 0);
-    char *md = slurp(d, "report.md"), *html = slurp(d, "report.html");
+    char *md = file_in(d, "report.md"), *html = file_in(d, "report.html");
     cr_assert(strstr(md, "No charts: none was drawn (the run had `--no-plots`, no ok trial, or no "
                          "gnuplot); `runner plot` on this folder draws them."),
               "%s", md);
@@ -353,67 +330,21 @@ Test(report_html, a_run_without_charts_says_how_to_draw_them, .timeout = 60)
     proc_out r;
     run((char *[]){"plot", d, NULL}, &r);
     cr_assert_eq(r.status, 0, "%s", r.err);
-    md = slurp(d, "report.md");
+    md = file_in(d, "report.md");
     cr_assert_null(strstr(md, "No charts"), "%s", md);
     cr_assert(strstr(md, "![time](plots/time.png)"), "%s", md);
     free(md);
     free(d);
 }
 
-/* chromium (Debian's package), or NULL */
-static const char *chromium(void)
-{
-    static const char *const names[] = {"/usr/bin/chromium", "/usr/bin/chromium-browser",
-                                        "/usr/lib/chromium/chromium"};
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-        if (access(names[i], X_OK) == 0)
-            return names[i];
-    return NULL;
-}
-
-/* chromium --headless --dump-dom URL: the DOM after the page's script ran,
- * in *dom, and its log (console messages included) in *log. */
-static void open_in_chromium(const char *browser, const char *d, const char *url, char **dom,
-                             char **log)
-{
-    char profile[4096], dom_path[4096], log_path[4096];
-    snprintf(profile, sizeof profile, "%s/chromium-profile", d);
-    snprintf(dom_path, sizeof dom_path, "%s/dom.html", d);
-    snprintf(log_path, sizeof log_path, "%s/chromium.log", d);
-    char profile_arg[4200];
-    snprintf(profile_arg, sizeof profile_arg, "--user-data-dir=%s", profile);
-    pid_t pid = fork();
-    if (pid == 0) {
-        int o = open(dom_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        int e = open(log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        dup2(o, 1);
-        dup2(e, 2);
-        setpgid(0, 0);
-        /* --no-sandbox: the tests may run as root */
-        execl("/usr/bin/timeout", "timeout", "-k", "10", "90", browser, "--headless",
-              "--no-sandbox", "--disable-gpu", "--no-first-run", profile_arg,
-              "--enable-logging=stderr", "--v=0", "--dump-dom", url, (char *)NULL);
-        _exit(127);
-    }
-    int st;
-    cr_assert_eq(waitpid(pid, &st, 0), pid);
-    *log = read_file(log_path, NULL);
-    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "chromium failed: %s", *log ? *log : "");
-    *dom = read_file(dom_path, NULL);
-    cr_assert_not_null(*dom);
-}
-
 Test(report_html, opens_in_headless_chromium, .timeout = 180)
 {
-    const char *browser = chromium();
-    if (!browser)
-        cr_skip_test("chromium is not installed (Debian: apt-get install chromium, part of "
-                     "make deps-test): report.html was not opened in a browser");
+    const char *browser = chromium_or_skip("report.html");
     char *d = fixture_report();
     char url[4200];
     snprintf(url, sizeof url, "file://%s/report.html#sort=median", d);
     char *dom, *log;
-    open_in_chromium(browser, d, url, &dom, &log);
+    dom = dump_dom(browser, d, url, &log);
     /* no console message at all: no error, no warning */
     cr_assert_null(strstr(log, ":CONSOLE"), "console output:\n%s", log);
     int charts = png_count(d);
@@ -477,8 +408,7 @@ static char *drift_run(const double *factor, int rounds)
     write_text(d, "samples.csv", s.s);
     sb_free(&s);
     /* trials 0 (interleaved) and 3 (sequential) noisy: CV 30 % */
-    char *t = slurp(d, "trials.csv");
-    cr_assert_not_null(t);
+    char *t = run_text(d, "trials.csv");
     strbuf w = {0};
     sb_puts(&w, t);
     char *p0 = strstr(w.s, ",1e-07,"), *p3 = strstr(w.s, ",4e-07,");

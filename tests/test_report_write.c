@@ -39,8 +39,7 @@ Test(report_write, run_exits_1_when_report_html_fails)
     read_trials(d, &t);
     cr_expect_eq(t.nrows, 2);
     cr_expect_str_eq(t.rows[1][csv_col(&t, "status")], "ok");
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }
 
 Test(report_write, report_and_plot_exit_1_when_a_report_fails)

@@ -23,15 +23,13 @@
 
 Test(run, crashing_hanging_and_failing_trials_are_recorded_and_the_sweep_goes_on, .timeout = 30)
 {
-    char exp[SCENARIO_PATH], out[SCENARIO_PATH];
-    char *d = experiment_in("crash.yaml",
-                            "workload: selftest\nrepeats: 3\ntimeout: 1s\n"
-                            "sweep:\n  action: [none, segfault, abort, hang, fail, wrong, exit, sleep]\n", exp, out);
+    const char *yaml =
+        "workload: selftest\nrepeats: 3\ntimeout: 1s\n"
+        "sweep:\n  action: [none, segfault, abort, hang, fail, wrong, exit, sleep]\n";
     proc_out r;
-    run_quiet(out, exp, &r);
-    cr_assert_eq(r.status, 1, "exit %d: %s", r.status, r.err);
     csv_table t;
-    read_newest(out, "crash", "trials.csv", &t);
+    char *d = run_fresh("crash.yaml", yaml, 0, &r, &t);
+    cr_assert_eq(r.status, 1, "exit %d: %s", r.status, r.err);
     cr_assert_eq(t.nrows, 9);
     int st = csv_col(&t, "status"), rs = csv_col(&t, "reason"), ns = csv_col(&t, "samples");
     const char *want[][2] = {{"ok", ""},
@@ -55,33 +53,21 @@ Test(run, crashing_hanging_and_failing_trials_are_recorded_and_the_sweep_goes_on
 
 Test(run, exit_codes, .timeout = 30)
 {
+    proc_out r;
     char *d = tmpdir(), ok[SCENARIO_PATH], bad[SCENARIO_PATH], out[SCENARIO_PATH];
     file_at(d, "ok.yaml", "workload: noop\nrepeats: 3\n", ok);
     file_at(d, "bad.yaml", "workload: noop\nrepeat: 3\n", bad);
     snprintf(out, sizeof out, "%s/out", d);
-    proc_out r;
     run_expect(out, ok, 0, &r);
     /* an invalid file among valid ones: nothing runs, exit 2 */
-    run((char *[]){"--quiet", "--output", out, ok, bad, NULL}, &r);
-    cr_assert_eq(r.status, 2);
-    cr_assert(strstr(r.err, "bad.yaml:2:1: error: unknown key 'repeat'; did you mean 'repeats'?"),
-              "%s", r.err);
-    run((char *[]){"--bogus", ok, NULL}, &r);
-    cr_assert_eq(r.status, 2);
-    cr_assert(strstr(r.err, "unknown option '--bogus'"), "%s", r.err);
-    run((char *[]){"--filter", "nosuch=1", ok, NULL}, &r);
-    cr_assert_eq(r.status, 2);
-    cr_assert(strstr(r.err, "--filter: unknown key 'nosuch'"), "%s", r.err);
-    run((char *[]){"--filter", "broken", ok, NULL}, &r);
-    cr_assert_eq(r.status, 2);
-    cr_assert(strstr(r.err, "--filter takes KEY=GLOB"), "%s", r.err);
-    run((char *[]){"validate", "/nonexistent.yaml", NULL}, &r);
-    cr_assert_eq(r.status, 2);
-    cr_assert(strstr(r.err, "/nonexistent.yaml: error: cannot open: No such file or directory"),
-              "%s", r.err);
-    run((char *[]){"list", "gadgets", NULL}, &r);
-    cr_assert_eq(r.status, 2);
-    cr_assert(strstr(r.err, "usage: runner list workloads | devices"), "%s", r.err);
+    expect_exit((char *[]){"--quiet", "--output", out, ok, bad, NULL}, 2,
+                "bad.yaml:2:1: error: unknown key 'repeat'; did you mean 'repeats'?");
+    expect_exit((char *[]){"--bogus", ok, NULL}, 2, "unknown option '--bogus'");
+    expect_exit((char *[]){"--filter", "nosuch=1", ok, NULL}, 2, "--filter: unknown key 'nosuch'");
+    expect_exit((char *[]){"--filter", "broken", ok, NULL}, 2, "--filter takes KEY=GLOB");
+    expect_exit((char *[]){"validate", "/nonexistent.yaml", NULL}, 2,
+                "/nonexistent.yaml: error: cannot open: No such file or directory");
+    expect_exit((char *[]){"list", "gadgets", NULL}, 2, "usage: runner list workloads | devices");
     free(d);
 }
 
@@ -94,56 +80,49 @@ Test(run, read_only_output_is_refused_before_any_trial, .timeout = 30)
     file_at(d, "ok.yaml", "workload: noop\n", ok);
     write_text(d, "file", "x");
     snprintf(out, sizeof out, "%s/file/sub", d);
-    proc_out r;
-    run((char *[]){"--quiet", "--output", out, ok, NULL}, &r);
-    cr_assert_eq(r.status, 2);
-    cr_assert(strstr(r.err, "cannot write to the output folder"), "%s", r.err);
+    expect_exit((char *[]){"--quiet", "--output", out, ok, NULL}, 2,
+                "cannot write to the output folder");
     free(d);
 }
 
 Test(run, cuda_trials_are_skipped_with_the_reason, .timeout = 30)
 {
-    char exp[SCENARIO_PATH], out[SCENARIO_PATH];
-    char *d = experiment_in("mm.yaml",
-                            "workload: matmul\nrepeats: 2\nsweep:\n  device: [cpu, cuda, 'cuda:3']\n  size: [8, 16]\n", exp, out);
     proc_out r;
-    run_with_fake(out, exp, 5, &r);
-    cr_assert_eq(r.status, 0, "skips are not failures: %s", r.err);
     csv_table t;
-    read_newest(out, "mm", "trials.csv", &t);
+    char *d = run_fresh(
+        "mm.yaml",
+        "workload: matmul\nrepeats: 2\nsweep:\n  device: [cpu, cuda, 'cuda:3']\n  size: [8, 16]\n",
+        5, &r, &t);
+    cr_assert_eq(r.status, 0, "skips are not failures: %s", r.err);
     int st = csv_col(&t, "status"), rs = csv_col(&t, "reason");
     cr_assert_eq(t.nrows, 7);
     cr_assert_str_eq(t.rows[1][st], "ok");
     cr_assert_str_eq(t.rows[3][st], "skipped");
     cr_assert_str_eq(t.rows[3][rs], "no CUDA driver (fake)");
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }
 
 Test(run, concurrent_member_on_a_missing_device_is_skipped, .timeout = 30)
 {
-    char exp[SCENARIO_PATH], out[SCENARIO_PATH];
-    char *d = experiment_in("c.yaml",
-                            "workload: concurrent\nparams:\n  members:\n"
-                            "    - {workload: noop, device: cpu}\n    - {workload: noop, device: 'cuda:1'}\n", exp, out);
     proc_out r;
-    run_with_fake(out, exp, 1, &r);
-    cr_assert_eq(r.status, 0, "%s", r.err);
     csv_table t;
-    read_newest(out, "c", "trials.csv", &t);
+    char *d =
+        run_fresh("c.yaml",
+                  "workload: concurrent\nparams:\n  members:\n"
+                  "    - {workload: noop, device: cpu}\n    - {workload: noop, device: 'cuda:1'}\n",
+                  1, &r, &t);
+    cr_assert_eq(r.status, 0, "%s", r.err);
     cr_assert_str_eq(t.rows[1][csv_col(&t, "status")], "skipped");
     cr_assert_str_eq(t.rows[1][csv_col(&t, "reason")],
                      "member 2 needs fake:1; this machine has 0 fake devices");
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }
 
 /* A Lua workload stuck in a loop is stopped at its timeout; the next trial runs. */
 Test(run, a_lua_loop_is_stopped_at_the_timeout, .timeout = 30)
 {
-    char *d = tmpdir();
-    write_text(d, "spin.lua",
-               "return {run = function(ctx, p, s) if p.size == 1 then while true do end end end}\n");
+    char *d = dir_with("spin.lua",
+                       "return {run = function(ctx, p, s) if p.size == 1 then while true do end end end}\n");
     char exp[SCENARIO_PATH], out[SCENARIO_PATH];
     experiment_at(d, "l.yaml", "workload: lua:spin.lua\ntimeout: 1s\nrepeats: 2\nsweep:\n  size: [1, 2]\n", exp, out);
     proc_out r;
@@ -152,8 +131,7 @@ Test(run, a_lua_loop_is_stopped_at_the_timeout, .timeout = 30)
     read_newest(out, "l", "trials.csv", &t);
     cr_assert_str_eq(t.rows[1][csv_col(&t, "status")], "timeout");
     cr_assert_str_eq(t.rows[2][csv_col(&t, "status")], "ok");
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }
 
 /* Is process `pid` running (a zombie left to a PID 1 that does not reap is
@@ -246,8 +224,7 @@ Test(run, validate_warns_when_timeout_is_under_max_time, .timeout = 30)
  * written. */
 Test(run, crashing_and_hanging_hooks_fail_only_their_trial, .timeout = 60)
 {
-    char *d = tmpdir();
-    write_text(d, "w.lua", "return {run = function() end}\n");
+    char *d = dir_with("w.lua", "return {run = function() end}\n");
     write_text(d, "h.lua",
                "return {skip = function(t)\n"
                "  if t.size == 2 then error('plain error') end\n"
@@ -292,8 +269,7 @@ Test(run, crashing_and_hanging_hooks_fail_only_their_trial, .timeout = 60)
  * only set a flag); now the run ends within 1 s. */
 Test(run, sigterm_ends_a_run_stuck_in_a_hook_within_1s, .timeout = 30)
 {
-    char *d = tmpdir();
-    write_text(d, "w.lua", "return {run = function() end}\n");
+    char *d = dir_with("w.lua", "return {run = function() end}\n");
     write_text(d, "h.lua", "return {skip = function(t)\n"
                            "  string.find(('a'):rep(2000), 'a-a-a-a-a-a-a-a-b') end}\n");
     char exp[SCENARIO_PATH], out[SCENARIO_PATH];
@@ -317,12 +293,11 @@ Test(run, sigterm_ends_a_run_stuck_in_a_hook_within_1s, .timeout = 30)
  * next, innocent trial. */
 Test(run, teardown_failures_are_charged_to_their_own_trial, .timeout = 30)
 {
-    char *d = tmpdir();
-    write_text(d, "td.lua", "return {run = function() end,\n"
-                            "  teardown = function(ctx, p)\n"
-                            "    if p.size == 1 then error('cannot let go') end\n"
-                            "    if p.size == 2 then while true do end end\n"
-                            "  end}\n");
+    char *d = dir_with("td.lua", "return {run = function() end,\n"
+                                    "  teardown = function(ctx, p)\n"
+                                    "    if p.size == 1 then error('cannot let go') end\n"
+                                    "    if p.size == 2 then while true do end end\n"
+                                    "  end}\n");
     char exp[SCENARIO_PATH], out[SCENARIO_PATH];
     experiment_at(d, "td.yaml", "name: td\nworkload: lua:td.lua\ntimeout: 1s\nrepeats: 2\n"
                                 "sweep:\n  size: [1, 2, 3]\n", exp, out);
@@ -336,8 +311,7 @@ Test(run, teardown_failures_are_charged_to_their_own_trial, .timeout = 30)
               "%s", t.rows[1][rs]);
     cr_expect_str_eq(t.rows[2][st], "timeout", "%s", t.rows[2][rs]);
     cr_expect_str_eq(t.rows[3][st], "ok", "%s", t.rows[3][rs]);
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }
 
 /* issue 16: threads above the CPUs this process may use is a warning, with
@@ -347,9 +321,8 @@ Test(run, threads_above_the_cpus_is_a_validation_warning, .timeout = 30)
     char *d = tmpdir(), exp[SCENARIO_PATH];
     file_at(d, "th.yaml", "workload: noop\nsweep:\n  threads: [1, 4096]\n", exp);
     proc_out r;
-    run((char *[]){"validate", exp, NULL}, &r);
-    cr_assert_eq(r.status, 0, "%s", r.err);
-    cr_assert(strstr(r.err, "th.yaml:3:16: warning: threads 4096 is more than the"), "%s", r.err);
+    expect_exit((char *[]){"validate", exp, NULL}, 0,
+                "th.yaml:3:16: warning: threads 4096 is more than the");
     write_text(d, "th.yaml", "workload: noop\nthreads: 1\n");
     run((char *[]){"validate", exp, NULL}, &r);
     cr_assert_eq(r.status, 0, "%s", r.err);

@@ -63,15 +63,11 @@ Test(run, merge_reports_a_missing_shard, .timeout = 60)
     proc_out r;
     run((char *[]){"--quiet", "--shard", "1/2", "--run-dir", rd, exp, NULL}, &r);
     cr_assert_eq(r.status, 0, "%s", r.err);
-    run((char *[]){"merge", "--no-plots", rd, NULL}, &r);
-    cr_assert_eq(r.status, 1);
-    cr_assert(strstr(r.err, "merged 1 of 2 shards"), "%s", r.err);
-    run((char *[]){"--shard", "3/2", exp, NULL}, &r);
-    cr_assert_eq(r.status, 2);
-    cr_assert(strstr(r.err, "--shard takes K/N with 1 <= K <= N, not '3/2'"), "%s", r.err);
-    run((char *[]){"merge", "/nonexistent-run", NULL}, &r);
-    cr_assert_eq(r.status, 2);
-    cr_assert(strstr(r.err, "merge: cannot open /nonexistent-run"), "%s", r.err);
+    expect_exit((char *[]){"merge", "--no-plots", rd, NULL}, 1, "merged 1 of 2 shards");
+    expect_exit((char *[]){"--shard", "3/2", exp, NULL}, 2,
+                "--shard takes K/N with 1 <= K <= N, not '3/2'");
+    expect_exit((char *[]){"merge", "/nonexistent-run", NULL}, 2,
+                "merge: cannot open /nonexistent-run");
     free(d);
 }
 
@@ -119,8 +115,7 @@ Test(run, merge_keeps_a_killed_shards_late_columns, .timeout = 60)
         cr_assert(c > 0, "no column %s", name);
         cr_assert_str_eq(t.rows[i][c], t.rows[i][sz], "trial %s lost its cell", t.rows[i][0]);
     }
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }
 
 /* Shards of two experiments were merged into one (exit 0, mixed trials);

@@ -191,8 +191,7 @@ static void runner_trial_spans(const char *trace, char *out, size_t len)
  * round; both groups keep their samples, hooks, --filter. */
 Test(run, order_swept_runs_the_sequential_trials_then_the_interleaved_rounds, .timeout = 60)
 {
-    char *d = tmpdir();
-    write_text(d, "hooks.lua", "return {after_trial = function(t, r) return {seen = 1} end}\n");
+    char *d = dir_with("hooks.lua", "return {after_trial = function(t, r) return {seen = 1} end}\n");
     char exp[SCENARIO_PATH], out[SCENARIO_PATH], tr[4096], p[8192];
     experiment_at(d, "o.yaml",
                   "workload: noop\nhooks: hooks.lua\nthreads: 1\nbatch: 1\nrepeats: 3\n"
@@ -365,8 +364,7 @@ Test(timing, warmup_goes_on_while_calls_get_faster, .timeout = 60)
         cr_assert(u < 0 || u >= t.nfields[i] || !t.rows[i][u][0], "steady once flat: %s",
                   t.rows[i][u]);
     }
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }
 
 /* Issue 15: a ramp with a tie in it is warmed past.  Calls of 6.0, 5.3,
@@ -388,8 +386,7 @@ Test(timing, warmup_waits_out_a_ramp_with_a_tie, .timeout = 60)
      * ramp calls and a flat stretch as long as the ramp */
     cr_assert_geq(atol(cell(&t, 2, "warmup_calls")), 14, "%s warmup calls",
                   cell(&t, 2, "warmup_calls"));
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }
 
 /* batch: auto probes again once the trial is warm (doc/timing.md#batching): a
@@ -406,8 +403,7 @@ Test(run, a_batch_probed_cold_is_grown_when_warm, .timeout = 60)
     for (int row = 1; row <= 2; row++)
         cr_assert_geq(atol(cell(&t, row, "batch_size")), 8, "trial %d: batch_size '%s'", row,
                       cell(&t, row, "batch_size"));
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }
 
 /* issue 16: a trial run beside a CPU hog is flagged busy
@@ -479,10 +475,8 @@ Test(run, affinity_pins_the_worker_and_is_recorded, .timeout = 30)
     free(m);
     /* a malformed value is a file:line:col error */
     write_text(d, "aff.yaml", "workload: noop\naffinity: fast\n");
-    run((char *[]){"validate", exp, NULL}, &r);
-    cr_assert_eq(r.status, 2);
-    cr_assert(strstr(r.err, "aff.yaml:2:11: error: 'affinity' must be none, compact or a CPU list"),
-              "%s", r.err);
+    expect_exit((char *[]){"validate", exp, NULL}, 2,
+                "aff.yaml:2:11: error: 'affinity' must be none, compact or a CPU list");
     free(d);
 }
 
@@ -515,6 +509,5 @@ Test(run, concurrent_speedup_has_a_confidence_interval, .timeout = 90)
     cr_assert_eq(atoi(t.rows[1][n]), 5);
     double mv = atof(t.rows[1][med]), su = atof(t.rows[1][sum]);
     cr_assert(mv > 0 && mv < 1.5 * su, "median %g vs members' sum %g", mv, su);
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }

@@ -71,11 +71,10 @@ Test(run, results_have_every_file_of_the_spec, .timeout = 30)
  * --resume of the finished run trusts every row. */
 Test(run, escapes_are_sanitized_and_odd_labels_round_trip, .timeout = 60)
 {
-    char *d = tmpdir();
-    write_text(d, "esc.lua",
-               "return {run = function(ctx, p, s)\n"
-               "  if p.size == 1 then error('\\27[31mred\\27]0;owned\\7\\nnext\\r\\194\\155x') end\n"
-               "end}\n");
+    char *d = dir_with("esc.lua",
+                       "return {run = function(ctx, p, s)\n"
+                       "  if p.size == 1 then error('\\27[31mred\\27]0;owned\\7\\nnext\\r\\194\\155x') end\n"
+                       "end}\n");
     char exp[SCENARIO_PATH], out[SCENARIO_PATH], p[8192];
     experiment_at(d, "e.yaml",
                   "workload: lua:esc.lua\nrepeats: 1\nsweep:\n"
@@ -167,10 +166,9 @@ Test(run, exclude_of_20000_entries_on_a_1m_sweep_is_fast, .timeout = 60)
  * folded by --resume: no cell is lost. */
 Test(run, a_new_column_per_trial_costs_one_rewrite, .timeout = 120)
 {
-    char *d = tmpdir();
-    write_text(d, "h.lua",
-               "return {after_trial = function(trial, r)\n"
-               "  return {['c' .. trial.size] = trial.size, same = 'x'}\nend}\n");
+    char *d = dir_with("h.lua",
+                       "return {after_trial = function(trial, r)\n"
+                       "  return {['c' .. trial.size] = trial.size, same = 'x'}\nend}\n");
     char exp[SCENARIO_PATH], out[SCENARIO_PATH], p[8192];
     experiment_at(d, "h.yaml", "name: h\nworkload: selftest\nhooks: h.lua\nrepeats: 1\nwarmups: 0\n"
                                "sweep:\n  size: {range: [1, 2000]}\n", exp, out);
@@ -232,13 +230,13 @@ Test(run, a_new_column_per_trial_costs_one_rewrite, .timeout = 120)
  * trials.csv: earlier rows get an empty cell. */
 Test(run, extra_columns_appear_in_trials_csv, .timeout = 30)
 {
-    char exp[SCENARIO_PATH], out[SCENARIO_PATH];
-    char *d = experiment_in("x.yaml",
-                            "workload: selftest\nrepeats: 4\nwarmups: 2\nbatch: 1\nsweep:\n  action: [fail, none, sleep]\n", exp, out);
     proc_out r;
-    run_expect(out, exp, 1, &r);
     csv_table t;
-    read_newest(out, "x", "trials.csv", &t);
+    char *d = run_fresh("x.yaml",
+                        "workload: selftest\nrepeats: 4\nwarmups: 2\nbatch: 1\nsweep:\n  action: "
+                        "[fail, none, sleep]\n",
+                        0, &r, &t);
+    cr_assert_eq(r.status, 1, "%s", r.err);
     int c = csv_col(&t, "calls");
     cr_assert_gt(c, csv_col(&t, "gbps"), "calls comes after the standard columns");
     cr_assert_eq(t.nrows, 4);
@@ -254,31 +252,28 @@ Test(run, extra_columns_appear_in_trials_csv, .timeout = 30)
         cr_assert_eq(atoi(t.rows[i][c]), atoi(t.rows[i][w]) + 4, "row %d: %s calls, %s warmup",
                      i, t.rows[i][c], t.rows[i][w]);
     }
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }
 
 /* Two columns appearing at different times (batch_size first, then noise or
  * calls) keep every row as wide as the header. */
 Test(run, columns_appearing_one_after_another_keep_rows_whole, .timeout = 30)
 {
-    char exp[SCENARIO_PATH], out[SCENARIO_PATH];
-    char *d = experiment_in("w.yaml",
-                            "workload: selftest\nrepeats: 3\nwarmups: 0\nsweep:\n"
-                            "  case:\n    - {label: a, action: fail}\n    - {label: b, action: none, batch: 1}\n"
-                            "    - {label: c, action: none, batch: 4}\n    - {label: d, action: fail}\n", exp, out);
     proc_out r;
-    run_quiet(out, exp, &r);
     csv_table t;
-    read_newest(out, "w", "trials.csv", &t);
+    char *d = run_fresh(
+        "w.yaml",
+        "workload: selftest\nrepeats: 3\nwarmups: 0\nsweep:\n"
+        "  case:\n    - {label: a, action: fail}\n    - {label: b, action: none, batch: 1}\n"
+        "    - {label: c, action: none, batch: 4}\n    - {label: d, action: fail}\n",
+        0, &r, &t);
     cr_assert_eq(t.nrows, 5, "%d rows", t.nrows);
     for (int i = 1; i < t.nrows; i++)
         cr_assert_eq(t.nfields[i], t.nfields[0], "row %d: %d fields, header %d", i, t.nfields[i],
                      t.nfields[0]);
     cr_assert(csv_col(&t, "calls") > 0 && csv_col(&t, "batch_size") > 0);
     cr_assert_str_eq(t.rows[3][csv_col(&t, "batch_size")], "4");
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }
 
 /* Durations printed with a unit ("12.5 us", "1 µs"): none negative, and each
@@ -444,6 +439,5 @@ Test(run, trials_record_the_cpu_frequency_where_the_kernel_has_it, .timeout = 30
         cr_assert_gt(atof(t.rows[1][mc]), 0);
         cr_assert_eq(xc >= 0, max > 0);
     }
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }

@@ -115,10 +115,9 @@ Test(run, sigint_names_the_filters_to_continue_with, .timeout = 60)
  * trial must end up exactly once, with whole rows and no orphan samples. */
 Test(run, sigkill_and_resume_lose_and_duplicate_nothing, .timeout = 120)
 {
-    char *d = tmpdir();
-    write_text(d, "k.yaml",
-               "workload: selftest\nparams: {action: sleep, seconds: 0.008}\nrepeats: 3\nwarmups: 1\n"
-               "sweep:\n  size: {range: [0, 199]}\n");
+    char *d = dir_with("k.yaml",
+                       "workload: selftest\nparams: {action: sleep, seconds: 0.008}\nrepeats: 3\nwarmups: 1\n"
+                       "sweep:\n  size: {range: [0, 199]}\n");
     /* no CUDA library to load: start-up stays short, kills land in trials too */
     setenv("RUNNER_CUDA_BACKEND", "/nonexistent", 1);
     char exp[4096], out[4096];
@@ -221,8 +220,7 @@ Test(run, full_disk_gives_a_clear_error_and_no_torn_file, .timeout = 60)
  * limit (ulimit -f, SIGXFSZ ignored) stands in for a full disk without root. */
 Test(run, a_trial_whose_row_failed_to_write_is_not_counted, .timeout = 60)
 {
-    char *d = tmpdir();
-    write_text(d, "fz.yaml", "workload: selftest\nrepeats: 20\nsweep:\n  size: {range: [1, 400]}\n");
+    char *d = dir_with("fz.yaml", "workload: selftest\nrepeats: 20\nsweep:\n  size: {range: [1, 400]}\n");
     char cmd[8192];
     snprintf(cmd, sizeof cmd,
              "cd %s && trap '' XFSZ && ulimit -f 24 && exec %s --quiet --no-plots --output out "
@@ -348,9 +346,8 @@ Test(run, a_damaged_row_is_run_again, .timeout = 60)
     fprintf(f, "%s3garbage,not,a,row\n", all);
     fclose(f);
     free(all);
-    run((char *[]){"--quiet", "--no-plots", "--run-dir", dir, exp, NULL}, &r);
-    cr_assert_eq(r.status, 0, "%s", r.err);
-    cr_expect(strstr(r.err, "1 damaged row of trials.csv dropped"), "%s", r.err);
+    expect_exit((char *[]){"--quiet", "--no-plots", "--run-dir", dir, exp, NULL}, 0,
+                "1 damaged row of trials.csv dropped");
     csv_table t;
     cr_assert_eq(csv_read(p, &t), 0);
     cr_assert_eq(t.nrows, 7, "one row per trial");
@@ -360,8 +357,7 @@ Test(run, a_damaged_row_is_run_again, .timeout = 60)
         cr_expect_str_eq(t.rows[i][0], id);
         cr_expect_str_eq(t.rows[i][csv_col(&t, "status")], "ok");
     }
-    csv_free(&t);
-    free(d);
+    trials_done(&t, d);
 }
 
 /* A link planted in a run folder's plots/ was written through by `runner
@@ -402,9 +398,8 @@ Test(run, plot_does_not_follow_planted_links, .timeout = 60)
 /* issue 16: `latest` is earned (doc/results.md#results), an empty --filter is an error */
 Test(run, latest_moves_only_to_a_finished_run_with_an_ok_trial, .timeout = 30)
 {
-    char *d = tmpdir();
-    write_text(d, "l.yaml", "name: earn\nworkload: selftest\nrepeats: 2\n"
-                            "sweep:\n  action: [none, fail]\n");
+    char *d = dir_with("l.yaml", "name: earn\nworkload: selftest\nrepeats: 2\n"
+                                    "sweep:\n  action: [none, fail]\n");
     char exp[4096], out[4096], p[4096], first[4096] = "", now[4096] = "";
     snprintf(exp, sizeof exp, "%s/l.yaml", d);
     snprintf(out, sizeof out, "%s/out", d);
@@ -417,9 +412,8 @@ Test(run, latest_moves_only_to_a_finished_run_with_an_ok_trial, .timeout = 30)
     cr_assert(readlink(p, first, sizeof first - 1) > 0);
     sleep(1); /* a new run id */
     /* every trial failed: the run is kept, latest stays on the earlier run */
-    run((char *[]){"--no-plots", "--output", out, exp, "--filter", "action=fail", NULL}, &r);
-    cr_assert_eq(r.status, 1, "%s", r.err);
-    cr_assert(strstr(r.err, "latest not moved: the run has no ok trial"), "%s", r.err);
+    expect_exit((char *[]){"--no-plots", "--output", out, exp, "--filter", "action=fail", NULL}, 1,
+                "latest not moved: the run has no ok trial");
     cr_assert(readlink(p, now, sizeof now - 1) > 0);
     cr_assert_str_eq(now, first);
     /* a filter that matches nothing: exit 2, quoted, nothing run, latest unchanged */

@@ -36,8 +36,11 @@ typedef struct fixture {
     char *dir, *exp, *out, *sbatch, *log, *squeue;
 } fixture;
 
-static void fixture_make(fixture *f)
+/* A folder with sub.yaml and fake sbatch and squeue, which the runner is
+ * told to use. */
+static fixture fixture_made(void)
 {
+    fixture made, *f = &made;
     f->dir = tmpdir();
     f->exp = xasprintf("%s/sub.yaml", f->dir);
     write_file(f->exp,
@@ -52,6 +55,7 @@ static void fixture_make(fixture *f)
     setenv("RUNNER_SBATCH", f->sbatch, 1);
     setenv("RUNNER_SQUEUE", f->squeue, 1);
     setenv("RUNNER_SCONTROL", "/nonexistent/scontrol", 1);
+    return made;
 }
 
 static void fixture_free(fixture *f)
@@ -117,8 +121,7 @@ static void shard_state(const char *run, int k, int n, int rows, int finished)
 
 Test(submit_cmd, submits_the_array_then_the_merge_after_it, .timeout = 30)
 {
-    fixture f;
-    fixture_make(&f);
+    fixture f = fixture_made();
     cr_assert_eq(submit(6, f.exp, "--shards", "4", "--time=10", "--output", f.out), 0);
     char *run = latest(&f);
     char *p = xasprintf("%s/job.sbatch", run);
@@ -159,8 +162,7 @@ Test(submit_cmd, submits_the_array_then_the_merge_after_it, .timeout = 30)
 
 Test(submit_cmd, more_shards_than_trials_are_cut_down, .timeout = 30)
 {
-    fixture f;
-    fixture_make(&f);
+    fixture f = fixture_made();
     cr_assert_eq(submit(5, f.exp, "--shards=50", "--output", f.out, "--gpus-per-shard=1"), 0);
     char *run = latest(&f);
     char *p = xasprintf("%s/job.sbatch", run);
@@ -175,8 +177,7 @@ Test(submit_cmd, more_shards_than_trials_are_cut_down, .timeout = 30)
 
 Test(submit_cmd, no_sbatch_exit_2_with_the_scripts_written, .timeout = 30)
 {
-    fixture f;
-    fixture_make(&f);
+    fixture f = fixture_made();
     setenv("RUNNER_SBATCH", "/nonexistent/sbatch", 1);
     cr_assert_eq(submit(3, f.exp, "--output", f.out), 2);
     char *run = latest(&f);
@@ -189,8 +190,7 @@ Test(submit_cmd, no_sbatch_exit_2_with_the_scripts_written, .timeout = 30)
 
 Test(submit_cmd, sbatch_failing_is_exit_2, .timeout = 30)
 {
-    fixture f;
-    fixture_make(&f);
+    fixture f = fixture_made();
     write_file(f.sbatch, "#!/bin/sh\necho 'sbatch: error: invalid partition specified' >&2\nexit 1\n", 1);
     cr_assert_eq(submit(5, f.exp, "--output", f.out, "--partition", "nope"), 2);
     fixture_free(&f);
@@ -198,8 +198,7 @@ Test(submit_cmd, sbatch_failing_is_exit_2, .timeout = 30)
 
 Test(submit_cmd, invalid_options_and_files_exit_2, .timeout = 30)
 {
-    fixture f;
-    fixture_make(&f);
+    fixture f = fixture_made();
     cr_assert_eq(submit(5, f.exp, "--time", "1h", "--output", f.out), 2);
     cr_assert_eq(submit(5, f.exp, "--shards", "0", "--output", f.out), 2);
     cr_assert_eq(submit(5, f.exp, "--sbatch-arg", "--mem=1G\n#SBATCH --x", "--output", f.out), 2);
@@ -219,8 +218,7 @@ Test(submit_cmd, invalid_options_and_files_exit_2, .timeout = 30)
 
 Test(submit_cmd, resume_resubmits_missing_and_unfinished_shards, .timeout = 30)
 {
-    fixture f;
-    fixture_make(&f);
+    fixture f = fixture_made();
     cr_assert_eq(submit(5, f.exp, "--shards", "4", "--output", f.out), 0);
     char *run = latest(&f);
     shard_state(run, 1, 4, 3, 1);
@@ -276,8 +274,7 @@ static char *status_of(const char *run, int *rc)
 
 Test(submit_cmd, status_counts_trials_and_asks_squeue, .timeout = 30)
 {
-    fixture f;
-    fixture_make(&f);
+    fixture f = fixture_made();
     cr_assert_eq(submit(5, f.exp, "--shards", "3", "--output", f.out), 0);
     char *run = latest(&f);
     /* 10 trials in 3 shards: 4, 3, 3 */
@@ -293,11 +290,13 @@ Test(submit_cmd, status_counts_trials_and_asks_squeue, .timeout = 30)
     int rc;
     char *out = status_of(run, &rc);
     cr_assert_eq(rc, 1, "%s", out);
-    cr_assert(strstr(out, "1/3          4/4           finished     job 101_0: unknown (not in the queue)\n"), "%s", out);
-    cr_assert(strstr(out, "2/3          1/3           unfinished   job 101_1: RUNNING\n"), "%s", out);
-    cr_assert(strstr(out, "3/3          0/3           not started  job 101_2: PENDING\n"), "%s", out);
-    cr_assert(strstr(out, "merge job 102: PENDING\n"), "%s", out);
-    cr_assert(strstr(out, "1 of 3 shards finished; 5 of 10 trials done\n"), "%s", out);
+    expect_parts(
+        out,
+        (const char *const[]){
+            "1/3          4/4           finished     job 101_0: unknown (not in the queue)\n",
+            "2/3          1/3           unfinished   job 101_1: RUNNING\n",
+            "3/3          0/3           not started  job 101_2: PENDING\n",
+            "merge job 102: PENDING\n", "1 of 3 shards finished; 5 of 10 trials done\n", NULL});
     free(out);
     /* scontrol knows the task squeue no longer lists */
     char *sc = xasprintf("%s/scontrol", f.dir);
@@ -332,8 +331,7 @@ Test(submit_cmd, status_counts_trials_and_asks_squeue, .timeout = 30)
  * (it walked every shard for minutes), and so are such shard folders. */
 Test(submit_cmd, status_of_a_tampered_job_sbatch_is_bounded, .timeout = 20)
 {
-    fixture f;
-    fixture_make(&f);
+    fixture f = fixture_made();
     char *run = xasprintf("%s/tampered", f.dir);
     mkdir(run, 0755);
     char *job = xasprintf("%s/job.sbatch", run);
@@ -361,8 +359,7 @@ Test(submit_cmd, status_of_a_tampered_job_sbatch_is_bounded, .timeout = 20)
 
 Test(submit_cmd, a_file_without_name_runs_from_where_it_is, .timeout = 30)
 {
-    fixture f;
-    fixture_make(&f);
+    fixture f = fixture_made();
     char *exp = xasprintf("%s/noname.yaml", f.dir);
     write_file(exp, "workload: noop\nsweep:\n  seed: [1, 2]\n", 0);
     cr_assert_eq(submit(3, exp, "--output", f.out), 0);
@@ -409,8 +406,7 @@ static int merge_quiet(const char *run)
 
 Test(submit_cmd, latest_moves_at_the_merge_of_a_finished_run_with_an_ok_trial, .timeout = 30)
 {
-    fixture f;
-    fixture_make(&f);
+    fixture f = fixture_made();
     cr_assert_eq(submit(5, f.exp, "--shards", "2", "--output", f.out), 0);
     char *run = latest(&f);
     char *lnk = xasprintf("%s/subtest/latest", f.out);
@@ -438,8 +434,7 @@ Test(submit_cmd, latest_moves_at_the_merge_of_a_finished_run_with_an_ok_trial, .
 
 Test(submit_cmd, a_merge_with_no_ok_trial_leaves_latest, .timeout = 30)
 {
-    fixture f;
-    fixture_make(&f);
+    fixture f = fixture_made();
     cr_assert_eq(submit(5, f.exp, "--shards", "2", "--output", f.out), 0);
     char *run = latest(&f);
     for (int k = 1; k <= 2; k++) {

@@ -6,6 +6,8 @@
  * <svg> early); each marks the page's root element when it runs, which
  * headless Chromium's DOM shows. */
 #include "base/util.h"
+#include "browser.h"
+#include "plots_fixture.h"
 #include "results/report/svg_clean.h"
 #include "runproc.h"
 
@@ -174,52 +176,9 @@ Test(svg_clean, mutated_attacks_stay_out)
     free(text);
 }
 
-/* chromium (Debian's package), or NULL */
-static const char *chromium(void)
-{
-    static const char *const names[] = {"/usr/bin/chromium", "/usr/bin/chromium-browser",
-                                        "/usr/lib/chromium/chromium"};
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-        if (access(names[i], X_OK) == 0)
-            return names[i];
-    return NULL;
-}
-
-/* chromium --headless --dump-dom file://PAGE: the DOM after its scripts ran. */
-static char *dump_dom(const char *browser, const char *d, const char *page)
-{
-    char profile[4096], dom_path[4096], url[4200], profile_arg[4200];
-    snprintf(profile, sizeof profile, "%s/chromium-profile", d);
-    snprintf(dom_path, sizeof dom_path, "%s/dom.html", d);
-    snprintf(url, sizeof url, "file://%s", page);
-    snprintf(profile_arg, sizeof profile_arg, "--user-data-dir=%s", profile);
-    pid_t pid = fork();
-    if (pid == 0) {
-        int o = open(dom_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        int e = open("/dev/null", O_WRONLY);
-        dup2(o, 1);
-        dup2(e, 2);
-        setpgid(0, 0);
-        /* --no-sandbox: the tests may run as root */
-        execl("/usr/bin/timeout", "timeout", "-k", "10", "90", browser, "--headless",
-              "--no-sandbox", "--disable-gpu", "--no-first-run", profile_arg, "--dump-dom", url,
-              (char *)NULL);
-        _exit(127);
-    }
-    int st;
-    cr_assert_eq(waitpid(pid, &st, 0), pid);
-    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "chromium failed on %s", page);
-    char *dom = read_file(dom_path, NULL);
-    cr_assert_not_null(dom);
-    return dom;
-}
-
 Test(svg_clean, hostile_charts_run_no_script_in_chromium, .timeout = 240)
 {
-    const char *browser = chromium();
-    if (!browser)
-        cr_skip_test("chromium is not installed (Debian: apt-get install chromium, part of "
-                     "make deps-test): the hostile SVGs were not opened in a browser");
+    const char *browser = chromium_or_skip("the hostile SVGs");
     char *d = tmpdir();
     char *text = hostile();
     /* the control: the same SVG inlined as it is does run its scripts in
@@ -229,8 +188,8 @@ Test(svg_clean, hostile_charts_run_no_script_in_chromium, .timeout = 240)
                           strstr(text, "<svg"));
     write_text(d, "control.html", raw);
     char page[4200];
-    snprintf(page, sizeof page, "%s/control.html", d);
-    char *dom = dump_dom(browser, d, page);
+    snprintf(page, sizeof page, "file://%s/control.html", d);
+    char *dom = dump_dom(browser, d, page, NULL);
     static const char *const fired[] = {"data-pwned-upper", "data-pwned-lower",
                                         "data-pwned-cdata", "data-pwned-svgonload",
                                         "data-pwned-image", "data-pwned-foreign",
@@ -239,17 +198,7 @@ Test(svg_clean, hostile_charts_run_no_script_in_chromium, .timeout = 240)
         cr_assert(strstr(dom, fired[i]), "the control did not run %s: %.300s", fired[i], dom);
     free(dom);
     /* a run folder whose charts were replaced by the hostile one */
-    const char *root = getenv("RUNNER_ROOT") ? getenv("RUNNER_ROOT") : ".";
-    static const char *const files[] = {"trials.csv", "samples.csv", "meta.json",
-                                        "experiment.yaml"};
-    for (int i = 0; i < 4; i++) {
-        char src[4096];
-        snprintf(src, sizeof src, "%s/tests/fixtures/matmul_run/%s", root, files[i]);
-        char *t = read_file(src, NULL);
-        cr_assert_not_null(t, "%s", src);
-        write_text(d, files[i], t);
-        free(t);
-    }
+    free(fixture_copy(d)); /* tests/fixtures/matmul_run */
     proc_out r;
     run((char *[]){"plot", d, NULL}, &r);
     cr_assert_eq(r.status, 0, "%s", r.err);
@@ -263,8 +212,8 @@ Test(svg_clean, hostile_charts_run_no_script_in_chromium, .timeout = 240)
     }
     run((char *[]){"report", d, NULL}, &r);
     cr_assert_eq(r.status, 0, "%s", r.err);
-    snprintf(page, sizeof page, "%s/report.html#sort=median", d);
-    dom = dump_dom(browser, d, page);
+    snprintf(page, sizeof page, "file://%s/report.html#sort=median", d);
+    dom = dump_dom(browser, d, page, NULL);
     cr_expect_null(strstr(dom, "data-pwned"), "a hostile chart ran script: %.300s",
                    strstr(dom, "data-pwned") ? strstr(dom, "data-pwned") : "");
     /* the report's own script ran: it sorted the table (#sort=median) */

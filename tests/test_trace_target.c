@@ -1,7 +1,7 @@
 /* test_trace_target.c - `--trace FILE` never overwrites an input of the run
  * or a file of a run folder (doc/results.md#a-timeline-of-a-run): it is
  * refused with exit 2 before anything runs, and the file is left as it was. */
-#include "runproc.h"
+#include "scenario.h"
 
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -44,11 +44,20 @@ static void expect_refused(const char *d, const char *target, const char *why)
     }
 }
 
+/* expect_refused for each DIR/NAME of the {name, why} `cases`, up to {NULL}. */
+static void expect_each_refused(const char *d, const char *const (*cases)[2])
+{
+    for (; cases[0][0]; cases++) {
+        char p[4096];
+        snprintf(p, sizeof p, "%s/%s", d, cases[0][0]);
+        expect_refused(d, p, cases[0][1]);
+    }
+}
+
 static char *setup(void)
 {
-    char *d = tmpdir();
-    write_text(d, "w.lua",
-               "return {run = function(ctx, p, s) end}\n");
+    char *d = dir_with("w.lua",
+                       "return {run = function(ctx, p, s) end}\n");
     write_text(d, "h.lua", "return {}\n");
     write_text(d, "data.csv", "a,label\n1,0\n");
     write_text(d, "e.yaml",
@@ -60,37 +69,34 @@ static char *setup(void)
 Test(trace_target, inputs_of_the_run_refused)
 {
     char *d = setup();
-    char p[4096];
-    snprintf(p, sizeof p, "%s/e.yaml", d);
-    expect_refused(d, p, "is the experiment file of");
-    snprintf(p, sizeof p, "%s/h.lua", d);
-    expect_refused(d, p, "is its hooks file of");
-    snprintf(p, sizeof p, "%s/w.lua", d);
-    expect_refused(d, p, "is a file its values name");
-    snprintf(p, sizeof p, "%s/data.csv", d);
-    expect_refused(d, p, "is a file its values name");
-    /* another spelling of the same file */
-    snprintf(p, sizeof p, "%s/./e.yaml", d);
-    expect_refused(d, p, "an input of the run");
+    static const char *const inputs[][2] = {
+        {"e.yaml", "is the experiment file of"},
+        {"h.lua", "is its hooks file of"},
+        {"w.lua", "is a file its values name"},
+        {"data.csv", "is a file its values name"},
+        {"./e.yaml", "an input of the run"}, /* another spelling of the same file */
+        {NULL},
+    };
+    expect_each_refused(d, inputs);
     free(d);
 }
 
 Test(trace_target, run_folder_files_refused)
 {
     char *d = setup();
-    char exp[4096], out[4096];
+    char exp[SCENARIO_PATH], out[SCENARIO_PATH];
     snprintf(exp, sizeof exp, "%s/e.yaml", d);
     snprintf(out, sizeof out, "%s/out", d);
     proc_out r;
-    run((char *[]){"--quiet", "--no-plots", "--output", out, exp, NULL}, &r);
-    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_expect(out, exp, 0, &r);
+    static const char *const run_files[][2] = {
+        {"out/e/latest/trials.csv", "is in a run folder"},
+        {"out/e/latest/meta.json", "is in a run folder"},
+        {"out/e/latest/new.json", "is in a run folder"},
+        {NULL},
+    };
+    expect_each_refused(d, run_files);
     char p[4096];
-    snprintf(p, sizeof p, "%s/out/e/latest/trials.csv", d);
-    expect_refused(d, p, "is in a run folder");
-    snprintf(p, sizeof p, "%s/out/e/latest/meta.json", d);
-    expect_refused(d, p, "is in a run folder");
-    snprintf(p, sizeof p, "%s/out/e/latest/new.json", d);
-    expect_refused(d, p, "is in a run folder");
     /* the --run-dir folder, before it holds anything */
     char rd[4096];
     snprintf(rd, sizeof rd, "%s/rd", d);

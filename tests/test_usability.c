@@ -126,23 +126,22 @@ static void check_csv(const char *dir, const char *name, csv_table *t)
 
 Test(csv_files, round_trip_with_canonical_numbers, .timeout = 90)
 {
-    char *d = tmpdir();
-    write_text(d, "w.lua",
-               "return {size_means = 'additions',\n"
-               "  setup = function(ctx, p) return {} end,\n"
-               "  run = function(ctx, p, s) local a = 0; for i = 1, p.size do a = a + i end; "
-               "s.a = a end,\n"
-               "  extras = function(ctx, p, s) return {third = s.a / 3, big = 4194304.0, "
-               "note = 'a, \"quoted\" one'} end}\n");
+    char *d = dir_with("w.lua",
+                       "return {size_means = 'additions',\n"
+                       "  setup = function(ctx, p) return {} end,\n"
+                       "  run = function(ctx, p, s) local a = 0; for i = 1, p.size do a = a + i end; "
+                       "s.a = a end,\n"
+                       "  extras = function(ctx, p, s) return {third = s.a / 3, big = 4194304.0, "
+                       "note = 'a, \"quoted\" one'} end}\n");
     write_text(d, "h.lua",
                "return {after_trial = function(t, r) return {us = r.median * 1e6, "
                "tenth = 0.1 + 0.2} end}\n");
-    write_text(d, "e.yaml",
+    char run_dir[SCENARIO_PATH];
+    run_e_yaml(d,
                "name: e\nworkload: lua:w.lua\nhooks: h.lua\nsweep:\n"
                "  threads: [1, all]\n  size: [1000, 1000000]\n  lr: [0.001, 2.5]\n"
-               "repeats: 3\nwarmup_time: 0\n");
-    char run_dir[SCENARIO_PATH];
-    run_e_yaml(d, "e", run_dir);
+               "repeats: 3\nwarmup_time: 0\n",
+               "e", run_dir);
     csv_table t, s;
     check_csv(run_dir, "trials.csv", &t);
     check_csv(run_dir, "samples.csv", &s);
@@ -161,8 +160,7 @@ Test(csv_files, round_trip_with_canonical_numbers, .timeout = 90)
     csv_free(&t);
     csv_free(&s);
     /* the chart's x axis says what the Lua file says size counts */
-    char *gp = slurp(run_dir, "plots/time.gp");
-    cr_assert_not_null(gp);
+    char *gp = run_text(run_dir, "plots/time.gp");
     cr_expect(strstr(gp, "set xlabel 'size (additions)'"), "%s", gp);
     free(gp);
     free(d);
@@ -171,17 +169,15 @@ Test(csv_files, round_trip_with_canonical_numbers, .timeout = 90)
 /* Two workloads on one axis: each one's meaning of size. */
 Test(plots, size_axis_of_a_study_mixing_workloads, .timeout = 60)
 {
-    char *d = tmpdir();
-    write_text(d, "w.lua",
-               "return {size_means = 'additions', run = function(ctx, p, s) end}\n");
-    write_text(d, "e.yaml",
+    char *d =
+        dir_with("w.lua", "return {size_means = 'additions', run = function(ctx, p, s) end}\n");
+    char p[SCENARIO_PATH];
+    run_e_yaml(d,
                "name: mix\nsweep:\n  target:\n    - {label: Lua, workload: 'lua:w.lua'}\n"
                "    - {label: built-in, workload: sumsq, length: 10}\n"
-               "  size: [10, 20]\nrepeats: 2\nwarmup_time: 0\n");
-    char p[SCENARIO_PATH];
-    run_e_yaml(d, "mix", p);
-    char *gp = slurp(p, "plots/time.gp");
-    cr_assert_not_null(gp);
+               "  size: [10, 20]\nrepeats: 2\nwarmup_time: 0\n",
+               "mix", p);
+    char *gp = run_text(p, "plots/time.gp");
     cr_expect(strstr(gp, "set xlabel 'size (w.lua: additions; sumsq: iterations)'"), "%s", gp);
     free(gp);
     free(d);
@@ -218,21 +214,17 @@ Test(cli_list, concurrent_runs_on_the_cpu)
 /* runner plot RUN_DIR --config FILE, FILE holding only `plots:` */
 Test(cmd_plot, config_with_only_plots, .timeout = 60)
 {
-    char *d = tmpdir();
-    write_text(d, "e.yaml",
-               "name: p\nworkload: sumsq\nparams: {length: 10}\nsweep:\n  threads: [1, 2]\n"
-               "  size: [10, 20]\nrepeats: 2\nwarmup_time: 0\n");
+    char y[SCENARIO_PATH], out[SCENARIO_PATH], run_dir[SCENARIO_PATH], f[SCENARIO_PATH];
+    char *d = experiment_in("e.yaml",
+                            "name: p\nworkload: sumsq\nparams: {length: 10}\nsweep:\n"
+                            "  threads: [1, 2]\n  size: [10, 20]\nrepeats: 2\nwarmup_time: 0\n",
+                            y, out);
     write_text(d, "good.yaml", "x-style: &s {logx: true}\nplots:\n  - {name: bythreads, x: threads, "
                                "series: [size], <<: *s}\n");
     write_text(d, "extra.yaml", "plots:\n  - {name: a}\nrepeats: 3\n");
     write_text(d, "merges.yaml", "plots:\n  - {name: b, x: threads,\n     series: []}\n");
-    char out[4096], y[4096], f[4096];
-    snprintf(out, sizeof out, "%s/res", d);
-    snprintf(y, sizeof y, "%s/e.yaml", d);
     proc_out r;
-    run((char *[]){"--quiet", "--no-plots", "--output", out, y, NULL}, &r);
-    cr_assert_eq(r.status, 0, "%s", r.err);
-    char run_dir[4096];
+    run_expect(out, y, 0, &r);
     snprintf(run_dir, sizeof run_dir, "%s/p/latest", out);
     snprintf(f, sizeof f, "%s/good.yaml", d);
     run((char *[]){"plot", run_dir, "--config", f, NULL}, &r);
@@ -260,8 +252,7 @@ Test(openblas_warning, only_for_runs_that_call_the_blas, .timeout = 90)
     /* Haswell's kernels on a CPU with AVX-512 draw the warning; on an older
      * CPU there is none to draw, and the runs below must have none either */
     setenv("OPENBLAS_CORETYPE", "Haswell", 1);
-    char *d = tmpdir();
-    write_text(d, "w.lua", "return {run = function(ctx, p, s) end}\n");
+    char *d = dir_with("w.lua", "return {run = function(ctx, p, s) end}\n");
     write_text(d, "mm.yaml", "name: mm\nworkload: matmul\nsize: 16\nrepeats: 2\n");
     write_text(d, "ss.yaml", "name: ss\nworkload: sumsq\nsize: 10\nrepeats: 2\n");
     write_text(d, "lw.yaml", "name: lw\nworkload: lua:w.lua\nsize: 10\nrepeats: 2\n");

@@ -43,10 +43,51 @@ static void put(gen *g, const char *fmt, ...)
     g->len += (size_t)n;
 }
 
+/* A text that starts with `head`. */
+static gen begun(const char *head)
+{
+    gen g = {0};
+    put(&g, "%s", head);
+    return g;
+}
+
 static void repeat(gen *g, const char *unit, int n)
 {
     for (int i = 0; i < n; i++)
         put(g, "%s", unit);
+}
+
+/* n times `open`, then `inner`, then n times `close`. */
+static void nested(gen *g, const char *open, const char *inner, const char *close, int n)
+{
+    repeat(g, open, n);
+    put(g, "%s", inner);
+    repeat(g, close, n);
+}
+
+/* `fmt` for i from 0 to n - 1, with i for each of its (at most two) %d. */
+static void each(gen *g, const char *fmt, int n)
+{
+    for (int i = 0; i < n; i++)
+        put(g, fmt, i, i);
+}
+
+/* `head`, then `fmt` n times as each writes it, then `tail`. */
+static gen made(const char *head, const char *fmt, int n, const char *tail)
+{
+    gen g = begun(head);
+    each(&g, fmt, n);
+    put(&g, "%s", tail);
+    return g;
+}
+
+/* x-a: n times `open`, `inner`, n times `close`, then `tail`. */
+static gen deep(const char *open, const char *inner, const char *close, int n, const char *tail)
+{
+    gen g = begun("workload: noop\nx-a: ");
+    nested(&g, open, inner, close, n);
+    put(&g, "%s", tail);
+    return g;
 }
 
 static double children_cpu(void)
@@ -57,228 +98,160 @@ static double children_cpu(void)
            u.ru_stime.tv_usec / 1e6;
 }
 
-/* `runner validate` on g's text (freed); *cpu the CPU seconds it took. */
-static void validate(gen *g, proc_out *r, char *path, size_t pathlen, double *cpu)
+/* The last `runner validate`: its output and the file it read. */
+static proc_out last;
+static char last_path[4096];
+
+/* `runner validate` on g's text (freed); the CPU seconds it took. */
+static double validate(gen *g)
 {
-    char *d = tmpdir();
-    write_text(d, "e.yaml", g->s);
+    char *d = dir_with("e.yaml", g->s);
     free(g->s);
     *g = (gen){0};
-    snprintf(path, pathlen, "%s/e.yaml", d);
+    snprintf(last_path, sizeof last_path, "%s/e.yaml", d);
     free(d);
     struct rlimit lim = {CPU_LIMIT_S, CPU_LIMIT_S + 5};
     cr_assert_eq(setrlimit(RLIMIT_CPU, &lim), 0);
     double before = children_cpu();
-    run((char *[]){"validate", path, NULL}, r);
-    *cpu = children_cpu() - before;
-    cr_assert_lt(r->status, 128, "killed by signal %d after %.1f s of CPU (limit %d s): %s",
-                 r->status - 128, *cpu, CPU_LIMIT_S, r->err);
+    run((char *[]){"validate", last_path, NULL}, &last);
+    double cpu = children_cpu() - before;
+    cr_assert_lt(last.status, 128, "killed by signal %d after %.1f s of CPU (limit %d s): %s",
+                 last.status - 128, cpu, CPU_LIMIT_S, last.err);
+    return cpu;
 }
 
-static void expect_error(proc_out *r, const char *path, const char *where, const char *msg)
+/* validate must refuse g with exit 2 and "FILE:where: error: msg". */
+static double refused(gen *g, const char *where, const char *msg)
 {
+    double cpu = validate(g);
     char want[8192];
-    snprintf(want, sizeof want, "%s:%s: error: %s", path, where, msg);
-    cr_expect_eq(r->status, 2, "exit %d: %s", r->status, r->err);
-    cr_expect(strstr(r->err, want), "want '%s' in: %s", want, r->err);
+    snprintf(want, sizeof want, "%s:%s: error: %s", last_path, where, msg);
+    cr_expect_eq(last.status, 2, "exit %d: %s", last.status, last.err);
+    cr_expect(strstr(last.err, want), "want '%s' in: %s", want, last.err);
+    return cpu;
+}
+
+/* validate must pass g, saying `says` (when not NULL). */
+static double loads(gen *g, const char *says)
+{
+    double cpu = validate(g);
+    cr_expect_eq(last.status, 0, "%s", last.err);
+    if (says)
+        cr_expect(strstr(last.out, says), "%s", last.out);
+    return cpu;
+}
+
+/* refused (loads) in less than CPU_WANT_S of CPU. */
+static void refused_quickly(gen *g, const char *where, const char *msg)
+{
+    cr_expect_lt(refused(g, where, msg), CPU_WANT_S);
+}
+
+static void loads_quickly(gen *g, const char *says)
+{
+    cr_expect_lt(loads(g, says), CPU_WANT_S);
 }
 
 Test(yaml_limits, deep_flow_lists_refused_at_the_limit)
 {
-    gen g = {0};
-    put(&g, "workload: noop\nx-a: ");
-    repeat(&g, "[", 20000);
-    repeat(&g, "]", 20000);
-    put(&g, "\n");
-    proc_out r;
-    char path[4096];
-    double cpu;
-    validate(&g, &r, path, sizeof path, &cpu);
+    gen g = deep("[", "", "]", 20000, "\n");
     /* the root mapping is level 1, x-a's list 2: the 64th '[' opens level 65 */
-    expect_error(&r, path, "2:69", "YAML lists and mappings nested more than 64 deep");
-    cr_expect_lt(cpu, CPU_WANT_S);
+    refused_quickly(&g, "2:69", "YAML lists and mappings nested more than 64 deep");
 }
 
 Test(yaml_limits, deep_flow_mappings_and_block_lists_refused)
 {
-    gen g = {0};
-    put(&g, "workload: noop\nx-a: ");
-    repeat(&g, "{a: ", 20000);
-    put(&g, "1");
-    repeat(&g, "}", 20000);
-    put(&g, "\n");
-    proc_out r;
-    char path[4096];
-    double cpu;
-    validate(&g, &r, path, sizeof path, &cpu);
-    expect_error(&r, path, "2:258", "YAML lists and mappings nested more than 64 deep");
+    gen g = deep("{a: ", "1", "}", 20000, "\n");
+    refused(&g, "2:258", "YAML lists and mappings nested more than 64 deep");
 
-    put(&g, "workload: noop\nx-a:\n  ");
-    repeat(&g, "- ", 200);
-    put(&g, "1\n");
-    validate(&g, &r, path, sizeof path, &cpu);
-    expect_error(&r, path, "3:129", "YAML lists and mappings nested more than 64 deep");
+    g = made("workload: noop\nx-a:\n  ", "- ", 200, "1\n");
+    refused(&g, "3:129", "YAML lists and mappings nested more than 64 deep");
 }
 
 /* 64 levels load; the 65th is the error, at the collection that opens it */
 Test(yaml_limits, sixty_four_levels_load)
 {
-    gen g = {0};
-    put(&g, "workload: noop\nx-a: ");
-    repeat(&g, "[", 63);
-    repeat(&g, "]", 63);
-    put(&g, "\nsweep:\n  size: [1, 2]\n");
-    proc_out r;
-    char path[4096];
-    double cpu;
-    validate(&g, &r, path, sizeof path, &cpu);
-    cr_expect_eq(r.status, 0, "%s", r.err);
-    cr_expect(strstr(r.out, ": 2 trials"), "%s", r.out);
+    gen g = deep("[", "", "]", 63, "\nsweep:\n  size: [1, 2]\n");
+    loads(&g, ": 2 trials");
 
-    put(&g, "workload: noop\nx-a: ");
-    repeat(&g, "[", 64);
-    repeat(&g, "]", 64);
-    put(&g, "\n");
-    validate(&g, &r, path, sizeof path, &cpu);
-    expect_error(&r, path, "2:69", "YAML lists and mappings nested more than 64 deep");
+    g = deep("[", "", "]", 64, "\n");
+    refused(&g, "2:69", "YAML lists and mappings nested more than 64 deep");
 }
 
 /* 100,000 keys in one mapping: each was compared with every key before it */
 Test(yaml_limits, many_keys_in_linear_time)
 {
-    gen g = {0};
-    put(&g, "workload: noop\n");
-    for (int i = 0; i < 100000; i++)
-        put(&g, "x-k%d: %d\n", i, i);
-    put(&g, "x-k17: again\n");
-    proc_out r;
-    char path[4096];
-    double cpu;
-    validate(&g, &r, path, sizeof path, &cpu);
-    expect_error(&r, path, "100002:1", "duplicate key 'x-k17' (first at line 19)");
-    cr_expect_lt(cpu, CPU_WANT_S);
+    gen g = made("workload: noop\n", "x-k%d: %d\n", 100000, "x-k17: again\n");
+    refused_quickly(&g, "100002:1", "duplicate key 'x-k17' (first at line 19)");
 }
 
 /* 100,000 anchors and as many aliases: libyaml scanned every anchor for each */
 Test(yaml_limits, many_anchors_in_linear_time)
 {
-    gen g = {0};
-    put(&g, "workload: noop\nx-a:\n");
-    for (int i = 0; i < 100000; i++)
-        put(&g, "  - &a%d %d\n", i, i);
-    put(&g, "x-b:\n");
-    for (int i = 0; i < 100000; i++)
-        put(&g, "  - *a%d\n", i);
+    gen g = made("workload: noop\nx-a:\n", "  - &a%d %d\n", 100000, "x-b:\n");
+    each(&g, "  - *a%d\n", 100000);
     put(&g, "sweep:\n  size: [*a5, *a7]\n");
-    proc_out r;
-    char path[4096];
-    double cpu;
-    validate(&g, &r, path, sizeof path, &cpu);
-    cr_expect_eq(r.status, 0, "%s", r.err);
-    cr_expect(strstr(r.out, ": 2 trials"), "%s", r.out);
-    cr_expect_lt(cpu, CPU_WANT_S);
+    loads_quickly(&g, ": 2 trials");
 }
 
 Test(yaml_limits, anchor_errors_say_which)
 {
-    gen g = {0};
-    put(&g, "workload: noop\nx-a: &a 1\nx-b: &a 2\n");
-    proc_out r;
-    char path[4096];
-    double cpu;
-    validate(&g, &r, path, sizeof path, &cpu);
-    expect_error(&r, path, "3:6", "YAML anchor '&a' is defined twice (first at line 2)");
+    gen g = begun("workload: noop\nx-a: &a 1\nx-b: &a 2\n");
+    refused(&g, "3:6", "YAML anchor '&a' is defined twice (first at line 2)");
 
     put(&g, "workload: noop\nsweep:\n  size: [*nowhere]\n");
-    validate(&g, &r, path, sizeof path, &cpu);
-    expect_error(&r, path, "3:10", "YAML alias '*nowhere' names no anchor defined before it");
+    refused(&g, "3:10", "YAML alias '*nowhere' names no anchor defined before it");
 }
 
 /* libyaml checked each %TAG directive against every one before it */
 Test(yaml_limits, many_directives_refused)
 {
     gen g = {0};
-    for (int i = 0; i < 64; i++)
-        put(&g, "%%TAG !t%d! tag:example.com,2000:\n", i);
+    each(&g, "%%TAG !t%d! tag:example.com,2000:\n", 64);
     put(&g, "---\nworkload: noop\n");
-    proc_out r;
-    char path[4096];
-    double cpu;
-    validate(&g, &r, path, sizeof path, &cpu);
-    cr_expect_eq(r.status, 0, "%s", r.err);
+    loads(&g, NULL);
 
-    for (int i = 0; i < 50000; i++)
-        put(&g, "%%TAG !t%d! tag:example.com,2000:\n", i);
+    each(&g, "%%TAG !t%d! tag:example.com,2000:\n", 50000);
     put(&g, "---\nworkload: noop\n");
-    validate(&g, &r, path, sizeof path, &cpu);
-    expect_error(&r, path, "65:1", "more than 64 YAML directives ('%' lines)");
-    cr_expect_lt(cpu, CPU_WANT_S);
+    refused_quickly(&g, "65:1", "more than 64 YAML directives ('%' lines)");
 }
 
 /* A list of 999,999 values is a document walked a few times over, not an
  * alias bomb: the visit budget grows with the document */
 Test(yaml_limits, plain_list_below_the_limit_loads)
 {
-    gen g = {0};
-    put(&g, "workload: noop\nsize: 5\nexclude:\n  - {size: [");
+    gen g = begun("workload: noop\nsize: 5\nexclude:\n  - {size: [");
     for (int i = 0; i < 999999; i++)
         put(&g, "%s%d", i ? ", " : "", 10 + i);
     put(&g, "]}\n");
-    proc_out r;
-    char path[4096];
-    double cpu;
-    validate(&g, &r, path, sizeof path, &cpu);
-    cr_expect_eq(r.status, 0, "%s", r.err);
-    cr_expect(strstr(r.out, ": 1 trial"), "%s", r.out);
-    cr_expect_not(strstr(r.err, "alias"), "%s", r.err);
+    loads(&g, ": 1 trial");
+    cr_expect_not(strstr(last.err, "alias"), "%s", last.err);
 }
 
 /* the cap on values: twice what a sweep at its trial limit needs */
 Test(yaml_limits, too_many_values_refused)
 {
-    gen g = {0};
-    put(&g, "workload: noop\nx-a: [");
-    repeat(&g, "1,", 2000001);
-    put(&g, "1]\n");
-    proc_out r;
-    char path[4096];
-    double cpu;
-    validate(&g, &r, path, sizeof path, &cpu);
-    expect_error(&r, path, "2:3999997",
-                 "more than 2000000 YAML values (lists, mappings and scalars) in the file");
-    cr_expect_lt(cpu, CPU_WANT_S);
+    gen g = made("workload: noop\nx-a: [", "1,", 2000001, "1]\n");
+    refused_quickly(&g, "2:3999997",
+                    "more than 2000000 YAML values (lists, mappings and scalars) in the file");
 }
 
 /* 50,000 linked elements: each label was compared with every one before it
  * (8 s of CPU); now sorted */
 Test(yaml_limits, many_linked_labels_in_linear_time)
 {
-    gen g = {0};
-    put(&g, "workload: noop\nsweep:\n  t:\n");
-    for (int i = 0; i < 50000; i++)
-        put(&g, "    - {label: l%d, seed: %d}\n", i, i);
-    put(&g, "    - {label: l17, seed: 99999}\n");
-    proc_out r;
-    char path[4096];
-    double cpu;
-    validate(&g, &r, path, sizeof path, &cpu);
-    expect_error(&r, path, "50004:7",
-                 "axis 't': two elements are both labelled 'l17'; give each a distinct label");
-    cr_expect_lt(cpu, CPU_WANT_S);
+    gen g = made("workload: noop\nsweep:\n  t:\n", "    - {label: l%d, seed: %d}\n", 50000,
+                 "    - {label: l17, seed: 99999}\n");
+    refused_quickly(&g, "50004:7",
+                    "axis 't': two elements are both labelled 'l17'; give each a distinct label");
 }
 
 /* a list of more than 10,000 values went unchecked: its duplicates ran twice */
 Test(yaml_limits, duplicates_in_a_long_list_found)
 {
-    gen g = {0};
-    put(&g, "workload: noop\nsweep:\n  seed: [");
-    for (int i = 0; i < 20000; i++)
-        put(&g, "%d, ", i);
-    put(&g, "12345]\n");
-    proc_out r;
-    char path[4096];
-    double cpu;
-    validate(&g, &r, path, sizeof path, &cpu);
-    cr_expect_eq(r.status, 2, "%s", r.out);
-    cr_expect(strstr(r.err, "error: axis 'seed' lists 12345 twice (also at line 3)"), "%s", r.err);
+    gen g = made("workload: noop\nsweep:\n  seed: [", "%d, ", 20000, "12345]\n");
+    validate(&g);
+    cr_expect_eq(last.status, 2, "%s", last.out);
+    cr_expect(strstr(last.err, "error: axis 'seed' lists 12345 twice (also at line 3)"), "%s",
+              last.err);
 }

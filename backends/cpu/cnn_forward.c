@@ -37,9 +37,8 @@
 #include <string.h>
 
 #include "cnn_model.h"
-#include "cpu.h"
+#include "frame.h"
 #include "mem.h"
-#include "verify.h"
 
 #define COL_BUDGET ((size_t)1 << 20) /* floats of one im2col chunk: 4 MiB */
 
@@ -68,15 +67,9 @@ static void cnn_release(void *st)
     cnn_state *s = st;
     if (!s)
         return;
-    cpu_free(s->master);
-    cpu_free(s->wk);
-    cpu_free(s->images);
-    for (int i = 0; i < 5; i++)
-        cpu_free(s->act[i]);
-    cpu_free(s->col);
-    cpu_free(s->scratch);
-    cpu_free(s->pooled);
-    cpu_free(s->logits);
+    cpu_free_all(s->act, 5);
+    cpu_free_all((void *[]){s->master, s->wk, s->images, s->col, s->scratch, s->pooled, s->logits},
+                 7);
     free(s->ref);
     free(s);
 }
@@ -141,11 +134,9 @@ static int cnn_prepare(const rn_trial *t, void **state, rn_error *err)
                  "dtype f16 or bf16)");
         return RN_PREPARE_SKIP;
     }
-    cnn_state *s = calloc(1, sizeof *s);
-    if (!s) {
-        snprintf(err->msg, sizeof err->msg, "cnn_forward: out of memory");
+    cnn_state *s = cpu_state_new(sizeof *s, "cnn_forward", err);
+    if (!s)
         return -1;
-    }
     s->cfg = c;
     s->threads = t->threads > 1 ? t->threads : 1;
     s->half = t->dtype;
@@ -467,13 +458,4 @@ void cpu_cnn_inputs(void *state, const float **params, const float **images)
     *images = s->images;
 }
 
-const rn_workload_impl cpu_cnn_forward = {
-    .name = "cnn_forward",
-    .prepare = cnn_prepare,
-    .run = cnn_run,
-    .check = cnn_check,
-    .release = cnn_release,
-    .extras = cnn_extras,
-};
-
-RN_REGISTER_WORKLOAD(cpu_register_workload, cpu_cnn_forward)
+CPU_WORKLOAD(cnn_forward, cnn_prepare, cnn_run, cnn_check, cnn_release, .extras = cnn_extras)

@@ -1,7 +1,8 @@
 /* cpu.h - the CPU backend: OpenBLAS for matmul, OpenMP + libmvec for the
  * element-wise workloads, Philox for every input.  Each workload is one
- * file that ends with RN_REGISTER_WORKLOAD(cpu_register_workload, ...)
- * (backend.h; doc/contributing/adding-a-workload.md#adding-a-workload). */
+ * file that ends with CPU_WORKLOAD or CPU_KERNEL_WORKLOAD (frame.h), which
+ * register it (RN_REGISTER_WORKLOAD, backend.h;
+ * doc/contributing/adding-a-workload.md#adding-a-workload). */
 #ifndef BACKENDS_CPU_CPU_H
 #define BACKENDS_CPU_CPU_H
 

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "backend_tables.h"
 #include "cpu.h"
 
 static int cpu_probe(char *why, size_t len)
@@ -91,22 +92,16 @@ static int cpu_device_info(int index, rn_device_info *out)
 }
 
 /* The workloads, as their files register them (RN_REGISTER_WORKLOAD). */
-static const rn_workload_impl *impls[128];
-static int nimpls;
+static rn_workload_list workloads;
 
 void cpu_register_workload(const rn_workload_impl *w)
 {
-    if (nimpls == (int)(sizeof impls / sizeof impls[0]))
-        abort(); /* a build with more workloads than this table: raise its size */
-    impls[nimpls++] = w;
+    rn_workload_list_add(&workloads, w);
 }
 
 static const rn_workload_impl *cpu_workload(const char *name)
 {
-    for (int i = 0; i < nimpls; i++)
-        if (strcmp(impls[i]->name, name) == 0)
-            return impls[i];
-    return NULL; /* e.g. memcpy: nothing to copy between host and host */
+    return rn_workload_list_find(&workloads, name); /* no memcpy: no copy from host to host */
 }
 
 static int cpu_select(const rn_trial *t, rn_error *err)
@@ -187,22 +182,8 @@ static void cpu_env_info(void *ctx, rn_fact_cb cb)
         cb(ctx, "openblas_coretype_warning", warn);
 }
 
-
-static const rn_backend backend = {
-    .abi = RN_BACKEND_ABI,
-    .name = "cpu",
-    .probe = cpu_probe,
-    .device_count = cpu_device_count,
-    .device_info = cpu_device_info,
-    .workload = cpu_workload,
-    .select = cpu_select,
-    .free_memory = cpu_free_memory,
-    .flush_caches = cpu_flush_caches,
-    .tensor = &cpu_tensor_ops,
-    .env_info = cpu_env_info,
-    .energy = cpu_energy,
-    .shutdown = NULL,
-};
+static const rn_backend backend =
+    RN_BACKEND_OF(cpu, cpu, .shutdown = NULL, .tensor = &cpu_tensor_ops, .energy = cpu_energy);
 
 const rn_backend *cpu_backend(void)
 {

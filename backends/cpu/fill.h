@@ -73,6 +73,39 @@ cpu_philox_lanes(uint64_t blk0, uint32_t c2, uint32_t c3, uint64_t seed,
     }
 }
 
+/* Values base .. base + 4 * CPU_PHILOX_LANES - 1 of (seed, stream) (base a
+ * multiple of 4), as floats: value 4b + w is word w of block b, so the
+ * lanes' words are interleaved on the way out.  The one vector path of the
+ * inputs (cpu_fill_uniform) and of the tensor API's uniform fills (tensor.c). */
+__attribute__((always_inline)) static inline void
+cpu_philox_values(uint64_t base, uint64_t seed, uint32_t stream, float v[4 * CPU_PHILOX_LANES])
+{
+    uint32_t w[4 * CPU_PHILOX_LANES];
+    cpu_philox_lanes(base / 4, stream, 0, seed, w);
+#pragma omp simd
+    for (int l = 0; l < CPU_PHILOX_LANES; l++) {
+        v[4 * l + 0] = rn_u01f(w[l]);
+        v[4 * l + 1] = rn_u01f(w[CPU_PHILOX_LANES + l]);
+        v[4 * l + 2] = rn_u01f(w[2 * CPU_PHILOX_LANES + l]);
+        v[4 * l + 3] = rn_u01f(w[3 * CPU_PHILOX_LANES + l]);
+    }
+}
+
+/* A random fill of dst, n elements on OpenMP threads: range(c, lo, hi)
+ * writes elements [lo, hi) (lo a multiple of the split's alignment) of the
+ * numbers of (seed, stream) from number `offset` on.  cpu_fill_uniform's
+ * and the tensor API's fills (tensor.c) run through it. */
+typedef struct cpu_fill_call {
+    void (*range)(const struct cpu_fill_call *c, size_t lo, size_t hi);
+    void *dst;
+    uint64_t seed, offset;
+    uint32_t stream;
+} cpu_fill_call;
+
+/* The fill c of n elements, split on multiples of `align` over `threads`
+ * OpenMP threads (< 1: OpenMP's current count; mem.h cpu_parallel). */
+void cpu_fill_run(const cpu_fill_call *c, size_t n, size_t align, int threads);
+
 /* dst[i] = rn_uniform(seed, stream, i) for i < n, in the dtype `dtype`
  * (f32 or f64; other dtypes are not filled and give -1), on `threads`
  * OpenMP threads.  The values do not depend on the thread count. */

@@ -10,13 +10,12 @@
  * cpu_fuse_compile() turns the nodes into a register program: the nodes the
  * result needs, in order, each writing a register freed after its operand's
  * last use (so sin(sin(x)) reuses one register in place), the last writing
- * the output block.  Every operation is the one tensor.c applies unfused
- * (the same libmvec vector functions, the same special cases of pow), so a
- * fused result equals the unfused ops' bit for bit.  The split over the
+ * the output block.  Every operation is the kernel tensor.c applies unfused
+ * (ewise.c: the same libmvec vector functions, the same special cases of
+ * pow), so a fused result equals the unfused ops' bit for bit.  The split over the
  * OpenMP threads and the PAR_MIN threshold are tensor.c's too.
  */
 #include <math.h>
-#include <omp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,8 +23,8 @@
 #include <time.h>
 
 #include "cpu.h"
+#include "ewise.h"
 #include "mem.h"
-#include "vmath.h"
 
 #define FUSE_BLOCK 1024  /* floats per block */
 #define FUSE_REGS 32     /* block registers at most */
@@ -54,80 +53,18 @@ typedef struct program {
 
 /* --- kernels: d = f(a[, b]) over m elements ------------------------------------ */
 
-/* The unary operations as tensor.c's kernels compute them. */
-#define UNARY(NAME, EXPR)                                                                \
-    CPU_CLONES static void NAME(float *d, const float *s, size_t m, float k)             \
-    {                                                                                    \
-        (void)k;                                                                         \
-        _Pragma("omp simd") for (size_t i = 0; i < m; i++)                               \
-        {                                                                                \
-            float x = s[i];                                                              \
-            d[i] = (EXPR);                                                               \
-        }                                                                                \
-    }
-
-UNARY(f_neg, -x)
-UNARY(f_abs, fabsf(x))
-UNARY(f_sin, sinf(x))
-UNARY(f_exp, expf(x))
-UNARY(f_pow, powf(x, k))
-UNARY(f_square, x *x)
-UNARY(f_cube, x *x *x)
-UNARY(f_sqrt, sqrtf(x))
-UNARY(f_recip, 1.0f / x)
-UNARY(f_copy, x)
-UNARY(f_one, 1.0f + 0.0f * x)
-
-typedef void (*unary_fn)(float *d, const float *s, size_t m, float k);
-
-/* pow's kernel for exponent k, as tensor.c chooses it */
-static unary_fn pow_kernel(double k)
-{
-    return k == 2 ? f_square : k == 1 ? f_copy : k == 0 ? f_one : k == 3 ? f_cube
-           : k == 0.5 ? f_sqrt : k == -1 ? f_recip : f_pow;
-}
-
-static unary_fn unary_kernel(rn_fuse_op op, double k)
+/* tensor.c's kernels (ewise.c), so that fused and unfused agree bit for bit */
+static cpu_unary_fn unary_kernel(rn_fuse_op op, double k)
 {
     switch (op) {
-    case RN_FN_NEG: return f_neg;
-    case RN_FN_ABS: return f_abs;
-    case RN_FN_SIN: return f_sin;
-    case RN_FN_EXP: return f_exp;
-    case RN_FN_POW: return pow_kernel(k);
+    case RN_FN_NEG: return cpu_ew_unary(RN_UN_NEG, k);
+    case RN_FN_ABS: return cpu_ew_unary(RN_UN_ABS, k);
+    case RN_FN_SIN: return cpu_ew_unary(RN_UN_SIN, k);
+    case RN_FN_EXP: return cpu_ew_unary(RN_UN_EXP, k);
+    case RN_FN_POW: return cpu_ew_unary(RN_UN_POW, k);
     default: return NULL;
     }
 }
-
-#define BINARY(NAME, OP)                                                                 \
-    CPU_CLONES static void NAME##_vv(float *d, const float *a, const float *b, size_t m)  \
-    {                                                                                    \
-        _Pragma("omp simd") for (size_t i = 0; i < m; i++) d[i] = a[i] OP b[i];          \
-    }                                                                                    \
-    CPU_CLONES static void NAME##_sv(float *d, const float *a, const float *b, size_t m)  \
-    {                                                                                    \
-        float x = a[0];                                                                  \
-        _Pragma("omp simd") for (size_t i = 0; i < m; i++) d[i] = x OP b[i];             \
-    }                                                                                    \
-    CPU_CLONES static void NAME##_vs(float *d, const float *a, const float *b, size_t m)  \
-    {                                                                                    \
-        float y = b[0];                                                                  \
-        _Pragma("omp simd") for (size_t i = 0; i < m; i++) d[i] = a[i] OP y;             \
-    }
-
-BINARY(b_add, +)
-BINARY(b_sub, -)
-BINARY(b_mul, *)
-BINARY(b_div, /)
-
-typedef void (*binary_fn)(float *d, const float *a, const float *b, size_t m);
-
-static const binary_fn binary_kernels[4][3] = {
-    {b_add_vv, b_add_sv, b_add_vs},
-    {b_sub_vv, b_sub_sv, b_sub_vs},
-    {b_mul_vv, b_mul_sv, b_mul_vs},
-    {b_div_vv, b_div_sv, b_div_vs},
-};
 
 /* --- compiling ------------------------------------------------------------------ */
 
@@ -296,7 +233,7 @@ static void run_range(const program *p, float *dst, const float *const *in, cons
             int sa, sb = 0;
             const float *a = operand_at(&q->a, regs, in, nin, b, &sa);
             if (q->op < RN_FN_ADD) {
-                unary_fn f = unary_kernel(q->op, q->k);
+                cpu_unary_fn f = unary_kernel(q->op, q->k);
                 if (sa) { /* one number: computed once, then spread */
                     float v;
                     f(&v, a, 1, q->k);
@@ -308,7 +245,7 @@ static void run_range(const program *p, float *dst, const float *const *in, cons
                 continue;
             }
             const float *c = operand_at(&q->b, regs, in, nin, b, &sb);
-            const binary_fn *fs = binary_kernels[q->op - RN_FN_ADD];
+            const cpu_binary_fn *fs = cpu_ew_binary[q->op - RN_FN_ADD];
             if (sa && sb) {
                 float v;
                 fs[0](&v, a, c, 1);
@@ -319,6 +256,29 @@ static void run_range(const program *p, float *dst, const float *const *in, cons
             }
         }
     }
+}
+
+typedef struct run_args {
+    const program *p;
+    float *dst;
+    const float *const *in;
+    const size_t *nin;
+    size_t bytes; /* of one thread's block registers */
+    int failed;
+} run_args;
+
+/* one thread's range, with its own block registers */
+static void run_part(void *ctx, int part, size_t lo, size_t hi)
+{
+    (void)part;
+    run_args *a = ctx;
+    float *scratch = aligned_alloc(64, a->bytes);
+    if (scratch)
+        run_range(a->p, a->dst, a->in, a->nin, lo, hi, scratch);
+    else
+#pragma omp atomic write
+        a->failed = 1;
+    free(scratch);
 }
 
 int cpu_fuse_run(int dev, const void *kernel, float *dst, const float *const *in,
@@ -345,19 +305,9 @@ int cpu_fuse_run(int dev, const void *kernel, float *dst, const float *const *in
         free(scratch);
         return 0;
     }
-    int failed = 0;
-#pragma omp parallel reduction(| : failed)
-    {
-        size_t lo, hi;
-        cpu_split(n, ALIGN_ELEMS, omp_get_thread_num(), omp_get_num_threads(), &lo, &hi);
-        float *scratch = lo < hi ? aligned_alloc(64, bytes) : NULL;
-        if (lo < hi && !scratch)
-            failed = 1;
-        else if (lo < hi)
-            run_range(p, dst, in, nin, lo, hi, scratch);
-        free(scratch);
-    }
-    if (failed) {
+    run_args a = {p, dst, in, nin, bytes, 0};
+    cpu_parallel(n, ALIGN_ELEMS, 0, run_part, &a);
+    if (a.failed) {
         snprintf(err->msg, sizeof err->msg, "fuse: out of memory");
         return -1;
     }

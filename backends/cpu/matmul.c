@@ -5,14 +5,12 @@
 #include <float.h>
 #include <limits.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
-#include "cpu.h"
 #include "fill.h"
+#include "frame.h"
 #include "mem.h"
-#include "verify.h"
 
 typedef struct matmul_state {
     cpu_output out; /* C; first member, see verify.h */
@@ -22,15 +20,10 @@ typedef struct matmul_state {
     int threads;
 } matmul_state;
 
-static void matmul_release(void *st)
+static void matmul_free(void *st)
 {
     matmul_state *s = st;
-    if (!s)
-        return;
-    cpu_free(s->a);
-    cpu_free(s->b);
-    cpu_free(s->c);
-    free(s);
+    cpu_free_all((void *[]){s->a, s->b, s->c}, 3);
 }
 
 /* A dimension that CBLAS can take (it takes int). */
@@ -80,19 +73,9 @@ static void settle_blas_pool(int threads)
     free(a);
 }
 
-static int matmul_prepare(const rn_trial *t, void **state, rn_error *err)
+static int matmul_setup(const rn_trial *t, void *st, rn_error *err)
 {
-    *state = NULL;
-    if (t->dtype != RN_F32 && t->dtype != RN_F64) {
-        snprintf(err->msg, sizeof err->msg, "dtype %s is not supported by the cpu backend",
-                 rn_dtype_name(t->dtype));
-        return RN_PREPARE_SKIP;
-    }
-    matmul_state *s = calloc(1, sizeof *s);
-    if (!s) {
-        snprintf(err->msg, sizeof err->msg, "matmul: out of memory");
-        return -1;
-    }
+    matmul_state *s = st;
     s->dtype = t->dtype;
     size_t es = rn_dtype_size(t->dtype);
     if (dimension(param_or_size(t, "m"), "m", &s->m, err) ||
@@ -100,34 +83,28 @@ static int matmul_prepare(const rn_trial *t, void **state, rn_error *err)
         dimension(t->size, "size", &s->n, err) ||
         !(s->a = cpu_alloc(s->m * s->k, es, "matmul", "A", err)) ||
         !(s->b = cpu_alloc(s->k * s->n, es, "matmul", "B", err)) ||
-        !(s->c = cpu_alloc(s->m * s->n, es, "matmul", "C", err))) {
-        matmul_release(s);
+        !(s->c = cpu_alloc(s->m * s->n, es, "matmul", "C", err)))
         return -1;
-    }
     cpu_fill_uniform(s->a, s->dtype, s->m * s->k, t->seed, 0, t->threads);
     cpu_fill_uniform(s->b, s->dtype, s->k * s->n, t->seed, 1, t->threads);
     s->out = (cpu_output){s->c, s->m * s->n, s->dtype, 0};
-    int inj = cpu_inject(t, &s->out, err); /* doc/workloads.md#fault-injection */
-    if (inj) {
-        matmul_release(s);
-        return inj;
-    }
     s->threads = t->threads > 0 ? t->threads : 1;
+    return 0;
+}
+
+/* prepare()'s last step, after the inject step */
+static void matmul_ready(void *st)
+{
+    matmul_state *s = st;
     /* select() leaves OpenBLAS alone (cpu_backend.c); set here, not only in
      * run(), for settle_blas_pool's GEMMs */
     cpu_blas_threads(s->threads);
     settle_blas_pool(s->threads);
-    *state = s;
-    return 0;
 }
 
-static int matmul_run(void *st, rn_sample *smp, rn_error *err)
+static void matmul_kernel(void *st)
 {
-    (void)smp;
-    (void)err;
     matmul_state *s = st;
-    if (s->out.skip_kernel) /* inject: skip_kernel */
-        return 0;
     int m = (int)s->m, n = (int)s->n, k = (int)s->k;
     /* Leading dimensions must be >= 1 even for empty matrices. */
     int lda = k > 1 ? k : 1, ldb = n > 1 ? n : 1, ldc = n > 1 ? n : 1;
@@ -138,12 +115,18 @@ static int matmul_run(void *st, rn_sample *smp, rn_error *err)
     else
         cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, n, k, 1.0, s->a, lda, s->b,
                     ldb, 0.0, s->c, ldc);
-    return 0;
 }
 
-static double at(const void *p, rn_dtype d, size_t i)
+/* C[i][j] summed in double from the inputs */
+static double matmul_reference(const void *st, size_t idx, char *what, size_t len)
 {
-    return d == RN_F32 ? ((const float *)p)[i] : ((const double *)p)[i];
+    const matmul_state *s = st;
+    size_t i = idx / s->n, j = idx % s->n;
+    double ref = 0;
+    for (size_t p = 0; p < s->k; p++)
+        ref += cpu_at(s->a, s->dtype, i * s->k + p) * cpu_at(s->b, s->dtype, p * s->n + j);
+    snprintf(what, len, "C[%zu][%zu]", i, j);
+    return ref;
 }
 
 static int matmul_check(void *st, rn_error *err)
@@ -155,27 +138,7 @@ static int matmul_check(void *st, rn_error *err)
     double eps = s->dtype == RN_F32 ? FLT_EPSILON : DBL_EPSILON;
     double floor = s->dtype == RN_F32 ? 1e-5 : 1e-12;
     double tol = fmax(floor, 8.0 * sqrt((double)s->k) * eps);
-    int digits = s->dtype == RN_F32 ? 9 : 17;
-    size_t total = s->m * s->n, count = cpu_sample_count(total);
-    for (size_t q = 0; q < count; q++) {
-        size_t idx = cpu_sample_index(total, q), i = idx / s->n, j = idx % s->n;
-        double ref = 0;
-        for (size_t p = 0; p < s->k; p++)
-            ref += at(s->a, s->dtype, i * s->k + p) * at(s->b, s->dtype, p * s->n + j);
-        char what[64];
-        snprintf(what, sizeof what, "C[%zu][%zu]", i, j);
-        if (cpu_compare(at(s->c, s->dtype, idx), ref, tol, digits, "matmul", what, err))
-            return -1;
-    }
-    return 0;
+    return cpu_check_output(s, tol, SIZE_MAX, "matmul", matmul_reference, err);
 }
 
-const rn_workload_impl cpu_matmul = {
-    .name = "matmul",
-    .prepare = matmul_prepare,
-    .run = matmul_run,
-    .check = matmul_check,
-    .release = matmul_release,
-};
-
-RN_REGISTER_WORKLOAD(cpu_register_workload, cpu_matmul)
+CPU_KERNEL_WORKLOAD(matmul, 1, matmul_ready)

@@ -1,6 +1,7 @@
-/* mem.c - checked, aligned allocation. */
+/* mem.c - checked, aligned allocation; ranges over OpenMP threads. */
 #include "mem.h"
 
+#include <omp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,6 +93,12 @@ void cpu_free(void *p)
         free(((void **)p)[-1]);
 }
 
+void cpu_free_all(void *const *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        cpu_free(p[i]);
+}
+
 int cpu_count(long long v, const char *workload, const char *what, size_t *out,
               rn_error *err)
 {
@@ -103,4 +110,28 @@ int cpu_count(long long v, const char *workload, const char *what, size_t *out,
     }
     *out = (size_t)v;
     return 0;
+}
+
+int cpu_alloc_arrays(const rn_trial *t, const char *workload, size_t *n, void **const *p,
+                     const char *const *names, int count, rn_error *err)
+{
+    if (cpu_count(t->size, workload, "size", n, err))
+        return -1;
+    for (int i = 0; i < count; i++)
+        if (!(*p[i] = cpu_alloc(*n, rn_dtype_size(t->dtype), workload, names[i], err)))
+            return -1;
+    return 0;
+}
+
+void cpu_parallel(size_t n, size_t align, int threads, cpu_range_fn fn, void *ctx)
+{
+    int nt = threads > 0 ? threads : omp_get_max_threads();
+#pragma omp parallel num_threads(nt) if (nt > 1)
+    {
+        int part = omp_get_thread_num();
+        size_t lo, hi;
+        cpu_split(n, align, part, omp_get_num_threads(), &lo, &hi);
+        if (lo < hi)
+            fn(ctx, part, lo, hi);
+    }
 }

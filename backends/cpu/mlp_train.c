@@ -27,9 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cpu.h"
+#include "frame.h"
 #include "mlp.h"
-#include "verify.h"
 
 #if defined(__SSE2__)
 #include <immintrin.h>
@@ -89,21 +88,8 @@ void mlp_cpu_work_free(mlp_cpu_work *w)
     memset(w, 0, sizeof *w);
 }
 
-/* z = max(z, 0) */
-static void relu(float *z, long n, int nt)
-{
-    if (nt > 1 && n >= MLP_OMP_MIN) {
-#pragma omp parallel for simd num_threads(nt)
-        for (long i = 0; i < n; i++)
-            z[i] = z[i] > 0.0f ? z[i] : 0.0f;
-    } else {
-#pragma omp simd
-        for (long i = 0; i < n; i++)
-            z[i] = z[i] > 0.0f ? z[i] : 0.0f;
-    }
-}
-
-/* d = 0 where the ReLU output a is 0 */
+/* d = 0 where the ReLU output a is 0; with d = a, the ReLU itself:
+ * a = max(a, 0) */
 static void relu_mask(float *d, const float *a, long n, int nt)
 {
     if (nt > 1 && n >= MLP_OMP_MIN) {
@@ -156,7 +142,7 @@ double mlp_loss_grad(const mlp_net *net, const float *p, const float *x, const i
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, batch, out, in, 1.0f, a, in, W, out,
                     1.0f, z, out);
         if (l + 1 < L)
-            relu(z, (long)batch * out, nt);
+            relu_mask(z, z, (long)batch * out, nt);
         a = z;
     }
     /* softmax cross-entropy; dZ_L = (softmax - onehot) / batch */
@@ -272,14 +258,9 @@ static void mlp_release(void *st)
     if (!s)
         return;
     mlp_config_free(&s->cfg);
-    free(s->init);
-    free(s->p);
-    free(s->g);
-    free(s->m);
-    free(s->v);
-    free(s->xb);
-    free(s->yb);
-    free(s->perm);
+    void *bufs[] = {s->init, s->p, s->g, s->m, s->v, s->xb, s->yb, s->perm};
+    for (size_t i = 0; i < sizeof bufs / sizeof *bufs; i++)
+        free(bufs[i]);
     mlp_cpu_work_free(&s->work);
     free(s);
 }
@@ -287,11 +268,9 @@ static void mlp_release(void *st)
 static int mlp_prepare(const rn_trial *t, void **state, rn_error *err)
 {
     *state = NULL;
-    mlp_state *s = (mlp_state *)calloc(1, sizeof *s);
-    if (!s) {
-        snprintf(err->msg, sizeof err->msg, "mlp_train: out of memory");
+    mlp_state *s = cpu_state_new(sizeof *s, "mlp_train", err);
+    if (!s)
         return -1;
-    }
     int rc = mlp_config_load(t, &s->cfg, err);
     if (rc) {
         free(s);
@@ -396,13 +375,4 @@ static void mlp_extras(void *st, void *ctx, void (*cb)(void *ctx, const char *k,
         mlp_report(s->final_loss, s->final_acc, ctx, cb);
 }
 
-const rn_workload_impl cpu_mlp_train = {
-    .name = "mlp_train",
-    .prepare = mlp_prepare,
-    .run = mlp_run,
-    .check = mlp_check,
-    .release = mlp_release,
-    .extras = mlp_extras,
-};
-
-RN_REGISTER_WORKLOAD(cpu_register_workload, cpu_mlp_train)
+CPU_WORKLOAD(mlp_train, mlp_prepare, mlp_run, mlp_check, mlp_release, .extras = mlp_extras)

@@ -7,15 +7,10 @@
  *   torch.sin(torch.sin(x)): x -> t -> y -> t ... ending in y.
  * The loops call sinf / sin under `omp simd`, which vmath.h turns into calls
  * of glibc's vector variants; x is input stream 0. */
-#include <float.h>
-#include <omp.h>
-#include <stdio.h>
-#include <stdlib.h>
-
-#include "cpu.h"
 #include "fill.h"
+#include "frame.h"
 #include "mem.h"
-#include "verify.h"
+#include "verify_tol.h"
 #include "vmath.h"
 
 /* Elements per fused tile: 4 KiB of floats stays in L1 across the passes. */
@@ -64,105 +59,88 @@ static void *offset(void *p, rn_dtype d, size_t i)
     return (char *)p + i * rn_dtype_size(d);
 }
 
-static void nested_sin_release(void *st)
+static void nested_sin_free(void *st)
 {
     nested_sin_state *s = st;
-    if (!s)
-        return;
-    cpu_free(s->x);
-    cpu_free(s->y);
-    cpu_free(s->t);
-    free(s);
+    cpu_free_all((void *[]){s->x, s->y, s->t}, 3);
 }
 
-static int nested_sin_prepare(const rn_trial *t, void **state, rn_error *err)
+static int nested_sin_setup(const rn_trial *t, void *st, rn_error *err)
 {
-    *state = NULL;
-    if (t->dtype != RN_F32 && t->dtype != RN_F64) {
-        snprintf(err->msg, sizeof err->msg, "dtype %s is not supported by the cpu backend",
-                 rn_dtype_name(t->dtype));
-        return RN_PREPARE_SKIP;
-    }
+    nested_sin_state *s = st;
     double depth = rn_param_num(t, "depth", 4);
     if (!(depth >= 1 && depth <= 1 << 20)) {
         snprintf(err->msg, sizeof err->msg, "nested_sin: depth = %g is out of range", depth);
-        return -1;
-    }
-    nested_sin_state *s = calloc(1, sizeof *s);
-    if (!s) {
-        snprintf(err->msg, sizeof err->msg, "nested_sin: out of memory");
         return -1;
     }
     s->depth = (int)depth;
     s->fused = rn_param_num(t, "fused", 0) != 0;
     s->threads = t->threads > 1 ? t->threads : 1;
     s->dtype = t->dtype;
-    size_t es = rn_dtype_size(t->dtype);
-    if (cpu_count(t->size, "nested_sin", "size", &s->n, err) ||
-        !(s->x = cpu_alloc(s->n, es, "nested_sin", "x", err)) ||
-        !(s->y = cpu_alloc(s->n, es, "nested_sin", "y", err)) ||
-        (!s->fused && s->depth > 1 && !(s->t = cpu_alloc(s->n, es, "nested_sin", "t", err)))) {
-        nested_sin_release(s);
+    /* t: the unfused passes' ping-pong buffer */
+    if (cpu_alloc_arrays(t, "nested_sin", &s->n, (void **[]){&s->x, &s->y, &s->t},
+                         (const char *[]){"x", "y", "t"}, !s->fused && s->depth > 1 ? 3 : 2, err))
         return -1;
-    }
     cpu_fill_uniform(s->x, s->dtype, s->n, t->seed, 0, s->threads);
     s->out = (cpu_output){s->y, s->n, s->dtype, 0};
-    int inj = cpu_inject(t, &s->out, err); /* doc/workloads.md#fault-injection */
-    if (inj) {
-        nested_sin_release(s);
-        return inj;
-    }
-    *state = s;
     return 0;
 }
 
-/* One pass src -> dst over all elements, split across the threads. */
-static void pass(const nested_sin_state *s, void *src, void *dst)
+/* One pass src -> dst, or (fused) all `depth` of them, on one thread's range. */
+typedef struct pass_args {
+    const nested_sin_state *s;
+    void *src, *dst;
+    int fused;
+} pass_args;
+
+static void pass_range(void *ctx, int part, size_t lo, size_t hi)
 {
-#pragma omp parallel num_threads(s->threads) if (s->threads > 1)
-    {
-        size_t lo, hi;
-        cpu_split(s->n, ALIGN_ELEMS, omp_get_thread_num(), omp_get_num_threads(), &lo, &hi);
-        if (lo < hi) {
-            if (s->dtype == RN_F32)
-                pass_f32(offset(src, s->dtype, lo), offset(dst, s->dtype, lo), hi - lo);
-            else
-                pass_f64(offset(src, s->dtype, lo), offset(dst, s->dtype, lo), hi - lo);
-        }
-    }
+    (void)part;
+    const pass_args *p = ctx;
+    rn_dtype d = p->s->dtype;
+    void *src = offset(p->src, d, lo), *dst = offset(p->dst, d, lo);
+    if (p->fused && d == RN_F32)
+        fused_f32(src, dst, hi - lo, p->s->depth);
+    else if (p->fused)
+        fused_f64(src, dst, hi - lo, p->s->depth);
+    else if (d == RN_F32)
+        pass_f32(src, dst, hi - lo);
+    else
+        pass_f64(src, dst, hi - lo);
 }
 
-static int nested_sin_run(void *st, rn_sample *smp, rn_error *err)
+/* src -> dst over all elements, split across the threads. */
+static void pass(const nested_sin_state *s, void *src, void *dst, int fused)
 {
-    (void)smp;
-    (void)err;
+    pass_args p = {s, src, dst, fused};
+    cpu_parallel(s->n, ALIGN_ELEMS, s->threads, pass_range, &p);
+}
+
+static void nested_sin_kernel(void *st)
+{
     nested_sin_state *s = st;
-    if (s->out.skip_kernel) /* inject: skip_kernel */
-        return 0;
     if (s->fused) {
-#pragma omp parallel num_threads(s->threads) if (s->threads > 1)
-        {
-            size_t lo, hi;
-            cpu_split(s->n, ALIGN_ELEMS, omp_get_thread_num(), omp_get_num_threads(), &lo, &hi);
-            if (lo < hi) {
-                if (s->dtype == RN_F32)
-                    fused_f32(offset(s->x, s->dtype, lo), offset(s->y, s->dtype, lo), hi - lo,
-                              s->depth);
-                else
-                    fused_f64(offset(s->x, s->dtype, lo), offset(s->y, s->dtype, lo), hi - lo,
-                              s->depth);
-            }
-        }
-        return 0;
+        pass(s, s->x, s->y, 1);
+        return;
     }
     /* Ping-pong between t and y, starting so that the last pass writes y. */
     void *src = s->x, *dst = s->depth % 2 ? s->y : s->t;
     for (int d = 0; d < s->depth; d++) {
-        pass(s, src, dst);
+        pass(s, src, dst, 0);
         src = dst;
         dst = dst == s->y ? s->t : s->y;
     }
-    return 0;
+}
+
+/* sin applied `depth` times to x[i], in double */
+static double nested_sin_reference(const void *st, size_t i, char *what, size_t len)
+{
+    const nested_sin_state *s = st;
+    double ref = cpu_at(s->x, s->dtype, i);
+    for (int d = 0; d < s->depth; d++)
+        ref = sin(ref);
+    snprintf(what, len, "y[%zu]", i);
+    return ref;
 }
 
 static int nested_sin_check(void *st, rn_error *err)
@@ -170,32 +148,8 @@ static int nested_sin_check(void *st, rn_error *err)
     nested_sin_state *s = st;
     /* libmvec's sin / sinf are within 4 ulp; errors add up over the depth
      * (sin neither amplifies nor damps relative errors much near [0, 1)). */
-    double eps = s->dtype == RN_F32 ? FLT_EPSILON : DBL_EPSILON;
-    double floor = s->dtype == RN_F32 ? 1e-5 : 1e-12;
-    double tol = fmax(floor, 4.0 * s->depth * eps);
-    int digits = s->dtype == RN_F32 ? 9 : 17;
-    size_t count = cpu_sample_count(s->n);
-    for (size_t q = 0; q < count; q++) {
-        size_t i = cpu_sample_index(s->n, q);
-        double x = s->dtype == RN_F32 ? ((float *)s->x)[i] : ((double *)s->x)[i];
-        double y = s->dtype == RN_F32 ? ((float *)s->y)[i] : ((double *)s->y)[i];
-        double ref = x;
-        for (int d = 0; d < s->depth; d++)
-            ref = sin(ref);
-        char what[48];
-        snprintf(what, sizeof what, "y[%zu]", i);
-        if (cpu_compare(y, ref, tol, digits, "nested_sin", what, err))
-            return -1;
-    }
-    return 0;
+    return cpu_check_output(s, rn_tol_nested_sin(s->dtype, s->depth), SIZE_MAX, "nested_sin",
+                            nested_sin_reference, err);
 }
 
-const rn_workload_impl cpu_nested_sin = {
-    .name = "nested_sin",
-    .prepare = nested_sin_prepare,
-    .run = nested_sin_run,
-    .check = nested_sin_check,
-    .release = nested_sin_release,
-};
-
-RN_REGISTER_WORKLOAD(cpu_register_workload, cpu_nested_sin)
+CPU_KERNEL_WORKLOAD(nested_sin, 1, NULL)

@@ -1,8 +1,7 @@
 /* noop.c - nothing at all: what is left of a sample is the harness's own
  * overhead.  No allocation: the state is a shared static object with no
  * output, so that a core which treats a NULL state as an error still works. */
-#include "cpu.h"
-#include "verify.h"
+#include "frame.h"
 
 static const cpu_output nothing = {0};
 
@@ -27,12 +26,4 @@ static void noop_release(void *state)
     (void)state;
 }
 
-const rn_workload_impl cpu_noop = {
-    .name = "noop",
-    .prepare = noop_prepare,
-    .run = noop_run,
-    .check = NULL,
-    .release = noop_release,
-};
-
-RN_REGISTER_WORKLOAD(cpu_register_workload, cpu_noop)
+CPU_WORKLOAD(noop, noop_prepare, noop_run, NULL, noop_release)

@@ -4,7 +4,8 @@
  * `action: sleep` sleeps `seconds` per call: a known duration for checking
  * the timer.  `in_process: K` limits the action to process K of a
  * `parallel: processes` trial. */
-#include "cpu.h"
+#include "frame.h"
+#include "selftest_params.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -21,22 +22,13 @@ typedef struct selftest {
 
 static int st_prepare(const rn_trial *t, void **state, rn_error *err)
 {
-    selftest *s = calloc(1, sizeof *s);
-    if (!s) {
-        snprintf(err->msg, sizeof err->msg, "selftest: out of memory");
+    selftest *s = cpu_state_new(sizeof *s, "selftest", err);
+    if (!s)
         return 1;
-    }
-    snprintf(s->action, sizeof s->action, "%s", rn_param_text(t, "action", "none"));
-    /* parallel: processes: misbehave in process `in_process` only
-     * (doc/timing.md#processes-and-threads); the others do nothing */
-    int only = (int)rn_param_num(t, "in_process", 0);
-    if (only > 0 && only != (int)rn_param_num(t, "process_index", 0))
-        snprintf(s->action, sizeof s->action, "none");
-    s->seconds = rn_param_num(t, "seconds", 0.001);
-    if (!strcmp(s->action, "skip")) {
-        snprintf(err->msg, sizeof err->msg, "selftest: skipped on purpose");
+    int rc = rn_selftest_params(t, s->action, sizeof s->action, &s->seconds, err);
+    if (rc) {
         free(s);
-        return RN_PREPARE_SKIP;
+        return rc;
     }
     *state = s;
     return 0;
@@ -93,13 +85,4 @@ static void st_release(void *state)
     free(state);
 }
 
-const rn_workload_impl cpu_selftest = {
-    .name = "selftest",
-    .prepare = st_prepare,
-    .run = st_run,
-    .check = st_check,
-    .release = st_release,
-    .extras = st_extras,
-};
-
-RN_REGISTER_WORKLOAD(cpu_register_workload, cpu_selftest)
+CPU_WORKLOAD(selftest, st_prepare, st_run, st_check, st_release, .extras = st_extras)

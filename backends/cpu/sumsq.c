@@ -8,14 +8,9 @@
  * depends on how OpenMP splits the iterations.  The iteration sums are kept
  * (8 bytes per iteration, noise next to drawing a thousand numbers) so that
  * check() can compare a sample of them with a scalar reference. */
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-
-#include "cpu.h"
 #include "fill.h"
+#include "frame.h"
 #include "mem.h"
-#include "verify.h"
 #include "vmath.h"
 
 #define LANES CPU_PHILOX_LANES
@@ -65,58 +60,33 @@ CPU_CLONES static double iteration(uint64_t seed, uint64_t it, size_t length)
     return sum;
 }
 
-static void sumsq_release(void *st)
+static void sumsq_free(void *st)
 {
     sumsq_state *s = st;
-    if (!s)
-        return;
     cpu_free(s->sums);
-    free(s);
 }
 
-static int sumsq_prepare(const rn_trial *t, void **state, rn_error *err)
+static int sumsq_setup(const rn_trial *t, void *st, rn_error *err)
 {
-    *state = NULL;
-    if (t->dtype != RN_F32) { /* the numbers are drawn as f32, as on the GPU */
-        snprintf(err->msg, sizeof err->msg, "dtype %s is not supported by the cpu backend",
-                 rn_dtype_name(t->dtype));
-        return RN_PREPARE_SKIP;
-    }
+    sumsq_state *s = st;
     double length = rn_param_num(t, "length", 1000);
     if (!(length >= 1 && length <= 1e15)) {
         snprintf(err->msg, sizeof err->msg, "sumsq: length = %g is out of range", length);
-        return -1;
-    }
-    sumsq_state *s = calloc(1, sizeof *s);
-    if (!s) {
-        snprintf(err->msg, sizeof err->msg, "sumsq: out of memory");
         return -1;
     }
     s->length = (size_t)length;
     s->seed = t->seed;
     s->threads = t->threads > 1 ? t->threads : 1;
     if (cpu_count(t->size, "sumsq", "size", &s->iters, err) ||
-        !(s->sums = cpu_alloc(s->iters, sizeof(double), "sumsq", "the iteration sums", err))) {
-        sumsq_release(s);
+        !(s->sums = cpu_alloc(s->iters, sizeof(double), "sumsq", "the iteration sums", err)))
         return -1;
-    }
     s->out = (cpu_output){s->sums, s->iters, RN_F64, 0};
-    int inj = cpu_inject(t, &s->out, err); /* doc/workloads.md#fault-injection */
-    if (inj) {
-        sumsq_release(s);
-        return inj;
-    }
-    *state = s;
     return 0;
 }
 
-static int sumsq_run(void *st, rn_sample *smp, rn_error *err)
+static void sumsq_kernel(void *st)
 {
-    (void)smp;
-    (void)err;
     sumsq_state *s = st;
-    if (s->out.skip_kernel) /* inject: skip_kernel */
-        return 0;
     double total = 0;
     double *sums = s->sums;
     size_t iters = s->iters, length = s->length;
@@ -129,7 +99,6 @@ static int sumsq_run(void *st, rn_sample *smp, rn_error *err)
         total += v;
     }
     s->total = total;
-    return 0;
 }
 
 /* The plain reference: one rn_philox4x32 call per number, in double. */
@@ -147,6 +116,13 @@ static double reference(uint64_t seed, uint64_t it, size_t length)
     return sum;
 }
 
+static double sumsq_reference(const void *st, size_t it, char *what, size_t len)
+{
+    const sumsq_state *s = st;
+    snprintf(what, len, "the sum of iteration %zu", it);
+    return reference(s->seed, it, s->length);
+}
+
 static int sumsq_check(void *st, rn_error *err)
 {
     sumsq_state *s = st;
@@ -156,31 +132,14 @@ static int sumsq_check(void *st, rn_error *err)
     /* The scalar reference draws ~70 M numbers a second: for long iterations
      * check fewer of them (spread over the sample, first and last kept) so
      * that check() stays well under a second. */
-    size_t count = cpu_sample_count(s->iters), budget = REFERENCE_NUMBERS / s->length;
-    if (budget < 2)
-        budget = 2;
-    size_t checks = count < budget ? count : budget;
-    for (size_t q = 0; q < checks; q++) {
-        size_t pos = checks == count ? q : q * (count - 1) / (checks - 1);
-        size_t it = cpu_sample_index(s->iters, pos);
-        char what[64];
-        snprintf(what, sizeof what, "the sum of iteration %zu", it);
-        if (cpu_compare(s->sums[it], reference(s->seed, it, s->length), tol, 17, "sumsq", what,
-                        err))
-            return -1;
-    }
+    size_t budget = REFERENCE_NUMBERS / s->length;
+    if (cpu_check_output(s, tol, budget > 2 ? budget : 2, "sumsq", sumsq_reference, err))
+        return -1;
     double total = 0;
     for (size_t it = 0; it < s->iters; it++)
         total += s->sums[it];
     return cpu_compare(s->total, total, tol, 17, "sumsq", "the total", err);
 }
 
-const rn_workload_impl cpu_sumsq = {
-    .name = "sumsq",
-    .prepare = sumsq_prepare,
-    .run = sumsq_run,
-    .check = sumsq_check,
-    .release = sumsq_release,
-};
-
-RN_REGISTER_WORKLOAD(cpu_register_workload, cpu_sumsq)
+/* the numbers are drawn as f32, as on the GPU: f32 only */
+CPU_KERNEL_WORKLOAD(sumsq, 0, NULL)

@@ -20,8 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend.h"
+#include "backend_tables.h"
 #include "cpu.h"
+#include "ewise.h"
 #include "fill.h"
 #include "mem.h"
 #include "philox.h"
@@ -29,8 +30,7 @@
 
 
 #define PAR_MIN 32768 /* elements: below this an op runs on the calling thread */
-#define LANES CPU_PHILOX_LANES
-#define BATCH (4 * LANES) /* values per vector Philox batch */
+#define BATCH (4 * CPU_PHILOX_LANES) /* values per vector Philox batch */
 #define ALIGN_ELEMS 16    /* threads split on cache lines */
 
 /* --- memory -------------------------------------------------------------- */
@@ -47,13 +47,19 @@ static void t_release(int dev, void *p)
     cpu_free(p);
 }
 
-static int t_copy(int dev, float *dst, const float *src, size_t n, rn_error *err)
+static int t_upload(int dev, float *dst, const float *src, size_t n, rn_error *err)
 {
     (void)dev;
     (void)err;
     if (n)
         memmove(dst, src, n * sizeof(float));
     return 0;
+}
+
+/* host memory both ways: the same copy */
+static int t_download(int dev, float *dst, const float *src, size_t n, rn_error *err)
+{
+    return t_upload(dev, dst, src, n, err);
 }
 
 static int t_sync(int dev, rn_error *err)
@@ -90,19 +96,11 @@ CPU_CLONES static void uniform_range(float *dst, uint64_t j0, uint64_t j1, uint6
     }
     uint64_t j = (j0 + 3) & ~(uint64_t)3;
     uniform_scalar(dst, j0, j, seed, stream);
-    uint32_t w[BATCH];
     float v[BATCH];
     while (j < j1) {
-        cpu_philox_lanes(j / 4, stream, 0, seed, w);
         uint64_t m = j1 - j < BATCH ? j1 - j : BATCH;
         float *d = m == BATCH ? dst + (j - j0) : v;
-#pragma omp simd
-        for (int l = 0; l < LANES; l++) {
-            d[4 * l + 0] = rn_u01f(w[l]);
-            d[4 * l + 1] = rn_u01f(w[LANES + l]);
-            d[4 * l + 2] = rn_u01f(w[2 * LANES + l]);
-            d[4 * l + 3] = rn_u01f(w[3 * LANES + l]);
-        }
+        cpu_philox_values(j, seed, stream, d);
         if (m < BATCH)
             memcpy(dst + (j - j0), v, m * sizeof(float));
         j += m;
@@ -128,6 +126,17 @@ static void normal_range(float *dst, size_t i0, size_t n, uint64_t seed, uint32_
     }
 }
 
+/* cpu_fill_call's ranges: element i of dst is number offset + i */
+static void uniform_part(const cpu_fill_call *c, size_t lo, size_t hi)
+{
+    uniform_range((float *)c->dst + lo, c->offset + lo, c->offset + hi, c->seed, c->stream);
+}
+
+static void normal_part(const cpu_fill_call *c, size_t lo, size_t hi)
+{
+    normal_range((float *)c->dst + lo, lo, hi - lo, c->seed, c->stream, c->offset);
+}
+
 static int t_fill(int dev, float *dst, size_t n, rn_fill_kind kind, double value, uint64_t seed,
                   uint32_t stream, uint64_t offset, rn_error *err)
 {
@@ -148,146 +157,60 @@ static int t_fill(int dev, float *dst, size_t n, rn_fill_kind kind, double value
         snprintf(err->msg, sizeof err->msg, "fill: unknown kind %d", (int)kind);
         return -1;
     }
-    if (n < PAR_MIN) {
-        if (kind == RN_FILL_UNIFORM)
-            uniform_range(dst, offset, offset + n, seed, stream);
-        else
-            normal_range(dst, 0, n, seed, stream, offset);
-        return 0;
-    }
-#pragma omp parallel
-    {
-        size_t lo, hi;
-        cpu_split(n, kind == RN_FILL_UNIFORM ? BATCH : NORMAL_CHUNK, omp_get_thread_num(),
-                  omp_get_num_threads(), &lo, &hi);
-        if (lo < hi) {
-            if (kind == RN_FILL_UNIFORM)
-                uniform_range(dst + lo, offset + lo, offset + hi, seed, stream);
-            else
-                normal_range(dst + lo, lo, hi - lo, seed, stream, offset);
-        }
-    }
+    int uniform = kind == RN_FILL_UNIFORM;
+    cpu_fill_call c = {uniform ? uniform_part : normal_part, dst, seed, offset, stream};
+    if (n < PAR_MIN)
+        c.range(&c, 0, n);
+    else
+        cpu_fill_run(&c, n, uniform ? BATCH : NORMAL_CHUNK, 0);
     return 0;
 }
 
 /* --- element-wise -------------------------------------------------------- */
 
-/* Every kernel is an `omp simd` loop compiled per ISA (CPU_CLONES): even at
- * 1000 numbers a scalar loop costs several times the vector one.  A kernel
- * runs on the calling thread below PAR_MIN elements, else each OpenMP thread
- * runs it on its own slice. */
-typedef void (*unary_kernel)(float *restrict d, const float *restrict s, size_t n, float k);
+/* The kernels are ewise.c's.  One runs on the calling thread below PAR_MIN
+ * elements, else each OpenMP thread runs it on its own slice; a one-element
+ * operand is passed whole to every slice (stride 0). */
+typedef struct ewise_args {
+    cpu_unary_fn unary;
+    cpu_binary_fn binary;
+    float *d;
+    const float *a, *b;
+    size_t sa, sb; /* the operands' strides: 1, or 0 for one element */
+    float k;
+} ewise_args;
 
-#define UNARY_KERNEL(NAME, EXPR)                                                        \
-    CPU_CLONES static void NAME(float *restrict d, const float *restrict s, size_t n,    \
-                                float k)                                                \
-    {                                                                                   \
-        (void)k;                                                                        \
-        _Pragma("omp simd") for (size_t i = 0; i < n; i++)                              \
-        {                                                                               \
-            float x = s[i];                                                             \
-            d[i] = (EXPR);                                                              \
-        }                                                                               \
-    }
-
-UNARY_KERNEL(u_neg, -x)
-UNARY_KERNEL(u_abs, fabsf(x))
-UNARY_KERNEL(u_sin, sinf(x))
-UNARY_KERNEL(u_exp, expf(x))
-UNARY_KERNEL(u_pow, powf(x, k))
-UNARY_KERNEL(u_square, x *x)
-UNARY_KERNEL(u_cube, x *x *x)
-UNARY_KERNEL(u_sqrt, sqrtf(x))
-UNARY_KERNEL(u_recip, 1.0f / x)
-UNARY_KERNEL(u_copy, x)
-UNARY_KERNEL(u_one, 1.0f + 0.0f * x)
-
-static void run_unary(unary_kernel f, float *d, const float *s, size_t n, float k)
+static void ewise_range(void *ctx, int part, size_t lo, size_t hi)
 {
-    if (n < PAR_MIN) {
-        f(d, s, n, k);
-        return;
-    }
-#pragma omp parallel
-    {
-        size_t lo, hi;
-        cpu_split(n, ALIGN_ELEMS, omp_get_thread_num(), omp_get_num_threads(), &lo, &hi);
-        if (lo < hi)
-            f(d + lo, s + lo, hi - lo, k);
-    }
+    (void)part;
+    const ewise_args *e = ctx;
+    if (e->unary)
+        e->unary(e->d + lo, e->a + lo, hi - lo, e->k);
+    else
+        e->binary(e->d + lo, e->a + lo * e->sa, e->b + lo * e->sb, hi - lo);
+}
+
+static void run_ewise(const ewise_args *e, size_t n)
+{
+    if (n < PAR_MIN)
+        ewise_range((void *)e, 0, 0, n);
+    else
+        cpu_parallel(n, ALIGN_ELEMS, 0, ewise_range, (void *)e);
 }
 
 static int t_unary(int dev, rn_unary_op op, float *dst, const float *src, size_t n, double arg,
                    rn_error *err)
 {
     (void)dev;
-    unary_kernel f = NULL;
-    switch (op) {
-    case RN_UN_NEG:
-        f = u_neg;
-        break;
-    case RN_UN_ABS:
-        f = u_abs;
-        break;
-    case RN_UN_SIN:
-        f = u_sin;
-        break;
-    case RN_UN_EXP:
-        f = u_exp;
-        break;
-    case RN_UN_POW:
-        f = arg == 2     ? u_square
-            : arg == 1   ? u_copy
-            : arg == 0   ? u_one
-            : arg == 3   ? u_cube
-            : arg == 0.5 ? u_sqrt
-            : arg == -1  ? u_recip
-                         : u_pow;
-        break;
-    }
+    cpu_unary_fn f = cpu_ew_unary(op, arg);
     if (!f) {
         snprintf(err->msg, sizeof err->msg, "unary: unknown operation %d", (int)op);
         return -1;
     }
-    run_unary(f, dst, src, n, (float)arg);
+    ewise_args e = {.unary = f, .d = dst, .a = src, .sa = 1, .k = (float)arg};
+    run_ewise(&e, n);
     return 0;
 }
-
-/* Binary kernels in three shapes: equal sizes (vv), a one-element left
- * operand (sv), a one-element right operand (vs). */
-typedef void (*binary_kernel)(float *restrict d, const float *restrict a,
-                              const float *restrict b, size_t n);
-
-#define BINARY_KERNELS(NAME, OP)                                                        \
-    CPU_CLONES static void NAME##_vv(float *restrict d, const float *restrict a,         \
-                                     const float *restrict b, size_t n)                 \
-    {                                                                                   \
-        _Pragma("omp simd") for (size_t i = 0; i < n; i++) d[i] = a[i] OP b[i];         \
-    }                                                                                   \
-    CPU_CLONES static void NAME##_sv(float *restrict d, const float *restrict a,         \
-                                     const float *restrict b, size_t n)                 \
-    {                                                                                   \
-        float x = a[0];                                                                 \
-        _Pragma("omp simd") for (size_t i = 0; i < n; i++) d[i] = x OP b[i];            \
-    }                                                                                   \
-    CPU_CLONES static void NAME##_vs(float *restrict d, const float *restrict a,         \
-                                     const float *restrict b, size_t n)                 \
-    {                                                                                   \
-        float y = b[0];                                                                 \
-        _Pragma("omp simd") for (size_t i = 0; i < n; i++) d[i] = a[i] OP y;            \
-    }
-
-BINARY_KERNELS(b_add, +)
-BINARY_KERNELS(b_sub, -)
-BINARY_KERNELS(b_mul, *)
-BINARY_KERNELS(b_div, /)
-
-static const binary_kernel kernels[4][3] = {
-    [RN_BIN_ADD] = {b_add_vv, b_add_sv, b_add_vs},
-    [RN_BIN_SUB] = {b_sub_vv, b_sub_sv, b_sub_vs},
-    [RN_BIN_MUL] = {b_mul_vv, b_mul_sv, b_mul_vs},
-    [RN_BIN_DIV] = {b_div_vv, b_div_sv, b_div_vs},
-};
 
 static int t_binary(int dev, rn_binary_op op, float *dst, const float *a, size_t na,
                     const float *b, size_t nb, rn_error *err)
@@ -302,20 +225,10 @@ static int t_binary(int dev, rn_binary_op op, float *dst, const float *a, size_t
         return -1;
     }
     int shape = na == nb ? 0 : na == 1 ? 1 : 2;
-    binary_kernel f = kernels[op][shape];
     size_t n = (na == 0 || nb == 0) ? 0 : na > nb ? na : nb; /* empty stays empty */
-    if (n < PAR_MIN) {
-        f(dst, a, b, n);
-        return 0;
-    }
-    size_t sa = shape == 1 ? 0 : 1, sb = shape == 2 ? 0 : 1; /* strides of the slices */
-#pragma omp parallel
-    {
-        size_t lo, hi;
-        cpu_split(n, ALIGN_ELEMS, omp_get_thread_num(), omp_get_num_threads(), &lo, &hi);
-        if (lo < hi)
-            f(dst + lo, a + lo * sa, b + lo * sb, hi - lo);
-    }
+    ewise_args e = {.binary = cpu_ew_binary[op][shape], .d = dst, .a = a, .b = b,
+                    .sa = shape == 1 ? 0 : 1, .sb = shape == 2 ? 0 : 1};
+    run_ewise(&e, n);
     return 0;
 }
 
@@ -330,6 +243,17 @@ CPU_CLONES static double sum_range(const float *s, size_t n)
     for (size_t i = 0; i < n; i++)
         acc += (double)s[i];
     return acc;
+}
+
+typedef struct sum_args {
+    const float *src;
+    double part[256]; /* per thread; 0 for a thread with nothing to add */
+} sum_args;
+
+static void sum_part(void *ctx, int part, size_t lo, size_t hi)
+{
+    sum_args *a = ctx;
+    a->part[part] = sum_range(a->src + lo, hi - lo);
 }
 
 /* In double; the same split for the same thread count, partials added in
@@ -349,18 +273,12 @@ static int t_sum(int dev, float *dst1, const float *src, size_t n, rn_error *err
         dst1[0] = (float)sum_range(src, n);
         return 0;
     }
-    double part[256] = {0};
+    sum_args a = {src, {0}};
     int nt = omp_get_max_threads();
     if (nt > 256)
         nt = 256;
-#pragma omp parallel num_threads(nt)
-    {
-        int k = omp_get_thread_num(), m = omp_get_num_threads();
-        size_t lo, hi;
-        cpu_split(n, ALIGN_ELEMS, k, m, &lo, &hi);
-        part[k] = lo < hi ? sum_range(src + lo, hi - lo) : 0;
-    }
-    double acc = 0;
+    cpu_parallel(n, ALIGN_ELEMS, nt, sum_part, &a);
+    double *part = a.part, acc = 0;
     for (int q = 0; q < nt; q++)
         acc += part[q];
     dst1[0] = (float)acc;
@@ -393,18 +311,5 @@ static int t_matmul(int dev, float *c, const float *a, const float *b, int m, in
     return 0;
 }
 
-const rn_tensor_ops cpu_tensor_ops = {
-    .alloc = t_alloc,
-    .release = t_release,
-    .upload = t_copy,
-    .download = t_copy,
-    .fill = t_fill,
-    .unary = t_unary,
-    .binary = t_binary,
-    .sum = t_sum,
-    .matmul = t_matmul,
-    .sync = t_sync,
-    .fuse_compile = cpu_fuse_compile, /* fuse.c */
-    .fuse_run = cpu_fuse_run,
-    .fuse_free = cpu_fuse_free,
-};
+/* the fused expressions' cpu_fuse_* are fuse.c's */
+const rn_tensor_ops cpu_tensor_ops = RN_TENSOR_OPS_OF(t, cpu);

@@ -43,6 +43,23 @@ int cpu_compare(double got, double ref, double tol, int digits, const char *work
     return -1;
 }
 
+int cpu_check_output(const void *state, double tol, size_t most, const char *workload,
+                     cpu_reference_fn ref, rn_error *err)
+{
+    const cpu_output *o = state;
+    int digits = o->dtype == RN_F32 ? 9 : 17;
+    size_t count = cpu_sample_count(o->count), checks = count < most ? count : most;
+    for (size_t q = 0; q < checks; q++) {
+        size_t pos = checks == count ? q : q * (count - 1) / (checks - 1);
+        size_t i = cpu_sample_index(o->count, pos);
+        char what[64];
+        double r = ref(state, i, what, sizeof what);
+        if (cpu_compare(cpu_at(o->data, o->dtype, i), r, tol, digits, workload, what, err))
+            return -1;
+    }
+    return 0;
+}
+
 int cpu_inject(const rn_trial *t, cpu_output *o, rn_error *err)
 {
     switch (rn_inject(t)) {

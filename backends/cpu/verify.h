@@ -36,6 +36,25 @@ size_t cpu_sample_index(size_t n, size_t s);
 int cpu_compare(double got, double ref, double tol, int digits, const char *workload,
                 const char *what, rn_error *err);
 
+/* Element i of an f32 or f64 array (the dtype d), as a double. */
+static inline double cpu_at(const void *p, rn_dtype d, size_t i)
+{
+    return d == RN_F32 ? ((const float *)p)[i] : ((const double *)p)[i];
+}
+
+/* The reference value of entry i of a workload's output, computed from the
+ * state's inputs; writes the entry's name to what (e.g. "x[12]"). */
+typedef double (*cpu_reference_fn)(const void *state, size_t i, char *what, size_t len);
+
+/* The loop of check(): the entries of the state's output (its cpu_output,
+ * the first member) on the sample of cpu_sample_index, each compared with
+ * ref() by cpu_compare within tol, with 9 significant digits for f32 and 17
+ * for f64.  At most `most` (>= 2) entries of the sample, spread over it with
+ * its first and last kept, where the reference is slow; SIZE_MAX: all.
+ * 0, or -1 with err at the first mismatch. */
+int cpu_check_output(const void *state, double tol, size_t most, const char *workload,
+                     cpu_reference_fn ref, rn_error *err);
+
 /* The `inject` testing aid (doc/workloads.md#fault-injection), called by prepare()
  * once `o` is set: skip_kernel poisons the output with NaN and sets
  * o->skip_kernel, so that run() leaves it and check() must fail; skip_copy

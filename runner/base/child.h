@@ -1,7 +1,8 @@
 /* child.h - a child process of the runner's own, one way for all of them:
  * the worker (run/exec/supervisor.c), the hooks process and the check of a Lua
  * file (experiment/lua/hookproc.c), the processes of `parallel: processes`
- * (run/exec/procs.c), the backend facts of
+ * (run/exec/procs.c), the persistent program of `workload: command`
+ * (run/exec/cmd_program.c), the backend facts of
  * a run's meta (results/rundir/meta.c),
  * and the programs spawn.c runs.  Started with its pipes (close-on-exec),
  * maybe in a process group of its own and tied to the runner's life; killed

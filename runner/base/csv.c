@@ -26,17 +26,11 @@ void csv_field(strbuf *b, const char *s)
 int csv_read(const char *path, csv_table *t)
 {
     memset(t, 0, sizeof *t);
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    size_t len;
+    char *text = read_file(path, &len);
+    if (!text)
         return -1;
-    strbuf raw = {0};
-    char chunk[1 << 16];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        sb_putn(&raw, chunk, n);
-    fclose(f);
-    size_t len = raw.len;
-    csv_parse(sb_take(&raw), len, t);
+    csv_parse(text, len, t);
     return 0;
 }
 
@@ -109,10 +103,7 @@ void csv_parse(char *text, size_t len, csv_table *t)
 
 void csv_free(csv_table *t)
 {
-    free(t->rows);
-    free(t->nfields);
-    free(t->cells);
-    free(t->arena);
+    FREE_ALL(t->rows, t->nfields, t->cells, t->arena);
     memset(t, 0, sizeof *t);
 }
 

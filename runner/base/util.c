@@ -47,6 +47,12 @@ char *xstrdup(const char *s)
     return memcpy(xmalloc(n), s, n);
 }
 
+void free_all(void *const *ptrs, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(ptrs[i]);
+}
+
 char *xasprintf(const char *fmt, ...)
 {
     strbuf b = {0};
@@ -330,34 +336,29 @@ char *sanitize_lines(char *s)
     return sanitize(s, 1);
 }
 
-int fd_write_all(int fd, const void *buf, size_t n)
+/* All n bytes read into p, or written from it (EINTR retried): 0, or -1. */
+static int fd_all(int fd, char *p, size_t n, int writing)
 {
-    const char *p = buf;
     while (n > 0) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
+        ssize_t k = writing ? write(fd, p, n) : read(fd, p, n);
+        if (k < 0 && errno == EINTR)
             continue;
-        if (w <= 0)
+        if (k <= 0)
             return -1;
-        p += w;
-        n -= (size_t)w;
+        p += k;
+        n -= (size_t)k;
     }
     return 0;
 }
 
+int fd_write_all(int fd, const void *buf, size_t n)
+{
+    return fd_all(fd, (char *)buf, n, 1); /* write() only reads it */
+}
+
 int fd_read_all(int fd, void *buf, size_t n)
 {
-    char *p = buf;
-    while (n > 0) {
-        ssize_t r = read(fd, p, n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return -1;
-        p += r;
-        n -= (size_t)r;
-    }
-    return 0;
+    return fd_all(fd, buf, n, 0);
 }
 
 /* --- files ---------------------------------------------------------------- */
@@ -421,5 +422,15 @@ int write_file_atomic(const char *path, const char *data, size_t len)
         unlink(tmp);
     free(tmp);
     errno = saved;
+    return rc;
+}
+
+int write_text_in(const char *dir, const char *name, const char *text, char *err, size_t errlen)
+{
+    char *p = xasprintf("%s/%s", dir, name);
+    int rc = write_file_atomic(p, text, strlen(text));
+    if (rc < 0)
+        snprintf(err, errlen, "cannot write %s: %s", p, strerror(errno));
+    free(p);
     return rc;
 }

@@ -11,6 +11,17 @@ void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* free() of each of n pointers; FREE_ALL(a, b, c) frees a, b and c: the
+ * owned fields of a struct in one statement. */
+void free_all(void *const *ptrs, size_t n);
+/* Room for one more element at the end of the growable array a of n
+ * elements (a moves): a = xrealloc(a, (n + 1) * sizeof *a). */
+#define XGROW(a, n) ((a) = xrealloc((a), (size_t)((n) + 1) * sizeof *(a)))
+/* -1, 0 or 1 as a is below, equal to (or unordered with) or above b: what a
+ * qsort comparison returns, for numbers of any type. */
+#define CMP_NUM(a, b) (((a) > (b)) - ((a) < (b)))
+#define FREE_ALL(...)                                                                        \
+    free_all((void *const[]){__VA_ARGS__}, sizeof((void *const[]){__VA_ARGS__}) / sizeof(void *))
 
 /* A growable NUL-terminated string. */
 typedef struct strbuf {
@@ -80,5 +91,8 @@ int make_dirs(const char *path);
 /* Replaces `path` with `data` through a fresh temporary and rename(), so a
  * reader sees the old file or the new one, never half of one. */
 int write_file_atomic(const char *path, const char *data, size_t len);
+/* DIR/NAME holding text (write_file_atomic): 0, or -1 with "cannot write
+ * DIR/NAME: why" in err. */
+int write_text_in(const char *dir, const char *name, const char *text, char *err, size_t errlen);
 
 #endif

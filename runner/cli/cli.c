@@ -103,13 +103,6 @@ static int option(cli *c, int id, const char *name, const char *v, int *dry)
         return -1;
     }
     switch (id) {
-    case O_OUTPUT:
-        if (!*v) {
-            fprintf(stderr, "runner: --output needs a folder\n");
-            return -1;
-        }
-        c->output = v;
-        break;
     case O_FILTER:
         if (!strchr(v, '=') || v[0] == '=') {
             fprintf(stderr, "runner: --filter takes KEY=GLOB, not '%s'\n", v);
@@ -126,28 +119,25 @@ static int option(cli *c, int id, const char *name, const char *v, int *dry)
         }
         break;
     }
+    case O_OUTPUT:
     case O_RUN_DIR:
-        if (!*v) {
-            fprintf(stderr, "runner: --run-dir needs a folder\n");
-            return -1;
-        }
-        c->run_dir = v;
-        break;
-    case O_TRACE: /* doc/results.md#a-timeline-of-a-run */
-        if (!*v) {
-            fprintf(stderr, "runner: --trace needs a file\n");
-            return -1;
-        }
-        c->trace = v;
-        break;
+    case O_TRACE:   /* doc/results.md#a-timeline-of-a-run */
     case O_HISTORY: /* doc/history.md#what-is-recorded */
-    case O_REVISION:
+    case O_REVISION: {
+        /* a text that may not be empty, and what it names */
+        const char **to[] = {[O_OUTPUT] = &c->output, [O_RUN_DIR] = &c->run_dir,
+                             [O_TRACE] = &c->trace, [O_HISTORY] = &c->history,
+                             [O_REVISION] = &c->revision};
         if (!*v) {
-            fprintf(stderr, "runner: %s needs %s\n", name, id == O_HISTORY ? "a file" : "a text");
+            fprintf(stderr, "runner: %s needs %s\n", name,
+                    id == O_REVISION                  ? "a text"
+                    : id == O_TRACE || id == O_HISTORY ? "a file"
+                                                       : "a folder");
             return -1;
         }
-        *(id == O_HISTORY ? &c->history : &c->revision) = v;
+        *to[id] = v;
         break;
+    }
     case O_NO_HISTORY:
         c->no_history = 1;
         break;

@@ -43,31 +43,28 @@ int compare_runs(const char *const *old_dirs, int nold, const char *const *new_d
     return rc;
 }
 
-static void compare_usage(FILE *f)
-{
-    fputs("usage: runner compare OLD_RUN NEW_RUN [options]\n"
-          "       runner compare OLD_RUN... -- NEW_RUN... [options]\n"
-          "  matches the trials of the runs by their parameters (not repeats, stop,\n"
-          "  batch, order) and tests each pair (Mann-Whitney U over per-run medians\n"
-          "  with 4+ runs a side, else over block medians; Benjamini-Hochberg q).\n"
-          "  A trial is faster or slower when q < 0.05 and new/old is beyond the\n"
-          "  run-to-run noise: measured with 2+ runs a side, else the noise floor.\n"
-          "  A trial run on a busy machine (its noise cell says busy) in any run\n"
-          "  of either side is `busy`, else one run on a throttled CPU or GPU (its\n"
-          "  noise cell says throttled, or throttled_kept > 0) is `throttled`:\n"
-          "  inconclusive, unless new/old is beyond what that could explain (1 + 3\n"
-          "  x the cores other processes used, or the CPU's maximum over its clock,\n"
-          "  times the noise threshold): then faster or slower.\n"
-          "  --busy-ok          judge busy and throttled trials like the others\n"
-          "  --threshold PCT    fixed effect threshold instead of the measured noise\n"
-          "  --noise-floor PCT  noise assumed with one run per side (default 10)\n"
-          "  --ignore KEY       leave KEY out of the matching (repeatable)\n"
-          "  --format text|md|csv|json\n"
-          "  exit status: 1 when some trial is slower, else 3 when some trial is\n"
-          "  busy or throttled (inconclusive), else 0; 2 on bad input or when no\n"
-          "  trial matched\n",
-          f);
-}
+static const char compare_usage[] =
+    "usage: runner compare OLD_RUN NEW_RUN [options]\n"
+    "       runner compare OLD_RUN... -- NEW_RUN... [options]\n"
+    "  matches the trials of the runs by their parameters (not repeats, stop,\n"
+    "  batch, order) and tests each pair (Mann-Whitney U over per-run medians\n"
+    "  with 4+ runs a side, else over block medians; Benjamini-Hochberg q).\n"
+    "  A trial is faster or slower when q < 0.05 and new/old is beyond the\n"
+    "  run-to-run noise: measured with 2+ runs a side, else the noise floor.\n"
+    "  A trial run on a busy machine (its noise cell says busy) in any run\n"
+    "  of either side is `busy`, else one run on a throttled CPU or GPU (its\n"
+    "  noise cell says throttled, or throttled_kept > 0) is `throttled`:\n"
+    "  inconclusive, unless new/old is beyond what that could explain (1 + 3\n"
+    "  x the cores other processes used, or the CPU's maximum over its clock,\n"
+    "  times the noise threshold): then faster or slower.\n"
+    "  --busy-ok          judge busy and throttled trials like the others\n"
+    "  --threshold PCT    fixed effect threshold instead of the measured noise\n"
+    "  --noise-floor PCT  noise assumed with one run per side (default 10)\n"
+    "  --ignore KEY       leave KEY out of the matching (repeatable)\n"
+    "  --format text|md|csv|json\n"
+    "  exit status: 1 when some trial is slower, else 3 when some trial is\n"
+    "  busy or throttled (inconclusive), else 0; 2 on bad input or when no\n"
+    "  trial matched\n";
 
 static int parse_pct(const char *opt, const char *v, double *out)
 {
@@ -92,75 +89,72 @@ enum { C_THRESHOLD, C_NOISE_FLOOR, C_IGNORE, C_FORMAT, C_BUSY_OK, C_HELP };
 
 /* in this order for "did you mean" */
 static const opt_def compare_options[] = {
-    {"--threshold", 0, OPT_VALUE, C_THRESHOLD},
-    {"--noise-floor", 0, OPT_VALUE, C_NOISE_FLOOR},
-    {"--ignore", 0, OPT_VALUE, C_IGNORE},
-    {"--format", 0, OPT_VALUE, C_FORMAT},
-    {"--busy-ok", 0, OPT_NONE, C_BUSY_OK},
-    {"--help", 'h', OPT_NONE, C_HELP},
+    {"--threshold", 0, OPT_VALUE, C_THRESHOLD}, {"--noise-floor", 0, OPT_VALUE, C_NOISE_FLOOR},
+    {"--ignore", 0, OPT_VALUE, C_IGNORE},       {"--format", 0, OPT_VALUE, C_FORMAT},
+    {"--busy-ok", 0, OPT_NONE, C_BUSY_OK},      {"--help", 'h', OPT_NONE, C_HELP},
     {NULL, 0, 0, 0},
 };
 
+typedef struct compare_args {
+    const char **dirs, **ign;
+    compare_opts o;
+    int ndirs, split;
+} compare_args;
+
+static int compare_option(void *ctx, const opts *p, int id)
+{
+    compare_args *c = ctx;
+    const char *v = p->value;
+    switch (id) {
+    case OPT_ARG:
+        c->dirs[c->ndirs++] = v;
+        break;
+    case OPT_SEPARATOR:
+        if (c->split >= 0) {
+            fprintf(stderr, "runner: compare: '--' given twice\n");
+            return EXIT_INVALID;
+        }
+        c->split = c->ndirs;
+        break;
+    case C_BUSY_OK:
+        c->o.busy_ok = 1;
+        break;
+    case C_THRESHOLD:
+    case C_NOISE_FLOOR:
+        if (parse_pct(p->name, v, id == C_THRESHOLD ? &c->o.threshold : &c->o.noise_floor) < 0)
+            return EXIT_INVALID;
+        break;
+    case C_IGNORE:
+        if (!v || !*v) {
+            fprintf(stderr, "runner: compare: --ignore needs a key\n");
+            return EXIT_INVALID;
+        }
+        c->ign[c->o.nignore++] = v;
+        break;
+    case C_FORMAT:
+        if (!v || (strcmp(v, "text") && strcmp(v, "md") && strcmp(v, "csv") && strcmp(v, "json"))) {
+            fprintf(stderr, "runner: compare: --format takes text, md, csv or json%s%s%s\n",
+                    v ? ", not '" : "", v ? v : "", v ? "'" : "");
+            return EXIT_INVALID;
+        }
+        c->o.format = v;
+        break;
+    }
+    return -1;
+}
+
 int cmd_compare_main(int nargs, char **args)
 {
+    static const opts_cmd k = {"compare", compare_options, 1, compare_usage};
     const char **dirs = xcalloc((size_t)nargs + 1, sizeof *dirs);
     const char **ign = xcalloc((size_t)nargs + 1, sizeof *ign);
-    compare_opts o = {.threshold = NAN, .noise_floor = COMPARE_NOISE_FLOOR, .format = "text",
-                      .ignore = ign};
-    int ndirs = 0, split = -1, rc = -1, id;
-    opts p;
-    opts_init_args(&p, nargs, args, compare_options, 1);
-    while (rc < 0 && (id = opts_next(&p)) != OPT_END) {
-        const char *v = p.value;
-        switch (id) {
-        case OPT_ARG:
-            dirs[ndirs++] = v;
-            break;
-        case OPT_SEPARATOR:
-            if (split >= 0) {
-                fprintf(stderr, "runner: compare: '--' given twice\n");
-                rc = EXIT_INVALID;
-            }
-            split = ndirs;
-            break;
-        case C_BUSY_OK:
-            o.busy_ok = 1;
-            break;
-        case C_HELP:
-            compare_usage(stdout);
-            rc = EXIT_OK;
-            break;
-        case C_THRESHOLD:
-            if (parse_pct("--threshold", v, &o.threshold) < 0)
-                rc = EXIT_INVALID;
-            break;
-        case C_NOISE_FLOOR:
-            if (parse_pct("--noise-floor", v, &o.noise_floor) < 0)
-                rc = EXIT_INVALID;
-            break;
-        case C_IGNORE:
-            if (!v || !*v) {
-                fprintf(stderr, "runner: compare: --ignore needs a key\n");
-                rc = EXIT_INVALID;
-            } else
-                ign[o.nignore++] = v;
-            break;
-        case C_FORMAT:
-            if (!v || (strcmp(v, "text") && strcmp(v, "md") && strcmp(v, "csv") &&
-                       strcmp(v, "json"))) {
-                fprintf(stderr, "runner: compare: --format takes text, md, csv or json%s%s%s\n",
-                        v ? ", not '" : "", v ? v : "", v ? "'" : "");
-                rc = EXIT_INVALID;
-            } else
-                o.format = v;
-            break;
-        default: { /* OPT_UNKNOWN */
-            opts_say_unknown(&p, "compare");
-            rc = EXIT_INVALID;
-        }
-        }
-    }
-    opts_free(&p);
+    compare_args c = {dirs, ign,
+                      {.threshold = NAN, .noise_floor = COMPARE_NOISE_FLOOR, .format = "text",
+                       .ignore = ign},
+                      0, -1};
+    int rc = opts_parse(&k, nargs, args, compare_option, &c);
+    int ndirs = c.ndirs, split = c.split;
+    compare_opts o = c.o;
     if (rc < 0) {
         if (split < 0 && ndirs != 2) {
             if (ndirs > 2)
@@ -168,15 +162,15 @@ int cmd_compare_main(int nargs, char **args)
                                 "('%s' is one too many), or OLD_RUN... -- NEW_RUN...\n",
                         dirs[2]);
             else
-                compare_usage(stderr);
+                fputs(compare_usage, stderr);
             rc = EXIT_INVALID;
         } else if (split >= 0 && (split == 0 || split == ndirs)) {
             fprintf(stderr, "runner: compare: %s of '--' names no run\n",
                     split == 0 ? "the OLD side" : "the NEW side");
             rc = EXIT_INVALID;
         } else {
-            int k = split < 0 ? 1 : split;
-            rc = compare_runs(dirs, k, dirs + k, ndirs - k, &o, stdout, stderr);
+            int nold = split < 0 ? 1 : split;
+            rc = compare_runs(dirs, nold, dirs + nold, ndirs - nold, &o, stdout, stderr);
         }
     }
     free(dirs);

@@ -13,27 +13,22 @@
 #include <string.h>
 #include <unistd.h>
 
-static void gate_usage(FILE *f)
-{
-    fputs("usage: runner gate RUN_DIR [--window N] [--history PATH]\n"
-          "  judges each trial of the run against the last N (default 10) earlier runs of\n"
-          "  the same experiment on the same machine in the history database: slower when\n"
-          "  its median is beyond the history's median by more than its run-to-run noise\n"
-          "  allows (the noise measured from those runs; the chance of any false `slower`\n"
-          "  kept at 5 %).  The database: --history PATH, else $RUNNER_HISTORY, else\n"
-          "  history.sqlite in RUN_DIR's results folder (RESULTS/<experiment>/<run>).\n"
-          "  exit status: 0 clean; 1 slower; 3 inconclusive (fewer than 3 earlier runs,\n"
-          "  no database yet, or the run was busy or throttled); 2 bad input\n",
-          f);
-}
+static const char gate_usage[] =
+    "usage: runner gate RUN_DIR [--window N] [--history PATH]\n"
+    "  judges each trial of the run against the last N (default 10) earlier runs of\n"
+    "  the same experiment on the same machine in the history database: slower when\n"
+    "  its median is beyond the history's median by more than its run-to-run noise\n"
+    "  allows (the noise measured from those runs; the chance of any false `slower`\n"
+    "  kept at 5 %).  The database: --history PATH, else $RUNNER_HISTORY, else\n"
+    "  history.sqlite in RUN_DIR's results folder (RESULTS/<experiment>/<run>).\n"
+    "  exit status: 0 clean; 1 slower; 3 inconclusive (fewer than 3 earlier runs,\n"
+    "  no database yet, or the run was busy or throttled); 2 bad input\n";
 
 enum { G_WINDOW, G_HISTORY, G_HELP };
 
 static const opt_def gate_options[] = {
-    {"--window", 0, OPT_VALUE, G_WINDOW},
-    {"--history", 0, OPT_VALUE, G_HISTORY},
-    {"--help", 'h', OPT_NONE, G_HELP},
-    {NULL, 0, 0, 0},
+    {"--window", 0, OPT_VALUE, G_WINDOW}, {"--history", 0, OPT_VALUE, G_HISTORY},
+    {"--help", 'h', OPT_NONE, G_HELP},    {NULL, 0, 0, 0},
 };
 
 static int judge(const char *arg, const char *given, int window)
@@ -84,57 +79,51 @@ static int judge(const char *arg, const char *given, int window)
     return rc;
 }
 
+typedef struct gate_args {
+    const char *run, *given;
+    int window;
+} gate_args;
+
+static int gate_option(void *ctx, const opts *p, int id)
+{
+    gate_args *g = ctx;
+    const char *v = p->value;
+    char *end;
+    if (id == OPT_ARG) {
+        if (g->run) {
+            fprintf(stderr, "runner: gate takes one RUN_DIR ('%s' is one too many)\n", v);
+            return EXIT_INVALID;
+        }
+        g->run = v;
+    } else if (id == G_WINDOW) {
+        long w = v ? strtol(v, &end, 10) : 0;
+        if (!v || !*v || *end || w < GATE_MIN_HISTORY || w > 100000) {
+            fprintf(stderr, "runner: gate: --window takes a number of runs from %d to "
+                            "100000, not '%s'\n",
+                    GATE_MIN_HISTORY, v ? v : "");
+            return EXIT_INVALID;
+        }
+        g->window = (int)w;
+    } else if (id == G_HISTORY) {
+        if (!v || !*v) {
+            fprintf(stderr, "runner: gate: --history needs a file\n");
+            return EXIT_INVALID;
+        }
+        g->given = v;
+    }
+    return -1;
+}
+
 int cmd_gate_main(int nargs, char **args)
 {
-    const char *run = NULL, *given = NULL;
-    int window = GATE_WINDOW, rc = -1, id;
-    opts p;
-    opts_init_args(&p, nargs, args, gate_options, 0);
-    while (rc < 0 && (id = opts_next(&p)) != OPT_END) {
-        const char *v = p.value;
-        char *end;
-        switch (id) {
-        case OPT_ARG:
-            if (run) {
-                fprintf(stderr, "runner: gate takes one RUN_DIR ('%s' is one too many)\n", v);
-                rc = EXIT_INVALID;
-            }
-            run = v;
-            break;
-        case G_WINDOW: {
-            long w = v ? strtol(v, &end, 10) : 0;
-            if (!v || !*v || *end || w < GATE_MIN_HISTORY || w > 100000) {
-                fprintf(stderr, "runner: gate: --window takes a number of runs from %d to "
-                                "100000, not '%s'\n",
-                        GATE_MIN_HISTORY, v ? v : "");
-                rc = EXIT_INVALID;
-            }
-            window = (int)w;
-            break;
-        }
-        case G_HISTORY:
-            if (!v || !*v) {
-                fprintf(stderr, "runner: gate: --history needs a file\n");
-                rc = EXIT_INVALID;
-            }
-            given = v;
-            break;
-        case G_HELP:
-            gate_usage(stdout);
-            rc = EXIT_OK;
-            break;
-        default: { /* OPT_UNKNOWN */
-            opts_say_unknown(&p, "gate");
-            rc = EXIT_INVALID;
-        }
-        }
-    }
-    opts_free(&p);
-    if (rc < 0 && !run) {
-        gate_usage(stderr);
+    static const opts_cmd k = {"gate", gate_options, 0, gate_usage};
+    gate_args g = {NULL, NULL, GATE_WINDOW};
+    int rc = opts_parse(&k, nargs, args, gate_option, &g);
+    if (rc < 0 && !g.run) {
+        fputs(gate_usage, stderr);
         rc = EXIT_INVALID;
     }
     if (rc < 0)
-        rc = judge(run, given, window);
+        rc = judge(g.run, g.given, g.window);
     return rc;
 }

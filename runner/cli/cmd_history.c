@@ -20,23 +20,20 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static void history_usage(FILE *f)
-{
-    fputs("usage: runner history [--experiment NAME] [--machine ID] [--filter KEY=GLOB]...\n"
-          "                      [--format text|md|csv|json] [--charts DIR | --no-charts]\n"
-          "                      [--history PATH]\n"
-          "       runner history import RUN_DIR... [--revision TEXT] [--history PATH]\n"
-          "  each trial's median over the recorded runs, in revision order where known,\n"
-          "  else by start time, with the change points found in each series (the\n"
-          "  revisions on both sides, the step and its interval), and a trend chart per\n"
-          "  experiment, machine, workload and device (DIR: default history-charts/ beside\n"
-          "  the database).  import records run folders (a folder holding runs: each one\n"
-          "  below it), each once.  The database: --history PATH, else $RUNNER_HISTORY,\n"
-          "  else results/history.sqlite.\n"
-          "  exit status: 0; 2 on bad input, a database that cannot be read, or when no\n"
-          "  run matches (import: a RUN_DIR that is no run, or one not recorded)\n",
-          f);
-}
+static const char history_usage[] =
+    "usage: runner history [--experiment NAME] [--machine ID] [--filter KEY=GLOB]...\n"
+    "                      [--format text|md|csv|json] [--charts DIR | --no-charts]\n"
+    "                      [--history PATH]\n"
+    "       runner history import RUN_DIR... [--revision TEXT] [--history PATH]\n"
+    "  each trial's median over the recorded runs, in revision order where known,\n"
+    "  else by start time, with the change points found in each series (the\n"
+    "  revisions on both sides, the step and its interval), and a trend chart per\n"
+    "  experiment, machine, workload and device (DIR: default history-charts/ beside\n"
+    "  the database).  import records run folders (a folder holding runs: each one\n"
+    "  below it), each once.  The database: --history PATH, else $RUNNER_HISTORY,\n"
+    "  else results/history.sqlite.\n"
+    "  exit status: 0; 2 on bad input, a database that cannot be read, or when no\n"
+    "  run matches (import: a RUN_DIR that is no run, or one not recorded)\n";
 
 enum { H_EXPERIMENT, H_MACHINE, H_FILTER, H_FORMAT, H_CHARTS, H_NO_CHARTS, H_HISTORY,
        H_REVISION, H_HELP };
@@ -53,7 +50,7 @@ static const opt_def history_options[] = {
 static void runs_below(const char *dir, int depth, char ***out, int *n)
 {
     if (rundir_is_run(dir)) {
-        *out = xrealloc(*out, (size_t)(*n + 1) * sizeof **out);
+        XGROW(*out, *n);
         (*out)[(*n)++] = xstrdup(dir);
         return;
     }
@@ -153,91 +150,84 @@ static int show(const char *path, const history_query *q, const char *format, co
     return rc;
 }
 
+typedef struct history_args {
+    history_query q;
+    const char **filters;
+    char **dirs;
+    const char *format, *charts, *given, *revision;
+    int ndirs, no_charts, importing;
+} history_args;
+
+static int history_option(void *ctx, const opts *p, int id)
+{
+    history_args *h = ctx;
+    const char *v = p->value;
+    if (id >= 0 && id != H_NO_CHARTS && (!v || !*v)) {
+        fprintf(stderr, "runner: history: %s needs a value\n", p->name);
+        return EXIT_INVALID;
+    }
+    /* the options that keep their text as given */
+    const char **to[] = {[H_EXPERIMENT] = &h->q.experiment, [H_MACHINE] = &h->q.machine,
+                         [H_CHARTS] = &h->charts, [H_HISTORY] = &h->given,
+                         [H_REVISION] = &h->revision, [H_HELP] = NULL};
+    if (id >= 0 && to[id]) {
+        *to[id] = v;
+        return -1;
+    }
+    switch (id) {
+    case OPT_ARG:
+        if (!h->importing && h->ndirs == 0 && !strcmp(v, "import"))
+            h->importing = 1;
+        else
+            h->dirs[h->ndirs++] = (char *)v;
+        break;
+    case H_FILTER:
+        if (!strchr(v, '=') || v[0] == '=') {
+            fprintf(stderr, "runner: history: --filter takes KEY=GLOB, not '%s'\n", v);
+            return EXIT_INVALID;
+        }
+        h->filters[h->q.nfilters++] = v;
+        break;
+    case H_FORMAT:
+        if (strcmp(v, "text") && strcmp(v, "md") && strcmp(v, "csv") && strcmp(v, "json")) {
+            fprintf(stderr, "runner: history: --format takes text, md, csv or json, not '%s'\n", v);
+            return EXIT_INVALID;
+        }
+        h->format = v;
+        break;
+    case H_NO_CHARTS:
+        h->no_charts = 1;
+        break;
+    }
+    return -1;
+}
+
 int cmd_history_main(int nargs, char **args)
 {
-    const char **filters = xcalloc((size_t)nargs + 1, sizeof *filters);
-    char **dirs = xcalloc((size_t)nargs + 1, sizeof *dirs);
-    history_query q = {.filters = filters};
-    const char *format = "text", *charts = NULL, *given = NULL, *revision = NULL;
-    int ndirs = 0, no_charts = 0, rc = -1, id, importing = 0;
-    opts p;
-    opts_init_args(&p, nargs, args, history_options, 0);
-    while (rc < 0 && (id = opts_next(&p)) != OPT_END) {
-        const char *v = p.value;
-        if (id >= 0 && id != H_NO_CHARTS && id != H_HELP && (!v || !*v)) {
-            fprintf(stderr, "runner: history: %s needs a value\n", p.name);
-            rc = EXIT_INVALID;
-            break;
-        }
-        switch (id) {
-        case OPT_ARG:
-            if (!importing && ndirs == 0 && !strcmp(v, "import"))
-                importing = 1;
-            else
-                dirs[ndirs++] = (char *)v;
-            break;
-        case H_EXPERIMENT:
-            q.experiment = v;
-            break;
-        case H_MACHINE:
-            q.machine = v;
-            break;
-        case H_FILTER:
-            if (!strchr(v, '=') || v[0] == '=') {
-                fprintf(stderr, "runner: history: --filter takes KEY=GLOB, not '%s'\n", v);
-                rc = EXIT_INVALID;
-            } else
-                filters[q.nfilters++] = v;
-            break;
-        case H_FORMAT:
-            if (strcmp(v, "text") && strcmp(v, "md") && strcmp(v, "csv") && strcmp(v, "json")) {
-                fprintf(stderr, "runner: history: --format takes text, md, csv or json, not '%s'\n",
-                        v);
-                rc = EXIT_INVALID;
-            } else
-                format = v;
-            break;
-        case H_CHARTS:
-            charts = v;
-            break;
-        case H_NO_CHARTS:
-            no_charts = 1;
-            break;
-        case H_HISTORY:
-            given = v;
-            break;
-        case H_REVISION:
-            revision = v;
-            break;
-        case H_HELP:
-            history_usage(stdout);
-            rc = EXIT_OK;
-            break;
-        default: { /* OPT_UNKNOWN */
-            opts_say_unknown(&p, "history");
-            rc = EXIT_INVALID;
-        }
-        }
-    }
-    opts_free(&p);
-    char *path = history_choose_path(given, "results/history.sqlite");
-    if (rc < 0 && importing && ndirs == 0) {
+    static const opts_cmd k = {"history", history_options, 0, history_usage};
+    history_args h = {.filters = xcalloc((size_t)nargs + 1, sizeof *h.filters),
+                      .dirs = xcalloc((size_t)nargs + 1, sizeof *h.dirs),
+                      .format = "text"};
+    h.q.filters = h.filters;
+    int rc = opts_parse(&k, nargs, args, history_option, &h);
+    char *path = history_choose_path(h.given, "results/history.sqlite");
+    if (rc < 0 && h.importing && h.ndirs == 0) {
         fprintf(stderr, "runner: history import needs a RUN_DIR\n");
         rc = EXIT_INVALID;
-    } else if (rc < 0 && !importing && ndirs > 0) {
+    } else if (rc < 0 && !h.importing && h.ndirs > 0) {
         fprintf(stderr, "runner: history takes no argument ('%s'); runner history import "
                         "RUN_DIR... records runs\n",
-                dirs[0]);
+                h.dirs[0]);
         rc = EXIT_INVALID;
-    } else if (rc < 0 && !importing && revision) {
+    } else if (rc < 0 && !h.importing && h.revision) {
         fprintf(stderr, "runner: history: --revision goes with import\n");
         rc = EXIT_INVALID;
     }
     if (rc < 0)
-        rc = importing ? import(path, dirs, ndirs, revision)
-                       : show(path, &q, format, charts, no_charts);
+        rc = h.importing ? import(path, h.dirs, h.ndirs, h.revision)
+                         : show(path, &h.q, h.format, h.charts, h.no_charts);
     free(path);
-    free(filters);
-    free(dirs);
+    free(h.filters);
+    free(h.dirs);
     return rc;
 }

@@ -13,27 +13,22 @@
 enum { M_HELP, M_SHOW, M_REPROBE, M_JSON };
 
 static const opt_def machine_options[] = {
-    {"--help", 'h', OPT_NONE, M_HELP},
-    {"--show", 0, OPT_NONE, M_SHOW},
-    {"--reprobe", 0, OPT_NONE, M_REPROBE},
-    {"--json", 0, OPT_NONE, M_JSON},
+    {"--help", 'h', OPT_NONE, M_HELP},       {"--show", 0, OPT_NONE, M_SHOW},
+    {"--reprobe", 0, OPT_NONE, M_REPROBE}, {"--json", 0, OPT_NONE, M_JSON},
     {NULL, 0, 0, 0},
 };
 
-static void machine_usage(FILE *f)
-{
-    fputs("usage: runner machine [--show] [--reprobe] [--json]\n"
-          "  this machine's ceilings: the CPU's FP32 and FP64 FMA peaks on one core\n"
-          "  and on all cores, its memory bandwidth (a triad), and on each CUDA device\n"
-          "  the FP32, TF32, FP16 and BF16 GEMM peaks, the device-to-device and pinned\n"
-          "  host<->device bandwidths; beside each, the nominal figure where the clock\n"
-          "  is known. Probed once (a few seconds) and cached per machine under\n"
-          "  ${XDG_CACHE_HOME:-~/.cache}/runner/; every run records the ones it used.\n"
-          "  --show     print the cached ceilings; probe nothing (exit 2 when none)\n"
-          "  --reprobe  probe again, even where ceilings are cached\n"
-          "  --json     print the cache file's JSON instead of the table\n",
-          f);
-}
+static const char machine_usage[] =
+    "usage: runner machine [--show] [--reprobe] [--json]\n"
+    "  this machine's ceilings: the CPU's FP32 and FP64 FMA peaks on one core\n"
+    "  and on all cores, its memory bandwidth (a triad), and on each CUDA device\n"
+    "  the FP32, TF32, FP16 and BF16 GEMM peaks, the device-to-device and pinned\n"
+    "  host<->device bandwidths; beside each, the nominal figure where the clock\n"
+    "  is known. Probed once (a few seconds) and cached per machine under\n"
+    "  ${XDG_CACHE_HOME:-~/.cache}/runner/; every run records the ones it used.\n"
+    "  --show     print the cached ceilings; probe nothing (exit 2 when none)\n"
+    "  --reprobe  probe again, even where ceilings are cached\n"
+    "  --json     print the cache file's JSON instead of the table\n";
 
 static void print_table(const ceilings *c, FILE *f)
 {
@@ -70,34 +65,25 @@ static void print_table(const ceilings *c, FILE *f)
     }
 }
 
+/* --show, --reprobe and --json set their flag (flags[id]); no arguments */
+static int machine_option(void *ctx, const opts *p, int id)
+{
+    if (id < 0) {
+        fprintf(stderr, "runner: machine takes no arguments, not '%s'\n", p->text);
+        return EXIT_INVALID;
+    }
+    ((int *)ctx)[id] = 1;
+    return -1;
+}
+
 int cmd_machine_main(int nargs, char **args)
 {
-    int show = 0, reprobe = 0, json = 0, rc = -1, id;
-    opts p;
-    opts_init_args(&p, nargs, args, machine_options, 0);
-    while (rc < 0 && (id = opts_next(&p)) != OPT_END) {
-        if (id == M_HELP) {
-            machine_usage(stdout);
-            rc = EXIT_OK;
-        } else if (id == M_SHOW) {
-            show = 1;
-        } else if (id == M_REPROBE) {
-            reprobe = 1;
-        } else if (id == M_JSON) {
-            json = 1;
-        } else if (id == OPT_UNKNOWN) {
-            const char *s = opts_suggest(&p);
-            fprintf(stderr, "runner: machine: unknown option '%s'%s%s%s\n", p.text,
-                    s ? "; did you mean '" : "", s ? s : "", s ? "'?" : "");
-            rc = EXIT_INVALID;
-        } else {
-            fprintf(stderr, "runner: machine takes no arguments, not '%s'\n", p.text);
-            rc = EXIT_INVALID;
-        }
-    }
-    opts_free(&p);
+    static const opts_cmd k = {"machine", machine_options, 0, machine_usage};
+    int flags[M_JSON + 1] = {0};
+    int rc = opts_parse(&k, nargs, args, machine_option, flags);
     if (rc >= 0)
         return rc;
+    int show = flags[M_SHOW], reprobe = flags[M_REPROBE], json = flags[M_JSON];
     if (show && reprobe) {
         fprintf(stderr, "runner: machine: --show probes nothing; --reprobe probes: not both\n");
         return EXIT_INVALID;

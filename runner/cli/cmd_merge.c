@@ -17,18 +17,13 @@ int cmd_merge(const cli *c)
 {
     const char *dir = c->files[0];
     merge_info m;
-    strbuf err = {0};
+    diags err = {0};
     int mr = rundir_merge(dir, &m, &err);
-    if (mr != MERGE_OK) {
-        for (const char *p = err.s; p && *p;) {
-            size_t l = strcspn(p, "\n");
-            fprintf(stderr, "runner: merge: %.*s\n", (int)l, p);
-            p += l + (p[l] == '\n');
-        }
-        sb_free(&err);
+    for (int i = 0; i < err.n; i++)
+        fprintf(stderr, "runner: merge: %s\n", err.items[i].msg);
+    diag_free(&err);
+    if (mr != MERGE_OK)
         return mr == MERGE_INVALID ? EXIT_INVALID : EXIT_TRIALS_FAILED;
-    }
-    sb_free(&err);
     int incomplete = m.missing || m.unfinished || m.missing_trials;
     /* the trials no shard holds, whatever --quiet says: the merge is not
      * complete (doc/slurm.md#what-merge-verifies) */

@@ -19,10 +19,8 @@
 enum { N_CUDA, N_DIR, N_HELP };
 
 static const opt_def new_options[] = {
-    {"--cuda", 0, OPT_NONE, N_CUDA},
-    {"--dir", 0, OPT_VALUE, N_DIR},
-    {"--help", 'h', OPT_NONE, N_HELP},
-    {NULL, 0, 0, 0},
+    {"--cuda", 0, OPT_NONE, N_CUDA}, {"--dir", 0, OPT_VALUE, N_DIR},
+    {"--help", 'h', OPT_NONE, N_HELP}, {NULL, 0, 0, 0},
 };
 
 static void new_usage(FILE *f)
@@ -100,38 +98,43 @@ static int new_workload(const char *name, int cuda, const char *dir)
     return rc;
 }
 
+typedef struct new_args {
+    const char *words[3], *dir;
+    int nwords, cuda, help;
+} new_args;
+
+/* --help is taken with the rest: a wrong option after it is still wrong */
+static int new_option(void *ctx, const opts *p, int id)
+{
+    new_args *n = ctx;
+    if (id == N_HELP) {
+        n->help = 1;
+    } else if (id == N_CUDA) {
+        n->cuda = 1;
+    } else if (id == N_DIR) {
+        n->dir = p->value;
+        if (!p->value || !*p->value) {
+            fprintf(stderr, "runner: new: --dir needs a folder\n");
+            return EXIT_INVALID;
+        }
+    } else if (n->nwords < 3) {
+        n->words[n->nwords++] = p->value;
+    } else {
+        n->nwords++;
+    }
+    return -1;
+}
+
 int cmd_new_main(int nargs, char **args)
 {
-    opts p;
-    opts_init_args(&p, nargs, args, new_options, 0);
-    const char *words[3] = {NULL, NULL, NULL}, *dir = NULL;
-    int nwords = 0, cuda = 0, rc = EXIT_OK, help = 0;
-    for (int id; rc == EXIT_OK && (id = opts_next(&p)) != OPT_END;) {
-        if (id == N_HELP) {
-            help = 1;
-        } else if (id == N_CUDA) {
-            cuda = 1;
-        } else if (id == N_DIR) {
-            if (!p.value || !*p.value) {
-                fprintf(stderr, "runner: new: --dir needs a folder\n");
-                rc = EXIT_INVALID;
-            }
-            dir = p.value;
-        } else if (id == OPT_UNKNOWN || id == OPT_SEPARATOR) {
-            const char *sug = opts_suggest(&p);
-            fprintf(stderr, "runner: new: unknown option '%s'%s%s%s\n",
-                    strchr(p.text, '=') ? p.name : p.text, sug ? "; did you mean '" : "",
-                    sug ? sug : "", sug ? "'?" : "");
-            rc = EXIT_INVALID;
-        } else if (nwords < 3) {
-            words[nwords++] = p.value;
-        } else {
-            nwords++;
-        }
-    }
-    opts_free(&p);
-    if (rc != EXIT_OK)
+    static const opts_cmd k = {"new", new_options, 0, NULL};
+    new_args a = {{NULL, NULL, NULL}, NULL, 0, 0, 0};
+    int rc = opts_parse(&k, nargs, args, new_option, &a);
+    if (rc >= 0)
         return rc;
+    const char **words = a.words;
+    int nwords = a.nwords, help = a.help, cuda = a.cuda;
+    const char *dir = a.dir;
     if (help) {
         new_usage(stdout);
         return EXIT_OK;

@@ -15,19 +15,31 @@
 
 #include <stdio.h>
 
+/* The run folders the command's RUN_DIRs stand for: 0, or -1 with the
+ * messages printed (none given, one that stands for none). */
+static int runs_of(const cli *c, const char *cmd, char ***runs, int *nruns)
+{
+    *runs = NULL;
+    *nruns = 0;
+    if (c->nfiles < 1) {
+        fprintf(stderr, "runner %s: give a run folder (RUN_DIR), e.g. results/matmul/latest\n",
+                cmd);
+        return -1;
+    }
+    int bad = 0;
+    for (int i = 0; i < c->nfiles; i++)
+        bad |= resolve_runs(c->files[i], runs, nruns) < 0;
+    return bad ? -1 : 0;
+}
+
 int cmd_plot(const cli *c)
 {
-    if (c->nfiles < 1) {
-        fprintf(stderr, "runner plot: give a run folder (RUN_DIR), e.g. results/matmul/latest\n");
-        return EXIT_INVALID;
-    }
-    char **runs = NULL;
-    int nruns = 0, bad = 0;
-    for (int i = 0; i < c->nfiles; i++)
-        bad |= resolve_runs(c->files[i], &runs, &nruns) < 0;
+    char **runs;
+    int nruns;
+    int bad = runs_of(c, "plot", &runs, &nruns) < 0;
     experiment *spec = NULL;
     /* a file with only `plots:` is read against each run's own experiment */
-    int plots_only = c->config && plots_file_is_plots_only(c->config);
+    int plots_only = !bad && c->config && plots_file_is_plots_only(c->config);
     if (!bad && c->config && !plots_only) {
         diags d = {0};
         spec = experiment_load(c->config, &d);
@@ -56,15 +68,9 @@ int cmd_plot(const cli *c)
 
 int cmd_report(const cli *c)
 {
-    if (c->nfiles < 1) {
-        fprintf(stderr, "runner report: give a run folder (RUN_DIR), e.g. results/matmul/latest\n");
-        return EXIT_INVALID;
-    }
-    char **runs = NULL;
-    int nruns = 0, bad = 0;
-    for (int i = 0; i < c->nfiles; i++)
-        bad |= resolve_runs(c->files[i], &runs, &nruns) < 0;
-    if (bad) {
+    char **runs;
+    int nruns;
+    if (runs_of(c, "report", &runs, &nruns) < 0) {
         free_runs(runs, nruns);
         return EXIT_INVALID;
     }

@@ -31,39 +31,29 @@ enum { S_SHARDS, S_PARTITION, S_TIME, S_GPUS, S_SBATCH_ARG, S_OUTPUT, S_RESUME, 
 
 /* in this order for "did you mean" */
 static const opt_def submit_options[] = {
-    {"--shards", 0, OPT_VALUE, S_SHARDS},
-    {"--partition", 0, OPT_VALUE, S_PARTITION},
-    {"--time", 0, OPT_VALUE, S_TIME},
-    {"--gpus-per-shard", 0, OPT_VALUE, S_GPUS},
-    {"--sbatch-arg", 0, OPT_VALUE, S_SBATCH_ARG},
-    {"--output", 0, OPT_VALUE, S_OUTPUT},
+    {"--shards", 0, OPT_VALUE, S_SHARDS},         {"--partition", 0, OPT_VALUE, S_PARTITION},
+    {"--time", 0, OPT_VALUE, S_TIME},             {"--gpus-per-shard", 0, OPT_VALUE, S_GPUS},
+    {"--sbatch-arg", 0, OPT_VALUE, S_SBATCH_ARG}, {"--output", 0, OPT_VALUE, S_OUTPUT},
     {"--resume", 0, OPT_ATTACHED, S_RESUME}, /* --resume=RUN_DIR too */
-    {"--allow-unsafe-lua", 0, OPT_NONE, S_UNSAFE_LUA},
-    {"--help", 'h', OPT_NONE, S_HELP},
+    {"--allow-unsafe-lua", 0, OPT_NONE, S_UNSAFE_LUA}, {"--help", 'h', OPT_NONE, S_HELP},
     {NULL, 0, 0, 0},
 };
 
-static const opt_def status_options[] = {
-    {"--help", 'h', OPT_NONE, S_HELP},
-    {NULL, 0, 0, 0},
-};
+static const opt_def status_options[] = {{"--help", 'h', OPT_NONE, S_HELP}, {NULL, 0, 0, 0}};
 
-static void submit_usage(FILE *f)
-{
-    fputs("usage: runner submit FILE.yaml [--shards N] [--partition P] [--time T]\n"
-          "                     [--gpus-per-shard G] [--sbatch-arg ARG]... [--output DIR]\n"
-          "       runner submit --resume RUN_DIR [--partition P] [--time T] [--gpus-per-shard G]\n"
-          "                     [--sbatch-arg ARG]...\n"
-          "       runner status RUN_DIR\n"
-          "  --shards N          array tasks, each runs the trials whose number % N is its own (default 4)\n"
-          "  --partition P       Slurm partition\n"
-          "  --time T            time limit per shard: M, M:S, H:M:S, D-H, D-H:M, D-H:M:S\n"
-          "  --gpus-per-shard G  --gres=gpu:G for each shard\n"
-          "  --sbatch-arg ARG    one more sbatch option, e.g. --sbatch-arg=--mem=8G (repeatable)\n"
-          "  --output DIR        results folder (default ./results)\n"
-          "  --resume            submit the missing and unfinished shards of RUN_DIR again\n",
-          f);
-}
+static const char submit_usage[] =
+    "usage: runner submit FILE.yaml [--shards N] [--partition P] [--time T]\n"
+    "                     [--gpus-per-shard G] [--sbatch-arg ARG]... [--output DIR]\n"
+    "       runner submit --resume RUN_DIR [--partition P] [--time T] [--gpus-per-shard G]\n"
+    "                     [--sbatch-arg ARG]...\n"
+    "       runner status RUN_DIR\n"
+    "  --shards N          array tasks, each runs the trials whose number % N is its own (default 4)\n"
+    "  --partition P       Slurm partition\n"
+    "  --time T            time limit per shard: M, M:S, H:M:S, D-H, D-H:M, D-H:M:S\n"
+    "  --gpus-per-shard G  --gres=gpu:G for each shard\n"
+    "  --sbatch-arg ARG    one more sbatch option, e.g. --sbatch-arg=--mem=8G (repeatable)\n"
+    "  --output DIR        results folder (default ./results)\n"
+    "  --resume            submit the missing and unfinished shards of RUN_DIR again\n";
 
 static int parse_int(const char *v, int lo, int hi, int *out)
 {
@@ -76,27 +66,46 @@ static int parse_int(const char *v, int lo, int hi, int *out)
     return 0;
 }
 
-/* One option of submit; -1 with a message when its value is wrong. */
-static int submit_option(submit_args *s, int id, const char *name, const char *v,
-                         int *shards_given, int *output_given)
+typedef struct submit_parsing {
+    submit_args *s;
+    int ntargets, shards_given, output_given;
+} submit_parsing;
+
+/* One option or argument of submit: -1, or EXIT_INVALID with a message when
+ * its value is wrong. */
+static int submit_option(void *ctx, const opts *p, int id)
 {
+    submit_parsing *sp = ctx;
+    submit_args *s = sp->s;
+    const char *v = p->value, *name = p->name;
+    if (id == OPT_ARG || (id == S_RESUME && v)) { /* --resume=RUN_DIR */
+        s->target = v;
+        sp->ntargets++;
+    }
+    if (id == OPT_ARG)
+        return -1;
+    if (id == S_RESUME || id == S_UNSAFE_LUA) {
+        *(id == S_RESUME ? &s->resume : &s->allow_unsafe_lua) = 1;
+        s->o.allow_unsafe_lua = s->allow_unsafe_lua;
+        return -1;
+    }
     char err[512];
     if (!v) {
         fprintf(stderr, "runner: submit: %s needs a value\n", name);
-        return -1;
+        return EXIT_INVALID;
     }
     switch (id) {
     case S_SHARDS:
         if (parse_int(v, 1, SLURM_MAX_SHARDS, &s->shards) < 0) {
             fprintf(stderr, "runner: submit: --shards takes a whole number from 1 to 100000, not '%s'\n", v);
-            return -1;
+            return EXIT_INVALID;
         }
-        *shards_given = 1;
+        sp->shards_given = 1;
         break;
     case S_GPUS:
         if (parse_int(v, 0, 1024, &s->o.gpus) < 0) {
             fprintf(stderr, "runner: submit: --gpus-per-shard takes a whole number >= 0, not '%s'\n", v);
-            return -1;
+            return EXIT_INVALID;
         }
         break;
     case S_TIME:
@@ -105,88 +114,63 @@ static int submit_option(submit_args *s, int id, const char *name, const char *v
                     "runner: submit: --time '%s' is not a Slurm time limit: minutes, MM:SS, "
                     "HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS (e.g. 90, 1:30:00, 2-00:00:00)\n",
                     v);
-            return -1;
+            return EXIT_INVALID;
         }
         s->o.time = v;
         break;
     case S_PARTITION:
         if (!*v || strpbrk(v, "\n\r")) {
             fprintf(stderr, "runner: submit: --partition needs a partition name\n");
-            return -1;
+            return EXIT_INVALID;
         }
         s->o.partition = v;
         break;
     case S_SBATCH_ARG:
         if (slurm_extra_valid(v, err, sizeof err) < 0) {
             fprintf(stderr, "runner: submit: %s\n", err);
-            return -1;
+            return EXIT_INVALID;
         }
         s->o.extra[s->o.nextra++] = (char *)v;
         break;
     case S_OUTPUT:
         if (!*v) {
             fprintf(stderr, "runner: submit: --output needs a folder\n");
-            return -1;
+            return EXIT_INVALID;
         }
         s->output = v;
-        *output_given = 1;
+        sp->output_given = 1;
         break;
     }
-    return 0;
+    return -1;
 }
 
-/* 0 ok, 1 help printed, -1 error (message printed). */
+/* -1 ok, else the exit status (help or an error printed). */
 static int submit_parse(int nargs, char **args, submit_args *s)
 {
+    static const opts_cmd k = {"submit", submit_options, 0, submit_usage};
     memset(s, 0, sizeof *s);
     s->output = "results";
     s->o.extra = xcalloc((size_t)nargs + 1, sizeof *s->o.extra);
-    int ntargets = 0, shards_given = 0, output_given = 0, rc = 0, id;
-    opts p;
-    opts_init_args(&p, nargs, args, submit_options, 0);
-    while (rc == 0 && (id = opts_next(&p)) != OPT_END) {
-        if (id == OPT_ARG) {
-            s->target = p.value;
-            ntargets++;
-        } else if (id == S_HELP) {
-            submit_usage(stdout);
-            rc = 1;
-        } else if (id == S_RESUME) {
-            s->resume = 1;
-            if (p.value) { /* --resume=RUN_DIR */
-                s->target = p.value;
-                ntargets++;
-            }
-        } else if (id == S_UNSAFE_LUA) {
-            s->allow_unsafe_lua = s->o.allow_unsafe_lua = 1;
-        } else if (id == OPT_UNKNOWN) {
-            const char *sug = opts_suggest(&p);
-            fprintf(stderr, "runner: submit: unknown option '%s'%s%s%s\n",
-                    strchr(p.text, '=') ? p.name : p.text, sug ? "; did you mean '" : "",
-                    sug ? sug : "", sug ? "'?" : "");
-            rc = -1;
-        } else if (submit_option(s, id, p.name, p.value, &shards_given, &output_given) < 0) {
-            rc = -1;
-        }
-    }
-    opts_free(&p);
-    if (rc)
+    submit_parsing sp = {s, 0, 0, 0};
+    int rc = opts_parse(&k, nargs, args, submit_option, &sp);
+    if (rc >= 0)
         return rc;
+    int ntargets = sp.ntargets;
     if (ntargets != 1) {
         fprintf(stderr, "runner: submit: %s\n",
                 ntargets ? "one experiment file (or, with --resume, one run folder) at a time"
                 : s->resume ? "--resume needs the RUN_DIR that runner submit made"
                             : "needs an experiment file (runner submit FILE.yaml)");
-        return -1;
+        return EXIT_INVALID;
     }
-    if (s->resume && (shards_given || output_given)) {
+    if (s->resume && (sp.shards_given || sp.output_given)) {
         fprintf(stderr, "runner: submit: --resume keeps the run's folder and shard count; "
                         "--shards and --output go with a new submission\n");
-        return -1;
+        return EXIT_INVALID;
     }
-    if (!shards_given)
+    if (!sp.shards_given)
         s->shards = 4;
-    return 0;
+    return -1;
 }
 
 /* Prints each line of msgs after "runner: submit: ". */
@@ -273,35 +257,36 @@ static int submit_resume(submit_args *a)
 int cmd_submit_main(int nargs, char **args)
 {
     submit_args s;
-    int p = submit_parse(nargs, args, &s);
-    int rc = p < 0 ? EXIT_INVALID : p > 0 ? EXIT_OK : s.resume ? submit_resume(&s) : submit_new(&s);
+    int rc = submit_parse(nargs, args, &s);
+    if (rc < 0)
+        rc = s.resume ? submit_resume(&s) : submit_new(&s);
     free(s.o.extra);
     return rc;
 }
 
 /* ---- runner status RUN_DIR ---------------------------------------------------------- */
 
+/* RUN_DIR, once; `--` is no option of status */
+static int status_arg(void *ctx, const opts *p, int id)
+{
+    const char **target = ctx;
+    if (id == OPT_SEPARATOR) {
+        opts_say_unknown(p, "status");
+        return EXIT_INVALID;
+    }
+    if (*target) {
+        fprintf(stderr, "runner: status takes one RUN_DIR\n");
+        return EXIT_INVALID;
+    }
+    *target = p->value;
+    return -1;
+}
+
 int cmd_status_main(int nargs, char **args)
 {
+    static const opts_cmd k = {"status", status_options, 1, submit_usage};
     const char *target = NULL;
-    opts p;
-    opts_init_args(&p, nargs, args, status_options, 1);
-    int rc = -1, id;
-    while (rc < 0 && (id = opts_next(&p)) != OPT_END) {
-        if (id == S_HELP) {
-            submit_usage(stdout);
-            rc = EXIT_OK;
-        } else if (id == OPT_UNKNOWN || id == OPT_SEPARATOR) { /* `--` too */
-            fprintf(stderr, "runner: status: unknown option '%s'\n", p.text);
-            rc = EXIT_INVALID;
-        } else if (target) {
-            fprintf(stderr, "runner: status takes one RUN_DIR\n");
-            rc = EXIT_INVALID;
-        } else {
-            target = p.value;
-        }
-    }
-    opts_free(&p);
+    int rc = opts_parse(&k, nargs, args, status_arg, &target);
     if (rc >= 0)
         return rc;
     if (!target) {

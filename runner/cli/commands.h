@@ -4,20 +4,11 @@
 /* internal header of runner/cli/: other folders may not include it */
 
 #include "cli/cli.h"
+#include "cli/exit_status.h"
 #include "results/report/compare.h"
 
 #include <stdio.h>
 
-/* Exit statuses (README.md#exit-status); EXIT_INCONCLUSIVE: runner compare
- * with trials it could not judge (busy, throttled) and none slower
- * (doc/compare.md#exit-status). */
-enum {
-    EXIT_OK = 0,
-    EXIT_TRIALS_FAILED = 1,
-    EXIT_INVALID = 2,
-    EXIT_INCONCLUSIVE = 3,
-    EXIT_INTERRUPTED = 130
-};
 
 int cmd_validate(const cli *c);
 int cmd_dryrun(const cli *c);

@@ -23,25 +23,18 @@ static int cmd_version(const cli *c)
     return EXIT_OK;
 }
 
+/* the commands cli_parse reads the options of (run), then those that read
+ * their own (own) */
 static const cli_command commands[] = {
-    {NULL, CMD_RUN, cmd_run, NULL},
-    {NULL, CMD_DRYRUN, cmd_dryrun, NULL},
-    {"validate", CMD_VALIDATE, cmd_validate, NULL},
-    {"plot", CMD_PLOT, cmd_plot, NULL},
-    {"report", CMD_REPORT, cmd_report, NULL},
-    {"list", CMD_LIST, cmd_list, NULL},
-    {"merge", CMD_MERGE, cmd_merge, NULL},
-    {"export", CMD_EXPORT, cmd_export, NULL},
-    {"help", CMD_HELP, cmd_help, NULL},
-    {NULL, CMD_VERSION, cmd_version, NULL},
-    {"compare", CMD_COMPARE, NULL, cmd_compare_main},
-    {"submit", CMD_SUBMIT, NULL, cmd_submit_main},
-    {"status", CMD_STATUS, NULL, cmd_status_main},
-    {"history", CMD_HISTORY, NULL, cmd_history_main},
-    {"gate", CMD_GATE, NULL, cmd_gate_main},
-    {"machine", CMD_MACHINE, NULL, cmd_machine_main},
-    {"new", CMD_NEW, NULL, cmd_new_main},
-    {NULL, CMD_NONE, NULL, NULL},
+    {NULL, CMD_RUN, cmd_run, NULL},           {NULL, CMD_DRYRUN, cmd_dryrun, NULL},
+    {"validate", CMD_VALIDATE, cmd_validate, NULL}, {"plot", CMD_PLOT, cmd_plot, NULL},
+    {"report", CMD_REPORT, cmd_report, NULL}, {"list", CMD_LIST, cmd_list, NULL},
+    {"merge", CMD_MERGE, cmd_merge, NULL},    {"export", CMD_EXPORT, cmd_export, NULL},
+    {"help", CMD_HELP, cmd_help, NULL},       {NULL, CMD_VERSION, cmd_version, NULL},
+    {"compare", CMD_COMPARE, NULL, cmd_compare_main}, {"submit", CMD_SUBMIT, NULL, cmd_submit_main},
+    {"status", CMD_STATUS, NULL, cmd_status_main},    {"history", CMD_HISTORY, NULL, cmd_history_main},
+    {"gate", CMD_GATE, NULL, cmd_gate_main},          {"machine", CMD_MACHINE, NULL, cmd_machine_main},
+    {"new", CMD_NEW, NULL, cmd_new_main},             {NULL, CMD_NONE, NULL, NULL},
 };
 
 int main(int argc, char **argv)

@@ -6,6 +6,7 @@
 #include "cli/opts.h"
 
 #include "base/util.h"
+#include "cli/exit_status.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,7 +126,37 @@ const char *opts_suggest(const opts *o)
 
 void opts_say_unknown(const opts *o, const char *cmd)
 {
-    const char *s = opts_suggest(o);
+    const char *s = o->name[0] ? opts_suggest(o) : NULL;
     fprintf(stderr, "runner: %s%sunknown option '%s'%s%s%s\n", cmd ? cmd : "", cmd ? ": " : "",
-            o->name, s ? "; did you mean '" : "", s ? s : "", s ? "'?" : "");
+            o->name[0] ? o->name : o->text, s ? "; did you mean '" : "", s ? s : "",
+            s ? "'?" : "");
+}
+
+/* id is the one of --help */
+static int is_help(const opt_def *defs, int id)
+{
+    for (const opt_def *d = defs; id >= 0 && d->name; d++)
+        if (d->id == id)
+            return !strcmp(d->name, "--help");
+    return 0;
+}
+
+int opts_parse(const opts_cmd *k, int nargs, char **args, opts_fn *fn, void *ctx)
+{
+    opts p;
+    opts_init_args(&p, nargs, args, k->defs, k->separator);
+    int rc = -1, id;
+    while (rc < 0 && (id = opts_next(&p)) != OPT_END) {
+        if (id == OPT_UNKNOWN) {
+            opts_say_unknown(&p, k->cmd);
+            rc = EXIT_INVALID;
+        } else if (k->usage && is_help(k->defs, id)) {
+            fputs(k->usage, stdout);
+            rc = EXIT_OK;
+        } else {
+            rc = fn(ctx, &p, id);
+        }
+    }
+    opts_free(&p);
+    return rc;
 }

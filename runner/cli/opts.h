@@ -11,6 +11,7 @@
 /* internal header of runner/cli/: other folders may not include it */
 
 #include <getopt.h>
+#include <stdio.h>
 
 enum { OPT_NONE, OPT_VALUE, OPT_ATTACHED }; /* no value; a value; only as --opt=VALUE */
 
@@ -60,7 +61,29 @@ void opts_free(opts *o);
  * when none is close. */
 const char *opts_suggest(const opts *o);
 /* After OPT_UNKNOWN: "runner: CMD: unknown option '--x'; did you mean
- * '--y'?" on stderr (cmd NULL: the run's own options). */
+ * '--y'?" on stderr (cmd NULL: the run's own options; an argument with no
+ * option name, such as a `--` a command refuses, is named as written). */
 void opts_say_unknown(const opts *o, const char *cmd);
+
+/* A command that parses its own options (`runner compare`, `gate`,
+ * `history`, `machine`, `new`, `submit`, `status`): one loop for all of them. */
+typedef struct opts_cmd {
+    const char *cmd;     /* its word, in messages */
+    const opt_def *defs; /* its options */
+    int separator;       /* as for opts_init */
+    const char *usage;   /* printed on stdout for --help (NULL: --help is an option like
+                          * the others, given to the command) */
+} opts_cmd;
+
+/* What a command does with one option (its id, its value in o->value) or
+ * argument (OPT_ARG, OPT_SEPARATOR): -1 to go on, or the exit status that
+ * ends the parse (after printing why). */
+typedef int opts_fn(void *ctx, const opts *o, int id);
+
+/* Parses args[0 .. nargs-1] for k: an unknown option is said
+ * (opts_say_unknown) and ends it with EXIT_INVALID, --help prints k->usage
+ * and ends it with EXIT_OK, the rest go to fn.  -1 when every argument was
+ * taken, else the exit status that ended it. */
+int opts_parse(const opts_cmd *k, int nargs, char **args, opts_fn *fn, void *ctx);
 
 #endif

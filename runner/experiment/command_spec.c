@@ -18,14 +18,7 @@ void command_spec_free(command_spec *c)
         free(c->argv[i]);
     for (int i = 0; i < c->nenv; i++)
         free(c->env[i]);
-    free(c->argv);
-    free(c->env);
-    free(c->arg_line);
-    free(c->arg_col);
-    free(c->env_line);
-    free(c->env_col);
-    free(c->cwd);
-    free(c);
+    FREE_ALL(c->argv, c->env, c->arg_line, c->arg_col, c->env_line, c->env_col, c->cwd, c);
 }
 
 /* One pass over tmpl: literal text to `lit`, each placeholder to `ph`

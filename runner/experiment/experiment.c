@@ -214,14 +214,7 @@ static void free_matches(match *m, int n)
 
 void plot_spec_free(plot_spec *p)
 {
-    free(p->name);
-    free(p->type);
-    free(p->x);
-    free(p->y);
-    free(p->title);
-    free(p->xlabel);
-    free(p->ylabel);
-    free(p->legend);
+    FREE_ALL(p->name, p->type, p->x, p->y, p->title, p->xlabel, p->ylabel, p->legend);
     for (int j = 0; j < p->nseries; j++)
         free(p->series[j]);
     free(p->series);
@@ -256,20 +249,8 @@ void experiment_free(experiment *e)
             value_free(&e->defaults[i]);
     free(e->defaults);
     command_spec_free(e->command);
-    free(e->plots);
-    free(e->excl);
-    free(e->axes);
-    free(e->cols);
-    free(e->choices);
-    free(e->ids);
-    free(e->path);
-    free(e->dir);
-    free(e->text);
-    free(e->name);
-    free(e->description);
-    free(e->revision);
-    free(e->hooks);
-    free(e);
+    FREE_ALL(e->plots, e->excl, e->axes, e->cols, e->choices, e->ids, e->path, e->dir, e->text,
+             e->name, e->description, e->revision, e->hooks, e);
 }
 
 long long experiment_short_timeouts(const experiment *e, long long *first, double *timeout)

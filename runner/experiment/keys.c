@@ -124,6 +124,30 @@ static int want_int(value *v, long long lo, long long hi, const char *key, int l
     return 0;
 }
 
+static int want_bool(value *v, const char *key, int line, int col, diags *d)
+{
+    if (v->kind != VAL_BOOL) {
+        diag_add(d, line, col, "'%s' must be true or false, not '%s'", key, v->text);
+        return -1;
+    }
+    return 0;
+}
+
+/* An integer from lo to hi, or the one word that stands for a choice the
+ * runner makes (threads: all, repeats and batch: auto). */
+static int want_int_or(value *v, const char *word, long long lo, long long hi, const char *key,
+                       int line, int col, diags *d)
+{
+    if (v->kind == VAL_STR && !strcmp(v->text, word))
+        return 0;
+    if (v->kind == VAL_STR) {
+        diag_add(d, line, col, "'%s' must be an integer >= %lld or '%s', not '%s'", key, lo, word,
+                 v->text);
+        return -1;
+    }
+    return want_int(v, lo, hi, key, line, col, d);
+}
+
 static int want_choice(value *v, const char *choices, const char *key, int line, int col,
                        diags *d)
 {
@@ -201,13 +225,7 @@ static int check_device(value *v, int line, int col, diags *d)
 
 static int check_threads(value *v, int line, int col, diags *d)
 {
-    if (v->kind == VAL_STR && !strcmp(v->text, "all"))
-        return 0;
-    if (v->kind == VAL_STR) {
-        diag_add(d, line, col, "'threads' must be an integer >= 1 or 'all', not '%s'", v->text);
-        return -1;
-    }
-    return want_int(v, 1, 4096, "threads", line, col, d);
+    return want_int_or(v, "all", 1, 4096, "threads", line, col, d);
 }
 
 static int check_io(value *v, int line, int col, diags *d)
@@ -227,24 +245,12 @@ static int check_size(value *v, int line, int col, diags *d)
 
 static int check_repeats(value *v, int line, int col, diags *d)
 {
-    if (v->kind == VAL_STR && !strcmp(v->text, "auto"))
-        return 0;
-    if (v->kind == VAL_STR) {
-        diag_add(d, line, col, "'repeats' must be an integer >= 1 or 'auto', not '%s'", v->text);
-        return -1;
-    }
-    return want_int(v, 1, 1000000000, "repeats", line, col, d);
+    return want_int_or(v, "auto", 1, 1000000000, "repeats", line, col, d);
 }
 
 static int check_batch(value *v, int line, int col, diags *d)
 {
-    if (v->kind == VAL_STR && !strcmp(v->text, "auto"))
-        return 0;
-    if (v->kind == VAL_STR) {
-        diag_add(d, line, col, "'batch' must be an integer >= 1 or 'auto', not '%s'", v->text);
-        return -1;
-    }
-    return want_int(v, 1, 1 << 30, "batch", line, col, d);
+    return want_int_or(v, "auto", 1, 1 << 30, "batch", line, col, d);
 }
 
 static int check_affinity(value *v, int line, int col, diags *d)
@@ -322,11 +328,7 @@ static int check_timeout(value *v, int line, int col, diags *d)
 
 static int check_bool(value *v, int line, int col, diags *d)
 {
-    if (v->kind != VAL_BOOL) {
-        diag_add(d, line, col, "'cold_cache' must be true or false, not '%s'", v->text);
-        return -1;
-    }
-    return 0;
+    return want_bool(v, "cold_cache", line, col, d);
 }
 
 /* doc/timing.md#processes-and-threads */
@@ -361,11 +363,7 @@ static int check_order(value *v, int line, int col, diags *d)
 /* doc/ceilings.md#energy-per-call */
 static int check_energy(value *v, int line, int col, diags *d)
 {
-    if (v->kind != VAL_BOOL) {
-        diag_add(d, line, col, "'energy' must be true or false, not '%s'", v->text);
-        return -1;
-    }
-    return 0;
+    return want_bool(v, "energy", line, col, d);
 }
 
 static int check_seed(value *v, int line, int col, diags *d)

@@ -16,8 +16,8 @@
 int loader_add_column(loader *L, const char *name, col_kind kind)
 {
     experiment *e = L->e;
-    e->cols = xrealloc(e->cols, (size_t)(e->ncols + 1) * sizeof *e->cols);
-    L->rank = xrealloc(L->rank, (size_t)(e->ncols + 1) * sizeof *L->rank);
+    XGROW(e->cols, e->ncols);
+    XGROW(L->rank, e->ncols);
     e->cols[e->ncols] = (column){.name = xstrdup(name), .kind = kind,
                                  .runkey = runkey_index(name), .axis = -1};
     L->rank[e->ncols] = 0;
@@ -152,6 +152,16 @@ void loader_unknown_key(loader *L, const yaml_node_t *k, const char *where,
 /* Parses and validates the value of key `name` (a run key or a parameter). */
 static int members_value(loader *L, const yaml_node_t *v, value *out);
 
+/* The text built in b as a string value when every item was right (ok):
+ * 0, or -1 (the items' errors said); b freed. */
+static int text_value(strbuf *b, int ok, value *out)
+{
+    if (ok)
+        *out = value_str(b->s);
+    sb_free(b);
+    return ok ? 0 : -1;
+}
+
 int loader_key_value(loader *L, const char *name, const yaml_node_t *n, value *out)
 {
     if (!strcmp(name, "members") && loader_find_param(L, name))
@@ -178,13 +188,7 @@ int loader_key_value(loader *L, const char *name, const yaml_node_t *n, value *o
         }
         sb_putc(&b, ']');
         free(items);
-        if (!ok) {
-            sb_free(&b);
-            return -1;
-        }
-        *out = value_str(b.s);
-        sb_free(&b);
-        return 0;
+        return text_value(&b, ok, out);
     }
     if (scalar_value(n, out, what, L->d) < 0)
         return -1;
@@ -291,13 +295,7 @@ static int members_value(loader *L, const yaml_node_t *v, value *out)
         free(p);
     }
     free(items);
-    if (!ok) {
-        sb_free(&b);
-        return -1;
-    }
-    *out = value_str(b.s);
-    sb_free(&b);
-    return 0;
+    return text_value(&b, ok, out);
 }
 
 /* A top-level (or params) setting of key `name`. */

@@ -23,7 +23,7 @@
 /* Sets `column` to v in element el; `at` is where v is written. */
 static void elem_set(axis_elem *el, int column, value v, const yaml_node_t *at)
 {
-    el->kv = xrealloc(el->kv, (size_t)(el->nkv + 1) * sizeof *el->kv);
+    XGROW(el->kv, el->nkv);
     el->kv[el->nkv++] = (axis_kv){column, v, yml_line(at), yml_col(at)};
 }
 
@@ -350,22 +350,16 @@ static void parse_axis(loader *L, const yaml_node_t *k, const yaml_node_t *v)
                                             "warmup_tolerance", "sample_time", NULL};
     /* a command workload's keys (doc/own-code.md#the-experiment-file) are
      * the whole file's too, whatever workload the file runs */
-    for (int i = 0; command_key_names[i] && !linked; i++)
-        if (!strcmp(name, command_key_names[i])) {
-            diag_add(d, yml_line(k), yml_col(k),
-                     "'%s' applies to the whole run and cannot be swept; set it at the top level "
-                     "(one run per value)",
-                     name);
-            return;
-        }
-    for (int i = 0; whole_run[i] && !linked && !loader_known_key(L, name); i++)
-        if (!strcmp(name, whole_run[i])) {
-            diag_add(d, yml_line(k), yml_col(k),
-                     "'%s' applies to the whole run and cannot be swept; set it at the top level "
-                     "(one run per value)",
-                     name);
-            return;
-        }
+    const char *const *const run_keys[] = {command_key_names, whole_run};
+    for (int l = 0; l < 2 && !linked; l++)
+        for (int i = 0; run_keys[l][i] && (l == 0 || !loader_known_key(L, name)); i++)
+            if (!strcmp(name, run_keys[l][i])) {
+                diag_add(d, yml_line(k), yml_col(k),
+                         "'%s' applies to the whole run and cannot be swept; set it at the top "
+                         "level (one run per value)",
+                         name);
+                return;
+            }
     if (!linked && !loader_known_key(L, name)) {
         loader_unknown_key(L, k, " under sweep", NULL);
         return;
@@ -382,7 +376,7 @@ static void parse_axis(loader *L, const yaml_node_t *k, const yaml_node_t *v)
         return;
     }
     int ai = e->naxes;
-    e->axes = xrealloc(e->axes, (size_t)(e->naxes + 1) * sizeof *e->axes);
+    XGROW(e->axes, e->naxes);
     axis *a = &e->axes[e->naxes++];
     *a = (axis){.name = xstrdup(name), .linked = linked, .line = yml_line(k), .col = yml_col(k)};
     int c = linked ? loader_add_column(L, name, COL_AXIS) : loader_get_column(L, name);

@@ -98,8 +98,8 @@ void slurm_log_read(const char *run_dir, job_log *L)
             free(L->experiment);
             L->experiment = xstrdup(line + 11);
         } else if (sscanf(line, "array %31[0-9] %4095s", id, tasks) == 2) {
-            L->arr_id = xrealloc(L->arr_id, (size_t)(L->narr + 1) * sizeof *L->arr_id);
-            L->arr_tasks = xrealloc(L->arr_tasks, (size_t)(L->narr + 1) * sizeof *L->arr_tasks);
+            XGROW(L->arr_id, L->narr);
+            XGROW(L->arr_tasks, L->narr);
             snprintf(L->arr_id[L->narr], sizeof L->arr_id[L->narr], "%s", id);
             L->arr_tasks[L->narr++] = xstrdup(tasks);
         } else if (sscanf(line, "merge %31[0-9]", id) == 1) {
@@ -124,10 +124,7 @@ void slurm_view_free(slurm_view *v, int n)
         free(v->state[k]);
         free(v->task[k]);
     }
-    free(v->state);
-    free(v->task);
-    free(v->merge_state);
-    free(v->problem);
+    FREE_ALL(v->state, v->task, v->merge_state, v->problem);
 }
 
 void slurm_query(const job_log *L, int n, slurm_view *v)

@@ -56,16 +56,6 @@ static char *experiment_for_jobs(const experiment *e, const char *copy, const ch
     return realpath(orig, NULL);
 }
 
-static int write_text(const char *dir, const char *name, const char *text, char *err, size_t errlen)
-{
-    char *p = xasprintf("%s/%s", dir, name);
-    int rc = write_file_atomic(p, text, strlen(text));
-    if (rc < 0)
-        snprintf(err, errlen, "cannot write %s: %s", p, strerror(errno));
-    free(p);
-    return rc;
-}
-
 /* Makes OUTPUT/<name>/<run-id>/ (absolute, checked for job scripts).
  * `latest` is not moved here: it is earned by the merge (results/rundir/merge.h). */
 static char *make_run_dir(const char *output, const char *name, char *err, size_t errlen)
@@ -129,7 +119,7 @@ int submit_prepare(const experiment *e, const char *path, const char *output, in
     }
     if (!(s->run_dir = make_run_dir(output, e->name, err, errlen)))
         goto out;
-    if (write_text(s->run_dir, rundir_name(RD_EXPERIMENT), e->text, err, errlen) < 0)
+    if (write_text_in(s->run_dir, rundir_name(RD_EXPERIMENT), e->text, err, errlen) < 0)
         goto out;
     char *copy = rundir_path(s->run_dir, RD_EXPERIMENT);
     const char *why;
@@ -146,8 +136,8 @@ int submit_prepare(const experiment *e, const char *path, const char *output, in
                   exp_path, why);
     job = slurm_job_script(e->name, s->run_dir, runner, exp_path, n, o);
     merge = slurm_merge_script(e->name, s->run_dir, runner, o);
-    if (write_text(s->run_dir, "job.sbatch", job, err, errlen) < 0 ||
-        write_text(s->run_dir, "merge.sbatch", merge, err, errlen) < 0)
+    if (write_text_in(s->run_dir, "job.sbatch", job, err, errlen) < 0 ||
+        write_text_in(s->run_dir, "merge.sbatch", merge, err, errlen) < 0)
         goto out;
     if (slurm_log_append(s->run_dir, e2, sizeof e2,
                          "# runner submit: the Slurm jobs of this run, oldest first") < 0 ||
@@ -181,9 +171,7 @@ int submit_prepare(const experiment *e, const char *path, const char *output, in
     rc = 0;
 out:
     free(job);
-    free(merge);
-    free(exp_path);
-    free(runner);
+    FREE_ALL(merge, exp_path, runner);
     return rc;
 }
 
@@ -332,18 +320,12 @@ int submit_send(submission *s, const slurm_opts *o, strbuf *msgs)
         sb_printf(msgs, "%s\n", e);
 out:
     free_args(args, na);
-    free(args);
-    free(job);
-    free(merge);
+    FREE_ALL(args, job, merge);
     return rc;
 }
 
 void submission_free(submission *s)
 {
-    free(s->run_dir);
-    free(s->name);
-    free(s->todo);
-    free(s->tasks);
-    free(s->shards);
+    FREE_ALL(s->run_dir, s->name, s->todo, s->tasks, s->shards);
     memset(s, 0, sizeof *s);
 }

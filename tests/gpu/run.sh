@@ -21,10 +21,14 @@ for r in csv.DictReader(open(sys.argv[1])): print(r.get(sys.argv[2], ""))' "$1" 
 # rows FILE COL...: the named columns of every row, separated by "|"
 rows() { python3 -c 'import csv,sys
 for r in csv.DictReader(open(sys.argv[1])): print("|".join(r.get(c, "") for c in sys.argv[2:]))' "$@"; }
-runexp() { "$BIN" --quiet --no-plots --output "$out" "tests/gpu/$1.yaml" >"$out/$1.log" 2>&1; }
+# runexp NAME: runs tests/gpu/NAME.yaml; t: its latest trials.csv
+runexp() { "$BIN" --quiet --no-plots --output "$out" "tests/gpu/$1.yaml" >"$out/$1.log" 2>&1
+           t="$out/gpu_$1/latest/trials.csv"; }
+# said LINES PASS FAIL: PASS when the check just before it exited 0, else
+# FAIL; then the lines the check wrote
+said() { local rc=$?; [ "$rc" -eq 0 ] && ok "$2" || bad "$3"; echo "$1"; }
 
 runexp workloads
-t="$out/gpu_workloads/latest/trials.csv"
 n=$(($(wc -l <"$t") - 1))
 notok=$(rows "$t" case io status reason | awk -F'|' '$3!="ok"{print $1" io="$2": "$3" "$4}')
 [ "$n" -eq 57 ] && [ -z "$notok" ] && ok "every workload x dtype x io mode matches the CPU reference ($n trials)" \
@@ -35,7 +39,6 @@ awk -v a="${acc:-0}" 'BEGIN{exit !(a > 0.8)}' && ok "mlp_train on CUDA learns: a
   || bad "mlp_train on CUDA: accuracy ${acc:-none}"
 
 runexp phases
-t="$out/gpu_phases/latest/trials.csv"
 rows "$t" size median h2d compute d2h | awk -F'|' '
   {s=$3+$4+$5; r=s/$2; printf "  size %s: h2d+compute+d2h = %.4g s, total %.4g s, ratio %.3f\n", $1, s, $2, r; if (r<0.9||r>1.1) bad=1}
   END{exit bad}' && ok "phases add up to the io: with total within 10 %" || bad "phases do not add up"
@@ -47,13 +50,11 @@ r=$(col "$t" reason | tail -1); s=$(col "$t" status | tail -1)
 [ "$s" = skipped ] && echo "$r" | grep -q '^needs .* available' && ok "oversized trial skipped: $r" || bad "oversized: $s $r"
 
 runexp faults
-t="$out/gpu_faults/latest/trials.csv"
 st=$(col "$t" status | tr '\n' ' ')
 [ "$st" = "ok failed ok failed ok " ] && ok "a faulting kernel fails its trial, the next passes" || bad "faults: $st"
 col "$t" reason | grep -v '^$' | sed 's/^/  /'
 
 runexp selftest
-t="$out/gpu_selftest/latest/trials.csv"
 st=$(col "$t" status | tr '\n' ' ')
 [ "$st" = "timeout ok failed ok failed ok failed ok " ] \
   && ok "a spinning kernel stops at its timeout; segfault, abort, exit recorded; the next trial passes" \
@@ -61,7 +62,6 @@ st=$(col "$t" status | tr '\n' ' ')
 col "$t" reason | grep -v '^$' | sed 's/^/  /'
 
 runexp mlp
-t="$out/gpu_mlp/latest/trials.csv"
 # per batch size: the CPU's and CUDA's final loss, 1e-3 relative
 mlp=$(rows "$t" size device status loss | awk -F'|' '
   $3!="ok"{print "  size "$1" on "$2": "$3; bad=1; next}
@@ -72,12 +72,10 @@ mlp=$(rows "$t" size device status loss | awk -F'|' '
         printf "  batch %s: loss cpu %s, cuda %s, relative difference %.2g\n", k, c, g, r
         if (!(r<=1e-3)) bad=1; n++}
       if (n<2) bad=1; exit bad}')
-[ $? -eq 0 ] && ok "mlp_train on CUDA ends at the CPU's final loss (1e-3 relative; same seed, weights, shuffles, AdamW)" \
-  || bad "mlp_train: CUDA and CPU final loss differ"
-echo "$mlp"
+said "$mlp" "mlp_train on CUDA ends at the CPU's final loss (1e-3 relative; same seed, weights, shuffles, AdamW)" \
+  "mlp_train: CUDA and CPU final loss differ"
 
 runexp concurrent
-t="$out/gpu_concurrent/latest/trials.csv"
 conc=$(rows "$t" mode status reason median member1_seconds member2_seconds members_sum_seconds member1_alone_seconds member2_alone_seconds speedup | awk -F'|' '
   {printf "  %s: %s %s call %s s, member1 %s s, member2 %s s (alone %s, %s), speedup %s\n", $1, $2, $3, $4, $5, $6, $8, $9, $10
    if ($2!="ok" || !($4>0) || !($5>0) || !($6>0) || !($7>0) || !($8>0) || !($9>0) || !($10>0)) bad=1
@@ -85,32 +83,26 @@ conc=$(rows "$t" mode status reason median member1_seconds member2_seconds membe
    if ($1=="sequential" && ($4/$7<0.8 || $4/$7>1.25)) {print "  sequential call / (member1 + member2) = " $4/$7; bad=1}
    n++}
   END{exit bad || n!=3}')
-[ $? -eq 0 ] && ok "concurrent: two matmul members on cuda:0 in modes sequential / threads / streams: ok (outputs checked), member times recorded, a sequential call = member1 + member2 within 25 %" \
-  || bad "concurrent with CUDA members"
-echo "$conc"
+said "$conc" "concurrent: two matmul members on cuda:0 in modes sequential / threads / streams: ok (outputs checked), member times recorded, a sequential call = member1 + member2 within 25 %" \
+  "concurrent with CUDA members"
 
 runexp cold_cache
-t="$out/gpu_cold_cache/latest/trials.csv"
 cc=$(rows "$t" case io cold_cache status reason samples batch_size median | awk -F'|' '
   {printf "  %s io=%s cold_cache=%s: %s %s %s samples, batch %s, median %s s\n", $1, $2, $3, $4, $5, $6, ($7==""?1:$7), $8
    if ($4!="ok" || $6!=5 || ($3=="true" && $7!="" && $7!=1)) bad=1; n++}
   END{exit bad || n!=12}')
-[ $? -eq 0 ] && ok "cold_cache on CUDA (L2 overwritten before each sample): matmul, nested_sin, axpb, io with/without: ok (outputs checked), 5 samples of one call each" \
-  || bad "cold_cache on CUDA"
-echo "$cc"
+said "$cc" "cold_cache on CUDA (L2 overwritten before each sample): matmul, nested_sin, axpb, io with/without: ok (outputs checked), 5 samples of one call each" \
+  "cold_cache on CUDA"
 
 runexp large
-t="$out/gpu_large/latest/trials.csv"
 lg=$(rows "$t" case size status reason median | awk -F'|' '
   {printf "  %s, %s elements: %s %s %s s\n", $1, $2, $3, $4, $5; if ($3!="ok" || $2<2147483648) bad=1; n++}
   END{exit bad || n!=2}')
-[ $? -eq 0 ] && ok "2^31 + 7 f32 elements (nested_sin unfused, axpb; io: without): ok, sampled check with both ends" \
-  || bad "more than 2^31 elements"
-echo "$lg"
+said "$lg" "2^31 + 7 f32 elements (nested_sin unfused, axpb; io: without): ok, sampled check with both ends" \
+  "more than 2^31 elements"
 
 if [ -f tests/gpu/lua.yaml ]; then
   runexp lua
-  t="$out/gpu_lua/latest/trials.csv"
   st=$(col "$t" status | sort -u | tr '\n' ' ')
   [ "$st" = "ok " ] && ok "Lua tensor API on CUDA matches the CPU element by element (per-op max relative error)" \
     || { bad "lua on cuda: $st"; col "$t" reason | grep -v '^$' | sed 's/^/  /'; }
@@ -123,11 +115,10 @@ if [ -f tests/gpu/lua.yaml ]; then
           printf "  size %s: rand sum cpu %s cuda %s; |randn| sum relative difference %.2g\n", k, r[k",cpu"], r[k",cuda"], d
           if (r[k",cpu"]=="" || r[k",cpu"]!=r[k",cuda"] || !(d<=1e-6)) bad=1; n++}
         exit bad || n!=2}')
-  [ $? -eq 0 ] && ok "Lua ctx:rand draws are identical on CPU and CUDA, ctx:randn within 1e-6" || bad "Lua draws differ between CPU and CUDA"
-  echo "$lua"
+  said "$lua" "Lua ctx:rand draws are identical on CPU and CUDA, ctx:randn within 1e-6" \
+    "Lua draws differ between CPU and CUDA"
 fi
 runexp cnn_fuse
-t="$out/gpu_cnn_fuse/latest/trials.csv"
 notok=$(rows "$t" case size status reason | awk -F'|' '$3!="ok"{print "  "$1" size "$2": "$3" "$4}')
 [ -z "$notok" ] && ok "cnn_forward (f32, f16, bf16, amp) within its tolerance of the f32 model; ctx:fuse on CUDA equals the unfused kernels" \
   || { bad "cnn_forward / ctx:fuse on CUDA"; echo "$notok"; }

@@ -2,7 +2,7 @@
  * two pipes: a request (which hook, which trial, the result for
  * after_trial) and a response (the hook's return code, its message, its
  * extra columns).  The child builds the trial's table itself from the
- * experiment it inherited with fork(). */
+ * experiment it inherited when it was forked (child_start). */
 #include "experiment/lua/hookproc.h"
 
 #include "base/child.h"

@@ -263,6 +263,16 @@ void lx_close(lua_State *L);
 void lx_push_msgh(lua_State *L);
 /* The error at the stack top as one line in out, popped. */
 void lx_error_text(lua_State *L, char *out, size_t len);
+/* A reference (registry) to the function at table[name], or LUA_NOREF when
+ * that is not a function. */
+int lx_ref_function(lua_State *L, int table, const char *name);
+/* What a call made inside lua_pcall answers its caller: a code, and why in
+ * msg (len bytes, the caller's). */
+typedef struct lx_answer {
+    char *msg;
+    size_t len;
+    int rc;
+} lx_answer;
 /* The table at idx as extra columns (string keys -> text of scalar values,
  * sorted); `who` names the function in messages.  0, or -1 with err. */
 int lx_table_columns(lua_State *L, int idx, const char *who, lua_extra *out, char *err,

@@ -20,15 +20,6 @@ struct lua_hooks {
     char path[PATH_MAX];
 };
 
-static int ref_function(lua_State *L, int table, const char *name)
-{
-    lua_getfield(L, table, name);
-    if (lua_isfunction(L, -1))
-        return luaL_ref(L, LUA_REGISTRYINDEX);
-    lua_pop(L, 1);
-    return LUA_NOREF;
-}
-
 /* The checks after the hooks file's top level returned its table (at 1),
  * inside lua_pcall: a lua_getfield on the user's table may run an __index
  * metamethod, which may fail or loop (doc/lua.md#the-sandbox). */
@@ -48,9 +39,9 @@ static int hooks_fields(lua_State *L)
             return luaL_error(L, "%s: '%s' must be a function; it is a %s", h->path, names[i],
                               lua_typename(L, t));
     }
-    h->r_skip = ref_function(L, 1, "skip");
-    h->r_before = ref_function(L, 1, "before_trial");
-    h->r_after = ref_function(L, 1, "after_trial");
+    h->r_skip = lx_ref_function(L, 1, "skip");
+    h->r_before = lx_ref_function(L, 1, "before_trial");
+    h->r_after = lx_ref_function(L, 1, "after_trial");
     return 0;
 }
 
@@ -198,9 +189,7 @@ typedef struct hook_call {
     const lua_trial_view *t;
     const lua_result_view *r;
     lua_extra *out;
-    char *msg;
-    size_t len;
-    int rc;
+    lx_answer a;
 } hook_call;
 
 static int hook_body(lua_State *L)
@@ -214,43 +203,43 @@ static int hook_body(lua_State *L)
     if (c->kind == HK_AFTER)
         push_result(L, c->r);
     lua_call(L, c->kind == HK_AFTER ? 2 : 1, 1);
-    c->rc = 0;
+    c->a.rc = 0;
     if (c->kind == HK_SKIP) {
         switch (lua_type(L, -1)) {
         case LUA_TNIL:
             break;
         case LUA_TBOOLEAN:
             if (lua_toboolean(L, -1)) {
-                snprintf(c->msg, c->len, "skipped by the hooks' skip()");
-                c->rc = 1;
+                snprintf(c->a.msg, c->a.len, "skipped by the hooks' skip()");
+                c->a.rc = 1;
             }
             break;
         case LUA_TSTRING:
         case LUA_TNUMBER: {
             const char *s = lua_tostring(L, -1);
-            snprintf(c->msg, c->len, "%s", *s ? s : "skipped by the hooks' skip()");
-            c->rc = 1;
+            snprintf(c->a.msg, c->a.len, "%s", *s ? s : "skipped by the hooks' skip()");
+            c->a.rc = 1;
             break;
         }
         default:
-            snprintf(c->msg, c->len,
+            snprintf(c->a.msg, c->a.len,
                      "%s: skip() must return a reason string (skip) or nil (run); it returned a "
                      "%s",
                      h->path, luaL_typename(L, -1));
-            c->rc = -1;
+            c->a.rc = -1;
         }
     } else if (c->kind == HK_AFTER) {
         int type = lua_type(L, -1);
         if (type == LUA_TTABLE) {
             char who[PATH_MAX + 32];
             snprintf(who, sizeof who, "%s: after_trial()", h->path);
-            c->rc = lx_table_columns(L, -1, who, c->out, c->msg, c->len);
+            c->a.rc = lx_table_columns(L, -1, who, c->out, c->a.msg, c->a.len);
         } else if (type != LUA_TNIL) {
-            snprintf(c->msg, c->len,
+            snprintf(c->a.msg, c->a.len,
                      "%s: after_trial() must return a table of extra columns or nil; it returned "
                      "a %s",
                      h->path, lua_typename(L, type));
-            c->rc = -1;
+            c->a.rc = -1;
         }
     }
     return 0;
@@ -268,20 +257,20 @@ static int call(hook_call *c, const char *what)
     int rc = lua_pcall(L, 1, 0, 1);
     lx_limit_stop(&c->h->lim);
     if (rc != LUA_OK) {
-        lx_error_text(L, c->msg, c->len);
+        lx_error_text(L, c->a.msg, c->a.len);
         if (c->out)
             lua_extra_free(c->out);
-        c->rc = -1;
+        c->a.rc = -1;
     }
     lua_settop(L, 0);
-    return c->rc;
+    return c->a.rc;
 }
 
 int lua_hooks_skip(lua_hooks *h, const lua_trial_view *t, char *reason, size_t len)
 {
     if (!h || h->r_skip == LUA_NOREF)
         return 0;
-    hook_call c = {h, HK_SKIP, t, NULL, NULL, reason, len, 0};
+    hook_call c = {h, HK_SKIP, t, NULL, NULL, {reason, len, 0}};
     return call(&c, "hook skip()");
 }
 
@@ -289,7 +278,7 @@ int lua_hooks_before(lua_hooks *h, const lua_trial_view *t, char *err, size_t le
 {
     if (!h || h->r_before == LUA_NOREF)
         return 0;
-    hook_call c = {h, HK_BEFORE, t, NULL, NULL, err, len, 0};
+    hook_call c = {h, HK_BEFORE, t, NULL, NULL, {err, len, 0}};
     return call(&c, "hook before_trial()");
 }
 
@@ -406,7 +395,7 @@ int lua_hooks_after(lua_hooks *h, const lua_trial_view *t, const lua_result_view
     memset(out, 0, sizeof *out);
     if (!h || h->r_after == LUA_NOREF)
         return 0;
-    hook_call c = {h, HK_AFTER, t, r, out, err, len, 0};
+    hook_call c = {h, HK_AFTER, t, r, out, {err, len, 0}};
     return call(&c, "hook after_trial()");
 }
 

@@ -504,6 +504,15 @@ lua_State *lx_newstate(void)
     return L;
 }
 
+int lx_ref_function(lua_State *L, int table, const char *name)
+{
+    lua_getfield(L, table, name);
+    if (lua_isfunction(L, -1))
+        return luaL_ref(L, LUA_REGISTRYINDEX);
+    lua_pop(L, 1);
+    return LUA_NOREF;
+}
+
 void lx_close(lua_State *L)
 {
     if (!L)

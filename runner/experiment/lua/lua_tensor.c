@@ -67,25 +67,19 @@ static int binop(lua_State *L, rn_binary_op op, const char *verb)
     return 1;
 }
 
-static int t_add(lua_State *L)
-{
-    return binop(L, RN_BIN_ADD, "add");
-}
+/* A Lua function that is fn(L, ...): the operators (binop), the methods of
+ * one unary op (unop) and ctx's fills (fill_new) differ only in what they
+ * pass it. */
+#define LUA_CALL(name, fn, ...)                                                                   \
+    static int name(lua_State *L)                                                                 \
+    {                                                                                             \
+        return fn(L, __VA_ARGS__);                                                                \
+    }
 
-static int t_sub(lua_State *L)
-{
-    return binop(L, RN_BIN_SUB, "subtract");
-}
-
-static int t_mul(lua_State *L)
-{
-    return binop(L, RN_BIN_MUL, "multiply");
-}
-
-static int t_div(lua_State *L)
-{
-    return binop(L, RN_BIN_DIV, "divide");
-}
+LUA_CALL(t_add, binop, RN_BIN_ADD, "add")
+LUA_CALL(t_sub, binop, RN_BIN_SUB, "subtract")
+LUA_CALL(t_mul, binop, RN_BIN_MUL, "multiply")
+LUA_CALL(t_div, binop, RN_BIN_DIV, "divide")
 
 static int unop(lua_State *L, rn_unary_op op, double arg, const char *fn)
 {
@@ -98,25 +92,10 @@ static int unop(lua_State *L, rn_unary_op op, double arg, const char *fn)
     return 1;
 }
 
-static int t_unm(lua_State *L)
-{
-    return unop(L, RN_UN_NEG, 0, "neg");
-}
-
-static int t_sin(lua_State *L)
-{
-    return unop(L, RN_UN_SIN, 0, "sin");
-}
-
-static int t_exp(lua_State *L)
-{
-    return unop(L, RN_UN_EXP, 0, "exp");
-}
-
-static int t_abs(lua_State *L)
-{
-    return unop(L, RN_UN_ABS, 0, "abs");
-}
+LUA_CALL(t_unm, unop, RN_UN_NEG, 0, "neg")
+LUA_CALL(t_sin, unop, RN_UN_SIN, 0, "sin")
+LUA_CALL(t_exp, unop, RN_UN_EXP, 0, "exp")
+LUA_CALL(t_abs, unop, RN_UN_ABS, 0, "abs")
 
 static int t_pow(lua_State *L)
 {
@@ -374,25 +353,10 @@ static int fill_new(lua_State *L, rn_fill_kind kind, double value, const char *f
     return 1;
 }
 
-static int c_rand(lua_State *L)
-{
-    return fill_new(L, RN_FILL_UNIFORM, 0, "rand");
-}
-
-static int c_randn(lua_State *L)
-{
-    return fill_new(L, RN_FILL_NORMAL, 0, "randn");
-}
-
-static int c_zeros(lua_State *L)
-{
-    return fill_new(L, RN_FILL_CONST, 0, "zeros");
-}
-
-static int c_ones(lua_State *L)
-{
-    return fill_new(L, RN_FILL_CONST, 1, "ones");
-}
+LUA_CALL(c_rand, fill_new, RN_FILL_UNIFORM, 0, "rand")
+LUA_CALL(c_randn, fill_new, RN_FILL_NORMAL, 0, "randn")
+LUA_CALL(c_zeros, fill_new, RN_FILL_CONST, 0, "zeros")
+LUA_CALL(c_ones, fill_new, RN_FILL_CONST, 1, "ones")
 
 static int c_matrix(lua_State *L)
 {

@@ -60,15 +60,6 @@ static int pcall(lua_State *L, int nargs, int nres, char *out, size_t len)
     return 0;
 }
 
-static int ref_function(lua_State *L, int table, const char *name)
-{
-    lua_getfield(L, table, name);
-    if (lua_isfunction(L, -1))
-        return luaL_ref(L, LUA_REGISTRYINDEX);
-    lua_pop(L, 1);
-    return LUA_NOREF;
-}
-
 /* What a field of the returned table should be, or NULL if it is fine. */
 static const char *field_problem(lua_State *L, int table, const char *name, int type)
 {
@@ -223,9 +214,7 @@ typedef struct prep_call {
     lw_state *s;
     const rn_trial *t;
     const char *device;
-    char *msg;
-    size_t len;
-    int rc;
+    lx_answer a;
 } prep_call;
 
 /* In lua_pcall: the file's chunk (at 1) is run, its table checked, p and
@@ -237,17 +226,17 @@ static int prep_body(lua_State *L)
     lua_settop(L, 1);
     lua_call(L, 0, 1);
     int table = lua_gettop(L);
-    if (check_table(L, table, s->file, pc->msg, pc->len) != 0) {
-        pc->rc = -1;
+    if (check_table(L, table, s->file, pc->a.msg, pc->a.len) != 0) {
+        pc->a.rc = -1;
         return 0;
     }
-    s->r_run = ref_function(L, table, "run");
-    s->r_check = ref_function(L, table, "check");
-    s->r_teardown = ref_function(L, table, "teardown");
-    s->r_flops = ref_function(L, table, "flops");
-    s->r_bytes = ref_function(L, table, "bytes");
-    s->r_extras = ref_function(L, table, "extras");
-    int setup = ref_function(L, table, "setup");
+    s->r_run = lx_ref_function(L, table, "run");
+    s->r_check = lx_ref_function(L, table, "check");
+    s->r_teardown = lx_ref_function(L, table, "teardown");
+    s->r_flops = lx_ref_function(L, table, "flops");
+    s->r_bytes = lx_ref_function(L, table, "bytes");
+    s->r_extras = lx_ref_function(L, table, "extras");
+    int setup = lx_ref_function(L, table, "setup");
 
     build_p(L, table, pc->t, pc->device);
     int p = lua_gettop(L);
@@ -339,7 +328,7 @@ static int lw_prepare(const rn_trial *t, void **state, rn_error *err)
     /* everything from the file's top level to setup() inside one pcall:
      * a lua_getfield on the returned table may run the user's __index, and
      * any allocation may fail under the memory cap (doc/lua.md#the-sandbox) */
-    prep_call pc = {s, t, device, err->msg, sizeof err->msg, 0};
+    prep_call pc = {s, t, device, {err->msg, sizeof err->msg, 0}};
     lx_push_msgh(L);
     lua_insert(L, 1);
     lua_pushcfunction(L, prep_body);
@@ -349,7 +338,7 @@ static int lw_prepare(const rn_trial *t, void **state, rn_error *err)
         lx_error_text(L, err->msg, sizeof err->msg);
         goto fail;
     }
-    if (pc.rc != 0)
+    if (pc.a.rc != 0)
         goto fail;
     lua_settop(L, 0);
     if (lt_sync_all(e, err) != 0)
@@ -427,14 +416,8 @@ static void lw_work(void *st, double *flops, double *bytes)
 }
 
 static const rn_workload_impl impl = {
-    .name = "lua",
-    .prepare = lw_prepare,
-    .run = lw_run,
-    .check = lw_check,
-    .release = lw_release,
-    .extras = lw_extras,
-    .work = lw_work,
-    .teardown = lua_workload_teardown,
+    .name = "lua", .prepare = lw_prepare, .run = lw_run, .check = lw_check, .release = lw_release,
+    .extras = lw_extras, .work = lw_work, .teardown = lua_workload_teardown,
     .diagnostic = lua_workload_diagnostic,
 };
 
@@ -513,9 +496,7 @@ int lua_workload_eval(void *state, const char *chunk, char *out, size_t outlen, 
 
 typedef struct check_call {
     const char *path;
-    char *msg;
-    size_t len;
-    int rc;
+    lx_answer a;
     char *size_means; /* where to copy the table's size_means, or NULL */
     size_t size_means_len;
 } check_call;
@@ -525,8 +506,8 @@ static int check_body(lua_State *L)
     check_call *cc = lua_touserdata(L, 2);
     lua_settop(L, 1);
     lua_call(L, 0, 1);
-    cc->rc = check_table(L, 1, cc->path, cc->msg, cc->len);
-    if (cc->rc == 0 && cc->size_means && lua_getfield(L, 1, "size_means") == LUA_TSTRING)
+    cc->a.rc = check_table(L, 1, cc->path, cc->a.msg, cc->a.len);
+    if (cc->a.rc == 0 && cc->size_means && lua_getfield(L, 1, "size_means") == LUA_TSTRING)
         snprintf(cc->size_means, cc->size_means_len, "%s", lua_tostring(L, -1));
     return 0;
 }
@@ -552,7 +533,7 @@ static int file_check(const char *path, char *err, size_t len, char *size_means,
     }
     /* the top level and the checks of its table (whose lua_getfield may
      * run an __index) in one pcall, under the time limit */
-    check_call cc = {path, err, len, 0, size_means, size_means_len};
+    check_call cc = {path, {err, len, 0}, size_means, size_means_len};
     lua_pushcfunction(L, check_body);
     lua_insert(L, 1);
     lua_pushlightuserdata(L, &cc);
@@ -563,7 +544,7 @@ static int file_check(const char *path, char *err, size_t len, char *size_means,
         lx_error_text(L, err, len);
         goto out;
     }
-    rc = cc.rc;
+    rc = cc.a.rc;
 out:
     lx_close(L);
     return rc;

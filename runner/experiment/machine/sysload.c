@@ -92,16 +92,23 @@ void load_snap_take(load_snap *s, pid_t worker)
     have = 1;
 }
 
-static double loadavg1(void)
+static double read_num(const char *dir, const char *name)
 {
-    FILE *f = fopen("/proc/loadavg", "r");
-    double l = -1;
+    char p[512];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    FILE *f = fopen(p, "r");
+    double v = -1;
     if (f) {
-        if (fscanf(f, "%lf", &l) != 1)
-            l = -1;
+        if (fscanf(f, "%lf", &v) != 1)
+            v = -1;
         fclose(f);
     }
-    return l;
+    return v;
+}
+
+static double loadavg1(void)
+{
+    return read_num("/proc", "loadavg");
 }
 
 /* The load average and the frequencies (1 when a frequency is known), read
@@ -155,19 +162,6 @@ void load_add_mhz(load_sum *sum, double cur, double max)
         sum->max_mhz = max;
 }
 
-static double read_num(const char *dir, const char *name)
-{
-    char p[512];
-    snprintf(p, sizeof p, "%s/%s", dir, name);
-    FILE *f = fopen(p, "r");
-    double v = -1;
-    if (f) {
-        if (fscanf(f, "%lf", &v) != 1)
-            v = -1;
-        fclose(f);
-    }
-    return v;
-}
 
 int load_cpu_mhz(const char *sysdir, const char *cpuinfo, double *cur, double *max)
 {

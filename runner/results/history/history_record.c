@@ -65,12 +65,7 @@ void history_machine_of(json_object *meta, history_machine *m)
 
 void history_machine_free(history_machine *m)
 {
-    free(m->facts);
-    free(m->cpu_model);
-    free(m->gpu);
-    free(m->gpu_driver);
-    free(m->blas_core);
-    free(m->governor);
+    FREE_ALL(m->facts, m->cpu_model, m->gpu, m->gpu_driver, m->blas_core, m->governor);
     memset(m, 0, sizeof *m);
 }
 
@@ -211,6 +206,15 @@ static double cell_num(const compare_run *R, int pos, int col)
     return *c && !*end ? v : NAN;
 }
 
+/* sql prepared in *st; -1 with sqlite's message in err. */
+static int prepare(sqlite3 *db, sqlite3_stmt **st, char *err, size_t len, const char *sql)
+{
+    if (sqlite3_prepare_v2(db, sql, -1, st, NULL) == SQLITE_OK)
+        return 0;
+    snprintf(err, len, "%s", sqlite3_errmsg(db));
+    return -1;
+}
+
 /* One statement run to its end; -1 with sqlite's message in err. */
 static int step(sqlite3 *db, sqlite3_stmt *st, char *err, size_t len)
 {
@@ -226,14 +230,11 @@ static int insert_trials(sqlite3 *db, long long run, const compare_run *R, char 
                          char *err, size_t len)
 {
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db,
-                           "INSERT OR IGNORE INTO trials(run, trial, key, workload, device, status,"
-                           " median, ci_low, ci_high, samples, device_median, noise, busy,"
-                           " throttled) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                           -1, &st, NULL) != SQLITE_OK) {
-        snprintf(err, len, "%s", sqlite3_errmsg(db));
+    if (prepare(db, &st, err, len,
+                "INSERT OR IGNORE INTO trials(run, trial, key, workload, device, status,"
+                " median, ci_low, ci_high, samples, device_median, noise, busy,"
+                " throttled) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)") < 0)
         return -1;
-    }
     int c_wl = csv_col(&R->t, "workload"), c_dev = csv_col(&R->t, "device");
     int c_lo = csv_col(&R->t, "median_ci_low"), c_hi = csv_col(&R->t, "median_ci_high");
     int c_n = csv_col(&R->t, "samples"), c_dm = csv_col(&R->t, "device_median");
@@ -268,12 +269,8 @@ static int insert_run(sqlite3 *db, const char *run_dir, json_object *meta, const
                       char *err, size_t len)
 {
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db,
-                           "INSERT OR IGNORE INTO machines VALUES(?,?,?,?,?,?,?,?)", -1, &st,
-                           NULL) != SQLITE_OK) {
-        snprintf(err, len, "%s", sqlite3_errmsg(db));
+    if (prepare(db, &st, err, len, "INSERT OR IGNORE INTO machines VALUES(?,?,?,?,?,?,?,?)") < 0)
         return -1;
-    }
     bind_text(st, 1, m->id);
     bind_text(st, 2, m->cpu_model);
     sqlite3_bind_int64(st, 3, m->cores);
@@ -286,15 +283,12 @@ static int insert_run(sqlite3 *db, const char *run_dir, json_object *meta, const
     sqlite3_finalize(st);
     if (rc < 0)
         return -1;
-    if (sqlite3_prepare_v2(db,
-                           "INSERT INTO runs(experiment, keys_hash, run_id, run_dir, started,"
-                           " ended, runner_version, revision, dirty, revision_time, machine,"
-                           " recorded) VALUES(?,?,?,?,?,?,?,?,?,?,?,"
-                           " strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))",
-                           -1, &st, NULL) != SQLITE_OK) {
-        snprintf(err, len, "%s", sqlite3_errmsg(db));
+    if (prepare(db, &st, err, len,
+                "INSERT INTO runs(experiment, keys_hash, run_id, run_dir, started,"
+                " ended, runner_version, revision, dirty, revision_time, machine,"
+                " recorded) VALUES(?,?,?,?,?,?,?,?,?,?,?,"
+                " strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))") < 0)
         return -1;
-    }
     char *p = xstrdup(run_dir), *abs = realpath(run_dir, NULL);
     bind_text(st, 1, report_jstr(meta, "experiment.name"));
     bind_text(st, 2, hash);

@@ -31,7 +31,7 @@ void palette_add(palette *p, const char *label)
     for (int i = 0; i < p->n; i++)
         if (!strcmp(p->labels[i], label))
             return;
-    p->labels = xrealloc(p->labels, (size_t)(p->n + 1) * sizeof *p->labels);
+    XGROW(p->labels, p->n);
     p->labels[p->n++] = xstrdup(label);
 }
 

@@ -79,11 +79,7 @@ static int cmp_item(const void *pa, const void *pb)
 {
     const item *a = pa, *b = pb;
     int c = strcmp(a->s, b->s);
-    if (c)
-        return c;
-    if (a->run != b->run)
-        return (a->run > b->run) - (a->run < b->run);
-    return (a->pos > b->pos) - (a->pos < b->pos);
+    return c ? c : a->run != b->run ? CMP_NUM(a->run, b->run) : CMP_NUM(a->pos, b->pos);
 }
 
 /* The shared-key values of a trial, each length-prefixed: unambiguous. */
@@ -263,9 +259,7 @@ typedef struct pq {
 static int cmp_pq(const void *pa, const void *pb)
 {
     const pq *a = pa, *b = pb;
-    if (a->p != b->p)
-        return (a->p > b->p) - (a->p < b->p);
-    return (a->row > b->row) - (a->row < b->row);
+    return a->p != b->p ? CMP_NUM(a->p, b->p) : CMP_NUM(a->row, b->row);
 }
 
 /* Benjamini-Hochberg: q_(i) = min over j >= i of p_(j) m / j, at most 1,

@@ -219,15 +219,25 @@ static void method_line(const compare_report *R, strbuf *h)
         sb_printf(h, "one run per side: the noise floor, %g %%)\n", R->opt->noise_floor);
 }
 
+/* The head of the text and Markdown forms: a line per run, then what every
+ * trial has in common; the columns left to show in *shown (malloc'd). */
+static void runs_head(const compare_report *R, int md, strbuf *h, int **shown)
+{
+    strbuf common = {0};
+    *shown = xcalloc((size_t)R->ncols + 1, sizeof **shown);
+    split_constant(R, *shown, &common, md ? ", " : " ", md);
+    for (int r = 0; r < R->nruns; r++)
+        run_line(h, r < R->nold ? "OLD" : "NEW", &R->runs[r], md);
+    if (common.len && R->nrows)
+        sb_printf(h, "%severy trial: %s\n", md ? "- " : "", common.s);
+    sb_free(&common);
+}
+
 static void put_text(const compare_report *R, strbuf *out)
 {
-    int *shown = xcalloc((size_t)R->ncols + 1, sizeof *shown);
-    strbuf common = {0}, h = {0};
-    split_constant(R, shown, &common, " ", 0);
-    for (int r = 0; r < R->nruns; r++)
-        run_line(&h, r < R->nold ? "OLD" : "NEW", &R->runs[r], 0);
-    if (common.len && R->nrows)
-        sb_printf(&h, "every trial: %s\n", common.s);
+    int *shown;
+    strbuf h = {0};
+    runs_head(R, 0, &h, &shown);
     if (R->notes.len)
         sb_puts(&h, R->notes.s);
     method_line(R, &h);
@@ -264,7 +274,6 @@ static void put_text(const compare_report *R, strbuf *out)
     sb_free(&s);
     free(w);
     free_grid(&g);
-    sb_free(&common);
     sb_free(&h);
     free(shown);
 }
@@ -280,13 +289,9 @@ static void md_cell(strbuf *out, const char *s)
 
 static void put_md(const compare_report *R, strbuf *out)
 {
-    int *shown = xcalloc((size_t)R->ncols + 1, sizeof *shown);
-    strbuf common = {0}, h = {0};
-    split_constant(R, shown, &common, ", ", 1);
-    for (int r = 0; r < R->nruns; r++)
-        run_line(&h, r < R->nold ? "OLD" : "NEW", &R->runs[r], 1);
-    if (common.len && R->nrows)
-        sb_printf(&h, "- every trial: %s\n", common.s);
+    int *shown;
+    strbuf h = {0};
+    runs_head(R, 1, &h, &shown);
     if (R->notes.len) {
         const char *p = R->notes.s;
         while (*p) {
@@ -321,7 +326,6 @@ static void put_md(const compare_report *R, strbuf *out)
     sb_printf(out, "\n%s\n", s.s);
     sb_free(&s);
     free_grid(&g);
-    sb_free(&common);
     sb_free(&h);
     free(shown);
 }
@@ -353,27 +357,24 @@ static void put_csv(const compare_report *R, strbuf *out)
             csv_field(&b, compare_param(R, c, i));
             sb_putc(&b, ',');
         }
-        if (c->o.run >= 0)
-            sb_printf(&b, "%lld", R->runs[c->o.run].id[c->o.pos]);
-        sb_putc(&b, ',');
-        if (c->n.run >= 0)
-            sb_printf(&b, "%lld", R->runs[c->n.run].id[c->n.pos]);
-        sb_putc(&b, ',');
-        csv_field(&b, c->o.run >= 0 ? c->o.status : "");
-        sb_putc(&b, ',');
-        csv_field(&b, c->n.run >= 0 ? c->n.status : "");
-        sb_putc(&b, ',');
-        if (c->o.run >= 0)
-            sb_printf(&b, "%d", c->o.nruns);
-        sb_putc(&b, ',');
-        if (c->n.run >= 0)
-            sb_printf(&b, "%d", c->n.nruns);
-        sb_putc(&b, ',');
-        if (c->o.run >= 0)
-            sb_printf(&b, "%d", c->o.n);
-        sb_putc(&b, ',');
-        if (c->n.run >= 0)
-            sb_printf(&b, "%d", c->n.n);
+        /* old_trial,new_trial,old_status,...,new_samples: empty where a side has none */
+        const compare_side *side[2] = {&c->o, &c->n};
+        for (int k = 0; k < 2; k++)
+            if (side[k]->run >= 0)
+                sb_printf(&b, "%lld,", R->runs[side[k]->run].id[side[k]->pos]);
+            else
+                sb_putc(&b, ',');
+        for (int k = 0; k < 2; k++) {
+            csv_field(&b, side[k]->run >= 0 ? side[k]->status : "");
+            sb_putc(&b, ',');
+        }
+        for (int k = 0; k < 4; k++) {
+            const compare_side *x = side[k % 2];
+            if (x->run >= 0)
+                sb_printf(&b, "%d", k < 2 ? x->nruns : x->n);
+            if (k < 3)
+                sb_putc(&b, ',');
+        }
         csv_num(&b, c->o.median);
         csv_num(&b, c->n.median);
         csv_num(&b, c->ratio);

@@ -30,9 +30,7 @@ typedef struct id_row {
 static int cmp_id_row(const void *pa, const void *pb)
 {
     const id_row *a = pa, *b = pb;
-    if (a->id != b->id)
-        return (a->id > b->id) - (a->id < b->id);
-    return (a->r > b->r) - (a->r < b->r);
+    return a->id != b->id ? CMP_NUM(a->id, b->id) : CMP_NUM(a->r, b->r);
 }
 
 static int parse_ll(const char *s, long long *v)

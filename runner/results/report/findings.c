@@ -167,9 +167,7 @@ static int cmp_fast(const void *a, const void *b)
 {
     const fast_row *p = a, *q = b;
     int c = cmp_work(p->row, q->row);
-    if (c)
-        return c;
-    return p->v < q->v ? -1 : p->v > q->v;
+    return c ? c : CMP_NUM(p->v, q->v);
 }
 
 static void fastest(strbuf *b, const run_model *m)
@@ -191,10 +189,7 @@ static void fastest(strbuf *b, const run_model *m)
     if (ncf == 0 || m->c_median < 0) {
         if (nw > 0) {
             sb_puts(b, "- Every swept key is an amount of work or a measurement setting (");
-            for (int k = 0; k < nw; k++) {
-                sb_puts(b, k ? ", " : "");
-                report_md(b, m->t.rows[0][work[k]]);
-            }
+            report_md_names(b, m, work, nw, "", ", ", "");
             sb_puts(b, "): no configurations to compare.\n");
         }
         free(work);
@@ -216,10 +211,7 @@ static void fastest(strbuf *b, const run_model *m)
     if (n > 0 && !compared) {
         char *l = pm_label(m, fr[0].row, conf, ncf);
         sb_puts(b, "- One configuration ran at each ");
-        for (int k = 0; k < nw; k++) {
-            sb_puts(b, k ? " and " : "");
-            report_md(b, m->t.rows[0][work[k]]);
-        }
+        report_md_names(b, m, work, nw, "", " and ", "");
         if (!nw)
             sb_puts(b, "point");
         sb_puts(b, " (");
@@ -230,16 +222,9 @@ static void fastest(strbuf *b, const run_model *m)
     }
     if (n > 0) {
         sb_puts(b, "\nFastest configuration");
-        for (int k = 0; k < nw; k++) {
-            sb_puts(b, k ? " and " : " at each ");
-            report_md(b, m->t.rows[0][work[k]]);
-        }
+        report_md_names(b, m, work, nw, " at each ", " and ", "");
         sb_puts(b, " (median time):\n\n|");
-        for (int k = 0; k < nw; k++) {
-            sb_putc(b, ' ');
-            report_md(b, m->t.rows[0][work[k]]);
-            sb_puts(b, " |");
-        }
+        report_md_names(b, m, work, nw, " ", " ", " |");
         sb_puts(b, " fastest | median | next | median | ratio |\n|");
         for (int k = 0; k < nw; k++)
             sb_puts(b, " ---: |");
@@ -286,6 +271,16 @@ typedef struct reason_group {
     strbuf trials;
 } reason_group;
 
+/* "- trial ID (what it is): ", the head of a list item about one trial */
+static void trial_item(strbuf *b, const run_model *m, int r)
+{
+    char *desc = report_describe(m, r);
+    sb_printf(b, "- trial %s (", pm_cell(m, r, 0));
+    report_md(b, desc);
+    sb_puts(b, "): ");
+    free(desc);
+}
+
 static void failures(strbuf *b, const run_model *m)
 {
     int nfail = 0;
@@ -295,17 +290,14 @@ static void failures(strbuf *b, const run_model *m)
             continue;
         if (!nfail++)
             sb_puts(b, "\nFailed trials (left out of the charts):\n\n");
-        char *desc = report_describe(m, r);
-        sb_printf(b, "- trial %s (", pm_cell(m, r, 0));
-        report_md(b, desc);
-        sb_printf(b, "): %s", st);
+        trial_item(b, m, r);
+        sb_printf(b, "%s", st);
         const char *why = pm_cell(m, r, m->c_reason);
         if (*why) {
             sb_puts(b, ": ");
             report_md(b, why);
         }
         sb_puts(b, "\n");
-        free(desc);
     }
     reason_group *g = NULL;
     int ng = 0;
@@ -317,7 +309,7 @@ static void failures(strbuf *b, const run_model *m)
         while (k < ng && strcmp(g[k].reason, why))
             k++;
         if (k == ng) {
-            g = xrealloc(g, (size_t)(ng + 1) * sizeof *g);
+            XGROW(g, ng);
             g[ng++] = (reason_group){.reason = xstrdup(why)};
         }
         g[k].count++;
@@ -446,13 +438,9 @@ static void noisy(strbuf *b, const run_model *m, const drift *dr)
         if (!busy++)
             sb_puts(b, "\nTrials run on a busy machine (other processes or the hypervisor took "
                        "CPU time during the trial; their times may be inflated):\n\n");
-        char *desc = report_describe(m, r);
-        sb_printf(b, "- trial %s (", pm_cell(m, r, 0));
-        report_md(b, desc);
-        sb_puts(b, "): ");
+        trial_item(b, m, r);
         report_md(b, w + 6);
         sb_puts(b, "\n");
-        free(desc);
     }
 }
 
@@ -469,10 +457,7 @@ static void throttle_warnings(strbuf *b, const run_model *m)
             continue;
         if (!n++)
             sb_puts(b, "\nWarnings about the throttle check:\n\n");
-        char *desc = report_describe(m, r);
-        sb_printf(b, "- trial %s (", pm_cell(m, r, 0));
-        report_md(b, desc);
-        sb_puts(b, "): ");
+        trial_item(b, m, r);
         if (*k) {
             sb_puts(b, "kept ");
             report_md(b, k);
@@ -483,7 +468,6 @@ static void throttle_warnings(strbuf *b, const run_model *m)
             report_md(b, o);
         }
         sb_puts(b, "\n");
-        free(desc);
     }
 }
 

@@ -116,9 +116,7 @@ static int cmp_base_key(const void *a, const void *b)
 {
     const base_key *p = a, *q = b;
     int c = strcmp(p->key, q->key);
-    if (c)
-        return c;
-    return p->v < q->v ? -1 : p->v > q->v;
+    return c ? c : CMP_NUM(p->v, q->v);
 }
 
 static char *pair_key(const run_model *m, int row, const int *keys, int nk)
@@ -269,14 +267,14 @@ int pm_chart_data(const run_model *m, const chart_spec *s, chart_data *d)
             if (!strcmp(d->curves[k].label, label))
                 ci = k;
         if (ci < 0) {
-            d->curves = xrealloc(d->curves, (size_t)(d->ncurves + 1) * sizeof *d->curves);
+            XGROW(d->curves, d->ncurves);
             d->curves[d->ncurves] = (pm_curve){.label = label};
             ci = d->ncurves++;
         } else {
             free(label);
         }
         pm_curve *cv = &d->curves[ci];
-        cv->p = xrealloc(cv->p, (size_t)(cv->n + 1) * sizeof *cv->p);
+        XGROW(cv->p, cv->n);
         pm_point pt = {.y = val[i], .lo = NAN, .hi = NAN, .slo = NAN, .shi = NAN, .row = r};
         if (d->xcat) {
             const char *t = pm_cell(m, r, x);

@@ -350,13 +350,7 @@ void pm_free(run_model *m)
     if (!m->dir)
         return;
     csv_free(&m->t);
-    free(m->dir);
-    free(m->swept);
-    free(m->group);
-    free(m->is_label);
-    free(m->numeric);
-    free(m->name);
-    free(m->size_means);
+    FREE_ALL(m->dir, m->swept, m->group, m->is_label, m->numeric, m->name, m->size_means);
     memset(m, 0, sizeof *m);
 }
 
@@ -403,12 +397,7 @@ static void matches_free(pm_match *mt, int n)
 
 void chart_spec_free(chart_spec *s)
 {
-    free(s->name);
-    free(s->series);
-    free(s->title);
-    free(s->xlabel);
-    free(s->ylabel);
-    free(s->legend);
+    FREE_ALL(s->name, s->series, s->title, s->xlabel, s->ylabel, s->legend);
     matches_free(s->where, s->nwhere);
     matches_free(s->baseline, s->nbaseline);
     memset(s, 0, sizeof *s);

@@ -64,7 +64,7 @@ int pm_warmup_data(const run_model *m, const chart_spec *s, chart_data *d)
             p = end;
             if (!(v > 0) || !isfinite(v))
                 continue; /* a log axis: the clock's zero is left out */
-            cv->p = xrealloc(cv->p, (size_t)(cv->n + 1) * sizeof *cv->p);
+            XGROW(cv->p, cv->n);
             cv->p[cv->n++] = (pm_point){.x = k, .y = v, .lo = NAN, .hi = NAN, .slo = NAN,
                                         .shi = NAN, .row = rows[i]};
         }

@@ -25,6 +25,18 @@
 #include <unistd.h>
 
 
+/* a, then, when there is a b, sep, b and close (Markdown-safe) */
+static void md_two(strbuf *b, const char *a, const char *sep, const char *second,
+                   const char *close)
+{
+    report_md(b, a);
+    if (second) {
+        sb_puts(b, sep);
+        report_md(b, second);
+        sb_puts(b, close);
+    }
+}
+
 static void environment(strbuf *b, json_object *meta)
 {
     sb_puts(b, "## Environment\n\n");
@@ -146,22 +158,13 @@ static void environment(strbuf *b, json_object *meta)
     const char *ver = report_jstr(meta, "runner.version"), *rev = report_jstr(meta, "runner.git_revision");
     if (ver) {
         sb_puts(b, "| runner | ");
-        report_md(b, ver);
-        if (rev) {
-            sb_puts(b, " (");
-            report_md(b, rev);
-            sb_puts(b, ")");
-        }
+        md_two(b, ver, " (", rev, ")");
         sb_puts(b, " |\n");
     }
     const char *start = report_jstr(meta, "start"), *end = report_jstr(meta, "end");
     if (start) {
         sb_puts(b, "| run | ");
-        report_md(b, start);
-        if (end) {
-            sb_puts(b, " to ");
-            report_md(b, end);
-        }
+        md_two(b, start, " to ", end, "");
         json_object *w = report_jget(report_jget(meta, "summary"), "wall_seconds");
         if (w) {
             char t[32];
@@ -239,21 +242,13 @@ static void table(strbuf *b, const run_model *m)
             extra[ne++] = c;
     }
     sb_puts(b, "## Trials\n\n| trial |");
-    for (int i = 0; i < nc; i++) {
-        sb_putc(b, ' ');
-        report_md(b, m->t.rows[0][cols[i]]);
-        sb_puts(b, " |");
-    }
+    report_md_names(b, m, cols, nc, " ", " ", " |");
     sb_puts(b, " status | median | 95 % CI of the median |");
     if (gf)
         sb_puts(b, " GFLOP/s |");
     if (gb)
         sb_puts(b, " GB/s |");
-    for (int i = 0; i < ne; i++) {
-        sb_putc(b, ' ');
-        report_md(b, m->t.rows[0][extra[i]]);
-        sb_puts(b, " |");
-    }
+    report_md_names(b, m, extra, ne, " ", " ", " |");
     sb_puts(b, "\n| ---: |");
     for (int i = 0; i < nc; i++)
         sb_puts(b, m->numeric[cols[i]] ? " ---: |" : " --- |");

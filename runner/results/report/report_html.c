@@ -57,7 +57,7 @@ int report_chart_names(const char *run_dir, char ***out)
             free(stem);
             continue;
         }
-        names = xrealloc(names, (size_t)(n + 1) * sizeof *names);
+        XGROW(names, n);
         names[n++] = stem;
     }
     if (d)

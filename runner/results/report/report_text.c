@@ -32,6 +32,16 @@ void report_md(strbuf *b, const char *s)
     }
 }
 
+void report_md_names(strbuf *b, const run_model *m, const int *cols, int n, const char *first,
+                     const char *sep, const char *after)
+{
+    for (int k = 0; k < n; k++) {
+        sb_puts(b, k ? sep : first);
+        report_md(b, m->t.rows[0][cols[k]]);
+        sb_puts(b, after);
+    }
+}
+
 const char *report_jstr(json_object *o, const char *path)
 {
     char buf[256];

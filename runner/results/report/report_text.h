@@ -12,6 +12,11 @@
 #include <json.h>
 
 void report_md(strbuf *b, const char *s);
+/* The names of the columns cols[0 .. n-1] (the header's), Markdown-safe,
+ * each after `first` (the first) or `sep` (the others) and before `after`:
+ * a list in a sentence, or the header cells of a table (" ", " ", " |"). */
+void report_md_names(strbuf *b, const run_model *m, const int *cols, int n, const char *first,
+                     const char *sep, const char *after);
 const char *report_jstr(json_object *o, const char *path);
 json_object *report_jget(json_object *o, const char *key);
 void report_secs(char *out, size_t n, double s);

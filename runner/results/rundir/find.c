@@ -29,7 +29,7 @@ char *rundir_resolve_named(const char *arg)
 
 static void add(char ***v, int *n, char *s)
 {
-    *v = xrealloc(*v, (size_t)(*n + 1) * sizeof **v);
+    XGROW(*v, *n);
     (*v)[(*n)++] = s;
 }
 

@@ -5,6 +5,7 @@
 #include "results/rundir/merge.h"
 
 #include "base/csv.h"
+#include "base/diag.h"
 #include "base/util.h"
 #include "results/rundir/result.h"
 #include "experiment/experiment.h"
@@ -66,7 +67,7 @@ static int header_union(shard *s, int ns, char ***out)
             for (int j = 0; j < n && !seen; j++)
                 seen = !strcmp(cols[j], name);
             if (!seen) {
-                cols = xrealloc(cols, (size_t)(n + 1) * sizeof *cols);
+                XGROW(cols, n);
                 cols[n++] = (char *)name;
             }
         }
@@ -196,7 +197,7 @@ static int write_merged(const char *dir, shard *s, int ns, char *err, size_t len
 }
 
 /* meta.json: the first shard's, with the shards listed and the summary of all. */
-static int write_meta(const char *dir, shard *s, int ns, int n, int complete, strbuf *err)
+static int write_meta(const char *dir, shard *s, int ns, int n, int complete, diags *err)
 {
     int absent;
     char e[512];
@@ -227,7 +228,7 @@ static int write_meta(const char *dir, shard *s, int ns, int n, int complete, st
     json_object_object_add(m, "finished", json_object_new_boolean(complete));
     int rc = rundir_write_meta(dir, m, e, sizeof e);
     if (rc < 0)
-        sb_printf(err, "%s\n", e);
+        diag_add(err, 0, 0, "%s", e);
     json_object_put(m);
     return rc;
 }
@@ -243,11 +244,11 @@ int rundir_merge_earn_latest(const char *dir)
 }
 
 /* The shard folders of dir, sorted by K; MERGE_INVALID with the reason. */
-static int find_shards(const char *dir, shard **out, int *nout, int *nof, strbuf *err)
+static int find_shards(const char *dir, shard **out, int *nout, int *nof, diags *err)
 {
     DIR *d = opendir(dir);
     if (!d) {
-        sb_printf(err, "cannot open %s\n", dir);
+        diag_add(err, 0, 0, "cannot open %s", dir);
         return MERGE_INVALID;
     }
     shard *s = NULL;
@@ -258,7 +259,7 @@ static int find_shards(const char *dir, shard **out, int *nout, int *nof, strbuf
         if (!rundir_shard_name(de->d_name, &k, &nn))
             continue;
         if (n && nn != n) {
-            sb_printf(err, "%s mixes shards of %d and %d\n", dir, n, nn);
+            diag_add(err, 0, 0, "%s mixes shards of %d and %d", dir, n, nn);
             closedir(d);
             for (int i = 0; i < ns; i++)
                 free(s[i].dir);
@@ -266,13 +267,13 @@ static int find_shards(const char *dir, shard **out, int *nout, int *nof, strbuf
             return MERGE_INVALID;
         }
         n = nn;
-        s = xrealloc(s, (size_t)(ns + 1) * sizeof *s);
+        XGROW(s, ns);
         s[ns] = (shard){.k = k, .n = nn, .dir = xasprintf("%s/%s", dir, de->d_name)};
         ns++;
     }
     closedir(d);
     if (ns == 0) {
-        sb_printf(err, "no shard-K-of-N folders in %s\n", dir);
+        diag_add(err, 0, 0, "no shard-K-of-N folders in %s", dir);
         free(s);
         return MERGE_INVALID;
     }
@@ -285,7 +286,7 @@ static int find_shards(const char *dir, shard **out, int *nout, int *nof, strbuf
 
 /* Every shard must hold the same experiment: merging shards of two
  * experiments mixed their trials (issue 14). */
-static int same_experiment(shard *s, int ns, strbuf *err)
+static int same_experiment(shard *s, int ns, diags *err)
 {
     int rc = MERGE_OK;
     char *first = NULL;
@@ -295,7 +296,7 @@ static int same_experiment(shard *s, int ns, strbuf *err)
         size_t l;
         char *text = read_file(ep, &l);
         if (!text) {
-            sb_printf(err, "%s is missing: cannot tell which experiment %s holds\n", ep,
+            diag_add(err, 0, 0, "%s is missing: cannot tell which experiment %s holds", ep,
                       s[i].dir);
             rc = MERGE_INVALID;
         } else if (i == 0) {
@@ -303,9 +304,9 @@ static int same_experiment(shard *s, int ns, strbuf *err)
             first_len = l;
             text = NULL;
         } else if (l != first_len || memcmp(text, first, l)) {
-            sb_printf(err,
+            diag_add(err, 0, 0,
                       "%s and %s hold different experiments (their "
-                      "%s differ); merge only shards of one run\n",
+                      "%s differ); merge only shards of one run",
                       s[0].dir, s[i].dir, rundir_name(RD_EXPERIMENT));
             rc = MERGE_INVALID;
         }
@@ -321,17 +322,19 @@ static int same_experiment(shard *s, int ns, strbuf *err)
  * not a trial), its samples table, when it has one, has the header the
  * runner writes and rows of a trial number and three cells, but for a
  * torn last one.  MERGE_INVALID naming the file and row otherwise. */
-static int check_shard(shard *s, strbuf *err)
+static int check_shard(shard *s, diags *err)
 {
     int torn, bad;
     s->rows = rundir_count_trials(&s->trials, &torn, &bad);
     if (s->rows < 0) {
         char *p = rundir_path(s->dir, RD_TRIALS);
         if (bad)
-            sb_printf(err, "%s: row %d is not a trial (a trial number, a cell per column, a "
-                      "status): the file is damaged\n", p, bad);
+            diag_add(err, 0, 0,
+                     "%s: row %d is not a trial (a trial number, a cell per column, a "
+                     "status): the file is damaged",
+                     p, bad);
         else
-            sb_printf(err, "%s: not a trials table (its header has no `trial` and `status`)\n",
+            diag_add(err, 0, 0, "%s: not a trials table (its header has no `trial` and `status`)",
                       p);
         free(p);
         return MERGE_INVALID;
@@ -348,7 +351,7 @@ static int check_shard(shard *s, strbuf *err)
         ok = t->nfields[r] == 4 && parse_id(t->rows[r][0]) >= 0;
     if (!ok) {
         char *p = rundir_path(s->dir, RD_SAMPLES);
-        sb_printf(err, "%s: %s: the file is damaged\n", p,
+        diag_add(err, 0, 0, "%s: %s: the file is damaged", p,
                   r == 1 ? "not a samples table" : "a row is not a sample");
         free(p);
         return MERGE_INVALID;
@@ -359,12 +362,12 @@ static int check_shard(shard *s, strbuf *err)
 /* The trials each shard number owns (experiment_shard: number K - 1 modulo
  * N) against the rows the shard holds: the missing ones counted and named,
  * one line a shard.  MERGE_INVALID when the experiment file does not load. */
-static int check_owned(const char *dir, shard *s, int ns, int n, merge_info *info, strbuf *err)
+static int check_owned(const char *dir, shard *s, int ns, int n, merge_info *info, diags *err)
 {
     char note[1024];
     experiment *e = rundir_read_experiment(s[0].dir, note, sizeof note);
     if (!e) {
-        sb_printf(err, "cannot tell which trials the shards own: %s\n",
+        diag_add(err, 0, 0, "cannot tell which trials the shards own: %s",
                   note[0] ? note : "the experiment file does not load");
         return MERGE_INVALID;
     }
@@ -405,7 +408,7 @@ static int check_owned(const char *dir, shard *s, int ns, int n, merge_info *inf
     return MERGE_OK;
 }
 
-int rundir_merge(const char *dir, merge_info *info, strbuf *err)
+int rundir_merge(const char *dir, merge_info *info, diags *err)
 {
     memset(info, 0, sizeof *info);
     shard *s;
@@ -421,10 +424,10 @@ int rundir_merge(const char *dir, merge_info *info, strbuf *err)
         char e[512] = "";
         int r = resume_read_folded(s[i].dir, &s[i].trials, e, sizeof e), read = 0;
         if (r < 0 && access(tp, F_OK) == 0) {
-            sb_printf(err, "%s\n", e);
+            diag_add(err, 0, 0, "%s", e);
             rc = MERGE_INVALID;
         } else if (r < 0 || s[i].trials.nrows == 0) {
-            sb_printf(err, "%s is missing or empty\n", tp);
+            diag_add(err, 0, 0, "%s is missing or empty", tp);
             rc = MERGE_INVALID;
         } else {
             read = 1;
@@ -448,7 +451,7 @@ int rundir_merge(const char *dir, merge_info *info, strbuf *err)
     char e[512] = "";
     if (rc == MERGE_OK) {
         if (write_merged(dir, s, ns, e, sizeof e) < 0) {
-            sb_printf(err, "%s\n", e);
+            diag_add(err, 0, 0, "%s", e);
             rc = MERGE_WRITE_FAILED;
         } else if (write_meta(dir, s, ns, n,
                               !info->missing && !info->unfinished && !info->missing_trials, err) < 0) {

@@ -1,12 +1,14 @@
 /* merge.h - joining the shards of a run
  * (doc/slurm.md#running-on-a-slurm-cluster): RUN_DIR/shard-K-of-N/ (shards.h) become one trials
  * table and one samples table in RUN_DIR, in dry-run order, with a meta.json that sums them up
- * and the experiment file.  Library code: the reasons come back in err, nothing is printed;
+ * and the experiment file.  Library code: the reasons come back in a diags (base/diag.h, one item
+ * a reason, with no line and column: doc/contributing/architecture.md#errors), nothing is printed;
  * `runner merge` (cli/cmd_merge.c) prints them, then draws the plots and writes the report. */
 #ifndef RUNNER_MERGE_H
 #define RUNNER_MERGE_H
 /* public header of runner/results/rundir/ */
 
+#include "base/diag.h"
 #include "base/util.h"
 
 typedef struct merge_info {
@@ -36,9 +38,9 @@ enum { MERGE_OK = 0, MERGE_INVALID = -1, MERGE_WRITE_FAILED = -2 };
  * trials table or experiment file, one whose trials or samples table does
  * not parse (a header not theirs, a damaged row before the last), an
  * experiment file that does not load, or late cells that cannot be read):
- * nothing is written and err holds every reason, one a line.
+ * nothing is written and err holds every reason, one an item.
  * MERGE_WRITE_FAILED when a file could not be written (the reason in err). */
-int rundir_merge(const char *run_dir, merge_info *info, strbuf *err);
+int rundir_merge(const char *run_dir, merge_info *info, diags *err);
 
 /* RUN_DIR/../latest moves to run_dir when runner submit made it (it holds
  * merge.sbatch) and its trials table has an ok trial: 1 if moved, 0 if not,

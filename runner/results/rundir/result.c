@@ -16,8 +16,8 @@ void trial_result_add_extra(trial_result *r, const char *key, const char *val)
             r->extra_vals[i] = xstrdup(val);
             return;
         }
-    r->extra_keys = xrealloc(r->extra_keys, (size_t)(r->nextra + 1) * sizeof *r->extra_keys);
-    r->extra_vals = xrealloc(r->extra_vals, (size_t)(r->nextra + 1) * sizeof *r->extra_vals);
+    XGROW(r->extra_keys, r->nextra);
+    XGROW(r->extra_vals, r->nextra);
     r->extra_keys[r->nextra] = xstrdup(key);
     r->extra_vals[r->nextra++] = xstrdup(val);
 }
@@ -28,9 +28,6 @@ void trial_result_free(trial_result *r)
         free(r->extra_keys[i]);
         free(r->extra_vals[i]);
     }
-    free(r->extra_keys);
-    free(r->extra_vals);
-    free(r->reason);
-    free(r->samples);
+    FREE_ALL(r->extra_keys, r->extra_vals, r->reason, r->samples);
     memset(r, 0, sizeof *r);
 }

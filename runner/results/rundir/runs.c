@@ -63,7 +63,7 @@ char *rundir_find_unfinished(const char *exp_dir)
     while ((de = readdir(d))) {
         if (strlen(de->d_name) < 16 || de->d_name[8] != 'T' || de->d_name[15] != 'Z')
             continue;
-        names = xrealloc(names, (size_t)(n + 1) * sizeof *names);
+        XGROW(names, n);
         names[n++] = xstrdup(de->d_name);
     }
     closedir(d);

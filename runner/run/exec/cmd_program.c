@@ -1,6 +1,7 @@
 /* cmd_program.c - see cmd_program.h. */
 #include "run/exec/cmd_program.h"
 
+#include "base/child.h"
 #include "base/util.h"
 
 #include <errno.h>
@@ -11,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -89,64 +89,49 @@ static int place(int from, int to)
     return dup2(from, to) < 0 ? -1 : 0;
 }
 
+/* What the persistent program's child does (child_start): its fds set, it
+ * becomes the program. */
+typedef struct persistent_start {
+    const cmd_launch *l;
+    int errfd;
+} persistent_start;
+
+static void exec_persistent(void *arg, int in, int out)
+{
+    const persistent_start *ps = arg;
+    const cmd_launch *l = ps->l;
+    /* above the fds the child sets (0-4), so that no dup2 overwrites one */
+    int r = fcntl(in, F_DUPFD_CLOEXEC, 10), w = fcntl(out, F_DUPFD_CLOEXEC, 10);
+    int e = fcntl(ps->errfd, F_DUPFD_CLOEXEC, 10);
+    int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+    if (r < 0 || w < 0 || e < 0 || devnull < 0 || place(devnull, 0) < 0 ||
+        place(devnull, 1) < 0 || place(e, 2) < 0 || place(r, 3) < 0 || place(w, 4) < 0)
+        _exit(127);
+    signal(SIGPIPE, SIG_DFL);
+    signal(SIGINT, SIG_DFL);
+    if (l->cwd && chdir(l->cwd) < 0) {
+        dprintf(2, "runner: cannot enter %s: %s\n", l->cwd, strerror(errno));
+        _exit(127);
+    }
+    execve(l->path, l->argv, l->envp);
+    dprintf(2, "runner: cannot run %s: %s\n", l->path, strerror(errno));
+    _exit(127);
+}
+
 pid_t cmd_start_persistent(const cmd_launch *l, int errfd, int *to, int *from, char *err,
                            size_t errlen)
 {
-    int req[2], rep[2];
-    if (pipe2(req, O_CLOEXEC) < 0) {
-        snprintf(err, errlen, "cannot make a pipe: %s", strerror(errno));
+    persistent_start ps = {l, errfd};
+    child c;
+    /* its group's leader, killed if the worker dies (doc/own-code.md#how-the-program-runs) */
+    if (child_start(&c, CHILD_IN | CHILD_OUT | CHILD_GROUP | CHILD_TIED, exec_persistent, &ps) <
+        0) {
+        snprintf(err, errlen, "cannot start the program: %s", strerror(errno));
         return -1;
     }
-    if (pipe2(rep, O_CLOEXEC) < 0) {
-        snprintf(err, errlen, "cannot make a pipe: %s", strerror(errno));
-        close(req[0]);
-        close(req[1]);
-        return -1;
-    }
-    /* above the fds the child sets (0-4), so that no dup2 overwrites one */
-    int r = fcntl(req[0], F_DUPFD_CLOEXEC, 10), w = fcntl(rep[1], F_DUPFD_CLOEXEC, 10);
-    int devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
-    int e = fcntl(errfd, F_DUPFD_CLOEXEC, 10);
-    close(req[0]);
-    close(rep[1]);
-    pid_t parent = getpid();
-    pid_t pid = r < 0 || w < 0 || devnull < 0 || e < 0 ? -1 : fork();
-    if (pid == 0) {
-        setpgid(0, 0);
-        prctl(PR_SET_PDEATHSIG, SIGKILL); /* never outlives its worker */
-        if (getppid() != parent)
-            _exit(127);
-        if (place(devnull, 0) < 0 || place(devnull, 1) < 0 || place(e, 2) < 0 ||
-            place(r, 3) < 0 || place(w, 4) < 0)
-            _exit(127);
-        signal(SIGPIPE, SIG_DFL);
-        signal(SIGINT, SIG_DFL);
-        if (l->cwd && chdir(l->cwd) < 0) {
-            dprintf(2, "runner: cannot enter %s: %s\n", l->cwd, strerror(errno));
-            _exit(127);
-        }
-        execve(l->path, l->argv, l->envp);
-        dprintf(2, "runner: cannot run %s: %s\n", l->path, strerror(errno));
-        _exit(127);
-    }
-    int saved = errno;
-    if (pid > 0)
-        setpgid(pid, pid); /* as the child does: no race with a kill(-pid) */
-    close(r);
-    close(w);
-    if (devnull >= 0)
-        close(devnull);
-    if (e >= 0)
-        close(e);
-    if (pid < 0) {
-        snprintf(err, errlen, "cannot start the program: %s", strerror(saved));
-        close(req[1]);
-        close(rep[0]);
-        return -1;
-    }
-    *to = req[1];
-    *from = rep[0];
-    return pid;
+    *to = c.to;
+    *from = c.from;
+    return c.pid;
 }
 
 pid_t cmd_spawn_call(const cmd_launch *l, int errfd)
@@ -184,18 +169,13 @@ pid_t cmd_spawn_call(const cmd_launch *l, int errfd)
 
 int cmd_wait(pid_t pid)
 {
-    int st;
-    siginfo_t si;
     /* ended, not yet reaped: its group id cannot be reused, so what it
      * left running in its group is ended with it */
-    while (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) < 0)
-        if (errno != EINTR)
-            return -1;
-    kill(-pid, SIGKILL);
-    while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR)
-            return -1;
-    return st;
+    child c = child_of(pid, 1);
+    child_ended(&c, -1);
+    child_kill(&c);
+    int st;
+    return child_reap(&c, &st) < 0 ? -1 : st;
 }
 
 int cmd_stop(pid_t pid, int to, double grace)
@@ -204,21 +184,8 @@ int cmd_stop(pid_t pid, int to, double grace)
         close(to);
     if (pid <= 0)
         return -1;
-    double end = now_seconds() + grace;
-    for (;;) {
-        siginfo_t si;
-        si.si_pid = 0;
-        int got = waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT);
-        if (got == 0 && si.si_pid == pid)
-            return cmd_wait(pid);
-        if (got < 0 && errno != EINTR)
-            return -1;
-        if (now_seconds() >= end)
-            break;
-        struct timespec ts = {0, 2000000};
-        nanosleep(&ts, NULL);
-    }
-    kill(-pid, SIGKILL);
-    kill(pid, SIGKILL);
+    child c = child_of(pid, 1);
+    if (!child_ended(&c, grace))
+        child_kill(&c);
     return cmd_wait(pid);
 }

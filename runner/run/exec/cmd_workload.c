@@ -128,8 +128,8 @@ static void keep_extras(cmd_state *s, json_object *x)
         while (i < s->nx && strcmp(s->xk[i], k))
             i++;
         if (i == s->nx) {
-            s->xk = xrealloc(s->xk, (size_t)(s->nx + 1) * sizeof *s->xk);
-            s->xv = xrealloc(s->xv, (size_t)(s->nx + 1) * sizeof *s->xv);
+            XGROW(s->xk, s->nx);
+            XGROW(s->xv, s->nx);
             s->xk[s->nx] = sanitize_text(xstrdup(k));
             s->xv[s->nx++] = NULL;
         }
@@ -519,14 +519,8 @@ static void cw_work(void *state, double *flops, double *bytes)
 }
 
 const rn_workload_impl cmd_workload = {
-    .name = "command",
-    .prepare = cw_prepare,
-    .run = cw_run,
-    .check = cw_check,
-    .release = cw_release,
-    .extras = cw_extras,
-    .work = cw_work,
-    .teardown = cw_teardown,
+    .name = "command", .prepare = cw_prepare, .run = cw_run, .check = cw_check,
+    .release = cw_release, .extras = cw_extras, .work = cw_work, .teardown = cw_teardown,
     .timed_begin = cw_timed_begin,
 };
 

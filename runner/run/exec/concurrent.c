@@ -455,11 +455,6 @@ static void extras(void *state, void *ctx, void (*cb)(void *, const char *, cons
 }
 
 const rn_workload_impl core_concurrent = {
-    .name = "concurrent",
-    .prepare = prepare,
-    .run = run,
-    .check = check,
-    .release = release,
-    .extras = extras,
-    .timed_begin = timed_begin,
+    .name = "concurrent", .prepare = prepare, .run = run, .check = check, .release = release,
+    .extras = extras, .timed_begin = timed_begin,
 };

@@ -55,6 +55,20 @@ static int read_counter(meter *m, rn_energy *e)
     return m->b->energy(m->dev, e, m->why, sizeof m->why);
 }
 
+/* The counter's first step after `from`, in *to, sleeping between readings
+ * (20 an update), waiting 3 updates and half a second at the most: 0, or -1
+ * when it cannot be read. */
+static int next_step(meter *m, const rn_energy *from, rn_energy *to, double update)
+{
+    double limit = now_seconds() + 3 * update + 0.5;
+    do {
+        sleep_s(update / 20);
+        if (read_counter(m, to) != 0)
+            return -1;
+    } while (!changed(from, to) && now_seconds() < limit);
+    return 0;
+}
+
 /* The device at rest: from one step of the counter to the first after
  * `window` seconds, sleeping between readings (20 a step). */
 static double idle_watts(meter *m, double window, double update)
@@ -62,23 +76,13 @@ static double idle_watts(meter *m, double window, double update)
     rn_energy a, b;
     if (read_counter(m, &a) != 0)
         return NAN;
-    double limit = now_seconds() + 3 * update + 0.5;
-    do {
-        sleep_s(update / 20);
-        if (read_counter(m, &b) != 0)
-            return NAN;
-    } while (!changed(&a, &b) && now_seconds() < limit);
+    if (next_step(m, &a, &b, update) != 0)
+        return NAN;
     double t0 = now_seconds();
     sleep_s(window);
-    if (read_counter(m, &a) != 0)
-        return NAN;
-    limit = now_seconds() + 3 * update + 0.5;
     rn_energy c;
-    do {
-        sleep_s(update / 20);
-        if (read_counter(m, &c) != 0)
-            return NAN;
-    } while (!changed(&a, &c) && now_seconds() < limit);
+    if (read_counter(m, &a) != 0 || next_step(m, &a, &c, update) != 0)
+        return NAN;
     double t1 = now_seconds();
     return energy_delta(&b, &c) / (t1 - t0);
 }

@@ -195,12 +195,7 @@ static void release(void *state)
     stop(P);
     if (P->sh)
         munmap(P->sh, sizeof *P->sh);
-    free(P->c);
-    free(P->skew);
-    free(P->overlap);
-    free(P->up);
-    free(P->up_fork);
-    free(P);
+    FREE_ALL(P->c, P->skew, P->overlap, P->up, P->up_fork, P);
 }
 
 typedef struct member_arg {
@@ -469,14 +464,7 @@ static int unsettled(const void *state)
 }
 
 const rn_workload_impl core_processes = {
-    .name = "processes",
-    .prepare = prepare,
-    .run = run,
-    .check = check,
-    .release = release,
-    .extras = extras,
-    .work = work,
-    .teardown = teardown,
-    .timed_begin = timed_begin,
+    .name = "processes", .prepare = prepare, .run = run, .check = check, .release = release,
+    .extras = extras, .work = work, .teardown = teardown, .timed_begin = timed_begin,
     .unsettled = unsettled,
 };

@@ -59,7 +59,7 @@ static track *track_of(trace_file *T, int pid, int tid, const char *given)
     for (int i = 0; i < T->ntracks; i++)
         if (T->tracks[i].pid == pid && T->tracks[i].tid == tid)
             return &T->tracks[i];
-    T->tracks = xrealloc(T->tracks, (size_t)(T->ntracks + 1) * sizeof *T->tracks);
+    XGROW(T->tracks, T->ntracks);
     track *k = &T->tracks[T->ntracks++];
     *k = (track){.pid = pid, .tid = tid};
     char dflt[64];
