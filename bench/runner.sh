@@ -19,7 +19,9 @@
 #   per trial `runner --quiet --no-plots` of 20,000 noop trials, 1 sample,
 #             no warm-up, divided by 20,000 (bench/runner/write.yaml):
 #             everything a trial costs - the round trip to the worker
-#             process, the statistics, the appends to trials.csv and
+#             process (one for a batch of such small trials:
+#             doc/timing.md#batches-of-small-trials), the statistics,
+#             the appends to trials.csv and
 #             samples.csv - plus the start-up and end-of-run work spread
 #             over the trials                                    target < 20 us
 #   The "info" row is the same run's sweep loop alone (the time the runner

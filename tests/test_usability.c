@@ -65,6 +65,30 @@ Test(numbers, one_canonical_text)
     }
 }
 
+/* format_number lays the text out from the digits of one %.*e (issue 38):
+ * the same text as %.*f and %.*g gave, at each edge of their rules: a
+ * rounding that carries (9.99999999996 to 10), a whole number with more
+ * digits than asked (every digit, as %.0f), 15 digits or more before the
+ * point within 17 digits (fixed, as %.*g), tiny, huge and negative values. */
+Test(numbers, text_laid_out_from_the_digits)
+{
+    expect_number(9.99999999996, 9, "10");
+    expect_number(99999.5, 5, "100000");
+    expect_number(4194304, 1, "4194304");
+    expect_number(123456789012345678.0, 9, "1.23456789e+17");
+    expect_number(1234567890123456.8, 17, "1234567890123456.8");
+    expect_number(999999999999999.9, 9, "1e+15");
+    expect_number(1e16, 17, "1e+16");
+    expect_number(-0.00012345, 9, "-0.00012345");
+    expect_number(0.0001, 9, "0.0001");
+    expect_number(5e-324, 17, "5e-324");
+    expect_number(1e100, 9, "1e+100");
+    expect_number(-2.5e20, 9, "-2.5e+20");
+    char t[4];
+    format_number(t, sizeof t, 0.000110294, 9); /* cut as snprintf cuts */
+    cr_expect_str_eq(t, "0.0");
+}
+
 /* A CSV file, read and written again field by field, is the same text; each
  * number in it is in format_number's text; none has an e+0N exponent below
  * 10^7.  Returns the table (csv_free it). */

@@ -43,10 +43,65 @@ void format_number(char *out, size_t n, double f, int digits)
         snprintf(t, sizeof t, "%.*e", p - 1, f);
         x = atoi(strchr(t, 'e') + 1);
     }
-    if (x >= -4 && x < 15) /* %.*f rounds at the same digit as %.*e did */
-        snprintf(out, n, "%.*f", p - 1 - x > 0 ? p - 1 - x : 0, f);
-    else
-        snprintf(out, n, "%.*g", p, f);
+    /* t's first p digits are f rounded to p digits (what follows them is
+     * zeros, or was not printed), so the text is laid out from them: the
+     * same text as %.*f with p - 1 - x decimals (which rounds at the same
+     * digit) or %.*g with p digits, without a second printf a cell (issue
+     * 38: a number written was two printf calls) */
+    if (x >= p && x < 15) { /* %.0f: every digit of the whole number, not p */
+        snprintf(out, n, "%.0f", f);
+        return;
+    }
+    char d[24];
+    int nd = 0;
+    for (const char *c = t; *c && *c != 'e' && nd < p; c++)
+        if (*c >= '0' && *c <= '9')
+            d[nd++] = *c;
+    while (nd < p)
+        d[nd++] = '0';
+    char o[64];
+    int k = 0;
+    if (f < 0)
+        o[k++] = '-';
+    if (x >= -4 && (x < 15 || x < p)) { /* %.*g too is fixed below p digits */
+        if (x < 0) {
+            o[k++] = '0';
+            o[k++] = '.';
+            for (int z = 0; z < -x - 1; z++)
+                o[k++] = '0';
+            for (int i = 0; i < p; i++)
+                o[k++] = d[i];
+        } else {
+            for (int i = 0; i <= x; i++)
+                o[k++] = d[i];
+            if (p - 1 - x > 0) {
+                o[k++] = '.';
+                for (int i = x + 1; i < p; i++)
+                    o[k++] = d[i];
+            }
+        }
+        o[k] = '\0';
+    } else {
+        o[k++] = d[0];
+        if (p > 1) {
+            o[k++] = '.';
+            for (int i = 1; i < p; i++)
+                o[k++] = d[i];
+        }
+        int ax = x < 0 ? -x : x;
+        o[k++] = 'e';
+        o[k++] = x < 0 ? '-' : '+';
+        if (ax >= 100)
+            o[k++] = (char)('0' + ax / 100);
+        o[k++] = (char)('0' + ax / 10 % 10);
+        o[k++] = (char)('0' + ax % 10);
+        o[k] = '\0';
+    }
+    if (n) { /* as snprintf(out, n, "%s", o) */
+        size_t m = (size_t)k < n - 1 ? (size_t)k : n - 1;
+        memcpy(out, o, m);
+        out[m] = '\0';
+    }
 }
 
 void format_double(char *out, int n, double f)

@@ -101,6 +101,14 @@ static trace_file *open_trace(run_state *st)
     return T;
 }
 
+/* Whether run_sequential gives trial t to the supervisor: the batches of
+ * small trials look ahead with it (doc/timing.md#batches-of-small-trials). */
+static int runs_next(void *ctx, long long t)
+{
+    const run_state *st = ctx;
+    return !results_is_done(st->R, st->e->ids[t]) && !trial_interleaved(st->e, t);
+}
+
 /* The sequential trials one by one in trial order; 1 when interleaved ones
  * wait (doc/timing.md#how-a-trial-is-timed). */
 static int run_sequential(run_state *st, supervisor *S)
@@ -186,8 +194,16 @@ run_end run_experiment(const experiment *e, const run_opts *o, const run_hand *h
     supervisor S;
     sup_init(&S, e, o->interrupted);
     S.trace = st.T;
+    /* batches only where nothing runs between two trials: no hooks, and
+     * no timeline, whose spans are a trial's own */
+    if (!st.H && !st.T) {
+        S.will_run = runs_next;
+        S.will_run_ctx = &st;
+    }
     double start = now_seconds();
-    if (run_sequential(&st, &S) && !*o->interrupted && !st.write_failed)
+    int interleaved = run_sequential(&st, &S);
+    S.will_run = NULL;
+    if (interleaved && !*o->interrupted && !st.write_failed)
         run_interleaved(&st, &S);
     sup_free(&S);
     if (st.T != o->trace && trace_file_close(st.T, err, sizeof err) < 0) {

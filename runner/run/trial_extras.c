@@ -88,6 +88,23 @@ void trial_flag_noise(trial_result *r, double rse_target)
 
 /* The machine's load during a trial that a worker ran
  * (doc/timing.md#load): `load_avg`, `steal`, `other_cpu`, `cpu_mhz`, `cpu_max_mhz` columns. */
+/* format_decimals of the column's value, or the text it gave the last
+ * trial for the same value: the load average and the frequencies change
+ * at most every LOAD_MHZ_EVERY (sysload.h), so small trials write the same
+ * text again and again (issue 38: a printf per column a trial) */
+enum { LD_AVG, LD_STEAL, LD_OTHER, LD_MHZ, LD_MAX, LD_N };
+
+static const char *load_text(int col, double x, int decimals)
+{
+    static double last[LD_N];
+    static char text[LD_N][32];
+    if (!text[col][0] || x != last[col]) {
+        format_decimals(text[col], sizeof text[col], x, decimals);
+        last[col] = x;
+    }
+    return text[col];
+}
+
 void trial_record_load(trial_result *r)
 {
     const load_sum *l = &r->load;
@@ -95,25 +112,16 @@ void trial_record_load(trial_result *r)
         return;
     if (l->wall < 0)
         return;
-    char v[32];
-    if (l->loadavg >= 0) {
-        format_decimals(v, sizeof v, l->loadavg, 2);
-        trial_result_add_extra(r, "load_avg", v);
-    }
-    format_decimals(v, sizeof v, l->total > 0 ? l->steal / l->total : 0.0, 3);
-    trial_result_add_extra(r, "steal", v);
-    if (l->wall >= LOAD_MIN_WALL) { /* else too few clock ticks to tell */
-        format_decimals(v, sizeof v, l->other / l->wall, 2);
-        trial_result_add_extra(r, "other_cpu", v);
-    }
-    if (l->mhz > 0) {
-        format_decimals(v, sizeof v, l->mhz, 0);
-        trial_result_add_extra(r, "cpu_mhz", v);
-    }
-    if (l->max_mhz > 0) {
-        format_decimals(v, sizeof v, l->max_mhz, 0);
-        trial_result_add_extra(r, "cpu_max_mhz", v);
-    }
+    if (l->loadavg >= 0)
+        trial_result_add_extra(r, "load_avg", load_text(LD_AVG, l->loadavg, 2));
+    trial_result_add_extra(r, "steal",
+                           load_text(LD_STEAL, l->total > 0 ? l->steal / l->total : 0.0, 3));
+    if (l->wall >= LOAD_MIN_WALL) /* else too few clock ticks to tell */
+        trial_result_add_extra(r, "other_cpu", load_text(LD_OTHER, l->other / l->wall, 2));
+    if (l->mhz > 0)
+        trial_result_add_extra(r, "cpu_mhz", load_text(LD_MHZ, l->mhz, 0));
+    if (l->max_mhz > 0)
+        trial_result_add_extra(r, "cpu_max_mhz", load_text(LD_MAX, l->max_mhz, 0));
 }
 
 /* One round's extra into the trial's (order: interleaved): warmup_calls and

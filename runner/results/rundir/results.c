@@ -133,14 +133,17 @@ static void init_files(run_files *R, const experiment *e)
         if (e->ids[i] > R->max_id)
             R->max_id = e->ids[i];
     R->done = xcalloc((size_t)(R->max_id / 8 + 1), 1);
+    R->col_threads = experiment_column(e, "threads");
 }
 
 /* A locked run folder: read back what it holds, or start its files (a run
  * killed while its folder was being made has none yet). */
 static int load_or_start(run_files *R, const experiment *e, char *err, size_t len)
 {
-    return rundir_is_run(R->run_dir) ? resume_load(R, e, err, len)
-                                     : start_files(R, e, err, len);
+    if (!rundir_is_run(R->run_dir))
+        return start_files(R, e, err, len);
+    R->has_rows = 1; /* its header is not rewritten in mid-run (widen_empty_header) */
+    return resume_load(R, e, err, len);
 }
 
 /* The trials and samples tables, opened for appending. */
@@ -208,14 +211,69 @@ int results_open_dir(run_files *R, const experiment *e, const char *dir, char *e
 
 /* times and statistics: 9 significant digits (finer than the clock's
  * nanosecond), in format_number's text (doc/results.md#results) */
-static void num(strbuf *b, double x)
+typedef struct num_memo {
+    double x;
+    char t[64];
+} num_memo;
+
+/* format_number(x, 9) into t, or the text of the value before it when x is
+ * that value: a one-sample trial's min, median, mean and max are its one
+ * sample, formatted once (issue 38) */
+static const char *num_text(num_memo *m, double x)
+{
+    if (x != m->x || !m->t[0]) {
+        format_number(m->t, sizeof m->t, x, 9);
+        m->x = x;
+    }
+    return m->t;
+}
+
+static void num(strbuf *b, num_memo *m, double x)
 {
     sb_putc(b, ',');
-    if (isfinite(x)) {
-        char t[64];
-        format_number(t, sizeof t, x, 9);
-        sb_puts(b, t);
+    if (isfinite(x))
+        sb_puts(b, num_text(m, x));
+}
+
+/* A whole number in decimal, as "%lld" writes it: the trial id and sample
+ * number of every line, without a printf per line (issue 38). */
+static void put_int(strbuf *b, long long v)
+{
+    char t[24], *p = t + sizeof t;
+    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+    do
+        *--p = (char)('0' + u % 10);
+    while (u /= 10);
+    if (v < 0)
+        *--p = '-';
+    sb_putn(b, p, (size_t)(t + sizeof t - p));
+}
+
+/* The first trial written brings its extra columns into the header itself:
+ * trials.csv has no row yet, so it is rewritten whole (atomically, and the
+ * append descriptor reopened on the new file), and a run whose trials all
+ * have the same columns needs no trials.more.csv and no fold at its end
+ * (doc/results.md#results).  A run resumed, or rows written already: the
+ * cells go to trials.more.csv as before. */
+static int widen_empty_header(run_files *R, const experiment *e, char *err, size_t len)
+{
+    if (R->has_rows || R->nhdr == R->nextra)
+        return 0;
+    char *hdr = trials_header(e, R);
+    int rc = write_new(R->run_dir, rundir_name(RD_TRIALS), hdr, err, len);
+    free(hdr);
+    if (rc < 0)
+        return -1;
+    if (R->trials_fd >= 0)
+        close(R->trials_fd);
+    R->trials_fd = open_append(R->run_dir, rundir_name(RD_TRIALS));
+    R->trials_size = -1;
+    if (R->trials_fd < 0) {
+        snprintf(err, len, "cannot open the results in %s: %s", R->run_dir, strerror(errno));
+        return -1;
     }
+    R->nhdr = R->nextra;
+    return 0;
 }
 
 static double phase_median(const trial_result *r, size_t off, double *tmp)
@@ -238,17 +296,19 @@ static const char *const device_cols[] = {
 /* 1 and the statistics when some sample has a device time; else 0. */
 static int device_stats(const trial_result *r, double out[NDEVICE_COLS])
 {
+    int any = 0; /* most trials have no device time: nothing to allocate */
+    for (int i = 0; i < r->nsamples && !any; i++)
+        any = isfinite(r->samples[i].device_seconds);
+    if (!any)
+        return 0;
     double *x = xmalloc((size_t)(r->nsamples + 1) * sizeof *x);
     int k = 0;
     for (int i = 0; i < r->nsamples; i++)
         if (isfinite(r->samples[i].device_seconds))
             x[k++] = r->samples[i].device_seconds;
     stats s;
-    if (k)
-        stats_compute(x, k, &s);
+    stats_compute(x, k, &s);
     free(x);
-    if (!k)
-        return 0;
     double v[NDEVICE_COLS] = {s.min,          s.median,          s.mean,    s.stddev,
                               s.max, s.median_ci_low, s.median_ci_high, s.ci_level};
     memcpy(out, v, sizeof v);
@@ -268,7 +328,11 @@ int results_write(run_files *R, const experiment *e, long long t, const trial_re
         resume_add_extra(R, device_cols[j]);
     for (int j = 0; j < r->nextra; j++)
         resume_add_extra(R, r->extra_keys[j]);
-    strbuf b = {0};
+    if (widen_empty_header(R, e, err, len) < 0)
+        return -1;
+    /* one buffer for the run's lines: no allocation per trial */
+    strbuf b = R->line;
+    b.len = 0;
     /* cells of columns the header does not have yet: trials.more.csv,
      * before the row (the row commits the trial) */
     for (int i = R->nhdr; i < R->nextra; i++) {
@@ -284,7 +348,8 @@ int results_write(run_files *R, const experiment *e, long long t, const trial_re
                 v = r->extra_vals[j];
         if (!v)
             continue;
-        sb_printf(&b, "%lld,", id);
+        put_int(&b, id);
+        sb_putc(&b, ',');
         csv_field(&b, R->extra[i]);
         sb_putc(&b, ',');
         csv_field(&b, v);
@@ -305,10 +370,15 @@ int results_write(run_files *R, const experiment *e, long long t, const trial_re
             goto fail;
         b.len = 0;
     }
+    num_memo memo = {0};
     for (int i = 0; i < r->nsamples; i++) {
         char t[64];
-        format_number(t, sizeof t, r->samples[i].seconds, 9);
-        sb_printf(&b, "%lld,%d,%s,", id, i, t);
+        put_int(&b, id);
+        sb_putc(&b, ',');
+        put_int(&b, i);
+        sb_putc(&b, ',');
+        sb_puts(&b, num_text(&memo, r->samples[i].seconds));
+        sb_putc(&b, ',');
         if (isfinite(r->samples[i].device_seconds)) {
             format_number(t, sizeof t, r->samples[i].device_seconds, 9);
             sb_puts(&b, t);
@@ -319,7 +389,8 @@ int results_write(run_files *R, const experiment *e, long long t, const trial_re
         goto fail;
     b.len = 0;
 
-    double *x = xmalloc((size_t)(r->nsamples + 1) * sizeof *x);
+    double x1[8]; /* a few samples: on the stack */
+    double *x = r->nsamples < 8 ? x1 : xmalloc((size_t)r->nsamples * sizeof *x);
     for (int i = 0; i < r->nsamples; i++)
         x[i] = r->samples[i].seconds;
     stats s;
@@ -327,51 +398,58 @@ int results_write(run_files *R, const experiment *e, long long t, const trial_re
     double h2d = phase_median(r, offsetof(rn_sample, h2d), x);
     double cmp = phase_median(r, offsetof(rn_sample, compute), x);
     double d2h = phase_median(r, offsetof(rn_sample, d2h), x);
-    free(x);
+    if (x != x1)
+        free(x);
 
-    sb_printf(&b, "%lld,", id);
+    put_int(&b, id);
+    sb_putc(&b, ',');
     /* the key cells as the dry-run writes them (table_keys), but `threads:
      * all` as the number it became (doc/results.md#results) */
-    int tc = experiment_column(e, "threads");
+    int tc = R->col_threads;
     for (int c = 0; c < e->ncols; c++) {
         value v = trial_value(e, t, c);
         sb_puts(&b, c ? "," : "");
         if (c == tc && v.text && !strcmp(v.text, "all"))
-            sb_printf(&b, "%d", host_cpus());
+            put_int(&b, host_cpus());
         else if (v.text)
             csv_field(&b, v.text);
     }
-    sb_printf(&b, ",%s,", status_names[r->status]);
+    sb_putc(&b, ',');
+    sb_puts(&b, status_names[r->status]);
+    sb_putc(&b, ',');
     /* one line per row: newlines in a reason would still be quoted, but a
      * reader scanning lines should not have to know that */
-    char *reason = xstrdup(r->reason ? r->reason : "");
-    for (char *p = reason; *p; p++)
-        if (*p == '\n' || *p == '\r')
-            *p = ' ';
-    csv_field(&b, reason);
-    free(reason);
-    sb_printf(&b, ",%d", r->nsamples);
-    num(&b, r->cold);
-    num(&b, s.min);
-    num(&b, s.median);
-    num(&b, s.mean);
-    num(&b, s.stddev);
-    num(&b, s.max);
-    num(&b, s.median_ci_low);
-    num(&b, s.median_ci_high);
-    num(&b, s.ci_level);
-    num(&b, h2d);
-    num(&b, cmp);
-    num(&b, d2h);
-    num(&b, r->status == ST_OK && s.median > 0 ? r->flops / s.median / 1e9 : NAN);
-    num(&b, r->status == ST_OK && s.median > 0 ? r->bytes / s.median / 1e9 : NAN);
+    if (r->reason && *r->reason) {
+        char *reason = xstrdup(r->reason);
+        for (char *p = reason; *p; p++)
+            if (*p == '\n' || *p == '\r')
+                *p = ' ';
+        csv_field(&b, reason);
+        free(reason);
+    }
+    sb_putc(&b, ',');
+    put_int(&b, r->nsamples);
+    num(&b, &memo, r->cold);
+    num(&b, &memo, s.min);
+    num(&b, &memo, s.median);
+    num(&b, &memo, s.mean);
+    num(&b, &memo, s.stddev);
+    num(&b, &memo, s.max);
+    num(&b, &memo, s.median_ci_low);
+    num(&b, &memo, s.median_ci_high);
+    num(&b, &memo, s.ci_level);
+    num(&b, &memo, h2d);
+    num(&b, &memo, cmp);
+    num(&b, &memo, d2h);
+    num(&b, &memo, r->status == ST_OK && s.median > 0 ? r->flops / s.median / 1e9 : NAN);
+    num(&b, &memo, r->status == ST_OK && s.median > 0 ? r->bytes / s.median / 1e9 : NAN);
     for (int i = 0; i < R->nhdr; i++) {
         int dc = -1;
         for (int j = 0; has_dev && j < NDEVICE_COLS && dc < 0; j++)
             if (!strcmp(R->extra[i], device_cols[j]))
                 dc = j;
         if (dc >= 0) {
-            num(&b, dev[dc]);
+            num(&b, &memo, dev[dc]);
             continue;
         }
         sb_putc(&b, ',');
@@ -382,12 +460,13 @@ int results_write(run_files *R, const experiment *e, long long t, const trial_re
     sb_putc(&b, '\n');
     if (append_record(R->trials_fd, &R->trials_size, b.s, b.len) < 0)
         goto fail;
-    sb_free(&b);
+    R->line = b;
+    R->has_rows = 1;
     resume_mark_done(R, id);
     return 0;
 fail:
     snprintf(err, len, "cannot write results to %s: %s", R->run_dir, strerror(errno));
-    sb_free(&b);
+    R->line = b;
     return -1;
 }
 
@@ -475,6 +554,7 @@ int results_close(run_files *R, int finished, char *err, size_t len)
 
 void results_free(run_files *R)
 {
+    sb_free(&R->line);
     for (int i = 0; i < R->nextra; i++)
         free(R->extra[i]);
     free(R->extra);

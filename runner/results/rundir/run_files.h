@@ -5,6 +5,8 @@
 #define RUNNER_RUN_FILES_H
 /* internal header of runner/results/rundir/: other folders may not include it */
 
+#include "base/util.h"
+
 #include <sys/types.h>
 
 typedef struct run_files {
@@ -29,6 +31,9 @@ typedef struct run_files {
     int lock_fd;  /* RUN/.lock, locked (fcntl) for the whole run; -1: none */
     long long damaged; /* rows dropped by --resume as damaged (re-run) */
     int may_be_latest; /* opened by results_open: OUTPUT/<name>/latest may point here */
+    int col_threads;   /* the experiment's `threads` column, or -1 */
+    int has_rows;      /* trials.csv may hold rows (resumed, or one written) */
+    strbuf line;       /* results_write's buffer, kept for the next trial */
 } run_files;
 
 #endif

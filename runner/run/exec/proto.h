@@ -19,11 +19,15 @@ typedef enum {
                       * with the worker */
 } msg_type;
 
-/* A command to the worker: run this trial. */
+/* A command to the worker: run this trial.  Several commands may come in
+ * one write (a batch of small trials, supervisor.c): `more` says how many
+ * follow this one in it, and the worker holds its messages back until the
+ * last one is done, so a batch costs one round trip (issue 38). */
 typedef struct worker_cmd {
     long long trial;
     int samples, warmups; /* >= 0: instead of the trial's repeats / warmups */
     int trace;            /* record the trial's timeline (MSG_TRACE) */
+    int more;             /* commands of the same batch after this one */
 } worker_cmd;
 
 typedef struct msg_header {

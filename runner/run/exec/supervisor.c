@@ -23,6 +23,13 @@ void sup_init(supervisor *S, const experiment *e, volatile sig_atomic_t *interru
     S->interrupted = interrupted;
     S->w = child_of(0, 0);
     S->cmd_fd = S->res_fd = -1;
+    /* looked up once, not by name every trial (issue 38) */
+    S->col_affinity = experiment_column(e, "affinity");
+    S->col_threads = experiment_column(e, "threads");
+    S->col_wcurve = experiment_column(e, "warmup_curve");
+    S->col_timeout = experiment_column(e, "timeout");
+    S->per_trial = -1;
+    S->solo_until = -1;
 }
 
 /* The worker, in a child of its own (base/child.h): tied to the runner's
@@ -85,6 +92,7 @@ static char *reap(supervisor *S, int killed_by_us)
     S->pid = 0;
     S->cmd_fd = S->res_fd = -1;
     S->rpos = S->rlen = 0; /* nothing of the old worker's is read by the next */
+    S->nahead = S->ahead_pos = 0; /* what it was sent died with it */
     return why;
 }
 
@@ -93,11 +101,14 @@ void sup_stop(supervisor *S)
     free(S->rbuf);
     S->rbuf = NULL;
     S->rpos = S->rlen = 0;
+    int pending = S->nahead > S->ahead_pos; /* a batch not answered: not waited for */
+    S->nahead = S->ahead_pos = 0;
     if (!S->pid)
         return;
     close(S->w.to); /* EOF: the worker exits by itself, within 0.1 s */
     S->w.to = S->cmd_fd = -1;
-    child_ended(&S->w, 0.1);
+    if (!pending)
+        child_ended(&S->w, 0.1);
     kill_program(S); /* before the worker that reaps it */
     child_kill(&S->w);
     child_close(&S->w);
@@ -110,6 +121,8 @@ void sup_free(supervisor *S)
     sup_stop(S);
     free(S->aff_spec);
     S->aff_spec = NULL;
+    free(S->payload);
+    S->payload = NULL;
 }
 
 enum { RD_OK = 0, RD_EOF = -1, RD_TIMEOUT = -2, RD_INTR = -3 };
@@ -163,8 +176,8 @@ static void add_samples(trial_result *r, const rn_sample *s, int n)
     r->nsamples += n;
 }
 
-static void sup_run_inner(supervisor *S, long long t, double timeout, int samples, int warmups,
-                          trial_result *out);
+static int sup_run_inner(supervisor *S, long long t, double timeout, int samples, int warmups,
+                         trial_result *out);
 
 /* The trial, with the machine's load over it (sysload.h;
  * doc/timing.md#load): what the runner and its worker used is left out. */
@@ -174,29 +187,87 @@ void sup_run(supervisor *S, long long t, double timeout, int samples, int warmup
     load_snap a, b;
     load_snap_take(&a, S->pid);
     trace_file_begin(S->trace, "trial", (long)S->e->ids[t]);
-    sup_run_inner(S, t, timeout, samples, warmups, out);
+    /* a worker that ended in a batch before trial t's verdict: t again,
+     * alone in a fresh worker, which says what t does */
+    while (sup_run_inner(S, t, timeout, samples, warmups, out) == 1)
+        trial_result_free(out);
     trace_file_settle(S->trace); /* what a crashed or killed worker left open */
     trace_file_end(S->trace);
     load_snap_take(&b, S->pid ? S->pid : a.worker);
     load_add(&out->load, &a, &b);
 }
 
-static void sup_run_inner(supervisor *S, long long t, double timeout, int samples, int warmups,
-                          trial_result *out)
+/* 1 when trial u can go in trial t's batch: the same worker (CPUs and
+ * threads), no fresh one wanted (warmup_curve), no timeout to keep. */
+static int batchable(const supervisor *S, long long t, long long u)
+{
+    const experiment *e = S->e;
+    int cols[2] = {S->col_affinity, S->col_threads};
+    for (int i = 0; i < 2; i++) {
+        if (cols[i] < 0)
+            continue;
+        value a = trial_value(e, t, cols[i]), b = trial_value(e, u, cols[i]);
+        if (a.kind != b.kind || (a.text && strcmp(a.text, b.text)))
+            return 0;
+    }
+    value w = S->col_wcurve >= 0 ? trial_value(e, u, S->col_wcurve) : (value){0};
+    value o = S->col_timeout >= 0 ? trial_value(e, u, S->col_timeout) : (value){0};
+    return !(w.kind == VAL_INT && w.i > 0) && !(value_is_num(&o) && o.f > 0);
+}
+
+/* Sends trial t's command, and with it those of the trials that follow it
+ * (doc/timing.md#batches-of-small-trials) when the last trials were small;
+ * -1 when the worker cannot be written to. */
+static int send_trials(supervisor *S, long long t, const worker_cmd *first, double timeout)
+{
+    worker_cmd cmds[SUP_BATCH_MAX];
+    cmds[0] = *first;
+    S->ahead[0] = t;
+    int n = 1;
+    if (S->will_run && first->samples < 0 && first->warmups < 0 && timeout <= 0 &&
+        !first->trace && t > S->solo_until && S->per_trial >= 0 &&
+        S->per_trial < SUP_BATCH_UNDER) {
+        double fit = S->per_trial > 0 ? SUP_BATCH_SPAN / S->per_trial : SUP_BATCH_MAX;
+        int most = fit < SUP_BATCH_MAX ? (int)fit : SUP_BATCH_MAX;
+        /* a look a little past the batch: a resumed run's done trials are skipped */
+        for (long long u = t + 1; u < S->e->ntrials && n < most && u <= t + 16 * SUP_BATCH_MAX; u++) {
+            if (!S->will_run(S->will_run_ctx, u))
+                continue;
+            if (!batchable(S, t, u))
+                break;
+            cmds[n] = *first;
+            cmds[n].trial = u;
+            S->ahead[n++] = u;
+        }
+    }
+    for (int i = 0; i < n; i++)
+        cmds[i].more = n - 1 - i;
+    S->nahead = n;
+    S->ahead_pos = 0;
+    S->batch_at = now_seconds();
+    size_t bytes = (size_t)n * sizeof cmds[0];
+    if (fd_write_all(S->cmd_fd, cmds, bytes) < 0) {
+        S->nahead = 0;
+        return -1;
+    }
+    return 0;
+}
+
+static int sup_run_inner(supervisor *S, long long t, double timeout, int samples, int warmups,
+                         trial_result *out)
 {
     worker_cmd cmd;
     memset(&cmd, 0, sizeof cmd); /* no uninitialised padding down the pipe */
-    cmd = (worker_cmd){t, samples, warmups, S->trace != NULL};
+    cmd = (worker_cmd){t, samples, warmups, S->trace != NULL, 0};
     memset(out, 0, sizeof *out);
     out->cold = out->flops = out->bytes = NAN;
     /* the trial's CPUs (doc/timing.md#pinning): a worker is
      * pinned for its whole life, so a trial with other CPUs gets a new one */
-    int ac = experiment_column(S->e, "affinity"), tc = experiment_column(S->e, "threads");
+    int ac = S->col_affinity, tc = S->col_threads;
     value av = ac >= 0 ? trial_value(S->e, t, ac) : (value){0};
     value tv = tc >= 0 ? trial_value(S->e, t, tc) : (value){0};
     const char *spec = av.kind != VAL_NONE && av.text ? av.text : "none";
     int threads = tv.kind == VAL_INT ? (int)tv.i : host_cpus();
-    char key[320];
     /* resolved and formatted once while the trials' spec and threads stay
      * the same (issue 38: affinity_format was a per-trial cost) */
     if (!S->aff_spec || strcmp(S->aff_spec, spec) || S->aff_spec_threads != threads) {
@@ -207,22 +278,33 @@ static void sup_run_inner(supervisor *S, long long t, double timeout, int sample
                                            sizeof S->aff_why);
         if (S->aff_spec_pin >= 0)
             affinity_format(&S->aff_spec_set, S->aff_why, sizeof S->aff_why);
+        snprintf(S->aff_spec_key, sizeof S->aff_spec_key, "%d:%d:%s", S->aff_spec_pin,
+                 S->aff_spec_pin ? threads : 0, S->aff_why);
     }
     cpu_set_t set = S->aff_spec_set;
     const char *why = S->aff_why;
     int pin = S->aff_spec_pin;
+    /* sent already, in the batch of a trial before it */
+    int sent = S->pid && S->nahead > S->ahead_pos && S->ahead[S->ahead_pos] == t;
+    if (!sent && S->nahead > S->ahead_pos) { /* a batch that does not go on: dropped */
+        kill_program(S);
+        child_kill(&S->w);
+        free(reap(S, 1));
+    }
     if (pin < 0) {
         out->status = ST_FAILED;
         out->reason = xstrdup(why);
-        return;
+        return 0;
     }
-    snprintf(key, sizeof key, "%d:%d:%s", pin, pin ? threads : 0, why);
+    const char *key = S->aff_spec_key;
     /* warmup_curve: the first calls of a fresh worker (doc/timing.md#the-warmup-curve) */
-    int wc = experiment_column(S->e, "warmup_curve");
+    int wc = S->col_wcurve;
     value wv = wc >= 0 ? trial_value(S->e, t, wc) : (value){0};
-    if (S->pid && (strcmp(key, S->aff_key) || (wv.kind == VAL_INT && wv.i > 0)))
+    int same_key = !strcmp(key, S->aff_key);
+    if (S->pid && (!same_key || (wv.kind == VAL_INT && wv.i > 0)))
         sup_stop(S);
-    snprintf(S->aff_key, sizeof S->aff_key, "%s", key);
+    if (!same_key)
+        snprintf(S->aff_key, sizeof S->aff_key, "%s", key);
     S->aff_set = set;
     S->aff_threads = threads;
     S->aff_pin = pin;
@@ -236,17 +318,19 @@ static void sup_run_inner(supervisor *S, long long t, double timeout, int sample
     if (spawned < 0) {
         out->status = ST_FAILED;
         out->reason = xasprintf("cannot start a worker process: %s", strerror(errno));
-        return;
+        return 0;
     }
-    if (write(S->cmd_fd, &cmd, sizeof cmd) != (ssize_t)sizeof cmd) {
+    if (!sent && send_trials(S, t, &cmd, timeout) < 0) {
         free(reap(S, 0));
         out->status = ST_FAILED;
         out->reason = xstrdup("cannot talk to the worker process");
-        return;
+        return 0;
     }
     double start = now_seconds();
     double deadline = timeout > 0 ? start + timeout : 0;
-    char *payload = xmalloc(MSG_MAX_PAYLOAD + 1);
+    if (!S->payload) /* kept for the next trial: no 64 KiB allocation a trial */
+        S->payload = xmalloc(MSG_MAX_PAYLOAD + 1);
+    char *payload = S->payload;
     for (;;) {
         msg_header h;
         int rc = read_by(S, &h, sizeof h, deadline);
@@ -266,6 +350,13 @@ static void sup_run_inner(supervisor *S, long long t, double timeout, int sample
                                           out->nsamples)
                               : xstrdup("interrupted");
             break;
+        }
+        if (rc == RD_EOF && !*S->interrupted && S->nahead - S->ahead_pos > 1) {
+            /* the worker ended in a batch: which of its trials ended it is
+             * not known, so they go one a command from t on */
+            S->solo_until = S->ahead[S->nahead - 1];
+            free(reap(S, 0));
+            return 1;
         }
         if (rc == RD_EOF) {
             out->status = *S->interrupted ? ST_INTERRUPTED : ST_FAILED;
@@ -298,10 +389,15 @@ static void sup_run_inner(supervisor *S, long long t, double timeout, int sample
             payload[h.len] = '\0';
             out->status = (trial_status)h.status;
             out->reason = xstrdup(payload);
+            /* a batch's verdicts come together: its first one times it */
+            if (S->ahead_pos == 0)
+                S->per_trial = (now_seconds() - S->batch_at) / S->nahead;
+            if (++S->ahead_pos >= S->nahead)
+                S->nahead = S->ahead_pos = 0;
             if (h.retire) /* it exits now: the next trial gets a fresh one */
                 free(reap(S, 1));
             break;
         }
     }
-    free(payload);
+    return 0;
 }

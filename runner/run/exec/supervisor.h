@@ -15,6 +15,14 @@
 #include <signal.h>
 #include <sys/types.h>
 
+/* Batches of small trials (doc/timing.md#batches-of-small-trials): once a
+ * trial took under SUP_BATCH_UNDER from its command to its verdict, the
+ * trials that follow it with the same worker send in one write, as many as
+ * SUP_BATCH_SPAN holds (at most SUP_BATCH_MAX), and come back in one. */
+#define SUP_BATCH_MAX 64
+#define SUP_BATCH_UNDER 0.001
+#define SUP_BATCH_SPAN 0.005
+
 typedef struct supervisor {
     const experiment *e;
     child w;   /* the worker */
@@ -34,6 +42,20 @@ typedef struct supervisor {
     int aff_spec_threads, aff_spec_pin;
     cpu_set_t aff_spec_set;
     char aff_why[300];
+    char aff_spec_key[320]; /* the worker key of that spec ("pin:threads:cpus") */
+    int col_affinity, col_threads, col_wcurve; /* the experiment's columns, or -1 */
+    char *payload; /* a message's payload, read into (MSG_MAX_PAYLOAD + 1) */
+    int col_timeout;
+    /* batches: which trials sup_run gets next, in trial order (1: trial t
+     * will be run by sup_run with samples and warmups -1 and no timeout
+     * unless the file gives it); NULL: no batches (hooks, a timeline) */
+    int (*will_run)(void *ctx, long long t);
+    void *will_run_ctx;
+    long long ahead[SUP_BATCH_MAX]; /* sent to the worker in one batch */
+    int nahead, ahead_pos;          /* ahead[ahead_pos] is answered next */
+    double batch_at;                /* when the batch went */
+    double per_trial;               /* seconds a trial, the last batch's; < 0: unknown */
+    long long solo_until;           /* a batch broke: its trials go one a command */
     trace_file *trace; /* the run's timeline (doc/results.md#a-timeline-of-a-run), or NULL */
     pid_t group; /* the worker's command program's group (MSG_GROUP), or 0 */
 } supervisor;

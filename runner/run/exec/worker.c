@@ -485,6 +485,28 @@ out:
     trial_release(&r);
 }
 
+/* The next command into *cmd, 0 at EOF: a batch's commands (proto.h) are
+ * read with one read(), not one each. */
+static int next_cmd(int fd, worker_cmd *cmd)
+{
+    static char in[64 * sizeof(worker_cmd)];
+    static size_t pos, len;
+    while (len - pos < sizeof *cmd) {
+        memmove(in, in + pos, len - pos);
+        len -= pos;
+        pos = 0;
+        ssize_t n = read(fd, in + len, sizeof in - len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return 0;
+        len += (size_t)n;
+    }
+    memcpy(cmd, in + pos, sizeof *cmd);
+    pos += sizeof *cmd;
+    return 1;
+}
+
 void worker_main(const experiment *e, int cmd_fd, int res_fd)
 {
     /* Ctrl-C reaches the whole process group: the supervisor decides. */
@@ -492,12 +514,14 @@ void worker_main(const experiment *e, int cmd_fd, int res_fd)
     signal(SIGPIPE, SIG_DFL);
     for (;;) {
         worker_cmd cmd;
-        ssize_t n = read(cmd_fd, &cmd, sizeof cmd);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n != (ssize_t)sizeof cmd)
+        if (!next_cmd(cmd_fd, &cmd))
             break;
+        wout_batch(cmd.more > 0); /* proto.h: a batch's verdicts go together */
         worker_run_trial(e, &cmd, res_fd);
+        if (cmd.more <= 0 || wout_retired()) {
+            wout_batch(0);
+            wout_flush(res_fd);
+        }
         if (wout_retired())
             break;
     }

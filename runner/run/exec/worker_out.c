@@ -25,12 +25,27 @@ static int extra_fd = -1;
  * least every 100 ms while samples come): one write() per trial for most. */
 static char out_buf[1 << 17];
 static size_t out_len;
+/* A batch's trials are running (proto.h's worker_cmd.more): nothing is
+ * written until its last one is done (or the buffer is full, or the worker
+ * retires), so the supervisor, waiting in the pipe, does none of its own
+ * work while a trial of the batch is measured. */
+static int batching;
 
 static void out_flush(int fd)
 {
     if (out_len && fd_write_all(fd, out_buf, out_len) < 0)
         _exit(3); /* the supervisor is gone */
     out_len = 0;
+}
+
+void wout_batch(int on)
+{
+    batching = on;
+}
+
+void wout_flush(int fd)
+{
+    out_flush(fd);
 }
 
 void wout_msg(int fd, int type, int status, const void *payload, unsigned len)
@@ -95,7 +110,10 @@ void wout_done(int fd, trial_status st, const char *fmt, ...)
     trace_end_all(); /* the trial's spans end before its verdict */
     send_trace(fd);
     wout_msg(fd, MSG_DONE, st, reason, (unsigned)strlen(reason));
-    out_flush(fd);
+    /* in a batch the verdicts go together at its end; a retiring worker
+     * runs no more of it */
+    if (!batching || retire)
+        out_flush(fd);
 }
 
 void wout_hold(void)
@@ -120,7 +138,8 @@ void wout_samples(int fd, sample_buf *b)
     if (b->n)
         wout_msg(fd, MSG_SAMPLES, 0, b->s, (unsigned)(b->n * sizeof b->s[0]));
     send_trace(fd);
-    out_flush(fd);
+    if (!batching) /* a batch has no timeout to keep samples for */
+        out_flush(fd);
     b->n = 0;
     b->last_flush = now_seconds();
 }
@@ -139,7 +158,11 @@ void wout_extra(void *ctx, const char *k, const char *v)
 {
     (void)ctx;
     char buf[1024];
-    int n = snprintf(buf, sizeof buf, "%s\t%s", k, v);
-    if (n > 0 && n < (int)sizeof buf && !strchr(k, '\t'))
-        wout_msg(extra_fd, MSG_EXTRA, 0, buf, (unsigned)n);
+    size_t kn = strlen(k), vn = strlen(v); /* "%s\t%s" without a printf a column */
+    if (kn + 1 + vn < sizeof buf && !strchr(k, '\t')) {
+        memcpy(buf, k, kn);
+        buf[kn] = '\t';
+        memcpy(buf + kn + 1, v, vn);
+        wout_msg(extra_fd, MSG_EXTRA, 0, buf, (unsigned)(kn + 1 + vn));
+    }
 }

@@ -37,6 +37,11 @@ void wout_samples(int fd, sample_buf *b);
  * while sampling does. */
 void wout_samples_end(int fd, sample_buf *b);
 #define WOUT_FLUSH_EVERY 0.1
+/* In a batch (proto.h's worker_cmd.more) a trial's samples and verdict are
+ * queued, not written, unless the buffer is full or the worker retires;
+ * wout_flush writes what is queued (the batch's end). */
+void wout_batch(int on);
+void wout_flush(int fd);
 /* One extra column, "column\tvalue" (an rn_extra_fn: ctx unused). */
 void wout_extra(void *ctx, const char *k, const char *v);
 /* Whether this worker must run no other trial: a failed CUDA trial may leave
