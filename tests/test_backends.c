@@ -1,7 +1,10 @@
 /* test_backends.c - the backend loader's checks, with fake backends. */
 #include "experiment/registry/backends.h"
 
+#include "runproc.h"
+
 #include <criterion/criterion.h>
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,4 +79,26 @@ Test(backends, cpu_backend_is_always_there)
     cr_assert_not_null(b);
     cr_assert_eq(backend_validate(b, why, sizeof why), 0, "%s", why);
     cr_assert_eq(b->device_count(), 1);
+}
+
+/* Without the CUDA driver the runner does not load its CUDA backend (whose
+ * libraries take 0.1 s to load) and says why: the driver's library is
+ * looked for first (doc/workloads.md#built-in-workloads). */
+Test(backends, no_cuda_driver_is_said_without_loading_the_backend)
+{
+    void *d = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+    if (d) {
+        dlclose(d);
+        cr_skip_test("this machine has a CUDA driver");
+    }
+    unsetenv("RUNNER_CUDA_BACKEND");
+    char why[512] = "";
+    cr_assert_null(backend_for(RN_DEV_CUDA, why, sizeof why));
+    cr_assert_str_eq(why, "no CUDA driver (libcuda.so.1 is not on this machine)");
+    cr_assert_eq(backend_cuda_loaded(), 0);
+    proc_out r;
+    run((char *[]){"list", "devices", NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.out, "cuda     none: no CUDA driver (libcuda.so.1 is not on this machine)"),
+              "%s", r.out);
 }

@@ -76,6 +76,21 @@ int backend_cuda_path(char *out, size_t len)
 
 static const rn_backend *cuda; /* loaded and probed, or NULL */
 
+/* The driver's library, looked for before the backend is loaded: loading
+ * runner-cuda.so brings cuBLAS and its constructors (0.1 s on a machine
+ * without a GPU, paid by every run for its meta and its probe), only for
+ * the runtime to find no driver.  The runtime looks for the same name
+ * (doc/workloads.md#built-in-workloads). */
+static int cuda_driver_present(char *why, size_t len)
+{
+    void *d = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+    if (!d) {
+        snprintf(why, len, "no CUDA driver (libcuda.so.1 is not on this machine)");
+        return 0;
+    }
+    return 1; /* stays loaded: the runtime uses it next */
+}
+
 int backend_cuda_loaded(void)
 {
     return cuda != NULL;
@@ -115,6 +130,8 @@ const rn_backend *backend_for(rn_device_kind kind, char *why, size_t len)
         if (backend_cuda_path(path, sizeof path) < 0) {
             snprintf(cuda_why, sizeof cuda_why,
                      "the CUDA backend is not installed (runner-cuda.so not found; it is built when nvcc is present)");
+        } else if (!getenv("RUNNER_CUDA_BACKEND") && !cuda_driver_present(cuda_why, sizeof cuda_why)) {
+            /* cuda_why says why */
         } else if ((cuda = backend_load_file(path, cuda_why, sizeof cuda_why))) {
             char pw[400];
             if (cuda->probe(pw, sizeof pw) != 0) {
