@@ -7,8 +7,11 @@
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 void file_at(const char *dir, const char *name, const char *text, char *path)
 {
@@ -151,4 +154,29 @@ void assert_row_durations(const csv_table *t, int i, const char *const *cols, si
     double lo = atof(cell(t, i, "median_ci_low")), hi = atof(cell(t, i, "median_ci_high"));
     double m = atof(cell(t, i, "median"));
     cr_assert(lo <= m && m <= hi, "row %d: %g not in [%g, %g]", i, m, lo, hi);
+}
+
+int kill_and_resume(const char *exp, const char *out, int rounds, int most, int min_us, int span_us,
+                    proc_out *r)
+{
+    srand((unsigned)time(NULL));
+    int kills = 0;
+    for (int round = 0; round < rounds && kills < most; round++) {
+        int o, e;
+        pid_t pid = start((char *[]){"--quiet", "--no-plots", "--resume", "--output", (char *)out,
+                                     (char *)exp, NULL},
+                          &o, &e);
+        usleep((useconds_t)(min_us + rand() % span_us));
+        int st;
+        if (waitpid(pid, &st, WNOHANG) == pid) {
+            close(o);
+            close(e);
+            break; /* finished before the kill */
+        }
+        kill(pid, SIGKILL);
+        kills++;
+        finish(pid, o, e, r);
+    }
+    run((char *[]){"--quiet", "--no-plots", "--resume", "--output", (char *)out, (char *)exp, NULL}, r);
+    return kills;
 }

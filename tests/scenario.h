@@ -40,6 +40,13 @@ char *run_text(const char *run_dir, const char *file);
  * with an ok trial earns (doc/results.md#results); the tests also look at
  * failed and cut runs. */
 void newest_run_file(const char *out, const char *name, const char *file, char *path, size_t len);
+/* Runs `runner --quiet --no-plots --resume --output out exp` and kills it
+ * with SIGKILL after min_us plus up to span_us microseconds, again and
+ * again (at most `rounds` starts and `most` kills, until a run finishes
+ * first), then resumes it once more to the end into *r.  Returns the
+ * number of kills. */
+int kill_and_resume(const char *exp, const char *out, int rounds, int most, int min_us, int span_us,
+                    proc_out *r);
 /* The newest run's FILE read as a CSV table (asserted). */
 void read_newest(const char *out, const char *name, const char *file, csv_table *t);
 /* The lines of a file; -1 when it cannot be read. */

@@ -64,25 +64,8 @@ Test(run, sigkill_in_batches_and_resume_lose_and_duplicate_nothing, .timeout = 2
     char exp[4096], out[4096];
     snprintf(exp, sizeof exp, "%s/k.yaml", d);
     snprintf(out, sizeof out, "%s/out", d);
-    srand((unsigned)time(NULL));
-    int kills = 0;
     proc_out r;
-    for (int round = 0; round < 40 && kills < 8; round++) {
-        int o, e;
-        pid_t pid = start((char *[]){"--quiet", "--no-plots", "--resume", "--output", out, exp, NULL},
-                          &o, &e);
-        usleep((useconds_t)(100000 + rand() % 300000));
-        int st;
-        if (waitpid(pid, &st, WNOHANG) == pid) {
-            close(o);
-            close(e);
-            break; /* finished before the kill */
-        }
-        kill(pid, SIGKILL);
-        kills++;
-        finish(pid, o, e, &r);
-    }
-    run((char *[]){"--quiet", "--no-plots", "--resume", "--output", out, exp, NULL}, &r);
+    int kills = kill_and_resume(exp, out, 40, 8, 100000, 300000, &r);
     unsetenv("RUNNER_CUDA_BACKEND");
     cr_assert_eq(r.status, 0, "%s", r.err);
     csv_table t;

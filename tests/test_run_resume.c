@@ -123,26 +123,9 @@ Test(run, sigkill_and_resume_lose_and_duplicate_nothing, .timeout = 120)
     char exp[4096], out[4096];
     snprintf(exp, sizeof exp, "%s/k.yaml", d);
     snprintf(out, sizeof out, "%s/out", d);
-    srand((unsigned)time(NULL));
-    int kills = 0;
+    /* anywhere: start-up, inside a trial, between trials, in a write */
     proc_out r;
-    for (int round = 0; round < 200 && kills < 50; round++) {
-        int o, e;
-        pid_t pid = start((char *[]){"--quiet", "--no-plots", "--resume", "--output", out, exp, NULL},
-                          &o, &e);
-        /* anywhere: start-up, inside a trial, between trials, in a write */
-        usleep((useconds_t)(5000 + rand() % 150000));
-        int st;
-        if (waitpid(pid, &st, WNOHANG) == pid) {
-            close(o);
-            close(e);
-            break; /* finished before the kill */
-        }
-        kill(pid, SIGKILL);
-        kills++;
-        finish(pid, o, e, &r);
-    }
-    run((char *[]){"--quiet", "--no-plots", "--resume", "--output", out, exp, NULL}, &r);
+    int kills = kill_and_resume(exp, out, 200, 50, 5000, 150000, &r);
     cr_assert_eq(r.status, 0, "%s", r.err);
     char p[4096];
     csv_table t;
