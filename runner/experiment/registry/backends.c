@@ -127,11 +127,11 @@ const rn_backend *backend_for(rn_device_kind kind, char *why, size_t len)
     if (!cuda_tried) {
         cuda_tried = 1;
         char path[PATH_MAX];
-        if (backend_cuda_path(path, sizeof path) < 0) {
+        if (!getenv("RUNNER_CUDA_BACKEND") && !cuda_driver_present(cuda_why, sizeof cuda_why)) {
+            /* cuda_why says why: no driver, whether or not the backend is built */
+        } else if (backend_cuda_path(path, sizeof path) < 0) {
             snprintf(cuda_why, sizeof cuda_why,
                      "the CUDA backend is not installed (runner-cuda.so not found; it is built when nvcc is present)");
-        } else if (!getenv("RUNNER_CUDA_BACKEND") && !cuda_driver_present(cuda_why, sizeof cuda_why)) {
-            /* cuda_why says why */
         } else if ((cuda = backend_load_file(path, cuda_why, sizeof cuda_why))) {
             char pw[400];
             if (cuda->probe(pw, sizeof pw) != 0) {

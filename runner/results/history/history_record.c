@@ -118,20 +118,27 @@ static int measured_how(const char *k)
 
 char *history_trial_key(const compare_run *R, int pos)
 {
-    strbuf b = {0};
+    /* measured once, then copied: no printf and no growing buffer a key
+     * (20,000 trials' keys were a fifth, then a tenth, of a noop run's CPU
+     * time: bench/runner.sh, bench/NOTES-runner.md) */
+    size_t n = 1;
+    for (int k = 0; k < R->nkeys; k++)
+        if (!measured_how(compare_key(R, k)))
+            n += strlen(compare_key(R, k)) + strlen(compare_cell(R, pos, k + 1)) + 3;
+    char *out = xmalloc(n), *p = out;
     for (int k = 0; k < R->nkeys; k++) {
-        const char *name = compare_key(R, k);
+        const char *name = compare_key(R, k), *v = compare_cell(R, pos, k + 1);
         if (measured_how(name))
             continue;
-        /* puts, not a printf a key: 20,000 trials' keys were a fifth of a
-         * noop run's CPU time (bench/runner.sh, issue 38) */
-        if (b.len)
-            sb_puts(&b, ", ");
-        sb_puts(&b, name);
-        sb_putc(&b, '=');
-        sb_puts(&b, compare_cell(R, pos, k + 1));
+        if (p != out)
+            *p++ = ',', *p++ = ' ';
+        size_t ln = strlen(name), lv = strlen(v);
+        memcpy(p, name, ln), p += ln;
+        *p++ = '=';
+        memcpy(p, v, lv), p += lv;
     }
-    return sb_take(&b);
+    *p = 0;
+    return out;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -182,10 +189,12 @@ static void revision_of(const char *run_dir, json_object *meta, const history_re
     free(p);
 }
 
+/* SQLITE_STATIC: every text bound here (the run's cells, its keys, its
+ * facts) outlives the statement's step */
 static void bind_text(sqlite3_stmt *st, int i, const char *s)
 {
     if (s)
-        sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
     else
         sqlite3_bind_null(st, i);
 }
