@@ -86,7 +86,7 @@ Test(timing, ceilings_fma_peak_within_15pct_of_nominal, .timeout = 120)
             break;
     }
     if (tries)
-        cr_log_warn("the FMA probe needed %d retries (a busy machine)", tries);
+        cr_log_info("the FMA probe needed %d retries (a busy machine)", tries);
     cr_assert(isfinite(p.nom_fp32_1core), "no nominal figure: the clock was not read (%s)",
               p.clock_from);
     cr_assert(fabs(r32 - 1) <= 0.15, "fp32 one core %.1f GFLOP/s against nominal %.1f (%s, %.0f MHz)",
@@ -112,7 +112,8 @@ Test(ceilings, a_probe_leaves_the_callers_cpus_as_they_were)
  * other.  A shared machine's neighbours take bandwidth in bursts (CI saw
  * 52.6, 48.4, 53.9 GB/s; this VM swings between ~56 and ~35 GB/s in
  * phases of seconds), so like the FMA test it may take another set of
- * three, after a pause (up to eight sets), and says so. */
+ * three, after a pause (up to eight sets), and says so (as info: Criterion
+ * 2.4 exits 1 after a warning, however the tests ended). */
 Test(timing, ceilings_bandwidth_stable_over_three_runs, .timeout = 120)
 {
     skip_unless_timing();
@@ -129,7 +130,7 @@ Test(timing, ceilings_bandwidth_stable_over_three_runs, .timeout = 120)
         }
         if (hi / lo <= 1.10)
             break;
-        cr_log_warn("triad %.1f, %.1f, %.1f GB/s: spread over 10 %%, another set", v[0], v[1], v[2]);
+        cr_log_info("triad %.1f, %.1f, %.1f GB/s: spread over 10 %%, another set", v[0], v[1], v[2]);
     }
     cr_assert(hi / lo <= 1.10, "triad %.1f, %.1f, %.1f GB/s: spread over 10 %% in 8 sets", v[0], v[1],
               v[2]);
