@@ -2,12 +2,15 @@
 #include "results/rundir/rundir.h"
 
 #include "base/util.h"
+#include "experiment/experiment.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+_Static_assert(RUNDIR_MAX_TRIAL >= MAX_TRIALS - 1, "every trial of an experiment has its number");
 
 static const char *const names[] = {
     [RD_TRIALS] = "trials.csv",   [RD_SAMPLES] = "samples.csv", [RD_MORE] = "trials.more.csv",

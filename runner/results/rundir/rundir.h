@@ -47,13 +47,16 @@ int rundir_read_trials(const char *dir, csv_table *t, char *err, size_t len);
 int rundir_read_samples(const char *dir, csv_table *t, int *present, char *err, size_t len);
 /* The samples table's rows grouped by trial number: rows[t] the row
  * indices of trial t, in file order (every row, a re-run's too).  Rows with
- * no trial number, or one past RUNDIR_MAX_TRIAL, are left out. */
+ * no trial number, or one past RUNDIR_MAX_TRIAL, are left out: no
+ * experiment has more than MAX_TRIALS trials (doc/experiment-file.md#errors),
+ * and a run folder's number past them would size this index (a tampered
+ * samples.csv with trial 99999999 took 13 s and 1.6 GB here). */
 typedef struct rundir_by_trial {
     int **rows;
     int *n;
     long ntrials; /* trial numbers 0 .. ntrials - 1 */
 } rundir_by_trial;
-enum { RUNDIR_MAX_TRIAL = 100000000 };
+enum { RUNDIR_MAX_TRIAL = 999999 }; /* MAX_TRIALS - 1: read.c checks it */
 /* A trial number cell ("12"): the number, or -1 when it is none. */
 long rundir_trial_no(const char *cell);
 void rundir_group_samples(const csv_table *s, rundir_by_trial *g);
