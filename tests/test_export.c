@@ -188,3 +188,27 @@ Test(rundir, samples_grouped_by_trial_with_the_last_series)
     csv_free(&s);
     unlink(path);
 }
+
+/* A trial number no experiment can have (past MAX_TRIALS - 1) is none: a
+ * tampered samples.csv with trial 99999999 sized the index at 1.6 GB and
+ * took 13 s (fuzz_export found it); the last possible number still counts. */
+Test(rundir, a_trial_number_past_every_experiment_is_none, .timeout = 10)
+{
+    cr_expect_eq(rundir_trial_no("999999"), 999999);
+    cr_expect_eq(rundir_trial_no("1000000"), -1);
+    cr_expect_eq(rundir_trial_no("99999999"), -1);
+    char path[] = "/tmp/rundir-samples-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    const char *text = "trial,sample,seconds\n0,0,1\n99999999,0,2\n";
+    cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    csv_table s;
+    cr_assert_eq(csv_read(path, &s), 0);
+    rundir_by_trial g;
+    rundir_group_samples(&s, &g);
+    cr_expect_eq(g.ntrials, 1);
+    rundir_by_trial_free(&g);
+    csv_free(&s);
+    unlink(path);
+}
