@@ -143,14 +143,23 @@ Test(export, a_missing_run_is_exit_2, .timeout = 30)
     free(d);
 }
 
+/* samples.csv's text in a temporary file, read into *s; the file's path in
+ * path (unlinked by the caller). */
+static void samples_from(const char *text, char *path, csv_table *s)
+{
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    cr_assert_eq(csv_read(path, s), 0);
+}
+
 /* The one grouping of samples.csv by trial (export, compare and the
  * report's drift all read it): rows in file order, bad trial numbers left
  * out, and a trial run again keeps its last series only. */
 Test(rundir, samples_grouped_by_trial_with_the_last_series)
 {
     char path[] = "/tmp/rundir-samples-XXXXXX";
-    int fd = mkstemp(path);
-    cr_assert_geq(fd, 0);
     const char *text = "trial,sample,seconds,device_seconds\n"
                        "2,0,0.5,\n"
                        "0,0,1,\n"
@@ -160,10 +169,8 @@ Test(rundir, samples_grouped_by_trial_with_the_last_series)
                        "0,0,3,\n" /* trial 0 again: a new series */
                        "0,1,4,\n"
                        "0,,5,\n"; /* no sample number: kept */
-    cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-    close(fd);
     csv_table s;
-    cr_assert_eq(csv_read(path, &s), 0);
+    samples_from(text, path, &s);
     rundir_by_trial g;
     rundir_group_samples(&s, &g);
     cr_assert_eq(g.ntrials, 3);
@@ -198,13 +205,9 @@ Test(rundir, a_trial_number_past_every_experiment_is_none, .timeout = 10)
     cr_expect_eq(rundir_trial_no("1000000"), -1);
     cr_expect_eq(rundir_trial_no("99999999"), -1);
     char path[] = "/tmp/rundir-samples-XXXXXX";
-    int fd = mkstemp(path);
-    cr_assert_geq(fd, 0);
     const char *text = "trial,sample,seconds\n0,0,1\n99999999,0,2\n";
-    cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
-    close(fd);
     csv_table s;
-    cr_assert_eq(csv_read(path, &s), 0);
+    samples_from(text, path, &s);
     rundir_by_trial g;
     rundir_group_samples(&s, &g);
     cr_expect_eq(g.ntrials, 1);
