@@ -15,7 +15,12 @@
 #             holds 100,000 finished rows (generated with awk) and whose
 #             meta.json says it is unfinished: nothing is left to run, so
 #             this is the lookup of what finished plus the work the runner
-#             does at the end of any run (bench/runner/resume.yaml) < 0.5 s
+#             does at the end of any run: the report, and the history's
+#             record of the 100,000 trials (bench/runner/resume.yaml).  The
+#             history is removed before each run: a killed run was never
+#             recorded (only a finished run is), so its resume records it
+#             anew; kept, the next run would replace the record instead
+#             (doc/history.md)                                   < 0.5 s
 #   per trial `runner --quiet --no-plots` of 20,000 noop trials, 1 sample,
 #             no warm-up, divided by 20,000 (bench/runner/write.yaml):
 #             everything a trial costs - the round trip to the worker
@@ -123,6 +128,7 @@ unfinish() { sed -i -E 's/^( *)"finished": *true/\1"finished": false/' "$run/met
 i=0
 while [ $i -lt "$REPS" ]; do
     unfinish
+    rm -f "$out"/history.sqlite*
     grep -q '"finished": false' "$run/meta.json" || echo "bench/runner.sh: cannot mark $run unfinished" >&2
     timed "$tmp/resume.t" "$RUNNER" --resume --quiet --no-plots --output "$out" "$IN/resume.yaml"
     # nothing may have run, and no new run folder may have appeared

@@ -145,6 +145,64 @@ Test(history, every_finished_run_is_recorded_once_and_import_skips_it)
     free(db);
 }
 
+/* The start meta.json says (the run's identity in the history, with its
+ * machine, experiment and run id). */
+static char *meta_start(const char *run_dir)
+{
+    char *p = xasprintf("%s/meta.json", run_dir);
+    json_object *m = json_object_from_file(p), *v;
+    cr_assert(m, "%s", p);
+    cr_assert(json_object_object_get_ex(m, "start", &v));
+    char *s = xstrdup(json_object_get_string(v));
+    json_object_put(m);
+    free(p);
+    return s;
+}
+
+/* A resumed run is the run it continues (doc/history.md): it keeps its
+ * start, lists when it was resumed, and is one run in the history whose
+ * rows are the finished run's; a run folder run again with --run-dir too. */
+Test(history, a_resumed_run_stays_one_run_in_the_history)
+{
+    char *d = dir_with("toy.yaml", toy);
+    proc_out r;
+    run_toy(d, NULL, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    char *db = db_path(d), *run = xasprintf("%s/res/toy/latest", d);
+    char *start = meta_start(run);
+    /* as a killed run leaves it: unfinished, trial 1's row not saved */
+    char *meta = xasprintf("%s/meta.json", run), *trials = xasprintf("%s/trials.csv", run);
+    char *m = read_file(meta, NULL), *f = strstr(m, "\"finished\": true");
+    cr_assert(f, "%s", m);
+    memcpy(f, "\"finished\":false", 16);
+    write_file_atomic(meta, m, strlen(m));
+    char *t = read_file(trials, NULL), *last = strrchr(t, '\n');
+    while (last > t && last[-1] != '\n')
+        last--;
+    *last = 0;
+    write_file_atomic(trials, t, strlen(t));
+    run_toy(d, (const char *const[]){"--resume", NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.err, "1 ok"), "%s", r.err);
+    char *again = meta_start(run);
+    cr_assert_str_eq(again, start);
+    char *doc = read_file(meta, NULL);
+    cr_assert(strstr(doc, "\"resumed\": [") && strstr(doc, "\"finished\": true"), "%s", doc);
+    cr_assert_eq(query_num(db, "SELECT count(*) FROM runs"), 1);
+    cr_assert_eq(query_num(db, "SELECT count(*) FROM trials WHERE status = 'ok'"), 2);
+    char *q = sqlite3_mprintf("SELECT count(*) FROM runs WHERE started = %Q", start);
+    cr_assert_eq(query_num(db, q), 1);
+    sqlite3_free(q);
+    /* --run-dir on the finished folder: nothing runs, still one run */
+    char *dir = realpath(run, NULL);
+    run_toy(d, (const char *const[]){"--run-dir", dir, "--history", db, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_eq(query_num(db, "SELECT count(*) FROM runs"), 1);
+    cr_assert_eq(query_num(db, "SELECT count(*) FROM trials"), 2);
+    free(dir), free(doc), free(again), free(t), free(m), free(trials), free(meta);
+    free(start), free(run), free(db);
+}
+
 Test(history, the_revision_is_gits_or_the_files_or_the_options)
 {
     char *d = dir_with("toy.yaml", toy);

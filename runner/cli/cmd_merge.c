@@ -39,13 +39,13 @@ int cmd_merge(const cli *c)
     if (!c->no_plots)
         draw_run(dir, NULL, c->quiet);
     strbuf notes = {0};
-    int unwritten = report_write(dir, c->quiet, &notes) < 0; /* exit 1, as for a run */
     /* the merged run in the history, once: merged again, it replaces itself
-     * (doc/history.md#what-is-recorded) */
+     * (doc/history.md#what-is-recorded); then the report, with its section */
     history_record_run(dir,
                        &(history_run_opts){c->history, NULL, c->revision, c->no_history, c->quiet,
                                            c->no_plots, 1},
                        &notes);
+    int unwritten = report_write(dir, c->quiet, &notes) < 0; /* exit 1, as for a run */
     print_notes(&notes);
     if (incomplete || unwritten)
         return EXIT_TRIALS_FAILED;

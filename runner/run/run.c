@@ -72,6 +72,8 @@ static int start_meta(run_state *st, meta *m)
     for (int i = 0; i < nw && !st->o->quiet; i++)
         run_say(st, "runner: warning: %s\n", warn[i]);
     free(warn);
+    if (R->resumed) /* one run however often resumed (doc/history.md) */
+        meta_resume(m, R->run_dir);
     if (meta_write(m, R->run_dir, 0, st->out->counts, 0) < 0) {
         run_say(st, "runner: cannot write %s/%s\n", R->run_dir, rundir_name(RD_META));
         return -1;
@@ -216,16 +218,18 @@ run_end run_experiment(const experiment *e, const run_opts *o, const run_hand *h
     strbuf notes = {0}; /* what the charts and the report have to say */
     if (finished && !o->no_plots && !o->shard_n)
         plots_render_run(R.run_dir, e, o->quiet, &notes);
+    /* the run's results are final: recorded in the history (doc/history.md),
+     * whose section (history.md) the report then takes in */
+    if (finished && !o->shard_n)
+        history_record_run(R.run_dir,
+                           &(history_run_opts){o->history, o->run_dir ? "" : o->output,
+                                               o->revision, o->no_history, o->quiet, o->no_plots,
+                                               R.resumed},
+                           &notes);
     /* report.md and report.html are results: one that cannot be written
      * is exit 1, as a full disk is (doc/results.md#guarantees) */
     if (finished && !o->shard_n && report_write(R.run_dir, o->quiet, &notes) < 0)
         st.write_failed = 1;
-    /* the run's results are final: recorded in the history (doc/history.md) */
-    if (finished && !o->shard_n)
-        history_record_run(R.run_dir,
-                           &(history_run_opts){o->history, o->run_dir ? "" : o->output,
-                                               o->revision, o->no_history, o->quiet, o->no_plots, 0},
-                           &notes);
     if (notes.len)
         h->say(h->ctx, notes.s);
     sb_free(&notes);

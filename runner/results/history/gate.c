@@ -94,9 +94,10 @@ int gate_judge(sqlite3 *db, const char *run_dir, int window, gate_result *out, c
     if (rc == 0) {
         double *w = xmalloc((size_t)(window + 1) * sizeof *w);
         out->rows = xcalloc((size_t)R.nrows + 1, sizeof *out->rows);
+        char **keys = history_trial_keys(&R);
         for (int p = 0; p < R.nrows; p++) {
             gate_row *g = &out->rows[out->n++];
-            g->key = history_trial_key(&R, p);
+            g->key = keys[p]; /* the row owns it now */
             g->median = compare_trial_median(&R, p);
             g->base = g->noise = g->ratio = g->threshold = NAN;
             g->nhist = window_of(series_of(&h, g->key), run_id, start, window, w);
@@ -121,6 +122,7 @@ int gate_judge(sqlite3 *db, const char *run_dir, int window, gate_result *out, c
             out->busy += g->kind == GK_BUSY || g->kind == GK_THROTTLED;
             out->too_little += g->kind == GK_NEW;
         }
+        free(keys); /* the strings are the rows' */
         free(w);
         /* one-sided, Bonferroni over the judged trials; the noise of a new
          * value against the median of n: sqrt(1 + pi/(2n)) times its sd */

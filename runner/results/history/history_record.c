@@ -116,20 +116,21 @@ static int measured_how(const char *k)
            !strcmp(k, "order");
 }
 
-char *history_trial_key(const compare_run *R, int pos)
+/* The key of row `pos`; skip[k]: key k says how, not what, was measured. */
+static char *trial_key(const compare_run *R, int pos, const unsigned char *skip)
 {
     /* measured once, then copied: no printf and no growing buffer a key
      * (20,000 trials' keys were a fifth, then a tenth, of a noop run's CPU
      * time: bench/runner.sh, bench/NOTES-runner.md) */
     size_t n = 1;
     for (int k = 0; k < R->nkeys; k++)
-        if (!measured_how(compare_key(R, k)))
+        if (!skip[k])
             n += strlen(compare_key(R, k)) + strlen(compare_cell(R, pos, k + 1)) + 3;
     char *out = xmalloc(n), *p = out;
     for (int k = 0; k < R->nkeys; k++) {
-        const char *name = compare_key(R, k), *v = compare_cell(R, pos, k + 1);
-        if (measured_how(name))
+        if (skip[k])
             continue;
+        const char *name = compare_key(R, k), *v = compare_cell(R, pos, k + 1);
         if (p != out)
             *p++ = ',', *p++ = ' ';
         size_t ln = strlen(name), lv = strlen(v);
@@ -141,24 +142,74 @@ char *history_trial_key(const compare_run *R, int pos)
     return out;
 }
 
-static int cmp_str(const void *a, const void *b)
+/* Which keys measured_how leaves out, looked up once for all rows. */
+static unsigned char *key_skips(const compare_run *R)
 {
-    return strcmp(*(char *const *)a, *(char *const *)b);
+    unsigned char *skip = xcalloc((size_t)R->nkeys + 1, 1);
+    for (int k = 0; k < R->nkeys; k++)
+        skip[k] = (unsigned char)measured_how(compare_key(R, k));
+    return skip;
+}
+
+char **history_trial_keys(const compare_run *R)
+{
+    char **keys = xcalloc((size_t)R->nrows + 1, sizeof *keys);
+    unsigned char *skip = key_skips(R);
+    for (int p = 0; p < R->nrows; p++)
+        keys[p] = trial_key(R, p, skip);
+    free(skip);
+    return keys;
+}
+
+void history_keys_free(char **keys, int n)
+{
+    for (int p = 0; keys && p < n; p++)
+        free(keys[p]);
+    free(keys);
+}
+
+/* A trial's key and its row in the trials table. */
+typedef struct keyed_row {
+    const char *key;
+    int row;
+} keyed_row;
+
+/* by key, then by row: the first of equal keys stays first, as INSERT OR
+ * IGNORE keeps it */
+static int cmp_keyed(const void *a, const void *b)
+{
+    const keyed_row *x = a, *y = b;
+    int c = strcmp(x->key, y->key);
+    return c ? c : (x->row > y->row) - (x->row < y->row);
+}
+
+/* The rows in key order: the hash's order, and the trials table's (its
+ * primary key is (run, key)), so that 100,000 inserts append to the
+ * B-tree rather than land all over it (bench/runner.sh "resume"). */
+static keyed_row *key_order(char **keys, int n)
+{
+    keyed_row *o = xmalloc((size_t)(n + 1) * sizeof *o);
+    for (int i = 0; i < n; i++)
+        o[i] = (keyed_row){keys[i], i};
+    xqsort(o, (size_t)n, sizeof *o, cmp_keyed);
+    return o;
 }
 
 /* The SHA-256 of the sorted trial keys: the same set of trials, whatever
  * their order, hashes the same. */
-static void keys_hash(char **keys, int n, char out[65])
+static void keys_hash(const keyed_row *o, int n, char out[65])
 {
-    char **s = xmalloc((size_t)(n + 1) * sizeof *s);
-    memcpy(s, keys, (size_t)n * sizeof *s);
-    xqsort(s, (size_t)n, sizeof *s, cmp_str);
-    strbuf b = {0};
+    size_t len = 0;
     for (int i = 0; i < n; i++)
-        sb_printf(&b, "%s\n", s[i]);
-    sha256_hex(b.s ? b.s : "", b.len, out);
-    sb_free(&b);
-    free(s);
+        len += strlen(o[i].key) + 1;
+    char *b = xmalloc(len + 1), *p = b;
+    for (int i = 0; i < n; i++) {
+        size_t l = strlen(o[i].key);
+        memcpy(p, o[i].key, l), p += l;
+        *p++ = '\n';
+    }
+    sha256_hex(b, len, out);
+    free(b);
 }
 
 /* The revision: --revision, else the file's `revision:` key, else git in the
@@ -235,8 +286,8 @@ static int step(sqlite3 *db, sqlite3_stmt *st, char *err, size_t len)
     return 0;
 }
 
-static int insert_trials(sqlite3 *db, long long run, const compare_run *R, char **keys,
-                         char *err, size_t len)
+static int insert_trials(sqlite3 *db, long long run, const compare_run *R,
+                         const keyed_row *order, char *err, size_t len)
 {
     sqlite3_stmt *st;
     if (prepare(db, &st, err, len,
@@ -248,12 +299,12 @@ static int insert_trials(sqlite3 *db, long long run, const compare_run *R, char 
     int c_lo = csv_col(&R->t, "median_ci_low"), c_hi = csv_col(&R->t, "median_ci_high");
     int c_n = csv_col(&R->t, "samples"), c_dm = csv_col(&R->t, "device_median");
     int rc = 0;
-    for (int p = 0; p < R->nrows && rc == 0; p++) {
-        int ok = compare_trial_ok(R, p);
+    for (int i = 0; i < R->nrows && rc == 0; i++) {
+        int p = order[i].row, ok = compare_trial_ok(R, p);
         sqlite3_reset(st);
         sqlite3_bind_int64(st, 1, run);
         sqlite3_bind_int64(st, 2, R->id[p]);
-        bind_text(st, 3, keys[p]);
+        bind_text(st, 3, order[i].key);
         bind_text(st, 4, c_wl >= 0 ? compare_cell(R, p, c_wl) : NULL);
         bind_text(st, 5, c_dev >= 0 ? compare_cell(R, p, c_dev) : NULL);
         bind_text(st, 6, compare_cell(R, p, R->status_col));
@@ -369,11 +420,10 @@ int history_record(sqlite3 *db, const char *run_dir, const history_record_opts *
     json_object *meta = history_load_run(run_dir, &R, err, len);
     if (!meta)
         return -1;
-    char **keys = xcalloc((size_t)R.nrows + 1, sizeof *keys);
-    for (int p = 0; p < R.nrows; p++)
-        keys[p] = history_trial_key(&R, p);
+    char **keys = history_trial_keys(&R);
     char hash[65];
-    keys_hash(keys, R.nrows, hash);
+    keyed_row *order = key_order(keys, R.nrows);
+    keys_hash(order, R.nrows, hash);
     history_machine m;
     history_machine_of(meta, &m);
     history_revision rv;
@@ -392,7 +442,7 @@ int history_record(sqlite3 *db, const char *run_dir, const history_record_opts *
             sqlite3_free(del);
             if (rc == 0 &&
                 (insert_run(db, run_dir, meta, hash, &m, &rv, &row, err, len) < 0 ||
-                 insert_trials(db, row, &R, keys, err, len) < 0))
+                 insert_trials(db, row, &R, order, err, len) < 0))
                 rc = -1;
         }
         char e2[256];
@@ -405,9 +455,8 @@ int history_record(sqlite3 *db, const char *run_dir, const history_record_opts *
     }
     if (run_row)
         *run_row = row;
-    for (int p = 0; p < R.nrows; p++)
-        free(keys[p]);
-    free(keys);
+    history_keys_free(keys, R.nrows);
+    free(order);
     history_revision_free(&rv);
     history_machine_free(&m);
     compare_run_free(&R);

@@ -50,7 +50,9 @@ enum { HISTORY_RECORDED = 0, HISTORY_ALREADY = 1 };
 /* The trial key of the trials table's key columns, the way `runner compare`
  * matches trials (not repeats, stop, batch, order): "size=64, threads=1". */
 struct compare_run;
-char *history_trial_key(const struct compare_run *R, int pos);
+/* Every row's key, in row order (free each and the array: history_keys_free). */
+char **history_trial_keys(const struct compare_run *R);
+void history_keys_free(char **keys, int n);
 
 /* Records the run folder run_dir.  HISTORY_RECORDED, HISTORY_ALREADY (the
  * run is in the database and o->replace is 0), or -1 with the reason in

@@ -6,7 +6,6 @@
 #include "results/history/history_format.h"
 #include "results/history/history_query.h"
 #include "results/history/history_record.h"
-#include "results/report/plots.h"
 #include "results/report/report_text.h"
 #include "results/rundir/rundir.h"
 
@@ -78,13 +77,11 @@ static void section(sqlite3 *db, const char *run_dir, long long row, const histo
         sb_free(&names);
         free(dir);
     }
-    /* the section is a file of the run folder, so that `runner report` and
-     * `runner plot` keep it when they write the report again */
+    /* the section is a file of the run folder, which the report the caller
+     * writes next takes in (as `runner report` and `runner plot` do) */
     char *hp = rundir_path(run_dir, RD_HISTORY);
     if (write_file_atomic(hp, b.s, b.len) < 0)
         notes_printf(notes, "runner: warning: history: cannot write %s\n", hp);
-    else
-        report_write(run_dir, 1, notes);
     free(hp);
     sb_free(&b);
     history_set_free(&h);

@@ -1,8 +1,9 @@
 /* history_run.h - the one call that records a finished run in the history
  * database (doc/history.md#what-is-recorded) and, when the database holds
- * earlier runs of the same experiment on the same machine, adds a History
- * section to the run's report.  Nothing it meets (a locked, read-only or
- * corrupt database) fails the run: it becomes a warning in notes. */
+ * earlier runs of the same experiment on the same machine, writes the run's
+ * History section (RUN/history.md), which the report the caller writes
+ * next takes in.  Nothing it meets (a locked, read-only or corrupt
+ * database) fails the run: it becomes a warning in notes. */
 #ifndef RUNNER_HISTORY_RUN_H
 #define RUNNER_HISTORY_RUN_H
 /* public header of runner/results/history/ */

@@ -76,14 +76,6 @@ int pm_col(const run_model *m, const char *name)
     return csv_col(&m->t, name);
 }
 
-const char *pm_cell(const run_model *m, int row, int col)
-{
-    if (row < 1 || row > m->nrows || col < 0 || col >= m->t.nfields[row])
-        return "";
-    const char *s = m->t.rows[row][col];
-    return s ? s : "";
-}
-
 double pm_num(const run_model *m, int row, int col)
 {
     double v;
@@ -230,7 +222,7 @@ static int depends_on(const run_model *m, int a, int b)
     return ok;
 }
 
-static int varies(const run_model *m, int col)
+int pm_varies(const run_model *m, int col)
 {
     for (int r = 2; r <= m->nrows; r++)
         if (strcmp(pm_cell(m, r, col), pm_cell(m, 1, col)))
@@ -300,7 +292,7 @@ int pm_load(run_model *m, const char *run_dir, const experiment *e, char *err, s
                 m->is_label[c] = e->axes[ax].column == ec;
             }
         } else {
-            m->swept[c] = varies(m, c);
+            m->swept[c] = pm_varies(m, c);
             inferred |= m->swept[c];
         }
     }

@@ -146,14 +146,6 @@ static void charts(strbuf *b, const char *run_dir)
 
 /* --- the trials table ----------------------------------------------------- */
 
-static int varies(const run_model *m, int c)
-{
-    for (int r = 2; r <= m->nrows; r++)
-        if (strcmp(pm_cell(m, r, c), pm_cell(m, 1, c)))
-            return 1;
-    return 0;
-}
-
 static void cell(strbuf *b, const run_model *m, int r, int c)
 {
     const char *s = pm_cell(m, r, c);
@@ -191,7 +183,7 @@ static void trials(strbuf *b, const run_model *m)
     cols[nc++] = 0;
     strbuf fixed = {0};
     for (int c = m->key_first; c <= m->key_last; c++) {
-        if (m->swept[c] || varies(m, c)) {
+        if (m->swept[c] || pm_varies(m, c)) {
             cols[nc++] = c;
         } else if (m->nrows > 0 && *pm_cell(m, 1, c)) {
             sb_puts(&fixed, fixed.len ? ", " : "");

@@ -8,6 +8,7 @@
 #include "results/rundir/result.h"
 
 #include "experiment/registry/backends.h"
+#include "results/rundir/rundir.h"
 #include "results/rundir/results.h"
 #include "experiment/trial.h"
 #include "base/util.h"
@@ -296,6 +297,31 @@ meta *meta_collect(const experiment *e, int argc, char **argv)
 void meta_warn(meta *m, const char *msg)
 {
     json_object_array_add(m->warnings, json_object_new_string(msg));
+}
+
+void meta_resume(meta *m, const char *run_dir)
+{
+    int absent;
+    char err[8]; /* unreadable: the run's start is now, as a new run's */
+    json_object *old = rundir_read_meta(run_dir, &absent, err, sizeof err), *v;
+    json_object *list = json_object_new_array();
+    if (old && json_object_object_get_ex(old, "start", &v) &&
+        json_object_is_type(v, json_type_string)) {
+        free(m->start);
+        m->start = xstrdup(json_object_get_string(v));
+    }
+    if (old && json_object_object_get_ex(old, "resumed", &v) &&
+        json_object_is_type(v, json_type_array))
+        for (size_t i = 0; i < json_object_array_length(v); i++) {
+            json_object *t = json_object_array_get_idx(v, i);
+            if (json_object_is_type(t, json_type_string))
+                json_object_array_add(list, json_object_new_string(json_object_get_string(t)));
+        }
+    char now[64];
+    utc_now(now, sizeof now);
+    json_object_array_add(list, json_object_new_string(now));
+    json_object_object_add(m->root, "resumed", list);
+    json_object_put(old);
 }
 
 void meta_set_ceilings(meta *m, const char *json, const char *why_none)

@@ -11,6 +11,11 @@ typedef struct meta meta;
  * asked in a short-lived child process so this one never touches CUDA). */
 meta *meta_collect(const experiment *e, int argc, char **argv);
 void meta_warn(meta *m, const char *msg);
+/* A resumed run (--resume, --run-dir on a run folder) keeps the start its
+ * meta.json says and adds now to its `resumed` list, so the run stays one
+ * run (doc/results.md#results; the history's identity, doc/history.md).  A
+ * meta.json that is absent or unreadable leaves the start now. */
+void meta_resume(meta *m, const char *run_dir);
 /* The ceilings the run uses (JSON text, doc/ceilings.md#the-ceilings), or
  * the reason it has none. */
 void meta_set_ceilings(meta *m, const char *json, const char *why_none);

@@ -462,6 +462,7 @@ int results_write(run_files *R, const experiment *e, long long t, const trial_re
         goto fail;
     R->line = b;
     R->has_rows = 1;
+    R->has_ok |= r->status == ST_OK;
     resume_mark_done(R, id);
     return 0;
 fail:
@@ -478,7 +479,8 @@ static int cmp_rows(const void *a, const void *b)
 
 int results_earn_latest(const run_files *R)
 {
-    if (!R->may_be_latest || !rundir_has_ok_trial(R->run_dir))
+    /* what this run saved or resumed says it; trials.csv is not read again */
+    if (!R->may_be_latest || !R->has_ok)
         return 0;
     rundir_point_latest(R->exp_dir, R->run_id);
     return 1;

@@ -428,6 +428,7 @@ int resume_load(run_files *R, const experiment *e, char *err, size_t len)
             continue;
         }
         keep[r] = 1;
+        R->has_ok |= !strcmp(st, "ok");
         if (id < R->last_id)
             R->out_of_order = 1;
         R->last_id = id;

@@ -33,6 +33,7 @@ typedef struct run_files {
     int may_be_latest; /* opened by results_open: OUTPUT/<name>/latest may point here */
     int col_threads;   /* the experiment's `threads` column, or -1 */
     int has_rows;      /* trials.csv may hold rows (resumed, or one written) */
+    int has_ok;        /* trials.csv holds an ok row: `latest` may point here */
     strbuf line;       /* results_write's buffer, kept for the next trial */
 } run_files;
 
