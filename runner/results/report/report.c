@@ -171,6 +171,16 @@ static void environment(strbuf *b, json_object *meta)
             fmt_seconds(t, sizeof t, json_object_get_double(w));
             sb_printf(b, " (%s)", t);
         }
+        /* a resumed run keeps its first start (doc/results.md#results);
+         * the wall time above is its last part's */
+        json_object *res = report_jget(meta, "resumed");
+        size_t nres = res && json_object_is_type(res, json_type_array)
+                          ? json_object_array_length(res) : 0;
+        for (size_t i = 0; i < nres; i++) {
+            sb_puts(b, i ? ", " : "; resumed ");
+            const char *when = json_object_get_string(json_object_array_get_idx(res, i));
+            report_md(b, when ? when : "?");
+        }
         sb_puts(b, " |\n");
     }
     json_object *cl = report_jget(meta, "command_line");
