@@ -191,7 +191,7 @@ Test(history, a_resumed_run_stays_one_run_in_the_history)
     /* the report says so */
     char *rep = xasprintf("%s/report.md", run), *rtext = read_file(rep, NULL);
     char *row = xasprintf("| run | %s to ", start);
-    cr_assert(rtext && strstr(rtext, row) && strstr(rtext, "; resumed 20"), "%s", rtext);
+    cr_assert(rtext && strstr(rtext, row) && strstr(rtext, "; resumed at 20"), "%s", rtext);
     free(row), free(rtext), free(rep);
     cr_assert_eq(query_num(db, "SELECT count(*) FROM runs"), 1);
     cr_assert_eq(query_num(db, "SELECT count(*) FROM trials WHERE status = 'ok'"), 2);

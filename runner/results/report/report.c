@@ -176,9 +176,13 @@ static void environment(strbuf *b, json_object *meta)
         json_object *res = report_jget(meta, "resumed");
         size_t nres = res && json_object_is_type(res, json_type_array)
                           ? json_object_array_length(res) : 0;
-        for (size_t i = 0; i < nres; i++) {
-            sb_puts(b, i ? ", " : "; resumed ");
-            const char *when = json_object_get_string(json_object_array_get_idx(res, i));
+        if (nres) {
+            const char *when =
+                json_object_get_string(json_object_array_get_idx(res, nres - 1));
+            if (nres > 1)
+                sb_printf(b, "; resumed %zu times, last at ", nres);
+            else
+                sb_puts(b, "; resumed at ");
             report_md(b, when ? when : "?");
         }
         sb_puts(b, " |\n");
