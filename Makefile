@@ -101,6 +101,11 @@ $(BUILD)/git-rev: FORCE
 	@mkdir -p $(dir $@)
 	@echo '$(GIT_REV)' | cmp -s - $@ || echo '$(GIT_REV)' >$@
 $(BUILD)/runner/cli/main.o $(BUILD)/runner/results/rundir/meta.o: $(BUILD)/git-rev
+# the timed loop of a sample (run/exec/batch.c: batch_run) starts a 64-byte
+# block, so that it never straddles two: straddling, a noop call cost 1.9 ns
+# instead of 1.4 on the same AMD EPYC, by where other code had pushed it
+# (bench/NOTES-stats.md, 2026-11-27)
+$(BUILD)/runner/run/exec/batch.o: CFLAGS += -falign-loops=64
 .PHONY: FORCE
 FORCE:
 

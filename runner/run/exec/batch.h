@@ -29,6 +29,12 @@ int choose_batch(const rn_workload_impl *impl, void *state, int start, double sa
  * d2h). */
 int sample_has_device(const rn_sample *s);
 
+/* One sample's `batch` calls of run() (doc/timing.md#how-a-trial-is-timed,
+ * step 6), the plain loop: 0, or the failed call's code (err filled) after
+ * which no call runs. */
+int batch_run(const rn_workload_impl *impl, void *state, int batch, rn_sample *s,
+              rn_error *err);
+
 /* One sample's `batch` calls (doc/timing.md#how-a-trial-is-timed, step 6),
  * with their device time and phases averaged: each call writes its own
  * into the sample, so the sample keeps the mean over the calls that

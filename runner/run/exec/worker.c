@@ -238,8 +238,7 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
         trace_range("sample", 1); /* a profiler's range, outside the timed region */
         clock_gettime(CLOCK_MONOTONIC, &a);
         if (!add_device) { /* the plain loop: a CPU call of 2 ns pays nothing more */
-            for (int j = 0; j < batch && rc == 0; j++)
-                rc = impl->run(state, &s, &err);
+            rc = batch_run(impl, state, batch, &s, &err);
         } else {
             rc = batch_run_device(impl, state, batch, &s, &err);
         }
