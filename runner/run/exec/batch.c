@@ -48,6 +48,22 @@ double sample_target(void)
     return a > b ? a : b;
 }
 
+/* A function of its own, whose loop the Makefile aligns to 64 bytes: the
+ * loop then never straddles two 64-byte blocks, wherever the rest of the
+ * code puts it.  Inlined in the worker's sample loop, changes elsewhere
+ * moved it across a block boundary and a noop call went from 1.4 to 1.9 ns
+ * on the same machine (bench/stats.sh "noop per call", bench/NOTES-stats.md).
+ * The batch probe times the same loop, so it sizes batches by it too. */
+__attribute__((noinline)) int batch_run(const rn_workload_impl *impl, void *state, int batch,
+                                        rn_sample *s, rn_error *err)
+{
+    int (*run)(void *, rn_sample *, rn_error *) = impl->run;
+    int rc = 0;
+    for (int j = 0; j < batch && rc == 0; j++)
+        rc = run(state, s, err);
+    return rc;
+}
+
 /* batch: auto.  The whole batch is timed, and grown (batch_grow) until one
  * batch lasts the target: each probe re-times the batch it would use, so
  * the choice rests on a measured batch, not on one call scaled up.  The
@@ -69,9 +85,8 @@ int choose_batch(const rn_workload_impl *impl, void *state, int start, double sa
     for (int tries = 0; tries < 40; tries++) {
         rn_sample_clear(&s);
         double t0 = now_seconds();
-        for (int j = 0; j < batch; j++)
-            if ((*rc = impl->run(state, &s, err)) != 0)
-                return 1;
+        if ((*rc = batch_run(impl, state, batch, &s, err)) != 0)
+            return 1;
         double d = now_seconds() - t0;
         *calls += batch;
         int next = batch_grow(batch, d, target);
@@ -86,21 +101,6 @@ int sample_has_device(const rn_sample *s)
 {
     return isfinite(s->device_seconds) || isfinite(s->h2d) || isfinite(s->compute) ||
            isfinite(s->d2h);
-}
-
-/* A function of its own, whose loop the Makefile aligns to 64 bytes: the
- * loop then never straddles two 64-byte blocks, wherever the rest of the
- * code puts it.  Inlined in the worker's sample loop, changes elsewhere
- * moved it across a block boundary and a noop call went from 1.4 to 1.9 ns
- * on the same machine (bench/stats.sh "noop per call", bench/NOTES-stats.md). */
-__attribute__((noinline)) int batch_run(const rn_workload_impl *impl, void *state, int batch,
-                                        rn_sample *s, rn_error *err)
-{
-    int (*run)(void *, rn_sample *, rn_error *) = impl->run;
-    int rc = 0;
-    for (int j = 0; j < batch && rc == 0; j++)
-        rc = run(state, s, err);
-    return rc;
 }
 
 int batch_run_device(const rn_workload_impl *impl, void *state, int batch, rn_sample *s,
