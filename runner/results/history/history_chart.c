@@ -109,7 +109,10 @@ int history_charts(const history_set *h, const char *dir, strbuf *names, char *e
     strbuf sc = {0};
     sb_puts(&sc, "set terminal pngcairo size 1000,650 enhanced font 'DejaVu Sans,11'\n"
                  "set xlabel 'run (in revision order, else by start time)'\n"
-                 "set ylabel 'median time (s), 95 % CI band'\nset logscale y\n"
+                 /* whole runs on x; times in their unit on y, as the run's
+                  * own charts show them (not 0.00000010) */
+                 "set xtics 1\nset format y '%.0s %cs'\n"
+                 "set ylabel 'median time, 95 % CI band'\nset logscale y\n"
                  "set key outside bottom center horizontal font ',9' noenhanced\n"
                  "set grid ytics\nset title noenhanced\n");
     int drawn = 0;
