@@ -208,6 +208,30 @@ Test(history, a_resumed_run_stays_one_run_in_the_history)
     free(start), free(run), free(db);
 }
 
+/* A tampered meta.json (a start that is no text, a `resumed` that is no
+ * list) neither stops a resume nor reaches the new meta: the start is the
+ * resume's own, as a new run's, and `resumed` lists this resume only. */
+Test(history, a_tampered_meta_json_does_not_stop_a_resume)
+{
+    char *d = dir_with("toy.yaml", toy);
+    proc_out r;
+    run_toy(d, NULL, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    char *run = xasprintf("%s/res/toy/latest", d), *meta = xasprintf("%s/meta.json", run);
+    const char *bad = "{\"start\": 5, \"resumed\": \"yesterday\", \"finished\": false,"
+                      " \"experiment\": {\"name\": \"toy\"}}\n";
+    write_file_atomic(meta, bad, strlen(bad));
+    run_toy(d, (const char *const[]){"--resume", NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    json_object *m = json_object_from_file(meta), *v;
+    cr_assert(m);
+    cr_assert(json_object_object_get_ex(m, "start", &v) && json_object_is_type(v, json_type_string));
+    cr_assert(json_object_object_get_ex(m, "resumed", &v) && json_object_is_type(v, json_type_array));
+    cr_assert_eq(json_object_array_length(v), 1);
+    json_object_put(m);
+    free(meta), free(run);
+}
+
 Test(history, the_revision_is_gits_or_the_files_or_the_options)
 {
     char *d = dir_with("toy.yaml", toy);
