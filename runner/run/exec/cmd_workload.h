@@ -17,6 +17,10 @@
 /* The impl: a call's time is its own (the worker takes s.seconds, summed
  * over the batch, not the wall time around the batch). */
 extern const rn_workload_impl cmd_workload;
+/* What its check() returns when the program, not its result, failed (it
+ * ended, or its reply to check broke the protocol): the reason is whole,
+ * without the "wrong result: " of a verification that failed. */
+#define CMD_CHECK_BROKEN 2
 
 /* Readies the impl for trial `trial` of e (resolved as r); the worker's
  * messages go to res_fd (the program's process group, MSG_GROUP).  NULL

@@ -58,6 +58,8 @@ typedef struct supervisor {
     long long solo_until;           /* a batch broke: its trials go one a command */
     trace_file *trace; /* the run's timeline (doc/results.md#a-timeline-of-a-run), or NULL */
     pid_t group; /* the worker's command program's group (MSG_GROUP), or 0 */
+    unsigned nonce;         /* in each of the worker's headers (proto.h) */
+    long long oom_at_start; /* the kernel's OOM kills when the worker started, or -1 */
 } supervisor;
 
 void sup_init(supervisor *S, const experiment *e, volatile sig_atomic_t *interrupted);

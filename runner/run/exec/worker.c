@@ -360,10 +360,12 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
     }
     steady_carry_keep(&key, carried || warm_time >= min_warm, now_seconds());
     trace_begin("check", -1);
-    int wrong = impl->check && impl->check(state, &err) != 0;
+    int wrong = impl->check ? impl->check(state, &err) : 0;
     trace_end();
-    if (wrong) {
-        wout_done(fd, ST_FAILED, "wrong result: %s", err.msg);
+    if (wrong) { /* a command program that broke down is no wrong result */
+        wout_done(fd, ST_FAILED, "%s%s",
+                  impl == &cmd_workload && wrong == CMD_CHECK_BROKEN ? "" : "wrong result: ",
+                  err.msg);
         goto out;
     }
     if (impl->extras) {
