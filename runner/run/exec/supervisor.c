@@ -26,6 +26,7 @@ void sup_init(supervisor *S, const experiment *e, volatile sig_atomic_t *interru
     S->interrupted = interrupted;
     S->w = child_of(0, 0);
     S->cmd_fd = S->res_fd = -1;
+    S->guard = GUARD_NONE;
     /* looked up once, not by name every trial (issue 38) */
     S->col_affinity = experiment_column(e, "affinity");
     S->col_threads = experiment_column(e, "threads");
@@ -87,8 +88,10 @@ static void kill_program(supervisor *S)
      * (doc/own-code.md#what-the-runner-guarantees), while it still holds them */
     if (S->pid > 0)
         child_kill_tree(S->pid);
-    if (S->group > 0)
+    if (S->group > 0) {
         kill(-S->group, SIGKILL);
+        guard_watch(&S->guard, S->group, 0);
+    }
     S->group = 0;
 }
 
@@ -172,6 +175,7 @@ void sup_stop(supervisor *S)
 void sup_free(supervisor *S)
 {
     sup_stop(S);
+    guard_stop(&S->guard);
     free(S->aff_spec);
     S->aff_spec = NULL;
     free(S->payload);
@@ -499,7 +503,11 @@ static int sup_run_inner(supervisor *S, long long t, double timeout, int samples
         } else if (h.type == MSG_GROUP && h.len == sizeof(int)) {
             int g;
             memcpy(&g, payload, sizeof g);
+            if (S->group > 0) /* the worker ended it */
+                guard_watch(&S->guard, S->group, 0);
             S->group = group_of_worker(S, g);
+            if (S->group > 0) /* to die with the runner, however it dies */
+                guard_watch(&S->guard, S->group, 1);
         } else if (h.type == MSG_TRACE) {
             trace_file_add(S->trace, (const trace_rec *)payload, h.len / sizeof(trace_rec));
         } else if (h.type == MSG_EXTRA) {

@@ -517,6 +517,11 @@ void worker_main(const experiment *e, int cmd_fd, int res_fd)
         worker_cmd cmd;
         if (!next_cmd(cmd_fd, &cmd))
             break;
+        /* bytes something else wrote into the pipe (a program that opened
+         * it through /proc) are no trial to run */
+        if (cmd.trial < 0 || cmd.trial >= e->ntrials || cmd.more < 0 || cmd.more > 4096 ||
+            cmd.samples < -1 || cmd.warmups < -1)
+            _exit(3);
         wout_batch(cmd.more > 0); /* proto.h: a batch's verdicts go together */
         worker_run_trial(e, &cmd, res_fd);
         if (cmd.more <= 0 || wout_retired()) {
