@@ -175,7 +175,7 @@ $(BUILD)/tests/fake-%.so: tests/fake/fake_backend.c runner/backend.h include/run
 	@$(CC) -std=c11 -Wall -Wextra -Werror -fPIC -shared -Irunner -DFAKE_VARIANT=$* $< -o $@
 
 # the plugins of tests/test_plugin.c, built against the public header alone
-PLUGIN_VARIANTS := ok abi norelease nosym crash hang closefds forge selfkill killer
+PLUGIN_VARIANTS := ok abi norelease nosym crash hang closefds forge selfkill pidfile
 PLUGINS := $(PLUGIN_VARIANTS:%=$(BUILD)/tests/plugin-%.so) $(BUILD)/tests/plugin-cpp.so
 $(BUILD)/tests/plugin-cpp.so: tests/plugin/cpp_plugin.cc include/runner/workload.h
 	@mkdir -p $(dir $@)

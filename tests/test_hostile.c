@@ -7,7 +7,7 @@
  * with SIGKILL, keeps only the tail of a program's stderr, and says
  * truthfully what happened.  The programs: tests/command/hostile_prog.c;
  * the plugins: tests/plugin/test_plugin_lib.c (closefds, forge, selfkill,
- * killer). */
+ * pidfile). */
 #include "base/csv.h"
 #include "scenario.h"
 
@@ -293,21 +293,33 @@ Test(hostile, a_sigkill_the_plugin_sent_itself_is_not_out_of_memory, .timeout = 
     trials_done(&t, d);
 }
 
-/* The worker is killed while idle, between two trials (the hook before
- * the second holds the runner for a second): the second trial, which never
- * ran, runs in a fresh worker. */
+/* The worker is killed from outside while idle, between two trials (the
+ * hook before the second holds the runner for a second): the second trial,
+ * which never ran, runs in a fresh worker. */
 Test(hostile, a_worker_killed_between_trials_costs_no_trial, .timeout = 40)
 {
-    char *d = tmpdir(), yaml[8192];
+    char *d = tmpdir(), exp[SCENARIO_PATH], out[SCENARIO_PATH], yaml[8192], pidf[4096], env[4200];
     write_text(d, "h.lua", "return {before_trial = function(t)\n"
                            "  local c = os.clock() while os.clock() - c < 1 do end end}\n");
     snprintf(yaml, sizeof yaml,
-             "workload: plugin:%s:axpy\nwarmup_time: 0\nhooks: h.lua\nsweep: {size: [1, 2]}\n"
-             "repeats: 2\n",
-             fake("plugin-killer.so"));
-    csv_table t;
+             "name: k\nworkload: plugin:%s:axpy\nwarmup_time: 0\nhooks: h.lua\n"
+             "sweep: {size: [1, 2]}\nrepeats: 2\n",
+             fake("plugin-pidfile.so"));
+    experiment_at(d, "k.yaml", yaml, exp, out);
+    snprintf(pidf, sizeof pidf, "%s/worker.pid", d);
+    snprintf(env, sizeof env, "WORKER_PID_FILE=%s", pidf);
+    int o, e;
+    pid_t pid = start_in(NULL, env, (char *[]){"--quiet", "--no-plots", "--output", out, exp, NULL},
+                         &o, &e);
+    long worker = pid_in(pidf);
+    cr_assert(worker > 1, "the worker did not write its pid");
+    usleep(300 * 1000); /* trial 1's verdict sent; the hook before trial 2 runs */
+    kill((pid_t)worker, SIGKILL);
     proc_out r;
-    run_trials_in(d, yaml, 0, &r, &t);
+    finish(pid, o, e, &r);
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    csv_table t;
+    read_newest(out, "k", "trials.csv", &t);
     expect_statuses(&t, "ok|ok");
     trials_done(&t, d);
 }

@@ -12,8 +12,8 @@
  *   forge      axpy whose run() writes a forged "trial done" header into every
  *              pipe the worker writes to, when size is 2
  *   selfkill   axpy whose run() sends itself SIGKILL when size is 2
- *   killer     axpy whose release() leaves a process that kills the worker
- *              0.3 s later, when size is 1 (the worker is idle by then)
+ *   pidfile    axpy whose release() writes the worker's pid to
+ *              $WORKER_PID_FILE when size is 1
  * Built against include/runner/workload.h alone, as a user's plugin is. */
 #define _GNU_SOURCE /* kill, nanosleep under -std=c11 */
 #include <runner/workload.h>
@@ -35,7 +35,7 @@
 #define V_CLOSEFDS 7
 #define V_FORGE 8
 #define V_SELFKILL 9
-#define V_KILLER 10
+#define V_PIDFILE 10
 
 typedef struct {
     float *x, *y;
@@ -46,12 +46,12 @@ typedef struct {
 static void axpy_release(void *st)
 {
     axpy_state *s = st;
-#if PLUGIN_VARIANT == V_KILLER
-    if (s && s->n == 1 && fork() == 0) {
-        struct timespec t = {0, 300 * 1000 * 1000};
-        nanosleep(&t, NULL);
-        kill(getppid(), SIGKILL);
-        _exit(0);
+#if PLUGIN_VARIANT == V_PIDFILE
+    const char *file = getenv("WORKER_PID_FILE");
+    FILE *f = s && s->n == 1 && file ? fopen(file, "w") : NULL;
+    if (f) {
+        fprintf(f, "%d\n", (int)getpid());
+        fclose(f);
     }
 #endif
     if (s) {

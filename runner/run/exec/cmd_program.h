@@ -45,13 +45,14 @@ pid_t cmd_start_persistent(const cmd_launch *l, int errfd, int *to, int *from, c
 pid_t cmd_spawn_call(const cmd_launch *l, int errfd);
 
 /* The worker that runs programs (doc/own-code.md#what-the-runner-guarantees):
- * it adopts what a program leaves behind (a subreaper: a daemon whose
- * parent ended becomes its child, not init's), and its /proc entries are
- * closed to them (not dumpable: no program opens its pipe to the runner
- * through /proc/PPID/fd).  Once per worker. */
+ * its /proc entries are closed to them (not dumpable: no program opens its
+ * pipe to the runner through /proc/PPID/fd).  Once per worker. */
 void cmd_guard_worker(void);
 /* Kills and reaps every child of the worker but `keep` (0: none): what
- * the trial's processes left running, adopted, and the groups they lead. */
+ * the trial's processes left running, and what the worker adopted (it is
+ * a subreaper: a daemon whose parent ended becomes its child, not init's),
+ * with the groups they lead.  After every trial: a worker without children
+ * pays one system call. */
 void cmd_sweep(pid_t keep);
 
 /* Waits for pid: its wait status, or -1. */

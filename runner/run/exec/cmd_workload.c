@@ -96,6 +96,11 @@ static void prog_stop(void)
     prog.last_op = NULL;
 }
 
+pid_t cmd_workload_kept(void)
+{
+    return prog.pid;
+}
+
 void cmd_workload_shutdown(void)
 {
     prog_stop();
@@ -507,7 +512,6 @@ static void cw_release(void *state)
     cmd_state *s = state;
     if (s && s->persistent && (s->failed || s->spec->restart_per_trial))
         prog_stop();
-    cmd_sweep(prog.pid); /* no process of the trial outlives it but the kept program */
     if (cur.state == s)
         cur.state = NULL;
     state_free(s);

@@ -11,6 +11,7 @@
 #include "experiment/registry/backends.h"
 #include "experiment/columns.h"
 #include "run/exec/batch.h"
+#include "run/exec/cmd_program.h"
 #include "run/exec/cmd_workload.h"
 #include "run/exec/concurrent.h"
 #include "run/exec/energy.h"
@@ -33,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -513,6 +515,9 @@ void worker_main(const experiment *e, int cmd_fd, int res_fd)
     /* Ctrl-C reaches the whole process group: the supervisor decides. */
     signal(SIGINT, SIG_IGN);
     signal(SIGPIPE, SIG_DFL);
+    /* what a trial's processes leave (a daemon whose parent ended) is
+     * adopted by the worker, not init: cmd_sweep ends it */
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
     for (;;) {
         worker_cmd cmd;
         if (!next_cmd(cmd_fd, &cmd))
@@ -524,6 +529,9 @@ void worker_main(const experiment *e, int cmd_fd, int res_fd)
             _exit(3);
         wout_batch(cmd.more > 0); /* proto.h: a batch's verdicts go together */
         worker_run_trial(e, &cmd, res_fd);
+        /* no process of the trial outlives it but a kept program
+         * (doc/own-code.md#what-the-runner-guarantees) */
+        cmd_sweep(cmd_workload_kept());
         if (cmd.more <= 0 || wout_retired()) {
             wout_batch(0);
             wout_flush(res_fd);
