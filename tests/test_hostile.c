@@ -257,6 +257,18 @@ Test(hostile, a_programs_stderr_is_kept_to_its_tail, .timeout = 40)
     trials_done(&t, d);
 }
 
+/* The same for one run of a per_call program (it fails when its stderr
+ * file holds more than 4 MiB). */
+Test(hostile, a_per_call_programs_stderr_is_kept_to_its_tail, .timeout = 60)
+{
+    csv_table t;
+    char *d = run_timed("workload: command\ncommand: [%s, --flood]\nprotocol: per_call\n"
+                        "repeats: 1\nwarmups: 0\nbatch: 1\n",
+                        "command/hostile_prog", 0, &t, NULL);
+    expect_trial(&t, 1, "ok", NULL);
+    trials_done(&t, d);
+}
+
 /* --- low: what is said ------------------------------------------------------ */
 
 Test(hostile, what_happened_is_said_truthfully, .timeout = 60)

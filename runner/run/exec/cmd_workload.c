@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -329,6 +330,12 @@ static int one_call(const cmd_launch *l, int errfd, double *secs, rn_error *err)
     pid_t pid = cmd_spawn_call(l, errfd);
     if (pid > 0)
         tell_group(pid);
+    int pfd = pid > 0 ? cmd_pidfd(pid) : -1;
+    /* its stderr kept to its tail while it runs (cmd_err_trim) */
+    for (struct pollfd pf = {pfd, POLLIN, 0}; pfd >= 0 && poll(&pf, 1, 100) == 0;)
+        cmd_err_trim(errfd);
+    if (pfd >= 0)
+        close(pfd);
     int st = pid > 0 ? cmd_wait(pid) : -1;
     *secs = now_seconds() - t0;
     if (pid > 0)
