@@ -167,8 +167,9 @@ static int ask(cmd_state *s, const char *op, json_object *fields, cmd_reply *r, 
     char *line = NULL;
     if (cmd_unasked(&prog.ch)) { /* a second reply to the last request */
         char shown[200];
-        size_t n = strcspn(prog.ch.buf, "\n");
-        snprintf(shown, sizeof shown, "%.*s", (int)(prog.ch.len < n ? prog.ch.len : n),
+        const char *nl = memchr(prog.ch.buf, '\n', prog.ch.len); /* no NUL in the buffer */
+        size_t n = nl ? (size_t)(nl - prog.ch.buf) : prog.ch.len;
+        snprintf(shown, sizeof shown, "%.*s", (int)(n < sizeof shown ? n : sizeof shown - 1),
                  prog.ch.buf);
         sanitize_text(shown);
         snprintf(err->msg, sizeof err->msg,
