@@ -287,6 +287,31 @@ Test(command, placeholders_are_replaced_in_arguments_and_env, .timeout = 60)
     trials_done(&t, d);
 }
 
+/* A bare program name not on PATH: the hint names a file beside the
+ * experiment only when that file exists (it once named ./benchx always). */
+Test(command, a_program_not_on_path_names_a_file_beside_only_if_there_is_one, .timeout = 30)
+{
+    char *d = tmpdir();
+    char exp[1024], prog_path[1024];
+    write_text(d, "e.yaml", "workload: command\ncommand: [benchx-not-a-program]\n");
+    snprintf(exp, sizeof exp, "%s/e.yaml", d);
+    proc_out r;
+    run((char *[]){(char *)runner_bin(), "validate", exp, NULL}, &r);
+    cr_assert_eq(r.status, 2, "%s", r.err);
+    cr_assert(strstr(r.err, "e.yaml:2:11: error: program 'benchx-not-a-program' not found on PATH"),
+              "%s", r.err);
+    cr_assert(!strstr(r.err, "beside"), "no such file, yet: %s", r.err);
+    snprintf(prog_path, sizeof prog_path, "%s/benchx-not-a-program", d);
+    write_file(prog_path, "#!/bin/sh\n", 1);
+    run((char *[]){(char *)runner_bin(), "validate", exp, NULL}, &r);
+    cr_assert_eq(r.status, 2, "%s", r.err);
+    cr_assert(strstr(r.err, "(a file beside the experiment is ./benchx-not-a-program: write "
+                            "[./benchx-not-a-program] to run it)"),
+              "%s", r.err);
+    rm_rf(d);
+    free(d);
+}
+
 /* --- Python ------------------------------------------------------------------- */
 
 Test(command, python_helper_persistent_and_per_call, .timeout = 60)
