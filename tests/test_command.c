@@ -312,6 +312,22 @@ Test(command, a_program_not_on_path_names_a_file_beside_only_if_there_is_one, .t
     free(d);
 }
 
+/* size_means names the size axis of a command workload, which cannot say
+ * itself what its size counts (it read "size (not stated)"). */
+Test(command, size_means_names_the_size_axis, .timeout = 60)
+{
+    char *d = tmpdir(), run_dir[SCENARIO_PATH];
+    run_e_yaml(d,
+               "name: sm\nworkload: command\ncommand: [true]\nsize_means: numbers sorted\n"
+               "repeats: 2\nsweep:\n  size: [1, 2]\n",
+               "sm", run_dir);
+    char *gp = run_text(run_dir, "plots/time.gp");
+    cr_assert(strstr(gp, "set xlabel 'size (numbers sorted)'"), "%s", gp);
+    free(gp);
+    rm_rf(d);
+    free(d);
+}
+
 /* --- Python ------------------------------------------------------------------- */
 
 Test(command, python_helper_persistent_and_per_call, .timeout = 60)
