@@ -21,7 +21,8 @@ PKGS     := yaml-0.1 lua5.4 openblas json-c libcrypto libcmark-gfm sqlite3
 # what the runner needs; the test targets need TEST_PKGS too
 DEB_PKGS  := pkg-config libyaml-dev liblua5.4-dev libopenblas-dev libjson-c-dev libssl-dev \
              libcmark-gfm-dev libcmark-gfm-extensions-dev libsqlite3-dev gnuplot-nox
-TEST_PKGS := libcriterion-dev valgrind clang libclang-rt-14-dev chromium g++
+# python3-numpy: the NumPy example of doc/own-code.md, which a test runs
+TEST_PKGS := libcriterion-dev valgrind clang libclang-rt-14-dev chromium g++ python3-numpy
 # recursive (=): read after `make deps` has installed the packages; cmark-gfm's
 # extensions (report.html's tables) have no .pc file
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
