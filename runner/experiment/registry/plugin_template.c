@@ -293,6 +293,7 @@ static const char yaml_text[] =
     "name: @NAME@\n"
     "description: y = scale * x + 1 over size floats, a runner plugin\n"
     "workload: plugin:@NAME@.so:@NAME@   # plugin:LIBRARY:WORKLOAD, relative to this file\n"
+    "size_means: floats                # what size counts, for the charts' x axis\n"
     "params: {scale: 2}\n"
     "sweep:\n"
     "@SWEEP@  size: {pow2: [10, 16]}\n"
