@@ -4,7 +4,7 @@
  * (exec_summary.c).  cmd_exec.c reads the options and runs the files. */
 #ifndef RUNNER_CLI_EXEC_H
 #define RUNNER_CLI_EXEC_H
-/* internal header of runner/cli/ */
+/* internal header of runner/cli/: other folders may not include it */
 
 #include <stddef.h>
 #include <stdio.h>

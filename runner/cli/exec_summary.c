@@ -191,9 +191,12 @@ void exec_summary(FILE *out, const exec_spec *s, char *const *run_dirs)
     tables_free(s, tabs);
 }
 
-static void put_num(json_object *o, const char *key, double v)
+/* a number as the run folder has it written (no digits added), or null */
+static void put_num(json_object *o, const row *w, const char *key, const char *col)
 {
-    json_object_object_add(o, key, isnan(v) ? NULL : json_object_new_double(v));
+    double v = num(w->t, w->r, col);
+    json_object_object_add(o, key, isnan(v) ? NULL
+                                            : json_object_new_double_s(v, cellv(w->t, w->r, col)));
 }
 
 /* the per-run times of trial w: each sample's seconds (per run, as in the
@@ -213,7 +216,8 @@ static json_object *times_of(const row *w, const char *dir)
     const int *rs = no >= 0 && sc >= 0 ? rundir_last_series(&t, &g, no, &n) : NULL;
     for (int i = 0; rs && i < n; i++) {
         if (sc < t.nfields[rs[i]])
-            json_object_array_add(a, json_object_new_double(strtod(t.rows[rs[i]][sc], NULL)));
+            json_object_array_add(a, json_object_new_double_s(strtod(t.rows[rs[i]][sc], NULL),
+                                                              t.rows[rs[i]][sc]));
     }
     rundir_by_trial_free(&g);
     csv_free(&t);
@@ -242,8 +246,8 @@ int exec_export_json(const char *path, const exec_spec *s, char *const *run_dirs
         static const char *const stats[] = {"median", "mean", "stddev", "min", "max",
                                             "median_ci_low", "median_ci_high", "ci_level", NULL};
         for (int k = 0; stats[k]; k++)
-            put_num(o, stats[k], num(w->t, w->r, stats[k]));
-        put_num(o, "batch", num(w->t, w->r, "batch_size"));
+            put_num(o, w, stats[k], stats[k]);
+        put_num(o, w, "batch", "batch_size");
         json_object_object_add(o, "times", times_of(w, run_dirs[w->cmd]));
         json_object *p = json_object_new_object();
         for (int k = 0; k < s->nparams; k++)
@@ -254,7 +258,7 @@ int exec_export_json(const char *path, const exec_spec *s, char *const *run_dirs
     }
     json_object *doc = json_object_new_object();
     json_object_object_add(doc, "results", results);
-    const char *text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
+    const char *text = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
                                                                JSON_C_TO_STRING_NOSLASHESCAPE);
     char *data = xasprintf("%s\n", text);
     int rc = write_file_atomic(path, data, strlen(data));
