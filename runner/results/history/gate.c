@@ -206,7 +206,8 @@ int gate_judge(sqlite3 *db, const char *run_dir, int window, double threshold, g
         out->bad_rows = h.bad_rows;
         judge_trials(&R, &h, run_id, start, out);
         judge_missing(&h, run_id, start, out);
-        int cannot = out->busy + out->missing + out->blind + out->untimed;
+        /* rows of this history that could not be read: what they held is unknown */
+        int cannot = out->busy + out->missing + out->blind + out->untimed + out->bad_rows;
         out->verdict = out->slower || out->failed       ? GATE_SLOWER
                        : cannot || !out->judged         ? GATE_INCONCLUSIVE
                                                         : GATE_CLEAN;
