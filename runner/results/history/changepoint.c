@@ -78,6 +78,35 @@ static void clip_to_running_median(const double *x, int n, double c, double *out
     }
 }
 
+/* The noise of log values x[0..n-1], at least the floor: outlier runs
+ * inflate changepoint_noise_log, so it is measured again on the values
+ * pulled to within 3 of it of their running median, twice (a series in two
+ * speed modes keeps its own); z gets the values pulled in. */
+static double robust_sigma(const double *x, int n, double floor, double *z)
+{
+    double least = fmax(floor, CHANGEPOINT_NOISE_FLOOR);
+    double sigma = fmax(changepoint_noise_log(x, n), least);
+    for (int it = 0; it < 2; it++) {
+        clip_to_running_median(x, n, 3 * sigma, z);
+        sigma = fmax(fmin(sigma, changepoint_noise_log(z, n)), least);
+    }
+    clip_to_running_median(x, n, 3 * sigma, z);
+    return sigma;
+}
+
+double changepoint_noise_robust(const double *y, int n)
+{
+    if (n < 3)
+        return NAN;
+    double *x = xmalloc((size_t)n * sizeof *x), *z = xmalloc((size_t)n * sizeof *z);
+    for (int i = 0; i < n; i++)
+        x[i] = log(y[i]);
+    double s = robust_sigma(x, n, 0, z);
+    free(x);
+    free(z);
+    return s;
+}
+
 /* The squared cost of z[a..b) from the prefix sums. */
 static double seg_cost(const double *s1, const double *s2, int a, int b)
 {
@@ -240,15 +269,7 @@ int changepoints_find_floor(const double *y, int n, double penalty, double floor
     double mean = 0;
     for (int i = 0; i < n; i++)
         mean += (x[i] = log(y[i])) / n;
-    double sigma = changepoint_noise_log(x, n);
-    sigma = fmax(sigma, fmax(floor, CHANGEPOINT_NOISE_FLOOR));
-    /* outlier runs inflate the first estimate: measured again on the
-     * values pulled in, twice (a series in two speed modes keeps its own) */
-    for (int it = 0; it < 2; it++) {
-        clip_to_running_median(x, n, 3 * sigma, z);
-        sigma = fmax(fmin(sigma, changepoint_noise_log(z, n)), fmax(floor, CHANGEPOINT_NOISE_FLOOR));
-    }
-    clip_to_running_median(x, n, 3 * sigma, z);
+    double sigma = robust_sigma(x, n, floor, z);
     for (int i = 0; i < n; i++) /* in noise units, about the mean: sums stay exact */
         z[i] = (z[i] - mean) / sigma;
     double pen = penalty > 0 ? penalty

@@ -45,7 +45,11 @@ int changepoints_find(const double *y, int n, double penalty, changepoint **out)
  * the largest tenth of them left out (scaled to be right for normal noise).
  * NaN below 3 values. */
 double changepoint_noise(const double *y, int n);
-/* The same of log values x[0..n-1]. */
+/* The noise changepoints_find works with: changepoint_noise measured again
+ * with outlier runs pulled in to 3 of it (at least CHANGEPOINT_NOISE_FLOOR);
+ * NaN below 3 values. */
+double changepoint_noise_robust(const double *y, int n);
+/* changepoint_noise of log values x[0..n-1]. */
 double changepoint_noise_log(const double *x, int n);
 /* The least run-to-run noise a series of runs can have, from their own
  * medians' intervals [lo, hi] (about 95 %): the median over the runs of

@@ -222,7 +222,7 @@ int gate_judge(sqlite3 *db, const char *run_dir, int window, double threshold, g
     return rc;
 }
 
-static const char *kind_word(gate_kind k)
+const char *gate_kind_word(gate_kind k)
 {
     static const char *const w[] = {"same",
                                     "slower",
@@ -268,7 +268,7 @@ void gate_format(const gate_result *g, strbuf *b)
         if (isfinite(r->detectable))
             snprintf(det, sizeof det, "±%.1f %%", 100 * r->detectable);
         sb_printf(b, "%-44.44s %5d %12s %7s %12s %7s %9s %11s  %s\n", r->key, r->nhist, base, noise,
-                  med, ratio, thr, det, kind_word(r->kind));
+                  med, ratio, thr, det, gate_kind_word(r->kind));
     }
     sb_printf(b, "gate: %s: %d slower, %d failed, %d inconclusive (busy or throttled), %d blind "
                  "(detectable change over %.0f %%), %d missing, %d with no positive median, %d "

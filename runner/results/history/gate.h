@@ -58,6 +58,8 @@ typedef struct gate_result {
 int gate_judge(sqlite3 *db, const char *run_dir, int window, double threshold, gate_result *out,
                char *err, size_t len);
 void gate_format(const gate_result *g, strbuf *out);
+/* A verdict in words: "slower", "blind (inconclusive)", ... */
+const char *gate_kind_word(gate_kind k);
 void gate_free(gate_result *g);
 
 #endif
