@@ -9,6 +9,7 @@
 #include "experiment/lua/hookproc.h"
 #include "experiment/lua/lua_engine.h"
 #include "results/report/plots.h"
+#include "run/blocks.h"
 #include "run/finish.h"
 #include "run/interleave.h"
 #include "run/trial_peak.h"
@@ -108,7 +109,8 @@ static trace_file *open_trace(run_state *st)
 static int runs_next(void *ctx, long long t)
 {
     const run_state *st = ctx;
-    return !results_is_done(st->R, st->e->ids[t]) && !trial_interleaved(st->e, t);
+    return !results_is_done(st->R, st->e->ids[t]) && !trial_interleaved(st->e, t) &&
+           run_block_count(st->e, t) < 2; /* blocks are sent one by one */
 }
 
 /* The sequential trials one by one in trial order; 1 when interleaved ones
@@ -134,7 +136,7 @@ static int run_sequential(run_state *st, supervisor *S)
         trial_result res;
         int ran = !run_hooks_before(st, t, &res);
         if (ran)
-            sup_run(S, t, run_trial_timeout(e, t), -1, -1, &res);
+            run_trial_blocks(st, S, t, run_trial_timeout(e, t), &res);
         run_progress_end(st, now_seconds() - t0, res.status != ST_SKIPPED);
         if (res.status != ST_INTERRUPTED)
             run_finish_trial(st, t, &res, ran);

@@ -58,6 +58,9 @@ typedef struct supervisor {
     long long solo_until;           /* a batch broke: its trials go one a command */
     trace_file *trace; /* the run's timeline (doc/results.md#a-timeline-of-a-run), or NULL */
     pid_t group; /* the worker's command program's group (MSG_GROUP), or 0 */
+    /* a CPU list that replaces an unpinned trial's `affinity` (run/blocks.h:
+     * blocks placed on the CPUs in turn), or NULL */
+    const char *place;
 } supervisor;
 
 void sup_init(supervisor *S, const experiment *e, volatile sig_atomic_t *interrupted);
