@@ -9,6 +9,7 @@
 #include "run/blocks.h"
 
 #include "base/util.h"
+#include "experiment/machine/cpuspeed.h"
 #include "experiment/trial.h"
 #include "run/trial_extras.h"
 
@@ -94,13 +95,22 @@ void run_trial_blocks(run_state *st, supervisor *S, long long t, double timeout,
     memset(&acc, 0, sizeof acc);
     acc.cold = acc.flops = acc.bytes = NAN;
     strbuf where = {0};
-    double t0 = now_seconds();
+    double t0 = now_seconds(), log_clock = 0;
+    int nclock = 0;
     for (int b = 0; b < nb; b++) {
         int want = (int)((long long)(b + 1) * repeats / nb - (long long)b * repeats / nb);
         char place[16];
         if (ncpu) {
-            snprintf(place, sizeof place, "%d", cpu[(first + b) % ncpu]);
+            int c = cpu[(first + b) % ncpu];
+            snprintf(place, sizeof place, "%d", c);
             S->place = place;
+            /* the CPU's speed right before its block: a millisecond
+             * (doc/timing.md#the-speed-of-each-cpu) */
+            double g = cpu_speed_on(c, 3, CPU_SPEED_WINDOW / 2);
+            if (g > 0) {
+                log_clock += log(g);
+                nclock++;
+            }
         }
         double left = timeout;
         if (timeout > 0) {
@@ -127,6 +137,11 @@ void run_trial_blocks(run_state *st, supervisor *S, long long t, double timeout,
     sup_stop(S); /* the next trial starts afresh too, wherever it goes */
     if (where.len)
         trial_result_add_extra(&acc, "blocks", where.s);
+    if (nclock) {
+        char g[32];
+        snprintf(g, sizeof g, "%.4g", exp(log_clock / nclock));
+        trial_result_add_extra(&acc, "clock_gflops", g);
+    }
     sb_free(&where);
     *out = acc;
 }
