@@ -23,7 +23,8 @@ static const char *const runner_cols[] = {
     "pct_of_peak", "peak_bound", "joules_per_call", "joules_per_call_err", "watts", "idle_watts",
     "energy_call_seconds", "gflops_per_joule", "gb_per_joule", "energy_scope", "energy_note",
     /* workload: command (doc/own-code.md#columns) */
-    "spawn_seconds", "protocol_seconds", "round_trip_seconds", "program_start_seconds", NULL};
+    "spawn_seconds", "protocol_seconds", "round_trip_seconds", "program_start_seconds",
+    "spawn_spread_seconds", "spawn_starts", NULL};
 static const char *const prefixes[] = {"device_", "cold_", NULL};
 
 static int in_list(const char *const *list, const char *s)
