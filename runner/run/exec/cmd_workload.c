@@ -4,6 +4,7 @@
 
 #include "base/spawn.h"
 #include "base/util.h"
+#include "stats/stats.h"
 #include "base/value.h"
 #include "run/exec/cmd_launch.h"
 #include "run/exec/cmd_program.h"
@@ -51,6 +52,11 @@ typedef struct cmd_state {
     int persistent, failed, timing;
     int errfd;                  /* per_call: the calls' stderr */
     double spawn;               /* per_call: an empty program's start, seconds */
+    /* subtract_spawn: every start of the empty program, one beside each
+     * call (doc/own-code.md#per_call), and its path */
+    double *sp;
+    int nsp, csp;
+    char *true_path;
     double rt_sum, own_sum;     /* timed calls: round trips and the program's times */
     long rt_n;
     int batch;                  /* persistent, timed loop: calls per run request */
@@ -364,28 +370,40 @@ static int one_call(const cmd_launch *l, int errfd, double *secs, rn_error *err)
 
 /* spawn_seconds: the median start of an empty program (`true`), started
  * the same way as the user's (doc/own-code.md#per_call). */
-static int measure_spawn(cmd_state *s, rn_error *err)
+/* One start of the empty program, its time appended to s->sp. */
+static int spawn_once(cmd_state *s, int keep, rn_error *err)
 {
     cmd_launch t = {0};
-    t.path = spawn_find("true");
-    if (!t.path) {
-        snprintf(err->msg, sizeof err->msg, "no program 'true' on PATH to time a start with");
-        return -1;
-    }
+    t.path = s->true_path;
     char *argv[] = {t.path, NULL};
     t.argv = argv;
     t.envp = s->l.envp;
     t.cwd = s->l.cwd;
-    double d[SPAWN_TRIES + 1];
-    int rc = 0;
-    for (int i = 0; i <= SPAWN_TRIES && rc == 0; i++) /* the first warms the path */
-        rc = one_call(&t, s->errfd, &d[i], err);
-    free(t.path);
-    if (rc)
+    double d;
+    if (one_call(&t, s->errfd, &d, err) < 0)
         return -1;
-    qsort(d + 1, SPAWN_TRIES, sizeof d[0], cmp_double);
-    s->spawn = d[1 + SPAWN_TRIES / 2];
+    if (!keep)
+        return 0;
+    if (s->nsp == s->csp) {
+        s->csp = s->csp ? 2 * s->csp : 64;
+        s->sp = xrealloc(s->sp, (size_t)s->csp * sizeof *s->sp);
+    }
+    s->sp[s->nsp++] = d;
+    s->spawn = stats_median_copy(s->sp, s->nsp);
     return 0;
+}
+
+static int measure_spawn(cmd_state *s, rn_error *err)
+{
+    s->true_path = spawn_find("true");
+    if (!s->true_path) {
+        snprintf(err->msg, sizeof err->msg, "no program 'true' on PATH to time a start with");
+        return -1;
+    }
+    int rc = spawn_once(s, 0, err); /* the first warms the path */
+    for (int i = 0; i < SPAWN_TRIES && rc == 0; i++)
+        rc = spawn_once(s, 1, err);
+    return rc;
 }
 
 /* ---- the impl ------------------------------------------------------------------ */
@@ -395,6 +413,8 @@ static void state_free(cmd_state *s)
     if (!s)
         return;
     cmd_launch_free(&s->l);
+    free(s->sp);
+    free(s->true_path);
     if (s->errfd >= 0)
         close(s->errfd);
     for (int i = 0; i < s->nx; i++) {
@@ -447,6 +467,10 @@ static int cw_run(void *state, rn_sample *smp, rn_error *err)
     long n = 1;
     if (!s->persistent) {
         if (one_call(&s->l, s->errfd, &rt, err) < 0)
+            return failed(s);
+        /* subtract_spawn: a start of the empty program beside every call,
+         * so that the spawn cost's interval is the samples' own span */
+        if (s->spec->subtract_spawn && spawn_once(s, 1, err) < 0)
             return failed(s);
         own = s->spec->subtract_spawn ? fmax(0, rt - s->spawn) : rt;
     } else {
@@ -559,6 +583,14 @@ static void cw_extras(void *state, void *ctx, void (*cb)(void *ctx, const char *
     for (int i = 0; i < s->nx; i++)
         cb(ctx, s->xk[i], s->xv[i]);
     put("spawn_seconds", s->spawn);
+    if (s->spec && s->spec->subtract_spawn && s->nsp > 1) { /* the starts' spread, for the noise flag */
+        double *dev = xmalloc((size_t)s->nsp * sizeof *dev);
+        for (int i = 0; i < s->nsp; i++)
+            dev[i] = fabs(s->sp[i] - s->spawn);
+        put("spawn_spread_seconds", 1.4826 * stats_median_copy(dev, s->nsp));
+        free(dev);
+        put("spawn_starts", s->nsp);
+    }
     put("protocol_seconds", s->noop);
     put("program_start_seconds", s->started);
     if (s->persistent && s->rt_n) /* per call, beside the samples */

@@ -373,7 +373,7 @@ static int sup_run_inner(supervisor *S, long long t, double timeout, int samples
     int ac = S->col_affinity, tc = S->col_threads;
     value av = ac >= 0 ? trial_value(S->e, t, ac) : (value){0};
     value tv = tc >= 0 ? trial_value(S->e, t, tc) : (value){0};
-    const char *spec = av.kind != VAL_NONE && av.text ? av.text : "none";
+    const char *spec = S->place ? S->place : av.kind != VAL_NONE && av.text ? av.text : "none";
     int threads = tv.kind == VAL_INT ? (int)tv.i : host_cpus();
     /* resolved and formatted once while the trials' spec and threads stay
      * the same (issue 38: affinity_format was a per-trial cost) */
@@ -415,7 +415,7 @@ static int sup_run_inner(supervisor *S, long long t, double timeout, int samples
     S->aff_set = set;
     S->aff_threads = threads;
     S->aff_pin = pin;
-    if (pin)
+    if (pin && !S->place) /* a block's CPU is the `blocks` column's */
         trial_result_add_extra(out, "cpus", why);
     if (!S->pid)
         trace_file_begin(S->trace, "start worker", -1);

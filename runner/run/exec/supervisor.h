@@ -62,6 +62,9 @@ typedef struct supervisor {
     guard guard;            /* kills `group` if the runner dies (guard.h) */
     unsigned nonce;         /* in each of the worker's headers (proto.h) */
     long long oom_at_start; /* the kernel's OOM kills when the worker started, or -1 */
+    /* a CPU list that replaces an unpinned trial's `affinity` (run/blocks.h:
+     * blocks placed on the CPUs in turn), or NULL */
+    const char *place;
 } supervisor;
 
 void sup_init(supervisor *S, const experiment *e, volatile sig_atomic_t *interrupted);

@@ -353,7 +353,8 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
     }
     if (r->energy) { /* doc/ceilings.md#energy-per-call: after the samples, untimed */
         trace_begin("energy", -1);
-        rc = energy_measure(impl, state, b, tr->device_index, counts[0], counts[1], wout_extra, &err);
+        rc = energy_measure(impl, state, batch, b, tr->device_index, counts[0], counts[1], wout_extra,
+                            &err);
         trace_end();
         if (rc != 0) {
             wout_done(fd, ST_FAILED, "%s", err.msg[0] ? err.msg : "run failed");
