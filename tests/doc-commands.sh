@@ -27,7 +27,8 @@ script_of() { # FILE
         match($0, /^`+/); fence = substr($0, 1, RLENGTH)
         if (want == "") { skip = 1; in_b = 1; next }
         in_b = 1; kind = want; want = ""; skip = 0
-        if (kind == "file") printf "cat > %s <<\047DOC_TEST_EOF\047\n", q(path)
+        if (kind == "file")
+            printf "mkdir -p \"$(dirname %s)\" && cat > %s <<\047DOC_TEST_EOF\047\n", q(path), q(path)
         next
     }
     in_b && $0 == fence {

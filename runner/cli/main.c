@@ -20,6 +20,8 @@ static int cmd_version(const cli *c)
 {
     (void)c;
     printf("runner %s (%s)\n", RUNNER_VERSION, RUNNER_GIT_REV);
+    /* the licence the tree's LICENSE file grants (README.md#licence) */
+    printf("MIT License: free to use, copy, modify and distribute; see the file LICENSE\n");
     return EXIT_OK;
 }
 
