@@ -175,9 +175,13 @@ $(BUILD)/tests/%.o: CFLAGS += -Wno-format-truncation
 
 # the programs tests/test_command.c measures (doc/own-code.md): a test
 # program and the C example of the persistent protocol
-CMD_PROGS := $(BUILD)/tests/command/proto_prog $(BUILD)/tests/command/sumsq
+CMD_PROGS := $(BUILD)/tests/command/proto_prog $(BUILD)/tests/command/sumsq \
+             $(BUILD)/tests/command/hostile_prog
 FAKES := $(foreach v,1 2 3 4 5,$(BUILD)/tests/fake-$(v).so) $(CMD_PROGS)
 $(BUILD)/tests/command/proto_prog: tests/command/proto_prog.c
+	@mkdir -p $(dir $@)
+	@$(CC) -std=c11 -Wall -Wextra -Werror -O2 $< -o $@
+$(BUILD)/tests/command/hostile_prog: tests/command/hostile_prog.c
 	@mkdir -p $(dir $@)
 	@$(CC) -std=c11 -Wall -Wextra -Werror -O2 $< -o $@
 $(BUILD)/tests/command/sumsq: examples/command/sumsq.c
@@ -188,7 +192,7 @@ $(BUILD)/tests/fake-%.so: tests/fake/fake_backend.c runner/backend.h include/run
 	@$(CC) -std=c11 -Wall -Wextra -Werror -fPIC -shared -Irunner -DFAKE_VARIANT=$* $< -o $@
 
 # the plugins of tests/test_plugin.c, built against the public header alone
-PLUGIN_VARIANTS := ok abi norelease nosym crash hang
+PLUGIN_VARIANTS := ok abi norelease nosym crash hang closefds forge selfkill pidfile
 PLUGINS := $(PLUGIN_VARIANTS:%=$(BUILD)/tests/plugin-%.so) $(BUILD)/tests/plugin-cpp.so
 $(BUILD)/tests/plugin-cpp.so: tests/plugin/cpp_plugin.cc include/runner/workload.h
 	@mkdir -p $(dir $@)
