@@ -226,6 +226,8 @@ ifneq ($(SAN),1)
 endif
 	@$(MAKE) -s check-man check-completion check-layout RUNNER_BIN=$(abspath $(BIN))
 	@BUILD=$(BUILD) bash tests/adding-workload.sh
+	@# the commands README.md and doc/ mark with <!-- doc-test -->, as written
+	@BUILD=$(BUILD) bash tests/doc-commands.sh
 ifneq ($(SAN),1)
 	@# make install, then a plugin from `runner new workload` built against the installed header
 	@bash tests/plugin-install.sh
