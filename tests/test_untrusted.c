@@ -48,3 +48,89 @@ Test(untrusted, a_long_placeholder_value_reaches_the_program_whole, .timeout = 6
     free(yaml);
     free(v);
 }
+
+/* ---- numbers a program or plugin reports ------------------------------------ */
+
+/* A persistent program in sh that answers every request at once, its
+ * replies to `run` being RUN_REPLY; written into dir as prog.sh. */
+static void sh_program(const char *dir, const char *run_reply)
+{
+    char *text = xasprintf("#!/bin/sh\n"
+                           "while read -r line <&3; do\n"
+                           "  case \"$line\" in\n"
+                           "    *'\"op\":\"run\"'*) printf '%%s\\n' '%s' >&4 ;;\n"
+                           "    *) printf '{\"ok\": true}\\n' >&4 ;;\n"
+                           "  esac\n"
+                           "done\n",
+                           run_reply);
+    char p[4096];
+    snprintf(p, sizeof p, "%s/prog.sh", dir);
+    write_file(p, text, 1);
+    free(text);
+}
+
+/* A persistent program's device time longer than the round trip of its
+ * request is not the calls' (10^6 times the real time read as an ok cell). */
+Test(untrusted, a_device_time_longer_than_the_round_trip_fails_the_trial, .timeout = 60)
+{
+    char *d = tmpdir();
+    sh_program(d, "{\"seconds\": 0.000001, \"device_seconds\": 1000}");
+    csv_table t;
+    proc_out r;
+    run_trials_in(d, "workload: command\ncommand: [./prog.sh]\nprotocol: persistent\nrepeats: 2\n",
+                  1, &r, &t);
+    expect_trial(&t, 1, "failed", "reported a device time of 1000 s for 1 call whose round trip took");
+    cr_assert_str_eq(cell(&t, 1, "median"), "");
+    trials_done(&t, d);
+}
+
+/* $RUNNER_FAKES/plugin-liar.so's workload with `params`. */
+static char *liar(const char *params, int want, csv_table *t)
+{
+    const char *dir = getenv("RUNNER_FAKES");
+    cr_assert(dir, "RUNNER_FAKES is not set (run through make test)");
+    char *yaml = xasprintf("workload: plugin:%s/plugin-liar.so:liar\nrepeats: 3\nwarmups: 1\n"
+                           "params: {%s}\n",
+                           dir, params);
+    proc_out r;
+    char *d = run_trials(yaml, want, &r, t);
+    free(yaml);
+    return d;
+}
+
+/* A plugin's device time must be finite and not negative (one of -1 ms was
+ * the trial's device_median); a device time the plugin may have measured
+ * (longer than the host's call, as an announced batch's) stays. */
+Test(untrusted, a_plugins_negative_device_time_fails_the_trial, .timeout = 60)
+{
+    csv_table t;
+    char *d = liar("device_seconds: -0.001", 1, &t);
+    expect_trial(&t, 1, "failed", "reported a device time of -0.001 s for a call: times are finite "
+                                  "and >= 0");
+    trials_done(&t, d);
+    d = liar("device_seconds: 0.001", 0, &t);
+    expect_trial(&t, 1, "ok", NULL);
+    cr_assert_float_eq(cell_num(&t, 1, "device_median"), 0.001, 1e-12);
+    trials_done(&t, d);
+}
+
+/* A plugin's work of a call must be finite, not negative and possible in
+ * the call's time: a count that overflowed (negative, or 10^30 flops in a
+ * call of microseconds) gave gflops of -4e8; it fails the trial. */
+Test(untrusted, a_plugins_overflowed_work_fails_the_trial, .timeout = 60)
+{
+    csv_table t;
+    char *d = liar("flops: -4e17", 1, &t);
+    expect_trial(&t, 1, "failed", "reported -4e+17 flops for one call: the work of a call is a "
+                                  "finite number >= 0");
+    cr_assert_str_eq(cell(&t, 1, "gflops"), "");
+    trials_done(&t, d);
+    d = liar("flops: 1e30", 1, &t);
+    expect_trial(&t, 1, "failed", "flop/s: more than any device does");
+    cr_assert_str_eq(cell(&t, 1, "gflops"), "");
+    trials_done(&t, d);
+    d = liar("flops: 1000", 0, &t);
+    expect_trial(&t, 1, "ok", NULL);
+    cr_assert(cell_num(&t, 1, "gflops") > 0);
+    trials_done(&t, d);
+}
