@@ -424,7 +424,7 @@ static int cw_run(void *state, rn_sample *smp, rn_error *err)
         if (bad)
             return failed(s);
         /* its clocks run inside ours: a longer time, on the host or the
-         * device, is not the calls' (doc/own-code.md#what-the-runner-guarantees) */
+         * device, is not the calls' (doc/own-code.md#what-the-runner-checks) */
         if (own > rt * (1 + 1e-9) + 1e-9 || dev > rt * (1 + 1e-9) + 1e-9) {
             char a[32], b[32];
             format_number(a, sizeof a, own > rt * (1 + 1e-9) + 1e-9 ? own : dev, 6);
