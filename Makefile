@@ -194,6 +194,11 @@ $(BUILD)/tests/fake-%.so: tests/fake/fake_backend.c runner/backend.h include/run
 # the plugins of tests/test_plugin.c, built against the public header alone
 PLUGIN_VARIANTS := ok abi norelease nosym crash hang closefds forge selfkill pidfile
 PLUGINS := $(PLUGIN_VARIANTS:%=$(BUILD)/tests/plugin-%.so) $(BUILD)/tests/plugin-cpp.so
+# tests/test_untrusted.c's: a device time and a work count as a plugin's bug reports them
+PLUGINS += $(BUILD)/tests/plugin-liar.so
+$(BUILD)/tests/plugin-liar.so: tests/plugin/liar_plugin.c include/runner/workload.h
+	@mkdir -p $(dir $@)
+	@$(CC) -std=c11 -Wall -Wextra -Werror -fPIC -shared -Iinclude $< -o $@
 $(BUILD)/tests/plugin-cpp.so: tests/plugin/cpp_plugin.cc include/runner/workload.h
 	@mkdir -p $(dir $@)
 	@$(CXX) -std=c++20 -Wall -Wextra -Wno-missing-field-initializers -Werror -fPIC -shared \

@@ -16,6 +16,7 @@
 #include "run/exec/concurrent.h"
 #include "run/exec/energy.h"
 #include "run/exec/procs.h"
+#include "run/exec/plausible.h"
 #include "run/exec/proto.h"
 #include "run/exec/steady.h"
 #include "run/exec/trace.h"
@@ -121,6 +122,11 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
                         desc && desc->bytes ? desc->bytes(tr) : NAN};
     if (impl->work)
         impl->work(state, &counts[0], &counts[1]);
+    char why[400]; /* doc/own-code.md#what-the-runner-checks */
+    if (plausible_work(counts, why, sizeof why) < 0) {
+        wout_done(fd, ST_FAILED, "%s", why);
+        goto out;
+    }
     wout_msg(fd, MSG_COUNTS, 0, counts, sizeof counts);
 
     rn_sample s;
@@ -288,6 +294,11 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
          * together call of a round, not its solo runs; from the barrier to
          * the last process's end), summed over the batch */
         s.seconds = core && isfinite(s.seconds) ? s.seconds / batch : wall / batch;
+        if (plausible_sample(&s, counts, why, sizeof why) < 0) {
+            wout_samples(fd, &buf);
+            wout_done(fd, ST_FAILED, "%s", why);
+            goto out;
+        }
         if (!discard)
             trace_span("sample", n - 1, ta, tz, s.seconds, batch, &s);
         buf.s[buf.n++] = s;
