@@ -248,14 +248,11 @@ typedef struct value_ctx {
     void *ctx;
 } value_ctx;
 
-static int lookup(void *ctx, const char *name, char *out, size_t len)
+static char *lookup(void *ctx, const char *name)
 {
     value_ctx *v = ctx;
     const char *s = v->value(v->ctx, name);
-    if (!s)
-        return -1;
-    snprintf(out, len, "%s", s);
-    return 0;
+    return s ? xstrdup(s) : NULL;
 }
 
 char *exec_expand_word(const exec_spec *s, const char *word,
