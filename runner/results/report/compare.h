@@ -39,6 +39,8 @@ typedef struct compare_side {
     int busy;           /* ok runs whose `noise` says the machine was busy */
     int throttled;      /* ok runs where the CPU or GPU was throttled (compare_trial.h) */
     double explains;    /* the most its ok runs' machine could slow it (compare_trial.h) */
+    double clock;       /* median one-core speed of its ok runs, GFLOP/s; NaN: unknown */
+    int noblocks;       /* ok runs without usable worker blocks (older or tampered) */
 } compare_side;
 
 typedef enum compare_kind {
@@ -50,6 +52,7 @@ typedef enum compare_kind {
     CMP_ONLY_NEW,
     CMP_BUSY,
     CMP_THROTTLED,
+    CMP_INCONCLUSIVE, /* no change seen, but none as large as the threshold could be */
     CMP_NKINDS
 } compare_kind;
 
@@ -59,6 +62,12 @@ typedef struct compare_row {
     int order;
     compare_side o, n;
     double ratio, u, p, q, thr;
+    /* the smallest change it could have detected (0.12: +-12 %; INFINITY:
+     * none), and on what the noise was measured; why: the reason of an
+     * `inconclusive` verdict (doc/compare.md#what-one-run-can-show) */
+    double detectable;
+    const char *basis;
+    char why[96];
     int exact, per_run, nrep_o, nrep_n;
     char verdict[96];
     compare_kind kind;
