@@ -261,8 +261,8 @@ test test-valgrind: export XDG_CACHE_HOME := $(abspath $(BUILD))/tests/cache
 test: deps-test $(OUTBIN) $(BUILD)/pkgconfig/runner-uninstalled.pc $(BUILD)/tests/runner-tests $(FAKES) $(PLUGINS) cuda
 	@$(BIN) machine >/dev/null
 	$(TEST_ENV) $(BUILD)/tests/runner-tests --jobs 2
-	@# the CUDA kernels and the batch timer on the CPU, with seeded faults;
-	@# make gpu-first's one line without a GPU
+	@# the CUDA kernels and the batch timer on the CPU, with seeded faults
+	@# (doc/contributing/testing.md#gpu-code-on-the-cpu)
 	@bash tests/hostk/run.sh $(BUILD)
 	@# make test-gpu's checks against fake run folders; make gpu-first's one
 	@# line without a GPU
