@@ -31,6 +31,7 @@ left() { local l=$(( budget - ($(date +%s) - t0) )); [ "$l" -lt "$1" ] && echo $
 say() { echo "$*" | tee -a "$summary"; }
 section() { printf '\n===== %s =====\n' "$1" >>"$log"; }
 bad=0
+. tests/gpu/checks.sh
 
 # --- set up: the carried runner (bench/gpu-bundle.sh) or a build ---------------
 section setup
@@ -53,7 +54,6 @@ if [ -z "$gpu" ]; then
   cp "$log" "$OUT/" 2>/dev/null; exit 1
 fi
 say "gpu-first on $gpu, $("$BIN" --version 2>/dev/null | head -1)"
-. tests/gpu/checks.sh
 # part NAME STATUS DETAIL
 part() { say "$(printf '%-10s %-6s %4s s  %s' "$1" "$2" "$3" "$4")"; [ "$2" = ok ] || bad=$((bad + 1)); }
 # detail FILE: at most 6 lines of what a check said
@@ -67,12 +67,12 @@ command -v compute-sanitizer >/dev/null || san=()
 timeout -k 5 "$(left 150)" "${san[@]}" "$BIN" --quiet --no-plots --output "$res" \
   bench/gpu/first-ewise.yaml >"$work/memcheck.out" 2>&1; rc=$?
 cat "$work/memcheck.out" >>"$log"
-t="$res/gpu_first_ewise/latest/trials.csv"
+t=$(newest "$res" gpu_first_ewise)
 errs=$(grep -o 'ERROR SUMMARY: [0-9]* error' "$work/memcheck.out" | awk '{n+=$3} END{print n+0}')
 all_ok "$t" 126 >"$work/said" 2>&1; okrc=$?
 if [ ${#san[@]} -eq 0 ]; then
   part memcheck "$([ $okrc -eq 0 ] && echo NOSAN || echo FAILED)" $(( $(date +%s) - s )) \
-    "no compute-sanitizer here: the 126 trials ran without it, rc=$rc"
+    "no compute-sanitizer here: ran without it, $(nrows "$t") trials (126 expected), rc=$rc"
 elif grep -q 'Device not supported' "$work/memcheck.out"; then
   part memcheck NOSAN $(( $(date +%s) - s )) "compute-sanitizer refuses this device (gVisor?): see gpu-first.log"
 else
@@ -88,7 +88,7 @@ for name in workloads large lua; do
   cap=$([ $name = workloads ] && echo 90 || echo 45)
   timeout -k 5 "$(left $cap)" "$BIN" --quiet --no-plots --output "$res" "tests/gpu/$name.yaml" >"$work/$name.out" 2>&1; rc=$?
   cat "$work/$name.out" >>"$log"
-  t="$res/gpu_$name/latest/trials.csv"
+  t=$(newest "$res" "gpu_$name")
   "check_$name" "$t" >"$work/said" 2>&1; okrc=$?
   cat "$work/said" >>"$log"
   part "$name" "$([ $okrc -eq 0 ] && echo ok || echo FAILED)" $(( $(date +%s) - s )) \

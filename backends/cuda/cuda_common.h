@@ -96,7 +96,10 @@ void cuda_batch_begin(const rn_trial *t, int calls);
  * hold, as timer_start), every call records event 3 and returns at once,
  * and the last one waits for it and reports the batch's span over its
  * calls; the calls before it report nothing (NAN), so the batch's mean is
- * that span over its calls.  Outside a batch (warmups, a batch of one): as
+ * that span over its calls.  With hold, the stream stays held until the
+ * batch's last call (or its 256th) is enqueued, so that the host's launch
+ * gaps stay out of every call's time (timer.cu; tests/hostk/timer_host.cc
+ * replays it on a mock device clock).  Outside a batch (warmups, a batch of one): as
  * timer_start, and timer_stop waits and reports the call's own span.
  * timer_stop sets device_seconds, and with `compute` compute too (the
  * same span); out may be NULL. */

@@ -7,6 +7,10 @@
 # (tests/gpu/checks-test.sh tries each against fake run folders).
 # Sourced; needs python3.
 
+# newest OUT NAME: the trials.csv of the newest run of experiment NAME under
+# OUT, ok or not (`latest` moves only with an ok trial: doc/results.md#results)
+newest() { echo "$(ls -d "$1/$2"/2*/ 2>/dev/null | tail -1)trials.csv"; }
+
 # col FILE COLUMN: one value per row; a real CSV reader (labels and reasons hold commas)
 col()  { [ -f "$1" ] && python3 -c 'import csv,sys
 for r in csv.DictReader(open(sys.argv[1])): print(r.get(sys.argv[2], ""))' "$1" "$2"; }

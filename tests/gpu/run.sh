@@ -16,9 +16,10 @@ pass=0 fail=0
 . tests/gpu/checks.sh
 ok()   { pass=$((pass + 1)); echo "PASS $1"; }
 bad()  { fail=$((fail + 1)); echo "FAIL $1"; }
-# runexp NAME: runs tests/gpu/NAME.yaml; t: its latest trials.csv
+# runexp NAME: runs tests/gpu/NAME.yaml; t: its trials.csv (the run's own
+# folder: a run with no ok trial does not move latest)
 runexp() { "$BIN" --quiet --no-plots --output "$out" "tests/gpu/$1.yaml" >"$out/$1.log" 2>&1
-           t="$out/gpu_$1/latest/trials.csv"; }
+           t=$(newest "$out" "gpu_$1"); }
 # judge CHECK PASS FAIL: PASS when check_CHECK "$t" returns 0, else FAIL;
 # then the lines it wrote
 judge() { local said; said=$("check_$1" "$t" 2>&1) && ok "$2" || bad "$3"; [ -z "$said" ] || echo "$said"; }
@@ -31,8 +32,6 @@ runexp phases
 judge phases "phases add up to the io: with total within 10 %" "phases do not add up"
 
 runexp oversized
-# a run with no ok trial does not move latest (doc/results.md#results): its own folder
-t="$(ls -d "$out"/gpu_oversized/2*/ 2>/dev/null | tail -1)trials.csv"
 judge oversized "oversized trial skipped" "oversized"
 
 runexp faults
