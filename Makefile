@@ -21,7 +21,8 @@ PKGS     := yaml-0.1 lua5.4 openblas json-c libcrypto libcmark-gfm sqlite3
 # what the runner needs; the test targets need TEST_PKGS too
 DEB_PKGS  := pkg-config libyaml-dev liblua5.4-dev libopenblas-dev libjson-c-dev libssl-dev \
              libcmark-gfm-dev libcmark-gfm-extensions-dev libsqlite3-dev gnuplot-nox
-TEST_PKGS := libcriterion-dev valgrind clang libclang-rt-14-dev chromium g++
+# python3-numpy: the NumPy example of doc/own-code.md, which a test runs
+TEST_PKGS := libcriterion-dev valgrind clang libclang-rt-14-dev chromium g++ python3-numpy
 # recursive (=): read after `make deps` has installed the packages; cmark-gfm's
 # extensions (report.html's tables) have no .pc file
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -70,7 +71,7 @@ OUTBIN := bin/runner
 endif
 
 .PHONY: check-layout check-man check-completion aa gpu-acceptance gpu-bundle deps-test install-packages studies all run test test-gpu test-valgrind fuzz-smoke fuzz/fuzz_config fuzz/fuzz_lua fuzz/fuzz_resume fuzz/fuzz_export install clean deps plots
-all: $(OUTBIN) cuda
+all: $(OUTBIN) cuda $(BUILD)/pkgconfig/runner-uninstalled.pc
 
 # --- dependencies -----------------------------------------------------------
 # Installs what is missing when run as root; otherwise prints the apt-get line.
@@ -123,6 +124,22 @@ bin/runner: $(BIN)
 	cp $(BIN) $@
 endif
 
+# --- the plugin interface's pkg-config file ---------------------------------
+# runner_pc PREFIX,NOTE: the text of runner.pc for the header under PREFIX.
+# `make install` writes it to PREFIX/lib/pkgconfig/runner.pc; `make` writes
+# one for the source tree, BUILD/pkgconfig/runner-uninstalled.pc (pkg-config
+# prefers NAME-uninstalled.pc where both are on its path), so that a plugin
+# builds against the tree without installing: the Makefile that `runner new
+# workload` writes puts that folder on PKG_CONFIG_PATH
+# (doc/own-code-plugins.md#runner-new-workload).
+runner_pc = printf '%s\n' 'prefix=$(1)' 'exec_prefix=$${prefix}' 'includedir=$${prefix}/include' \
+	  'libdir=$${exec_prefix}/lib' 'workload_interface=$(WORKLOAD_INTERFACE)' '' \
+	  'Name: runner' 'Description: declarative CPU/GPU experiment runner: the workload plugin interface$(2)' \
+	  'Version: $(VERSION)' 'Cflags: -I$${includedir}' 'Libs:'
+$(BUILD)/pkgconfig/runner-uninstalled.pc: Makefile include/runner/workload.h
+	@mkdir -p $(dir $@)
+	@$(call runner_pc,$(CURDIR), (the source tree, not installed)) >$@
+
 # --- the CUDA backend (optional: built whenever nvcc exists) ----------------
 CUDA_SRCS := $(wildcard backends/cuda/*.cu)
 # Machine code for Ampere (sm_80, which sm_86/sm_89 also run) and Hopper
@@ -158,9 +175,13 @@ $(BUILD)/tests/%.o: CFLAGS += -Wno-format-truncation
 
 # the programs tests/test_command.c measures (doc/own-code.md): a test
 # program and the C example of the persistent protocol
-CMD_PROGS := $(BUILD)/tests/command/proto_prog $(BUILD)/tests/command/sumsq
+CMD_PROGS := $(BUILD)/tests/command/proto_prog $(BUILD)/tests/command/sumsq \
+             $(BUILD)/tests/command/hostile_prog
 FAKES := $(foreach v,1 2 3 4 5,$(BUILD)/tests/fake-$(v).so) $(CMD_PROGS)
 $(BUILD)/tests/command/proto_prog: tests/command/proto_prog.c
+	@mkdir -p $(dir $@)
+	@$(CC) -std=c11 -Wall -Wextra -Werror -O2 $< -o $@
+$(BUILD)/tests/command/hostile_prog: tests/command/hostile_prog.c
 	@mkdir -p $(dir $@)
 	@$(CC) -std=c11 -Wall -Wextra -Werror -O2 $< -o $@
 $(BUILD)/tests/command/sumsq: examples/command/sumsq.c
@@ -171,7 +192,7 @@ $(BUILD)/tests/fake-%.so: tests/fake/fake_backend.c runner/backend.h include/run
 	@$(CC) -std=c11 -Wall -Wextra -Werror -fPIC -shared -Irunner -DFAKE_VARIANT=$* $< -o $@
 
 # the plugins of tests/test_plugin.c, built against the public header alone
-PLUGIN_VARIANTS := ok abi norelease nosym crash hang
+PLUGIN_VARIANTS := ok abi norelease nosym crash hang closefds forge selfkill pidfile
 PLUGINS := $(PLUGIN_VARIANTS:%=$(BUILD)/tests/plugin-%.so) $(BUILD)/tests/plugin-cpp.so
 $(BUILD)/tests/plugin-cpp.so: tests/plugin/cpp_plugin.cc include/runner/workload.h
 	@mkdir -p $(dir $@)
@@ -194,7 +215,7 @@ aa: $(OUTBIN)
 # that no test's run pays the probe (a test that interrupts a run after
 # 0.4 s would interrupt the probe)
 test test-valgrind: export XDG_CACHE_HOME := $(abspath $(BUILD))/tests/cache
-test: deps-test $(OUTBIN) $(BUILD)/tests/runner-tests $(FAKES) $(PLUGINS)
+test: deps-test $(OUTBIN) $(BUILD)/pkgconfig/runner-uninstalled.pc $(BUILD)/tests/runner-tests $(FAKES) $(PLUGINS)
 	@$(BIN) machine >/dev/null
 	$(TEST_ENV) $(BUILD)/tests/runner-tests --jobs 2
 	@# timing-sensitive tests need the machine to themselves; not under the
@@ -323,15 +344,13 @@ install: all
 	cp -r plots lua python $(DESTDIR)$(PREFIX)/share/runner/
 	install -d $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	install -m 644 runner.1 $(DESTDIR)$(PREFIX)/share/man/man1/runner.1
+	install -d $(DESTDIR)$(PREFIX)/share/doc/runner
+	install -m 644 LICENSE $(DESTDIR)$(PREFIX)/share/doc/runner/LICENSE
 	install -m 644 completion/runner.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/runner
 	@# the plugin interface and pkg-config's description of it (doc/own-code-plugins.md)
 	install -d $(DESTDIR)$(PREFIX)/include/runner $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 644 include/runner/workload.h $(DESTDIR)$(PREFIX)/include/runner/workload.h
-	printf '%s\n' 'prefix=$(PREFIX)' 'exec_prefix=$${prefix}' 'includedir=$${prefix}/include' \
-	  'libdir=$${exec_prefix}/lib' 'workload_interface=$(WORKLOAD_INTERFACE)' '' \
-	  'Name: runner' 'Description: declarative CPU/GPU experiment runner: the workload plugin interface' \
-	  'Version: $(VERSION)' 'Cflags: -I$${includedir}' 'Libs:' \
-	  >$(DESTDIR)$(PREFIX)/lib/pkgconfig/runner.pc
+	$(call runner_pc,$(PREFIX),) >$(DESTDIR)$(PREFIX)/lib/pkgconfig/runner.pc
 	chmod 644 $(DESTDIR)$(PREFIX)/lib/pkgconfig/runner.pc
 
 clean:

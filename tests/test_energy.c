@@ -4,6 +4,7 @@
  * the stated interval, a counter wrap, the key's validation, and the
  * energy chart and findings. */
 #include "run/exec/energy.h"
+#include "base/util.h"
 #include "scenario.h"
 
 #include <criterion/criterion.h>
@@ -178,4 +179,86 @@ Test(energy, energy_chart_drawn, .timeout = 60)
     cr_assert(strstr(md, "J a call") && strstr(md, "board power"), "%s", md);
     free(md);
     free(d);
+}
+
+/* ---- a batch in one request (doc/own-code.md#persistent) -------------------- */
+
+/* A counter of a device that draws 50 W all the time: 1 mJ steps every
+ * 10 ms, as the fake GPU's. */
+static double watts50_t0 = -1;
+
+static int watts50(int dev, rn_energy *e, char *why, size_t len)
+{
+    (void)dev, (void)why, (void)len;
+    double t = now_seconds();
+    if (watts50_t0 < 0)
+        watts50_t0 = t;
+    double shown = floor((t - watts50_t0) / 0.01) * 0.01 * 50;
+    e->n = 1;
+    e->joules[0] = floor(shown * 1e3 + 1e-6) * 1e-3;
+    e->resolution = 1e-3;
+    e->update = 0.01;
+    e->scope = "board";
+    return 0;
+}
+
+/* A persistent program's run(), as the command workload's: the first run()
+ * of a sample asks for the sample's whole batch (one request of BATCH16
+ * calls of CALL_S each), the others find the sample timed and return. */
+#define BATCH16 16
+#define CALL_S 0.0005
+
+static int request_run(void *state, rn_sample *s, rn_error *err)
+{
+    (void)state, (void)err;
+    if (isfinite(s->seconds))
+        return 0;
+    double t0 = now_seconds();
+    while (now_seconds() - t0 < BATCH16 * CALL_S)
+        ;
+    s->seconds = BATCH16 * CALL_S;
+    return 0;
+}
+
+static char energy_cols[8][2][64];
+static int energy_ncols;
+
+static void energy_col(void *ctx, const char *k, const char *v)
+{
+    (void)ctx;
+    if (energy_ncols < 8) {
+        snprintf(energy_cols[energy_ncols][0], 64, "%s", k);
+        snprintf(energy_cols[energy_ncols++][1], 64, "%s", v);
+    }
+}
+
+static double energy_num(const char *k)
+{
+    for (int i = 0; i < energy_ncols; i++)
+        if (!strcmp(energy_cols[i][0], k))
+            return atof(energy_cols[i][1]);
+    cr_assert_fail("no column %s", k);
+    return NAN;
+}
+
+/* With batch: 16, a persistent program's request carries 16 calls: the
+ * joules and the time of a call are a sixteenth of a request's, not a
+ * request's (they read 11-16x too high when each request counted as one
+ * call).  The device draws 50 W, so a call of 0.5 ms takes 25 mJ. */
+Test(energy, a_request_of_a_batch_counts_its_calls, .timeout = 60)
+{
+    rn_backend b = {.abi = RN_BACKEND_ABI, .name = "fake50", .energy = watts50};
+    rn_workload_impl impl = {.name = "request", .run = request_run};
+    rn_error err = {{0}};
+    energy_ncols = 0;
+    cr_assert_eq(energy_measure(&impl, NULL, BATCH16, &b, 0, NAN, NAN, energy_col, &err), 0,
+                 "%s", err.msg);
+    double secs = energy_num("energy_call_seconds"), j = energy_num("joules_per_call");
+    double half = energy_num("joules_per_call_err");
+    /* a loaded machine stretches a call a little, never 16 times */
+    cr_assert(secs >= CALL_S && secs < 4 * CALL_S, "a call took %g s, not about %g", secs, CALL_S);
+    cr_assert(j < 4 * 50 * CALL_S, "%g J a call at 50 W for %g s calls", j, CALL_S);
+    cr_assert(fabs(j - 50 * secs) <= half + 0.02 * j, "%g J a call, want 50 W x %g s +- %g", j,
+              secs, half);
+    cr_assert(fabs(energy_num("watts") - 50) <= 2.5, "%g W", energy_num("watts"));
 }

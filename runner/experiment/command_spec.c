@@ -84,12 +84,13 @@ static int put_ph(void *c, const char *name, size_t at)
 {
     (void)at;
     expand_ctx *x = c;
-    char v[4096];
-    if (x->lookup(x->ctx, name, v, sizeof v) < 0) {
+    char *v = x->lookup(x->ctx, name);
+    if (!v) {
         snprintf(x->err, x->errlen, "placeholder {%s} has no value in this trial", name);
         return -1;
     }
     sb_puts(&x->b, v);
+    free(v);
     return 0;
 }
 

@@ -34,9 +34,10 @@ typedef struct command_spec {
 
 void command_spec_free(command_spec *c);
 
-/* What a placeholder stands for: 0 with its text in out, -1 when the name
- * has no value (the caller says which). */
-typedef int (*cmd_lookup)(void *ctx, const char *name, char *out, size_t len);
+/* What a placeholder stands for: its text, malloc'd and whole whatever its
+ * length (a value is never cut: doc/own-code.md#the-experiment-file), or
+ * NULL when the name has no value (the caller says which). */
+typedef char *(*cmd_lookup)(void *ctx, const char *name);
 
 /* `tmpl` with every `{name}` replaced through lookup (`{{` and `}}` are a
  * literal brace).  Malloc'd; NULL on a syntax error or a name without a

@@ -18,19 +18,19 @@ typedef struct trial_ref {
     const resolved_trial *r;
 } trial_ref;
 
-static int lookup(void *ctx, const char *name, char *out, size_t len)
+/* A placeholder's value, whole: the trial's row shows it whole, and the
+ * program gets what the row shows (an argument or variable longer than the
+ * kernel takes fails the start with E2BIG, never a shorter value). */
+static char *lookup(void *ctx, const char *name)
 {
     const trial_ref cur = *(const trial_ref *)ctx;
-    if (!strcmp(name, "threads")) { /* `all` resolved */
-        snprintf(out, len, "%d", cur.r->t.threads);
-        return 0;
-    }
+    if (!strcmp(name, "threads")) /* `all` resolved */
+        return xasprintf("%d", cur.r->t.threads);
     int c = experiment_column(cur.e, name);
     value v = c >= 0 ? trial_value(cur.e, cur.trial, c) : (value){0};
     if (v.kind == VAL_NONE)
-        return -1;
-    snprintf(out, len, "%s", v.text);
-    return 0;
+        return NULL;
+    return xstrdup(v.text);
 }
 
 static char *in_dir(const char *dir, const char *rel)
@@ -119,9 +119,9 @@ int cmd_launch_build(const experiment *e, long long trial, const resolved_trial 
     }
     if (!l->envp)
         l->envp = xcalloc(1, sizeof *l->envp);
-    value dv = lookup(&cur, "device", why, sizeof why) == 0 ? value_str(why) : value_str("cpu");
-    sb_printf(&k, "%s\x1f%s", l->cwd, dv.text);
-    value_free(&dv);
+    char *dv = lookup(&cur, "device");
+    sb_printf(&k, "%s\x1f%s", l->cwd, dv ? dv : "cpu");
+    free(dv);
     *key = sb_take(&k);
     return 0;
 fail:

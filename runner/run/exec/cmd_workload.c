@@ -41,7 +41,8 @@ static struct {
     cmd_chan ch;
     int errfd;
     char *key; /* what it was started for: program, arguments, env, folder, device */
-} prog = {0, {-1, -1, NULL, 0, 0}, -1, NULL};
+    const char *last_op; /* what its last reply answered */
+} prog = {0, {-1, -1, NULL, 0, 0, 0, -1, -1, 0}, -1, NULL, NULL};
 
 typedef struct cmd_state {
     cmd_launch l;
@@ -71,7 +72,7 @@ static void tell_group(pid_t g)
         int g;
     } m;
     memset(&m, 0, sizeof m);
-    m.h = (msg_header){MSG_GROUP, 0, sizeof(int), 0};
+    m.h = (msg_header){MSG_GROUP, 0, sizeof(int), 0, wout_nonce()};
     m.g = (int)g;
     if (cur.res_fd >= 0 && fd_write_all(cur.res_fd, &m, sizeof m) < 0)
         _exit(3); /* the supervisor is gone */
@@ -80,11 +81,13 @@ static void tell_group(pid_t g)
 static void prog_stop(void)
 {
     if (prog.pid > 0)
-        cmd_stop(prog.pid, prog.ch.to, 1.0);
+        cmd_stop(prog.pid, prog.ch.to, 1.0, NULL);
     else if (prog.ch.to >= 0)
         close(prog.ch.to);
     if (prog.ch.from >= 0)
         close(prog.ch.from);
+    if (prog.ch.pidfd >= 0)
+        close(prog.ch.pidfd);
     if (prog.errfd >= 0)
         close(prog.errfd);
     cmd_chan_reset(&prog.ch);
@@ -92,24 +95,40 @@ static void prog_stop(void)
     if (prog.pid > 0)
         tell_group(0);
     prog.pid = 0;
-    prog.ch.to = prog.ch.from = prog.errfd = -1;
+    prog.ch.to = prog.ch.from = prog.ch.pidfd = prog.errfd = prog.ch.errfd = -1;
+    prog.ch.pid = 0;
+    prog.ch.id = 0;
     prog.key = NULL;
+    prog.last_op = NULL;
+}
+
+pid_t cmd_workload_kept(void)
+{
+    return prog.pid;
 }
 
 void cmd_workload_shutdown(void)
 {
     prog_stop();
+    cmd_sweep(0);
 }
 
 /* ---- the persistent program's replies ---------------------------------------- */
 
-/* The program ended or stopped answering: the reason, with its stderr. */
+/* The program ended or stopped answering: the reason, with its stderr.
+ * One that closed its reply pipe and did not exit within a second is
+ * stopped, and said to be (not "killed by signal 9"). */
 static void gone(const char *op, rn_error *err)
 {
-    int st = cmd_stop(prog.pid, prog.ch.to, 1.0);
+    int killed;
+    int st = cmd_stop(prog.pid, prog.ch.to, 1.0, &killed);
     prog.ch.to = -1;
     char how[160], tail[700];
-    cmd_status_text(st, how, sizeof how);
+    if (killed)
+        snprintf(how, sizeof how, "closed its reply pipe (fd 4) and did not exit (the runner "
+                                  "stopped it)");
+    else
+        cmd_status_text(st, how, sizeof how);
     cmd_err_tail(prog.errfd, tail, sizeof tail);
     snprintf(err->msg, sizeof err->msg, "the program %s before answering %s%s%s", how, op,
              *tail ? "; stderr: " : "", tail);
@@ -150,15 +169,30 @@ static void keep_extras(cmd_state *s, json_object *x)
 static int ask(cmd_state *s, const char *op, json_object *fields, cmd_reply *r, double *rt,
                rn_error *err)
 {
-    double t0 = now_seconds();
     char *line = NULL;
+    if (cmd_unasked(&prog.ch)) { /* a second reply to the last request */
+        char shown[200];
+        size_t n = strcspn(prog.ch.buf, "\n");
+        snprintf(shown, sizeof shown, "%.*s", (int)(prog.ch.len < n ? prog.ch.len : n),
+                 prog.ch.buf);
+        sanitize_text(shown);
+        snprintf(err->msg, sizeof err->msg,
+                 "the program wrote a line nobody asked for %s%s: '%s'",
+                 prog.last_op ? "after its reply to " : "before the first request",
+                 prog.last_op ? prog.last_op : "", shown);
+        json_object_put(fields);
+        prog_stop();
+        return -1;
+    }
+    double t0 = now_seconds();
     int rc = cmd_send(&prog.ch, op, fields);
     if (rc == 0)
         rc = cmd_read_line(&prog.ch, &line);
     double t1 = now_seconds();
     if (rt)
         *rt = t1 - t0;
-    if (rc == -2) {
+    prog.last_op = op;
+    if (rc == CMD_LONG) {
         snprintf(err->msg, sizeof err->msg, "the program's reply to %s is longer than %d bytes",
                  op, CMD_PROTO_MAX_LINE);
         prog_stop();
@@ -169,7 +203,7 @@ static int ask(cmd_state *s, const char *op, json_object *fields, cmd_reply *r, 
         return -1;
     }
     char why[200];
-    if (cmd_parse_reply(line, op, r, why, sizeof why) < 0) {
+    if (cmd_parse_reply(line, op, prog.ch.id, r, why, sizeof why) < 0) {
         char shown[300];
         snprintf(shown, sizeof shown, "%s", line);
         if (strlen(line) >= sizeof shown)
@@ -222,6 +256,9 @@ static int ensure_program(cmd_state *s, const char *key, int *fresh, rn_error *e
         return -1;
     }
     prog.pid = pid;
+    prog.ch.pid = pid;
+    prog.ch.pidfd = cmd_pidfd(pid);
+    prog.ch.errfd = prog.errfd;
     prog.key = xstrdup(key);
     tell_group(pid);
     return 0;
@@ -378,6 +415,7 @@ static void state_free(cmd_state *s)
 static int cw_prepare(const rn_trial *t, void **state, rn_error *err)
 {
     (void)t;
+    cmd_guard_worker();
     cmd_state *s = xcalloc(1, sizeof *s);
     s->spec = cur.e->command;
     s->errfd = -1;
@@ -472,8 +510,10 @@ static int one_op(cmd_state *s, const char *op, rn_error *err)
     if (!s->persistent || s->failed || !prog.pid)
         return 0;
     cmd_reply r;
-    if (ask(s, op, NULL, &r, NULL, err) < 0)
-        return failed(s);
+    if (ask(s, op, NULL, &r, NULL, err) < 0) {
+        failed(s);
+        return CMD_CHECK_BROKEN;
+    }
     int bad = r.kind != REPLY_OK;
     if (bad)
         snprintf(err->msg, sizeof err->msg, "%s", r.message);

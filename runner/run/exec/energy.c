@@ -8,6 +8,7 @@
 #include "run/exec/energy.h"
 
 #include "base/util.h"
+#include "run/exec/batch.h"
 #include "base/value.h"
 
 #include <errno.h>
@@ -87,21 +88,34 @@ static double idle_watts(meter *m, double window, double update)
     return energy_delta(&b, &c) / (t1 - t0);
 }
 
-/* One window of calls, `k` calls between readings: from a step to the
- * first step after `window` seconds.  *calls, *seconds: what ran between
- * the sightings; returns the joules, NAN when the counter could not be
- * read, and -1 with err when a call failed. */
-static double busy_window(meter *m, const rn_workload_impl *impl, void *state, int k, double window,
-                          double update, long *calls, double *seconds, rn_error *err, int *rc)
+/* One round of calls: a sample's batch, as the timed loop runs it
+ * (batch_run, the sample cleared once), so that a workload whose run()
+ * takes a batch in one request (a persistent program:
+ * doc/own-code.md#persistent) does here what it did in the samples:
+ * 0, or the failed call's code. */
+static int round_of(const rn_workload_impl *impl, void *state, int batch, rn_error *err)
+{
+    rn_sample s;
+    rn_sample_clear(&s);
+    return batch_run(impl, state, batch, &s, err);
+}
+
+/* One window of calls, `k` rounds of `batch` calls between readings: from a
+ * step to the first step after `window` seconds.  *calls, *seconds: what
+ * ran between the sightings, in calls (a round is `batch` of them);
+ * returns the joules, NAN when the counter could not be read, and -1 with
+ * err when a call failed. */
+static double busy_window(meter *m, const rn_workload_impl *impl, void *state, int k, int batch,
+                          double window, double update, long *calls, double *seconds,
+                          rn_error *err, int *rc)
 {
     rn_energy a, b, c;
-    rn_sample s;
     if (read_counter(m, &a) != 0)
         return NAN;
     double limit = now_seconds() + 3 * update + 1;
     do { /* calls until the counter steps */
         for (int j = 0; j < k && *rc == 0; j++)
-            rn_sample_clear(&s), *rc = impl->run(state, &s, err);
+            *rc = round_of(impl, state, batch, err);
         if (*rc || read_counter(m, &b) != 0)
             return *rc ? -1 : NAN;
     } while (!changed(&a, &b) && now_seconds() < limit);
@@ -109,20 +123,20 @@ static double busy_window(meter *m, const rn_workload_impl *impl, void *state, i
     long n = 0;
     while (now_seconds() - t0 < window) {
         for (int j = 0; j < k && *rc == 0; j++)
-            rn_sample_clear(&s), *rc = impl->run(state, &s, err);
+            *rc = round_of(impl, state, batch, err);
         if (*rc)
             return -1;
-        n += k;
+        n += (long)k * batch;
     }
     if (read_counter(m, &a) != 0)
         return NAN;
     limit = now_seconds() + 3 * update + 1;
     do {
         for (int j = 0; j < k && *rc == 0; j++)
-            rn_sample_clear(&s), *rc = impl->run(state, &s, err);
+            *rc = round_of(impl, state, batch, err);
         if (*rc || read_counter(m, &c) != 0)
             return *rc ? -1 : NAN;
-        n += k;
+        n += (long)k * batch;
     } while (!changed(&a, &c) && now_seconds() < limit);
     *seconds = now_seconds() - t0;
     *calls = n;
@@ -149,12 +163,14 @@ static void put(void (*cb)(void *, const char *, const char *), const char *k, d
     cb(NULL, k, t);
 }
 
-int energy_measure(const rn_workload_impl *impl, void *state, const rn_backend *b, int dev,
-                   double flops, double bytes, void (*cb)(void *ctx, const char *k, const char *v),
+int energy_measure(const rn_workload_impl *impl, void *state, int batch, const rn_backend *b,
+                   int dev, double flops, double bytes, void (*cb)(void *ctx, const char *k, const char *v),
                    rn_error *err)
 {
     meter m = {b, dev, ""};
     rn_energy e;
+    if (batch < 1)
+        batch = 1;
     if (!b || !b->energy) {
         char t[160];
         snprintf(t, sizeof t, "no energy counter: the %s backend reads none",
@@ -168,18 +184,17 @@ int energy_measure(const rn_workload_impl *impl, void *state, const rn_backend *
     }
     double update = e.update > 0 ? e.update : 0.1;
     double window = fmax(ENERGY_MIN_WINDOW, ENERGY_MIN_UPDATES * update);
-    /* calls between readings: a reading every twentieth of a step, so that
-     * a short call is not slowed by the reading after each */
+    /* rounds between readings: a reading every twentieth of a step, so
+     * that a short call is not slowed by the reading after each */
     double t0 = now_seconds();
-    rn_sample s;
     int rc = 0, k = 1;
     for (int j = 0; j < 3 && rc == 0; j++)
-        rn_sample_clear(&s), rc = impl->run(state, &s, err);
+        rc = round_of(impl, state, batch, err);
     if (rc)
         return rc;
-    double per_call = (now_seconds() - t0) / 3;
-    if (per_call > 0 && per_call < update / 20)
-        k = (int)fmin(1e6, ceil(update / 20 / per_call));
+    double per_round = (now_seconds() - t0) / 3;
+    if (per_round > 0 && per_round < update / 20)
+        k = (int)fmin(1e6 / batch + 1, ceil(update / 20 / per_round));
 
     double idle = idle_watts(&m, window, update);
     double j[ENERGY_WINDOWS], bound[ENERGY_WINDOWS], secs = 0, watts = 0;
@@ -188,7 +203,8 @@ int energy_measure(const rn_workload_impl *impl, void *state, const rn_backend *
     for (int w = 0; w < ENERGY_WINDOWS; w++) {
         long calls = 0;
         double seconds = 0;
-        double de = busy_window(&m, impl, state, k, window, update, &calls, &seconds, err, &rc);
+        double de = busy_window(&m, impl, state, k, batch, window, update, &calls, &seconds, err,
+                                &rc);
         if (rc)
             return rc;
         if (!isfinite(de) || calls <= 0 || seconds <= 0) {
@@ -197,8 +213,8 @@ int energy_measure(const rn_workload_impl *impl, void *state, const rn_backend *
         }
         j[nw] = de / (double)calls;
         /* a step's resolution, and the calls that ran while a step went
-         * unseen at either end (k calls and a reading) */
-        double lat = seconds / (double)calls * k;
+         * unseen at either end (k rounds and a reading) */
+        double lat = seconds / (double)calls * k * batch;
         bound[nw] = (e.resolution > 0 ? e.resolution / de : 0) + 2 * lat / seconds;
         secs += seconds;
         ncalls += calls;

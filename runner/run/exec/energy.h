@@ -21,10 +21,13 @@ double energy_delta(const rn_energy *a, const rn_energy *b);
 
 /* Measures the energy of impl's call on device dev of backend b (NULL: the
  * core runs the workload, which has no counter) and reports the columns
- * through cb; flops and bytes of one call (NAN: unknown).  Returns 0, or
- * non-zero when a call failed (err says why). */
-int energy_measure(const rn_workload_impl *impl, void *state, const rn_backend *b, int dev,
-                   double flops, double bytes, void (*cb)(void *ctx, const char *k, const char *v),
+ * through cb; flops and bytes of one call (NAN: unknown).  The calls run in
+ * rounds of `batch`, the trial's sample batch, as the timed loop runs them
+ * (batch_run): every figure is per call, not per round, also where one
+ * run() carries a round's calls (a persistent program's request).
+ * Returns 0, or non-zero when a call failed (err says why). */
+int energy_measure(const rn_workload_impl *impl, void *state, int batch, const rn_backend *b,
+                   int dev, double flops, double bytes, void (*cb)(void *ctx, const char *k, const char *v),
                    rn_error *err);
 
 #endif

@@ -11,6 +11,7 @@
 #include "experiment/registry/backends.h"
 #include "experiment/columns.h"
 #include "run/exec/batch.h"
+#include "run/exec/cmd_program.h"
 #include "run/exec/cmd_workload.h"
 #include "run/exec/concurrent.h"
 #include "run/exec/energy.h"
@@ -33,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -351,7 +353,8 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
     }
     if (r->energy) { /* doc/ceilings.md#energy-per-call: after the samples, untimed */
         trace_begin("energy", -1);
-        rc = energy_measure(impl, state, b, tr->device_index, counts[0], counts[1], wout_extra, &err);
+        rc = energy_measure(impl, state, batch, b, tr->device_index, counts[0], counts[1], wout_extra,
+                            &err);
         trace_end();
         if (rc != 0) {
             wout_done(fd, ST_FAILED, "%s", err.msg[0] ? err.msg : "run failed");
@@ -360,10 +363,12 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
     }
     steady_carry_keep(&key, carried || warm_time >= min_warm, now_seconds());
     trace_begin("check", -1);
-    int wrong = impl->check && impl->check(state, &err) != 0;
+    int wrong = impl->check ? impl->check(state, &err) : 0;
     trace_end();
-    if (wrong) {
-        wout_done(fd, ST_FAILED, "wrong result: %s", err.msg);
+    if (wrong) { /* a command program that broke down is no wrong result */
+        wout_done(fd, ST_FAILED, "%s%s",
+                  impl == &cmd_workload && wrong == CMD_CHECK_BROKEN ? "" : "wrong result: ",
+                  err.msg);
         goto out;
     }
     if (impl->extras) {
@@ -511,12 +516,23 @@ void worker_main(const experiment *e, int cmd_fd, int res_fd)
     /* Ctrl-C reaches the whole process group: the supervisor decides. */
     signal(SIGINT, SIG_IGN);
     signal(SIGPIPE, SIG_DFL);
+    /* what a trial's processes leave (a daemon whose parent ended) is
+     * adopted by the worker, not init: cmd_sweep ends it */
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
     for (;;) {
         worker_cmd cmd;
         if (!next_cmd(cmd_fd, &cmd))
             break;
+        /* bytes something else wrote into the pipe (a program that opened
+         * it through /proc) are no trial to run */
+        if (cmd.trial < 0 || cmd.trial >= e->ntrials || cmd.more < 0 || cmd.more > 4096 ||
+            cmd.samples < -1 || cmd.warmups < -1)
+            _exit(3);
         wout_batch(cmd.more > 0); /* proto.h: a batch's verdicts go together */
         worker_run_trial(e, &cmd, res_fd);
+        /* no process of the trial outlives it but a kept program
+         * (doc/own-code.md#what-the-runner-guarantees) */
+        cmd_sweep(cmd_workload_kept());
         if (cmd.more <= 0 || wout_retired()) {
             wout_batch(0);
             wout_flush(res_fd);
