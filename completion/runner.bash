@@ -114,7 +114,7 @@ _runner()
         if [[ "$cur" == -* ]]; then
             local o="--quiet"
             [ "$cmd" = merge ] && o="--quiet --history --no-history --revision"
-            [ "$cmd" = gate ] && o="--window --history"
+            [ "$cmd" = gate ] && o="--window --threshold --history"
             [ "$cmd" = plot ] && o="--config --quiet"
             [ "$cmd" = export ] && o="--format"
             COMPREPLY=($(compgen -W "$o" -- "$cur"))

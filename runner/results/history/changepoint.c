@@ -107,11 +107,12 @@ double changepoint_noise_robust(const double *y, int n)
     return s;
 }
 
-/* The squared cost of z[a..b) from the prefix sums. */
-static double seg_cost(const double *s1, const double *s2, int a, int b)
+/* The squared cost of z[a..b) from the prefix sums; inv[k] = 1 / k (a
+ * product, not a division, in the search's inner loop). */
+static double seg_cost(const double *s1, const double *s2, const double *inv, int a, int b)
 {
     double s = s1[b] - s1[a];
-    return (s2[b] - s2[a]) - s * s / (b - a);
+    return (s2[b] - s2[a]) - s * s * inv[b - a];
 }
 
 /* Optimal partitioning of z[0..n) at penalty pen a change point (PELT's
@@ -121,6 +122,9 @@ static double seg_cost(const double *s1, const double *s2, int a, int b)
 static int partition(const double *z, int n, double pen, int *cuts)
 {
     double *s1 = xcalloc((size_t)n + 1, sizeof *s1), *s2 = xcalloc((size_t)n + 1, sizeof *s2);
+    double *inv = xcalloc((size_t)n + 1, sizeof *inv);
+    for (int i = 1; i <= n; i++)
+        inv[i] = 1.0 / i;
     for (int i = 0; i < n; i++) {
         s1[i + 1] = s1[i] + z[i];
         s2[i + 1] = s2[i] + z[i] * z[i];
@@ -134,22 +138,19 @@ static int partition(const double *z, int n, double pen, int *cuts)
         double best = INFINITY;
         for (int i = 0; i < nc; i++) {
             int t = cand[i];
-            val[i] = F[t] + seg_cost(s1, s2, t, s) + pen;
+            val[i] = F[t] + seg_cost(s1, s2, inv, t, s) + pen;
             best = val[i] < best ? val[i] : best;
         }
         double tol = 1e-9 * (1 + fabs(best));
-        int arg = 0;
-        for (int i = 0; i < nc; i++)
-            if (val[i] <= best + tol) {
-                arg = cand[i];
-                break; /* candidates are in ascending order */
-            }
+        int arg = -1, keep = 0;
+        for (int i = 0; i < nc; i++) {
+            if (arg < 0 && val[i] <= best + tol)
+                arg = cand[i]; /* the earliest: candidates are in ascending order */
+            if (val[i] - pen <= best + tol) /* else pruned: it cannot beat s from here on */
+                cand[keep++] = cand[i];
+        }
         F[s] = best;
         last[s] = arg;
-        int keep = 0;
-        for (int i = 0; i < nc; i++) /* pruned: it cannot beat s from here on */
-            if (val[i] - pen <= best + tol)
-                cand[keep++] = cand[i];
         nc = keep;
         cand[nc++] = s;
     }
@@ -162,7 +163,7 @@ static int partition(const double *z, int n, double pen, int *cuts)
         cuts[i] = cuts[k - 1 - i];
         cuts[k - 1 - i] = t;
     }
-    free(s1), free(s2), free(F), free(val), free(last), free(cand);
+    free(s1), free(s2), free(inv), free(F), free(val), free(last), free(cand);
     return k;
 }
 
