@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* A value of n letters 'a'. */
@@ -214,6 +215,40 @@ Test(untrusted, invalid_utf8_from_a_program_becomes_u_fffd, .timeout = 90)
     assert_utf8_file(rd, "trials.csv");
     assert_utf8_file(rd, "report.md");
     assert_utf8_file(rd, "report.html");
+    rm_rf(d);
+    free(d);
+}
+
+/* ---- files the runner reads ------------------------------------------------------ */
+
+/* A run folder is input: a FIFO or a link to /dev/zero in the place of its
+ * meta.json is refused at once by `runner history import` (a FIFO hung it),
+ * and a FIFO trials.csv by `runner report`. */
+Test(untrusted, a_fifo_or_a_device_in_a_run_folder_is_refused_at_once, .timeout = 60)
+{
+    char *d = tmpdir();
+    proc_out r;
+    run_yaml_in(d, "name: h\nworkload: noop\nrepeats: 2\n", NULL, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    char rd[4096], meta[4096], trials[4096], db[4096];
+    snprintf(rd, sizeof rd, "%s/run", d);
+    snprintf(meta, sizeof meta, "%s/meta.json", rd);
+    snprintf(trials, sizeof trials, "%s/trials.csv", rd);
+    snprintf(db, sizeof db, "%s/h.sqlite", d);
+    cr_assert_eq(unlink(meta), 0);
+    cr_assert_eq(mkfifo(meta, 0600), 0);
+    expect_exit((char *[]){"history", "import", rd, "--history", db, NULL}, 2,
+                "meta.json: not read: a FIFO, not a regular file");
+    cr_assert_eq(unlink(meta), 0);
+    cr_assert_eq(symlink("/dev/zero", meta), 0);
+    expect_exit((char *[]){"history", "import", rd, "--history", db, NULL}, 2,
+                "meta.json: not read: a character device, not a regular file");
+    cr_assert_eq(unlink(meta), 0);
+    write_text(rd, "meta.json", "{}");
+    cr_assert_eq(unlink(trials), 0);
+    cr_assert_eq(mkfifo(trials, 0600), 0);
+    run((char *[]){"report", rd, NULL}, &r);
+    cr_assert_neq(r.status, 0, "a FIFO trials.csv made a report: %s", r.out);
     rm_rf(d);
     free(d);
 }
