@@ -1,126 +1,132 @@
 #!/bin/sh
-# bench/aa.sh - A/A calibration of `runner compare`
-# (doc/compare.md#comparing-runs; issue 16).  Runs bench/aa.yaml (14 trials) N times unchanged
-# (default 5), compares every pair of runs (N (N - 1) / 2 pairs: A/A, a
-# `slower` or `faster` verdict is a false positive), then every pair again with
-# the NEW run's samples scaled by 1.10 and by 1.25 (an injected slowdown that
-# should be found).  Prints, per case, the pairs with any flagged trial, the
-# trials flagged, and the rates; trials that compare calls `busy` or
-# `throttled` (run on a busy machine or a throttled CPU or GPU: no verdict)
-# are counted apart and are in neither rate (AA_COMPARE_ARGS=--busy-ok
-# judges them too).
+# bench/aa.sh - what one run can show on this machine: A/A calibration of
+# `runner compare` (doc/compare.md#what-one-run-can-show).
 #
-#   sh bench/aa.sh [N]          (from anywhere; RUNNER=path overrides bin/runner;
-#                                AA_COMPARE_ARGS adds options, e.g. --noise-floor 5;
-#                                AA_KEEP=DIR keeps the runs there; AA_BUSY=K runs K
-#                                busy loops during the even-numbered runs, a busy
-#                                machine for half of each pair or more)
+# Runs bench/aa/aa.yaml (the built-in matmul at three sizes, a Lua loop and a
+# persistent Python function, one thread each, 15 repeats) K times unchanged
+# (default 6), and K times as a second revision whose Lua loop does 1.5x the
+# work (scale 1.5), then compares:
+#   A/A            every pair of unchanged runs, one run a side (K (K-1) / 2
+#                  pairs): a `slower` or `faster` verdict is a false positive;
+#                  exit 1 is a gate failing for nothing
+#   1.5x, 3 runs   K (K-1) / 2 pairs of three unchanged runs against three of
+#                  the second revision: the Lua trial must be `slower`
+#   1.5x, 1 run    every unchanged run i against the second revision's run j
+#                  (i < j): exit 1 or 3, never 0
+#   x1.25          every pair with the NEW run's samples scaled by 1.25: exit 1
+#                  or 3, never 0
+# and prints one table: per case, the pairs by exit status and the trial
+# verdicts (slower, faster, same, inconclusive, busy).
 #
-# The last line gives compare's exit statuses per case: on unchanged code a
-# gate must never see 1 (slower); 3 (busy or throttled, none slower) is
-# what a busy machine should give.
+#   sh bench/aa.sh [K]      (from anywhere; RUNNER=path overrides bin/runner;
+#                            AA_BUSY=1 keeps one core busy (`yes`) during every
+#                            run, AA_BUSY=pin pins it to the first CPU;
+#                            AA_KEEP=DIR keeps the runs, AA_REUSE=1 compares kept
+#                            runs again; AA_COMPARE_ARGS adds compare options)
 #
-# Exit status 0 when at most 1 pair in 10 has a false positive and 1.25x is
-# detected in every judged (not `busy` or `throttled`) trial of every pair, 1
-# otherwise (also when no trial was judged).  On a shared machine
-# the figures move from one invocation to the next: say what else ran.
+# Exit status 0 when the targets hold (A/A: at most 1 pair in 15 exits 1 and
+# at most 5 % of the trial verdicts are slower or faster; 1.5x with 3 runs:
+# the Lua trial slower in at least 14 pairs of 15; 1.5x with 1 run and x1.25:
+# no pair exits 0), 1 otherwise.  On a shared machine the figures move from
+# one invocation to the next: say what else ran.
 set -eu
 cd "$(dirname "$0")/.."
 RUNNER=${RUNNER:-bin/runner}
-N=${1:-5}
+K=${1:-6}
 ARGS=${AA_COMPARE_ARGS:-}
 if [ ! -x "$RUNNER" ]; then
     make -s bin/runner >&2 || { echo "bench/aa.sh: no $RUNNER" >&2; exit 1; }
 fi
-# the busy loops of AA_BUSY, stopped after each run and on any exit
-hogs=""
-stop_hogs() {
-    for h in $hogs; do kill "$h" 2>/dev/null || true; done
-    hogs=""
-}
+hog=""
+stop_hog() { [ -z "$hog" ] || kill "$hog" 2>/dev/null || true; hog=""; }
 if [ -n "${AA_KEEP:-}" ]; then
     tmp=$AA_KEEP
     mkdir -p "$tmp"
-    trap 'stop_hogs' EXIT
+    trap 'stop_hog' EXIT
 else
     tmp=$(mktemp -d)
-    trap 'stop_hogs; rm -rf "$tmp"' EXIT
+    trap 'stop_hog; rm -rf "$tmp"' EXIT
 fi
 trap 'exit 130' INT TERM
-rm -f "$tmp/status.txt"
-
+t0=$(date +%s)
+case "${AA_BUSY:-0}" in
+0) ;;
+pin) taskset -c "$(taskset -pc $$ | sed 's/.*: //; s/[-,].*//')" yes >/dev/null & hog=$! ;;
+*) yes >/dev/null & hog=$! ;;
+esac
+sed 's/scale: 1}/scale: 1.5}/' bench/aa/aa.yaml >bench/aa/aa-slow.yaml
+trap 'stop_hog; rm -f bench/aa/aa-slow.yaml; [ -n "${AA_KEEP:-}" ] || rm -rf "$tmp"' EXIT
 i=1
-while [ "$i" -le "$N" ]; do
-    echo "bench/aa.sh: run $i of $N ..." >&2
-    if [ "${AA_BUSY:-0}" -gt 0 ] && [ $((i % 2)) -eq 0 ]; then
-        k=0
-        while [ "$k" -lt "$AA_BUSY" ]; do
-            sh -c 'while :; do :; done' &
-            hogs="$hogs $!"
-            k=$((k + 1))
-        done
-    fi
-    [ -n "${AA_REUSE:-}" ] && [ -f "$tmp/run$i/trials.csv" ] ||
-        "$RUNNER" --quiet --no-plots --run-dir "$tmp/run$i" bench/aa.yaml >&2
-    stop_hogs
-    for f in 1.10 1.25; do
-        # a copy whose every sample is f times slower; the medians are
-        # recomputed by compare from samples.csv (median column emptied)
-        d="$tmp/run$i-x$f"
-        mkdir -p "$d"
-        awk -F, -v OFS=, -v f="$f" 'NR == 1 { print; next } $3 != "" { $3 = $3 * f } { print }' \
-            "$tmp/run$i/samples.csv" >"$d/samples.csv"
-        awk -F, -v OFS=, 'NR == 1 { for (c = 1; c <= NF; c++) if ($c == "median") m = c; print; next }
-            { if (m) $m = ""; print }' "$tmp/run$i/trials.csv" >"$d/trials.csv"
+while [ "$i" -le "$K" ]; do
+    for rev in a b; do
+        d="$tmp/$rev$i"
+        y=bench/aa/aa.yaml
+        [ "$rev" = b ] && y=bench/aa/aa-slow.yaml
+        if [ -z "${AA_REUSE:-}" ] || [ ! -f "$d/trials.csv" ]; then
+            echo "bench/aa.sh: run $rev$i of $K ..." >&2
+            rm -rf "$d"
+            "$RUNNER" --quiet --no-plots --no-history --run-dir "$d" "$y" >&2
+        fi
     done
+    # x1.25: every sample 1.25 times slower, medians recomputed by compare
+    d="$tmp/a$i-x1.25"
+    mkdir -p "$d"
+    awk -F, -v OFS=, 'NR == 1 { print; next } $3 != "" { $3 = $3 * 1.25 } { print }' \
+        "$tmp/a$i/samples.csv" >"$d/samples.csv"
+    awk -F, -v OFS=, 'NR == 1 { for (c = 1; c <= NF; c++) if ($c == "median") m = c; print; next } { if (m) $m = ""; print }' \
+        "$tmp/a$i/trials.csv" >"$d/trials.csv"
+    cp "$tmp/a$i/meta.json" "$d/meta.json"
     i=$((i + 1))
 done
+stop_hog
+t1=$(date +%s)
 
-# compare OLD NEW: prints "flagged compared busy" (trials slower or faster
-# among those judged, and those `busy` or `throttled`)
+: >"$tmp/status.txt"
+# cmp CASE OLD... -- NEW...: one line "CASE rc slower faster same inconclusive busy lua"
 cmp() {
-    # shellcheck disable=SC2086 # ARGS holds several options
+    c=$1
+    shift
     rc=0
-    "$RUNNER" compare "$1" "$2" --format csv $ARGS >"$tmp/cmp.csv" 2>"$tmp/cmp.err" || rc=$?
-    echo "$3 $rc" >>"$tmp/status.txt"
-    awk -F, 'NR == 1 { for (c = 1; c <= NF; c++) if ($c == "verdict") v = c; next }
-        $v == "same" { n++ } $v == "slower" || $v == "faster" { n++; k++ } $v == "busy" || $v == "throttled" { b++ }
-        END { printf "%d %d %d\n", k + 0, n + 0, b + 0 }' "$tmp/cmp.csv"
+    # shellcheck disable=SC2086 # ARGS holds several options
+    "$RUNNER" compare "$@" --ignore scale --format csv $ARGS >"$tmp/cmp.csv" 2>"$tmp/cmp.err" || rc=$?
+    awk -F, -v c="$c" -v rc="$rc" 'NR == 1 { for (k = 1; k <= NF; k++) { if ($k == "verdict") v = k; if ($k == "target") t = k }; next }
+        { n[$v]++ } $t == "lua loop" { lua = $v }
+        END { printf "%s %d %d %d %d %d %d %s\n", c, rc, n["slower"], n["faster"], n["same"],
+              n["inconclusive"], n["busy"] + n["throttled"], lua ? lua : "-" }' "$tmp/cmp.csv" \
+        >>"$tmp/status.txt"
 }
-
-pairs=0
-for case in aa 1.10 1.25; do
-    eval "pf_$(echo $case | tr . _)=0; tf_$(echo $case | tr . _)=0; tn_$(echo $case | tr . _)=0; tb_$(echo $case | tr . _)=0"
-done
 i=1
-while [ "$i" -le "$N" ]; do
+while [ "$i" -le "$K" ]; do
     j=$((i + 1))
-    while [ "$j" -le "$N" ]; do
-        pairs=$((pairs + 1))
-        for case in aa 1.10 1.25; do
-            new="$tmp/run$j"
-            [ "$case" = aa ] || new="$tmp/run$j-x$case"
-            set -- $(cmp "$tmp/run$i" "$new" "$case")
-            v=$(echo $case | tr . _)
-            eval "tf_$v=\$((tf_$v + $1)); tn_$v=\$((tn_$v + $2)); tb_$v=\$((tb_$v + $3))"
-            [ "$1" -gt 0 ] && eval "pf_$v=\$((pf_$v + 1))"
-            [ "$case" = aa ] && [ "$1" -gt 0 ] &&
-                echo "bench/aa.sh: A/A run$i vs run$j: $1 of $2 trials flagged" >&2
-        done
+    while [ "$j" -le "$K" ]; do
+        cmp aa "$tmp/a$i" "$tmp/a$j"
+        cmp x1.25 "$tmp/a$i" "$tmp/a$j-x1.25"
+        cmp slow1 "$tmp/a$i" "$tmp/b$j"
+        m=1
+        while [ "$m" -eq "$i" ] || [ "$m" -eq "$j" ]; do m=$((m + 1)); done
+        cmp slow3 "$tmp/a$i" "$tmp/a$j" "$tmp/a$m" -- "$tmp/b$i" "$tmp/b$j" "$tmp/b$m"
         j=$((j + 1))
     done
     i=$((i + 1))
 done
+t2=$(date +%s)
 
-rate() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f %%", b ? 100 * a / b : 0 }'; }
-echo "A/A calibration: $N runs of bench/aa.yaml, $pairs pairs${ARGS:+, compare $ARGS}"
-printf '%-22s %-28s %-30s %s\n' case "pairs with a flagged trial" "trials flagged" "busy or throttled (no verdict)"
-printf '%-22s %-28s %-30s %s\n' "A/A (false positive)" "$pf_aa of $pairs" "$tf_aa of $tn_aa ($(rate "$tf_aa" "$tn_aa"))" "$tb_aa"
-printf '%-22s %-28s %-30s %s\n' "x1.10 (detection)" "$pf_1_10 of $pairs" "$tf_1_10 of $tn_1_10 ($(rate "$tf_1_10" "$tn_1_10"))" "$tb_1_10"
-printf '%-22s %-28s %-30s %s\n' "x1.25 (detection)" "$pf_1_25 of $pairs" "$tf_1_25 of $tn_1_25 ($(rate "$tf_1_25" "$tn_1_25"))" "$tb_1_25"
-for case in aa 1.10 1.25; do
-    printf '%s ' "exit status, $case:"
-    awk -v c="$case" '$1 == c { n[$2]++ } END { for (s in n) printf "%s: %d pair(s)  ", s, n[s]; print "" }' \
-        "$tmp/status.txt"
-done
-[ $((pf_aa * 10)) -le "$pairs" ] && [ "$tf_1_25" -eq "$tn_1_25" ] && [ "$tn_1_25" -gt 0 ]
+echo "bench/aa.sh: K = $K runs a revision of bench/aa/aa.yaml, busy: ${AA_BUSY:-0}${ARGS:+, compare $ARGS};" \
+    "runs $((t1 - t0)) s, compares $((t2 - t1)) s"
+printf '%-28s %-8s %-8s %-8s %-8s  %-7s %-7s %-7s %-7s %-7s  %s\n' case pairs "exit 0" "exit 1" "exit 3" \
+    slower faster same inconcl busy "lua trial slower"
+awk '{ p[$1]++; e[$1, $2]++; s[$1] += $3; f[$1] += $4; m[$1] += $5; q[$1] += $6; b[$1] += $7; if ($8 == "slower") l[$1]++ }
+    END { split("aa x1.25 slow1 slow3", cs, " ");
+          name["aa"] = "A/A, 1 run a side"; name["x1.25"] = "x1.25 samples, 1 run a side";
+          name["slow1"] = "Lua 1.5x, 1 run a side"; name["slow3"] = "Lua 1.5x, 3 runs a side";
+          for (i = 1; i <= 4; i++) { c = cs[i];
+              printf "%-28s %-8d %-8d %-8d %-8d  %-7d %-7d %-7d %-7d %-7d  %d of %d\n", name[c], p[c],
+                  e[c, 0], e[c, 1], e[c, 3], s[c], f[c], m[c], q[c], b[c], l[c], p[c] } }' "$tmp/status.txt"
+awk '$1 == "aa" { pairs++; if ($2 == 1) e1++; v += $3 + $4; n += $3 + $4 + $5 + $6 + $7 }
+    $1 == "slow3" { s3++; if ($8 == "slower") l3++ }
+    ($1 == "slow1" || $1 == "x1.25") && $2 == 0 { zero++ }
+    END { ok = e1 * 15 <= pairs && v * 20 <= n && l3 * 15 >= 14 * s3 && !zero
+          printf "targets: A/A exit 1 in %d of %d pairs (at most 1 in 15), %d of %d verdicts slower/faster (at most 5 %%); " \
+                 "Lua 1.5x slower in %d of %d pairs of 3 runs (at least 14 in 15); %d pairs of 1.5x or x1.25 exit 0 (none): %s\n",
+                 e1, pairs, v, n, l3, s3, zero + 0, ok ? "met" : "NOT met"
+          exit !ok }' "$tmp/status.txt"

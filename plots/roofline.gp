@@ -13,8 +13,11 @@ set ylabel {{YLABEL}} noenhanced
 set border 3 lc rgb '#555555'
 set tics nomirror out
 set grid xtics ytics mxtics mytics lt 1 lc rgb '#e3e3e3' lw 1, lt 1 lc rgb '#f3f3f3' lw 1
-set key outside right top vertical Left reverse noenhanced spacing 1.3 samplen 2.5
-# each trial a point labelled by its size; each device's roof: min(peak, bandwidth x intensity)
+# the legend below the plot: beside it, the roofs' long entries would narrow
+# the plot until its centred title no longer fits the chart
+set key outside below center vertical Left reverse noenhanced spacing 1.3 samplen 2.5 maxrows 4
+# each trial a point labelled by its size (where the label clears the others);
+# each device's roof: min(peak, bandwidth x intensity)
 {{AXES}}
 {{MARKS}}
 plot {{PLOT}}

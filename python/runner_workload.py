@@ -114,6 +114,7 @@ def serve(setup, run, check=None, teardown=None, extras=None, flops=None, bytes=
             msg = json.loads(line)
             op = msg.get("op")
         except ValueError as exc:
+            msg = {}
             reply = {"error": "request is not JSON: %s" % exc}
             op = None
         if op == "setup":
@@ -163,5 +164,7 @@ def serve(setup, run, check=None, teardown=None, extras=None, flops=None, bytes=
             state = None
         elif op is not None:
             reply = {"error": "unknown request %r" % op}
+        if "id" in msg:  # the request's id, echoed: a stale reply is never taken for it
+            reply["id"] = msg["id"]
         replies.write(json.dumps(reply) + "\n")
         replies.flush()

@@ -23,8 +23,11 @@ files() { git ls-files --cached --others --exclude-standard -- "$@" 2>/dev/null 
 # the pages of the guide, and each page's anchors: one per heading outside
 # code blocks, its GitHub slug; printed as PAGE and PAGE#ANCHOR
 pages=$(printf '%s\n' README.md $(files doc | grep '\.md$'))
+# the bench notes that the guide links to for its measurements
+# (doc/contributing/architecture.md#architecture): their sections are checked as the guide's
+notes=$(files bench | grep '\.md$')
 known() {
-    for f in $pages; do
+    for f in $pages $notes; do
         [ -f "$f" ] || continue
         echo "$f"
         awk -v f="$f" '/^```/ {fence = !fence; next}
@@ -42,7 +45,7 @@ files runner backends tests bench lua experiments completion plots .ci Makefile 
     grep -vx 'tests/check-docs.sh' | while read -r f; do [ -f "$f" ] && printf '%s\0' "$f"; done |
     xargs -0 grep -noE '(doc/[A-Za-z0-9_/-]+\.md|README\.md)(#[A-Za-z0-9_-]+)?' > "$cited"
 # the guide's own links: ](path.md#anchor) relative to the page, ](#anchor) within it
-for f in $pages; do
+for f in $pages $notes; do
     [ -f "$f" ] || continue
     d=$(dirname "$f")
     grep -noE '\]\([^):#]+\.md(#[A-Za-z0-9_-]+)?\)' "$f" | while IFS=: read -r n link; do

@@ -293,14 +293,16 @@ Test(ceilings, machine_command_errors)
 }
 
 /* pct_of_peak for matmul: the achieved GFLOP/s against the cached fp32
- * (fp64) ceiling of the trial's threads; meta.json records the ceilings. */
+ * (fp64) ceiling of the trial's threads; meta.json records the ceilings.
+ * n = 512: above the ridge (n/6 flop per byte of f32, n/12 of f64, against
+ * at most 50 here), as matmul declares its bytes too. */
 Test(ceilings, pct_of_peak_for_matmul, .timeout = 120)
 {
     char *cache = fake_cache();
     proc_out r;
     csv_table t;
     char *d = run_trials("workload: matmul\nrepeats: 2\nsweep:\n  threads: [1, 2]\n"
-                         "  dtype: [f32, f64]\n  size: [64]\n",
+                         "  dtype: [f32, f64]\n  size: [512]\n",
                          0, &r, &t);
     for (int row = 1; row < t.nrows; row++) {
         double gf = atof(cell(&t, row, "gflops")), pct = atof(cell(&t, row, "pct_of_peak"));
@@ -372,6 +374,14 @@ Test(ceilings, throughput_chart_draws_the_ceiling, .timeout = 120)
     snprintf(p, sizeof p, "%s/plots/throughput.png", out);
     struct stat st;
     cr_assert(stat(p, &st) == 0 && st.st_size > 1000, "no PNG %s", p);
+    free(gp);
+    /* matmul states its bytes (3 n^2 elements), so it has a roofline */
+    snprintf(p, sizeof p, "%s/plots/roofline.gp", out);
+    cr_assert(stat(p, &st) == 0, "matmul has no roofline");
+    /* the time chart says what its error bars span */
+    snprintf(p, sizeof p, "%s/plots/time.gp", out);
+    gp = slurp(p);
+    cr_assert(gp && strstr(gp, "set label 'error bars: min to max of the samples'"), "%s", gp);
     free(gp), free(d), free(cache);
     unsetenv("XDG_CACHE_HOME");
 }
@@ -404,4 +414,75 @@ Test(ceilings, roofline_drawn_for_a_study, .timeout = 180)
     cr_assert(stat(p, &st) == 0 && st.st_size > 1000, "no PNG %s", p);
     free(gp), free(d), free(cache);
     unsetenv("XDG_CACHE_HOME");
+}
+
+/* The roofline's size labels never print over each other: nine points at
+ * one intensity, 1 % apart in GFLOP/s (a memory-bound sweep), keep the
+ * labels that clear the ones before them, each a range of the sizes beside
+ * it ("16–512"), and every point. */
+Test(ceilings, roofline_labels_do_not_overlap, .timeout = 60)
+{
+    char *d = tmpdir(), src[4096], dst[4096], cmd[16384];
+    snprintf(src, sizeof src, "%s/tests/fixtures/matmul_run", getenv("RUNNER_ROOT"));
+    snprintf(dst, sizeof dst, "%s/run", d);
+    snprintf(cmd, sizeof cmd, "cp -r '%s' '%s'", src, dst);
+    cr_assert_eq(system(cmd), 0);
+    /* the fixture's header and first row (a CPU trial), nine times over */
+    snprintf(src, sizeof src, "%s/trials.csv", dst);
+    char *csv = slurp(src), *row = strchr(csv, '\n') + 1;
+    *strchr(row, '\n') = '\0';
+    row[-1] = '\0';
+    FILE *f = fopen(src, "w");
+    fprintf(f, "%s\n", csv);
+    int ncol = 1, c_trial = -1, c_size = -1, c_gf = -1, c_gb = -1;
+    char *names[64], *cells[64];
+    for (char *t = strtok(csv, ","); t && ncol <= 64; t = strtok(NULL, ","), ncol++) {
+        names[ncol - 1] = t;
+        c_trial = !strcmp(t, "trial") ? ncol - 1 : c_trial;
+        c_size = !strcmp(t, "size") ? ncol - 1 : c_size;
+        c_gf = !strcmp(t, "gflops") ? ncol - 1 : c_gf;
+        c_gb = !strcmp(t, "gbps") ? ncol - 1 : c_gb;
+    }
+    ncol--;
+    (void)names;
+    cr_assert(c_trial >= 0 && c_size >= 0 && c_gf >= 0 && c_gb >= 0);
+    int n = 0;
+    for (char *a = row, *b; n < ncol; a = b + 1) {
+        b = strchr(a, ',');
+        cells[n++] = a;
+        if (!b)
+            break;
+        *b = '\0';
+    }
+    for (int i = 0; i < 9; i++) {
+        for (int k = 0; k < n; k++) {
+            if (k)
+                fputc(',', f);
+            if (k == c_trial)
+                fprintf(f, "%d", i);
+            else if (k == c_size)
+                fprintf(f, "%d", 16 << i);
+            else if (k == c_gf || k == c_gb)
+                fprintf(f, "%g", (k == c_gf ? 1.0 : 2.0) * (1 + 0.01 * i));
+            else
+                fputs(cells[k], f);
+        }
+        fputc('\n', f);
+    }
+    fclose(f);
+    proc_out r;
+    run((char *[]){"plot", dst, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    snprintf(src, sizeof src, "%s/plots/roofline.gp", dst);
+    char *gp = slurp(src);
+    cr_assert_not_null(gp, "no roofline: %s", r.err);
+    /* every point drawn, two labels: 16 and the first size 11 pixels above,
+     * each naming the sizes that sit by it */
+    char *pts = strstr(gp, "$r0 << EOD\n"), *lab = strstr(gp, "$l0 << EOD\n");
+    cr_assert(pts && lab, "%s", gp);
+    cr_assert(strstr(pts, "$r0 << EOD\n0.5 1 16\n0.5 1.01 32\n") == pts, "%s", pts);
+    cr_assert(strstr(pts, "0.5 1.08 4096\nEOD"), "%s", pts);
+    cr_assert(strstr(lab, "$l0 << EOD\n0.5 1 16\u2013512\n0.5 1.06 1024\u20134096\nEOD\n") == lab, "%s", lab);
+    cr_assert(strstr(gp, "$l0 using 1:2:3 with labels"), "%s", gp);
+    free(gp), free(csv), free(d);
 }

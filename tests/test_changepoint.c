@@ -115,3 +115,160 @@ Test(changepoint, steps_both_ways_and_short_series)
     simulate(z, 2000, 0.03, 0, 0, 0);
     cr_assert(fabs(changepoint_noise(z, 2000) - 0.03) < 0.004, "%g", changepoint_noise(z, 2000));
 }
+
+/* Runs in one of two speed modes 30 % apart (as a VM's two vCPUs give),
+ * half and half, or one in five slow: no change at all. */
+Test(changepoint, two_speed_modes_are_noise_not_change_points)
+{
+    const double slow_share[] = {0.5, 0.2};
+    const int lens[] = {20, 50, 200};
+    double y[200];
+    rng = 11;
+    for (int m = 0; m < 2; m++)
+        for (int l = 0; l < 3; l++) {
+            int found = 0;
+            for (int k = 0; k < 100; k++) {
+                for (int i = 0; i < lens[l]; i++)
+                    y[i] = 1e-3 * exp(0.01 * gauss()) * (u01() < slow_share[m] ? 1.3 : 1);
+                changepoint *c;
+                found += changepoints_find(y, lens[l], 0, &c);
+                free(c);
+            }
+            cr_log_info("two modes, %.0f %% slow, %d runs: %d false change points in 100 series",
+                        100 * slow_share[m], lens[l], found);
+            cr_assert_leq(found, 5, "%d at %.0f %% slow, %d runs", found, 100 * slow_share[m],
+                          lens[l]);
+        }
+}
+
+/* Medians on two ticks of a 1 ms clock (10 ms and 11 ms), no change: most
+ * successive differences are 0, which is no reason to see a change in the
+ * others. */
+Test(changepoint, quantised_medians_are_not_a_change)
+{
+    double y[50];
+    rng = 12;
+    int found = 0;
+    for (int k = 0; k < 200; k++) {
+        for (int i = 0; i < 50; i++)
+            y[i] = floor(10.45 * exp(0.03 * gauss()) + 0.5) * 1e-3;
+        changepoint *c;
+        found += changepoints_find(y, 50, 0, &c);
+        free(c);
+    }
+    cr_assert_leq(found, 10, "%d false change points in 200 quantised series", found);
+}
+
+/* A regression that was later fixed: +10 % for 8 or 14 runs at 1 % noise,
+ * then back; both ends are found. */
+Test(changepoint, a_regression_later_fixed_is_found_at_both_ends)
+{
+    const int lens[] = {8, 14};
+    double y[60];
+    rng = 13;
+    for (int l = 0; l < 2; l++) {
+        int both = 0;
+        for (int k = 0; k < 200; k++) {
+            simulate(y, 60, 0.01, 0, 0, 0);
+            for (int i = 25; i < 25 + lens[l]; i++)
+                y[i] *= 1.10;
+            changepoint *c;
+            int n = changepoints_find(y, 60, 0, &c), start = 0, end = 0;
+            for (int i = 0; i < n; i++) {
+                start |= abs(c[i].at - 25) <= 2 && c[i].step > 0;
+                end |= abs(c[i].at - (25 + lens[l])) <= 2 && c[i].step < 0;
+            }
+            both += start && end;
+            free(c);
+        }
+        cr_assert_geq(both, 180, "+10 %% for %d runs: both ends in %d of 200", lens[l], both);
+    }
+}
+
+/* No change point is reported whose step's interval includes 0, whatever
+ * the noise. */
+Test(changepoint, every_change_point_has_an_interval_that_excludes_0)
+{
+    double y[50];
+    rng = 14;
+    int total = 0;
+    for (int k = 0; k < 600; k++) {
+        int model = k % 3;
+        for (int i = 0; i < 50; i++) {
+            double e = model == 0   ? 0.10 * gauss()
+                       : model == 1 ? 0.01 * gauss() + (u01() < 0.5 ? log(1.3) : 0)
+                                    : 0.03 * gauss() + (u01() < 0.05 ? log(1.3 + 0.7 * u01()) : 0);
+            y[i] = 1e-3 * exp(e) * (i >= 30 ? 1.08 : 1);
+        }
+        changepoint *c;
+        int n = changepoints_find(y, 50, 0, &c);
+        for (int i = 0; i < n; i++)
+            cr_assert(c[i].step_lo > 0 || c[i].step_hi < 0, "step %g [%g, %g]", c[i].step,
+                      c[i].step_lo, c[i].step_hi);
+        total += n;
+        free(c);
+    }
+    cr_log_info("%d change points, each with 0 outside its interval", total);
+}
+
+/* doc/history.md#change-points: a change in the last three runs waits for a
+ * fourth; it is not placed a run early, on a run that had not changed. */
+Test(changepoint, a_change_in_the_last_three_runs_waits_for_a_fourth)
+{
+    double y[40];
+    rng = 15;
+    int early = 0, found4 = 0;
+    for (int k = 0; k < 200; k++) {
+        simulate(y, 40, 0.01, 0, 0.25, 37);
+        changepoint *c;
+        early += changepoints_find(y, 40, 0, &c);
+        free(c);
+        simulate(y, 40, 0.01, 0, 0.25, 36);
+        int n = changepoints_find(y, 40, 0, &c);
+        found4 += n == 1 && c[0].at == 36;
+        free(c);
+    }
+    cr_assert_leq(early, 4, "3 runs after a +25 %% step: %d of 200 reported", early);
+    cr_assert_geq(found4, 196, "4 runs after: found at its place in %d of 200", found4);
+}
+
+/* +10 % at 3 % noise with 4 runs after it, at 20, 50 and 200 runs. */
+Test(changepoint, a_10pct_step_with_4_runs_after_it_is_found)
+{
+    const int lens[] = {20, 50, 200};
+    double y[200];
+    rng = 16;
+    for (int l = 0; l < 3; l++) {
+        int n = lens[l], found = 0;
+        for (int k = 0; k < 200; k++) {
+            simulate(y, n, 0.03, 0, 0.10, n - 4);
+            changepoint *c;
+            int m = changepoints_find(y, n, 0, &c);
+            for (int i = 0; i < m; i++)
+                found += abs(c[i].at - (n - 4)) <= 2;
+            free(c);
+        }
+        cr_assert_geq(found, 180, "%d runs: %d of 200", n, found);
+    }
+}
+
+/* A step between exact values is placed at its first run, every time:
+ * ties are settled by the earliest place, not by rounding. */
+Test(changepoint, ties_are_broken_at_the_first_run_that_can_be_after)
+{
+    double y[24];
+    for (int i = 0; i < 24; i++)
+        y[i] = i < 12 ? 0.010 : 0.011;
+    for (int i = 0; i < 24; i += 5) /* noise on two ticks */
+        y[i] = y[i] == 0.010 ? 0.011 : 0.010;
+    changepoint *c;
+    int n = changepoints_find(y, 24, 0, &c);
+    for (int rep = 0; rep < 3; rep++) {
+        changepoint *d;
+        cr_assert_eq(changepoints_find(y, 24, 0, &d), n);
+        for (int i = 0; i < n; i++)
+            cr_assert_eq(d[i].at, c[i].at);
+        free(d);
+    }
+    free(c);
+}

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /* the row whose column `col` is `val` */
 static int row_of(const csv_table *t, const char *col, const char *val)
@@ -287,7 +288,118 @@ Test(command, placeholders_are_replaced_in_arguments_and_env, .timeout = 60)
     trials_done(&t, d);
 }
 
+/* A bare program name not on PATH: the hint names a file beside the
+ * experiment only when that file exists (it once named ./benchx always). */
+Test(command, a_program_not_on_path_names_a_file_beside_only_if_there_is_one, .timeout = 30)
+{
+    char *d = tmpdir();
+    char exp[1024], prog_path[1024];
+    write_text(d, "e.yaml", "workload: command\ncommand: [benchx-not-a-program]\n");
+    snprintf(exp, sizeof exp, "%s/e.yaml", d);
+    proc_out r;
+    run((char *[]){"validate", exp, NULL}, &r);
+    cr_assert_eq(r.status, 2, "%s", r.err);
+    cr_assert(strstr(r.err, "e.yaml:2:11: error: program 'benchx-not-a-program' not found on PATH"),
+              "%s", r.err);
+    cr_assert(!strstr(r.err, "beside"), "no such file, yet: %s", r.err);
+    snprintf(prog_path, sizeof prog_path, "%s/benchx-not-a-program", d);
+    write_file(prog_path, "#!/bin/sh\n", 1);
+    run((char *[]){"validate", exp, NULL}, &r);
+    cr_assert_eq(r.status, 2, "%s", r.err);
+    cr_assert(strstr(r.err, "(a file beside the experiment is ./benchx-not-a-program: write "
+                            "[./benchx-not-a-program] to run it)"),
+              "%s", r.err);
+    rm_rf(d);
+    free(d);
+}
+
+/* size_means names the size axis of a command workload, which cannot say
+ * itself what its size counts (it read "size (not stated)"); `runner plot`
+ * keeps it where the program's script is gone (the run folder read
+ * elsewhere: its saved experiment stood for nothing). */
+Test(command, size_means_names_the_size_axis, .timeout = 60)
+{
+    char *d = tmpdir(), run_dir[SCENARIO_PATH], script[SCENARIO_PATH];
+    write_text(d, "s.sh", "exit 0\n");
+    run_e_yaml(d,
+               "name: sm\nworkload: command\ncommand: [sh, s.sh]\nsize_means: numbers sorted\n"
+               "repeats: 2\nsweep:\n  size: [1, 2]\n",
+               "sm", run_dir);
+    char *gp = run_text(run_dir, "plots/time.gp");
+    cr_assert(strstr(gp, "set xlabel 'size (numbers sorted)'"), "%s", gp);
+    free(gp);
+    snprintf(script, sizeof script, "%s/s.sh", d);
+    cr_assert_eq(unlink(script), 0);
+    proc_out r;
+    run((char *[]){"plot", run_dir, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    gp = run_text(run_dir, "plots/time.gp");
+    cr_assert(strstr(gp, "set xlabel 'size (numbers sorted)'"), "%s\n%s", r.err, gp);
+    free(gp);
+    rm_rf(d);
+    free(d);
+}
+
+/* The findings say that a command workload's dtype chose its ceiling: the
+ * runner cannot see what the program computes in. */
+Test(command, the_findings_name_the_dtype_that_chose_the_ceiling, .timeout = 60)
+{
+    char *d = tmpdir(), run_dir[SCENARIO_PATH], yaml[4096];
+    snprintf(yaml, sizeof yaml,
+             "name: dt\nworkload: command\ncommand: [%s]\nprotocol: persistent\n"
+             "params: {spin: 0.0002}\nrepeats: 3\nsweep:\n  size: [1, 2]\n",
+             prog("proto_prog"));
+    run_e_yaml(d, yaml, "dt", run_dir);
+    char *md = run_text(run_dir, "report.md");
+    cr_assert(strstr(md, "of the fp32 ceiling at size = ") &&
+                  strstr(md, "(the file's `dtype`, f32, chose this ceiling: set it to the "
+                             "precision the code computes in)"),
+              "%s", md);
+    free(md);
+    rm_rf(d);
+    free(d);
+}
+
 /* --- Python ------------------------------------------------------------------- */
+
+/* The guide's Python examples without torch (doc/own-code.md): sort.py, the
+ * standard library alone, charts everywhere; numpy_matmul.py wherever the
+ * python3 on PATH imports NumPy (python3-numpy, a test package), else every
+ * trial says why it was skipped. */
+Test(command, the_python_examples_without_torch_chart, .timeout = 120)
+{
+    const char *names[] = {"sort", "numpy_matmul"};
+    int numpy = system("python3 -c 'import numpy' 2>/dev/null") == 0;
+    for (int k = 0; k < 2; k++) {
+        char *d = tmpdir(), e[4096], out[4096], p[4200];
+        snprintf(e, sizeof e, "%s/examples/python/%s.yaml", root(), names[k]);
+        snprintf(out, sizeof out, "%s/run", d);
+        proc_out r;
+        run((char *[]){"--quiet", "--run-dir", out, e, NULL}, &r);
+        cr_assert_eq(r.status, 0, "%s: %s", names[k], r.err);
+        csv_table t;
+        read_trials(d, &t); /* D/run/trials.csv */
+        cr_assert_gt(t.nrows, 4, "%s", names[k]);
+        for (int i = 1; i < t.nrows; i++)
+            if (k == 0 || numpy)
+                expect_trial(&t, i, "ok", NULL);
+            else
+                expect_trial(&t, i, "skipped", "python module numpy not found");
+        if (k == 0 || numpy) {
+            snprintf(p, sizeof p, "%s/plots/time.png", out);
+            cr_assert_eq(access(p, R_OK), 0, "no %s", p);
+        }
+        if (k == 1 && numpy) {
+            snprintf(p, sizeof p, "%s/plots/roofline.png", out);
+            cr_assert_eq(access(p, R_OK), 0, "no %s", p);
+            cr_assert_str_eq(cell(&t, t.nrows - 1, "dtype"), "f64");
+        }
+        csv_free(&t);
+        rm_rf(d);
+        free(d);
+    }
+}
+
 
 Test(command, python_helper_persistent_and_per_call, .timeout = 60)
 {

@@ -33,6 +33,16 @@ static double number(const char *line, const char *name, double dflt)
     return p ? atof(p + strlen(key)) : dflt;
 }
 
+/* the request's id (the last "id": of the line: a parameter may be called
+ * id too), echoed in the reply (doc/own-code.md#replies) */
+static long long request_id(const char *line)
+{
+    const char *last = NULL;
+    for (const char *p = line; (p = strstr(p, "\"id\":")); p++)
+        last = p;
+    return last ? atoll(last + 5) : 0;
+}
+
 int main(void)
 {
     int in_fd, out_fd;
@@ -48,17 +58,19 @@ int main(void)
     long n = 0;
     volatile double sink = 0; /* the result, so the loop is not optimised away */
     while (getline(&line, &cap, in) > 0) { /* end of file: the runner is done */
+        long long id = request_id(line);
         if (strstr(line, "\"op\":\"setup\"")) {
             /* untimed: every parameter of the trial is in "params" */
             n = (long)number(line, "size", 1000);
             free(x);
             x = malloc((size_t)(n > 0 ? n : 1) * sizeof *x);
             if (!x) {
-                fprintf(out, "{\"error\": \"out of memory for %ld floats\"}\n", n);
+                fprintf(out, "{\"id\": %lld, \"error\": \"out of memory for %ld floats\"}\n",
+                        id, n);
             } else {
                 for (long i = 0; i < n; i++)
                     x[i] = (float)(i % 7) / 7.0f;
-                fprintf(out, "{\"ok\": true, \"flops\": %ld, \"bytes\": %ld}\n", 2 * n,
+                fprintf(out, "{\"id\": %lld, \"ok\": true, \"flops\": %ld, \"bytes\": %ld}\n", id, 2 * n,
                         n * (long)sizeof *x);
             }
         } else if (strstr(line, "\"op\":\"run\"")) {
@@ -73,21 +85,22 @@ int main(void)
             }
             double t1 = now();
             sink = s;
-            fprintf(out, "{\"seconds\": %.9f}\n", t1 - t0);
+            fprintf(out, "{\"id\": %lld, \"seconds\": %.9f}\n", id, t1 - t0);
         } else if (strstr(line, "\"op\":\"check\"")) {
             double want = 0; /* the sum written another way */
             for (long i = 0; i < n; i++)
                 want += pow((i % 7) / 7.0, 2);
             if (fabs(sink - want) > 1e-6 * (1 + want))
-                fprintf(out, "{\"error\": \"sum %.9g, expected %.9g\"}\n", sink, want);
+                fprintf(out, "{\"id\": %lld, \"error\": \"sum %.9g, expected %.9g\"}\n", id,
+                        sink, want);
             else
-                fprintf(out, "{\"ok\": true, \"extras\": {\"sum\": %.9g}}\n", sink);
+                fprintf(out, "{\"id\": %lld, \"ok\": true, \"extras\": {\"sum\": %.9g}}\n", id, sink);
         } else if (strstr(line, "\"op\":\"teardown\"")) {
             free(x);
             x = NULL;
-            fprintf(out, "{\"ok\": true}\n");
+            fprintf(out, "{\"id\": %lld, \"ok\": true}\n", id);
         } else {
-            fprintf(out, "{\"error\": \"unknown request\"}\n");
+            fprintf(out, "{\"id\": %lld, \"error\": \"unknown request\"}\n", id);
         }
         fflush(out);
     }

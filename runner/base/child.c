@@ -3,6 +3,7 @@
 
 #include "base/util.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -120,6 +121,58 @@ void child_kill(const child *c)
     if (c->group)
         kill(-c->pid, SIGKILL);
     kill(c->pid, SIGKILL);
+}
+
+int child_children(pid_t pid, pid_t *out, int max)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
+    DIR *d = opendir(path);
+    if (!d)
+        return -1;
+    int n = 0, listed = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (e->d_name[0] == '.')
+            continue;
+        char p[128];
+        snprintf(p, sizeof p, "/proc/%d/task/%.20s/children", (int)pid, e->d_name);
+        FILE *f = fopen(p, "r");
+        if (!f)
+            continue;
+        listed = 1;
+        for (int k; n < max && fscanf(f, "%d", &k) == 1;)
+            out[n++] = (pid_t)k;
+        fclose(f);
+    }
+    closedir(d);
+    return listed ? n : -1;
+}
+
+#define TREE_MAX 4096
+
+void child_kill_tree(pid_t pid)
+{
+    static pid_t found[TREE_MAX];
+    int n = 0;
+    /* breadth first: the children of found[i] are appended */
+    int got = child_children(pid, found, TREE_MAX);
+    if (got <= 0)
+        return;
+    n = got;
+    for (int i = 0; i < n; i++)
+        kill(found[i], SIGSTOP);
+    for (int i = 0; i < n && n < TREE_MAX; i++) {
+        int more = child_children(found[i], found + n, TREE_MAX - n);
+        for (int k = 0; k < more; k++)
+            kill(found[n + k], SIGSTOP);
+        if (more > 0)
+            n += more;
+    }
+    for (int i = 0; i < n; i++) {
+        if (getpgid(found[i]) == found[i] && found[i] != getpgrp())
+            kill(-found[i], SIGKILL);
+        kill(found[i], SIGKILL);
+    }
 }
 
 void child_close(child *c)

@@ -46,6 +46,15 @@ child child_of(pid_t pid, int group);
 int child_ended(const child *c, double seconds);
 /* SIGKILL to the child and, when it leads one, its process group. */
 void child_kill(const child *c);
+/* The children of process pid (all its threads'), at most max in out: how
+ * many; -1 where the kernel does not list them (no
+ * /proc/PID/task/TID/children). */
+int child_children(pid_t pid, pid_t *out, int max);
+/* SIGKILL to every descendant of pid (not pid itself) and the process
+ * groups they lead, found while pid lives: stopped first, so that none
+ * forks another while they are looked for.  What left pid's tree before
+ * (a daemon adopted by init) is not found. */
+void child_kill_tree(pid_t pid);
 /* Closes the runner's ends of the pipes that are still open. */
 void child_close(child *c);
 /* Reaps the child (waitpid); 0 with *status, or -1 with errno.  c->pid is 0

@@ -23,6 +23,7 @@ typedef enum {
     CMD_GATE,
     CMD_MACHINE,
     CMD_NEW,
+    CMD_EXEC,
     CMD_NONE, /* ends cli_commands */
 } command;
 

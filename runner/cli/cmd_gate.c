@@ -1,4 +1,4 @@
-/* cmd_gate.c - `runner gate RUN_DIR [--window N] [--history PATH]`: the
+/* cmd_gate.c - `runner gate RUN_DIR [--window N] [--threshold PCT] [--history PATH]`: the
  * options, the output and the exit status (doc/history.md#runner-gate); the
  * judgement is results/history/gate.h. */
 #include "cli/commands.h"
@@ -8,30 +8,37 @@
 #include "results/rundir/rundir.h"
 #include "base/util.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 static const char gate_usage[] =
-    "usage: runner gate RUN_DIR [--window N] [--history PATH]\n"
+    "usage: runner gate RUN_DIR [--window N] [--threshold PCT] [--history PATH]\n"
     "  judges each trial of the run against the last N (default 10) earlier runs of\n"
     "  the same experiment on the same machine in the history database: slower when\n"
-    "  its median is beyond the history's median by more than its run-to-run noise\n"
-    "  allows (the noise measured from those runs; the chance of any false `slower`\n"
-    "  kept at 5 %).  The database: --history PATH, else $RUNNER_HISTORY, else\n"
-    "  history.sqlite in RUN_DIR's results folder (RESULTS/<experiment>/<run>).\n"
-    "  exit status: 0 clean; 1 slower; 3 inconclusive (fewer than 3 earlier runs,\n"
-    "  no database yet, or the run was busy or throttled); 2 bad input\n";
+    "  its median is beyond the history's by more than its run-to-run noise allows\n"
+    "  (the noise measured from those runs; the chance of any false `slower` kept at\n"
+    "  5 %), and beyond each of those runs.  Each trial states the smallest change it\n"
+    "  could have detected; one with no change found whose detectable change is over\n"
+    "  PCT % (default 10) is inconclusive.  The database: --history PATH, else\n"
+    "  $RUNNER_HISTORY, else history.sqlite in RUN_DIR's results folder\n"
+    "  (RESULTS/<experiment>/<run>).\n"
+    "  exit status: 0 clean; 1 slower; 3 inconclusive; 2 bad input.  1 also when a\n"
+    "  trial ok in its history failed; 3 when there are fewer than 3 earlier runs or\n"
+    "  no database yet, the run was busy or throttled, a trial is missing or has no\n"
+    "  positive median, or a detectable change is over PCT %\n";
 
-enum { G_WINDOW, G_HISTORY, G_HELP };
+enum { G_WINDOW, G_HISTORY, G_THRESHOLD, G_HELP };
 
 static const opt_def gate_options[] = {
-    {"--window", 0, OPT_VALUE, G_WINDOW}, {"--history", 0, OPT_VALUE, G_HISTORY},
-    {"--help", 'h', OPT_NONE, G_HELP},    {NULL, 0, 0, 0},
+    {"--window", 0, OPT_VALUE, G_WINDOW},       {"--history", 0, OPT_VALUE, G_HISTORY},
+    {"--threshold", 0, OPT_VALUE, G_THRESHOLD}, {"--help", 'h', OPT_NONE, G_HELP},
+    {NULL, 0, 0, 0},
 };
 
-static int judge(const char *arg, const char *given, int window)
+static int judge(const char *arg, const char *given, int window, double threshold)
 {
     char *dir = rundir_resolve(arg);
     if (!dir) {
@@ -61,7 +68,7 @@ static int judge(const char *arg, const char *given, int window)
         rc = EXIT_INVALID;
     } else {
         gate_result g;
-        if (gate_judge(db, dir, window, &g, err, sizeof err) < 0) {
+        if (gate_judge(db, dir, window, threshold, &g, err, sizeof err) < 0) {
             fprintf(stderr, "runner: gate: %s\n", err);
             rc = EXIT_INVALID;
         } else {
@@ -82,6 +89,7 @@ static int judge(const char *arg, const char *given, int window)
 typedef struct gate_args {
     const char *run, *given;
     int window;
+    double threshold;
 } gate_args;
 
 static int gate_option(void *ctx, const opts *p, int id)
@@ -104,6 +112,18 @@ static int gate_option(void *ctx, const opts *p, int id)
             return EXIT_INVALID;
         }
         g->window = (int)w;
+    } else if (id == G_THRESHOLD) {
+        /* a percentage: 10 or 10% */
+        double t = v ? strtod(v, &end) : NAN;
+        if (v && end != v && *end == '%')
+            end++;
+        if (!v || !*v || end == v || *end || !(t > 0 && t <= 1000)) {
+            fprintf(stderr, "runner: gate: --threshold takes a percentage over 0 and at most "
+                            "1000 (10 or 10%%), not '%s'\n",
+                    v ? v : "");
+            return EXIT_INVALID;
+        }
+        g->threshold = t / 100;
     } else if (id == G_HISTORY) {
         if (!v || !*v) {
             fprintf(stderr, "runner: gate: --history needs a file\n");
@@ -117,13 +137,13 @@ static int gate_option(void *ctx, const opts *p, int id)
 int cmd_gate_main(int nargs, char **args)
 {
     static const opts_cmd k = {"gate", gate_options, 0, gate_usage};
-    gate_args g = {NULL, NULL, GATE_WINDOW};
+    gate_args g = {NULL, NULL, GATE_WINDOW, GATE_THRESHOLD};
     int rc = opts_parse(&k, nargs, args, gate_option, &g);
     if (rc < 0 && !g.run) {
         fputs(gate_usage, stderr);
         rc = EXIT_INVALID;
     }
     if (rc < 0)
-        rc = judge(g.run, g.given, g.window);
+        rc = judge(g.run, g.given, g.window, g.threshold);
     return rc;
 }

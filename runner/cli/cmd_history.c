@@ -122,6 +122,11 @@ static int show(const char *path, const history_query *q, const char *format, co
         return EXIT_INVALID;
     }
     int rc = EXIT_OK;
+    if (h.bad_rows)
+        fprintf(stderr, "runner: warning: history: %s: %d row%s left out or without a median: a "
+                        "NULL where a value must be, a text where a number must be, or a median "
+                        "that is no positive time\n",
+                path, h.bad_rows, h.bad_rows == 1 ? "" : "s");
     if (h.n == 0) {
         fprintf(stderr, "runner: history: no recorded run in %s matches\n", path);
         rc = EXIT_INVALID;

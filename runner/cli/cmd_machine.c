@@ -2,6 +2,7 @@
  * machine's ceilings, probed once and cached (doc/ceilings.md#the-ceilings). */
 #include "cli/commands.h"
 #include "cli/opts.h"
+#include "experiment/machine/cpuspeed.h"
 #include "experiment/machine/machine.h"
 #include "base/util.h"
 
@@ -26,6 +27,8 @@ static const char machine_usage[] =
     "  host<->device bandwidths; beside each, the nominal figure where the clock\n"
     "  is known. Probed once (a few seconds) and cached per machine under\n"
     "  ${XDG_CACHE_HOME:-~/.cache}/runner/; every run records the ones it used.\n"
+    "  Then each CPU's one-core speed now, and a warning when they differ\n"
+    "  by more than 10 %.\n"
     "  --show     print the cached ceilings; probe nothing (exit 2 when none)\n"
     "  --reprobe  probe again, even where ceilings are cached\n"
     "  --json     print the cache file's JSON instead of the table\n";
@@ -76,6 +79,33 @@ static int machine_option(void *ctx, const opts *p, int id)
     return -1;
 }
 
+/* Each CPU's one-core speed now (doc/timing.md#the-speed-of-each-cpu):
+ * best of 20 windows of 2 ms each; a line per CPU, and a warning when they
+ * differ by more than CPU_SPEED_DIFFER. */
+static void print_speeds(FILE *f)
+{
+    int cpu[256];
+    double g[256];
+    int n = cpu_speed_each(cpu, g, 256, 20, 0.002);
+    double hi = 0, lo = INFINITY;
+    for (int i = 0; i < n; i++)
+        if (isfinite(g[i])) {
+            hi = fmax(hi, g[i]);
+            lo = fmin(lo, g[i]);
+        }
+    if (!(hi > 0))
+        return;
+    fprintf(f, "each CPU now (FP32 FMA, one core, best of 20 windows of 2 ms):\n");
+    for (int i = 0; i < n; i++)
+        if (isfinite(g[i]))
+            fprintf(f, "  cpu %-4d %10.4g GFLOP/s  %5.2fx the fastest\n", cpu[i], g[i], g[i] / hi);
+    if (n > 1 && hi / lo - 1 > CPU_SPEED_DIFFER)
+        fprintf(f, "warning: the CPUs differ in speed by %.0f%%: one-thread trials take their "
+                   "blocks on every CPU in turn; compare whole runs, several a side, or pin "
+                   "with `affinity` (doc/timing.md#the-speed-of-each-cpu)\n",
+                100 * (hi / lo - 1));
+}
+
 int cmd_machine_main(int nargs, char **args)
 {
     static const opts_cmd k = {"machine", machine_options, 0, machine_usage};
@@ -114,6 +144,8 @@ int cmd_machine_main(int nargs, char **args)
         free(j);
     } else {
         print_table(c, stdout);
+        if (!show) /* --show probes nothing */
+            print_speeds(stdout);
     }
     ceilings_free(c);
     return EXIT_OK;

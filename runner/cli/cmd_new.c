@@ -7,6 +7,7 @@
 #include "cli/help.h"
 #include "cli/opts.h"
 #include "experiment/registry/plugin_template.h"
+#include "base/spawn.h"
 #include "base/util.h"
 
 #include <errno.h>
@@ -57,6 +58,68 @@ static int write_new(const char *dir, const plugin_file *f)
     return 0;
 }
 
+/* The folder of the pkg-config file of this runner's plugin interface: in
+ * the source tree it ran from, BUILD/pkgconfig (runner-uninstalled.pc,
+ * written by make), or PREFIX/lib/pkgconfig after make install; NULL when
+ * neither is there (doc/own-code-plugins.md#building-with-pkg-config). */
+static char *pc_dir(void)
+{
+    static const char *const rel[] = {"../pkgconfig/runner-uninstalled.pc",
+                                      "../build/pkgconfig/runner-uninstalled.pc",
+                                      "../lib/pkgconfig/runner.pc"};
+    char path[4096];
+    if (find_beside_exe(rel, 3, 0, path, sizeof path) < 0)
+        return NULL;
+    *strrchr(path, '/') = '\0';
+    char *real = realpath(path, NULL);
+    return real ? real : xstrdup(path);
+}
+
+/* How to start this runner from the folder `dir`: `runner` when PATH finds
+ * this very program, else its path from `dir` (absolute when that would
+ * climb more than three folders), so that the hint and the plugin's
+ * `make run` work in a source tree that is not installed. */
+static char *runner_from(const char *dir)
+{
+    char *self = realpath("/proc/self/exe", NULL), *found = spawn_find("runner");
+    char *found_real = found ? realpath(found, NULL) : NULL, *from = realpath(dir, NULL);
+    char *r = NULL;
+    if (!self) {
+        r = xstrdup("runner");
+    } else if (found_real && !strcmp(found_real, self)) {
+        r = xstrdup("runner");
+    } else if (from) {
+        /* the deepest folder the two share, then one ../ per folder of
+         * `from` below it */
+        size_t i = 0, common;
+        while (self[i] && self[i] == from[i])
+            i++;
+        common = i;
+        if (!(from[i] == '\0' && self[i] == '/')) /* `from` is not above self */
+            do
+                common--;
+            while (common > 0 && self[common] != '/');
+        int up = 0;
+        for (const char *c = from + common; *c; c++)
+            up += *c == '/';
+        if (up <= 3 && common > 0) {
+            strbuf b = {0};
+            sb_puts(&b, up ? "" : "./");
+            for (int k = 0; k < up; k++)
+                sb_puts(&b, "../");
+            sb_puts(&b, self + common + 1);
+            r = sb_take(&b);
+        }
+    }
+    if (!r)
+        r = xstrdup(self ? self : "runner");
+    free(self);
+    free(found);
+    free(found_real);
+    free(from);
+    return r;
+}
+
 static int new_workload(const char *name, int cuda, const char *dir)
 {
     if (!plugin_name_ok(name)) {
@@ -68,7 +131,9 @@ static int new_workload(const char *name, int cuda, const char *dir)
     }
     char *d = xstrdup(dir ? dir : name);
     plugin_file files[PLUGIN_TEMPLATE_MAX];
-    int n = plugin_template(name, cuda, files);
+    /* the files' names first: the runner's path from the folder is known
+     * once the folder exists */
+    int n = plugin_template(name, cuda, "runner", NULL, files);
     int rc = EXIT_OK;
     /* every file is checked before any is written: all or nothing */
     for (int i = 0; i < n && rc == EXIT_OK; i++) {
@@ -84,6 +149,12 @@ static int new_workload(const char *name, int cuda, const char *dir)
         fprintf(stderr, "runner: new: cannot make the folder %s: %s\n", d, strerror(errno));
         rc = EXIT_INVALID;
     }
+    /* the folder exists now: the runner's path from it can be worked out */
+    char *runner = rc == EXIT_OK ? runner_from(d) : NULL, *pc = pc_dir();
+    if (rc == EXIT_OK) {
+        plugin_template_free(files, n);
+        n = plugin_template(name, cuda, runner, pc, files);
+    }
     for (int i = 0; i < n && rc == EXIT_OK; i++)
         if (write_new(d, &files[i]) < 0)
             rc = EXIT_INVALID;
@@ -91,9 +162,11 @@ static int new_workload(const char *name, int cuda, const char *dir)
         printf("wrote");
         for (int i = 0; i < n; i++)
             printf(" %s/%s", d, files[i].name);
-        printf("\nnext: cd %s && make && runner %s.yaml\n", d, name);
+        printf("\nnext: cd %s && make && %s %s.yaml\n", d, runner, name);
     }
     plugin_template_free(files, n);
+    free(runner);
+    free(pc);
     free(d);
     return rc;
 }

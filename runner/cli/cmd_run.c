@@ -20,7 +20,7 @@ static void on_sigint(int sig)
     interrupted = 1;
 }
 
-static void catch_signals(void)
+void cmd_run_catch_signals(void)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -89,7 +89,7 @@ static int print_end(const cli *c, const experiment *e, run_end end, const run_o
     return EXIT_INTERRUPTED;
 }
 
-static int run_one(const cli *c, const experiment *e, trace_file *T, int *any_failed)
+run_end cmd_run_experiment(const cli *c, const experiment *e, trace_file *T, run_outcome *r)
 {
     run_opts o = {.output = c->output, .run_dir = c->run_dir, .shard_k = c->shard_k,
                   .shard_n = c->shard_n, .resume = c->resume, .no_plots = c->no_plots,
@@ -99,9 +99,15 @@ static int run_one(const cli *c, const experiment *e, trace_file *T, int *any_fa
     progress pr;
     progress_init(&pr, 0, c->quiet);
     run_hand h = {&pr, say, start, trial, finished, pr.enabled};
-    run_outcome r;
-    run_end end = run_experiment(e, &o, &h, &r);
+    run_end end = run_experiment(e, &o, &h, r);
     progress_clear(&pr);
+    return end;
+}
+
+static int run_one(const cli *c, const experiment *e, trace_file *T, int *any_failed)
+{
+    run_outcome r;
+    run_end end = cmd_run_experiment(c, e, T, &r);
     int rc = end == RUN_INVALID ? EXIT_INVALID : print_end(c, e, end, &r);
     *any_failed |= r.any_failed;
     run_outcome_free(&r);
@@ -127,7 +133,7 @@ int cmd_run(const cli *c)
         rc = EXIT_INVALID;
     }
     if (rc == EXIT_OK) {
-        catch_signals();
+        cmd_run_catch_signals();
         for (int i = 0; i < c->nfiles && rc == EXIT_OK; i++)
             rc = run_one(c, es[i], T, &any_failed);
         if (rc == EXIT_OK && any_failed)

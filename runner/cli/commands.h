@@ -6,6 +6,8 @@
 #include "cli/cli.h"
 #include "cli/exit_status.h"
 #include "results/report/compare.h"
+#include "run/run_types.h"
+#include "experiment/config.h"
 
 #include <stdio.h>
 
@@ -14,6 +16,14 @@ int cmd_validate(const cli *c);
 int cmd_dryrun(const cli *c);
 int cmd_list(const cli *c);
 int cmd_run(const cli *c);
+/* SIGINT and SIGTERM stop a run, its finished trials saved (cmd_run.c). */
+void cmd_run_catch_signals(void);
+/* Runs e as `runner FILE.yaml` does, with c's options and the progress line
+ * on stderr; fills *r (free with run_outcome_free) (cmd_run.c). */
+run_end cmd_run_experiment(const cli *c, const experiment *e, trace_file *T, run_outcome *r);
+/* runner exec [OPTIONS] -- PROGRAM [ARG...] | 'COMMAND'... (cmd_exec.c,
+ * doc/own-code.md#one-line-mode) */
+int cmd_exec_main(int nargs, char **args);
 int cmd_plot(const cli *c);
 int cmd_report(const cli *c);
 int cmd_merge(const cli *c);

@@ -20,6 +20,8 @@ static int cmd_version(const cli *c)
 {
     (void)c;
     printf("runner %s (%s)\n", RUNNER_VERSION, RUNNER_GIT_REV);
+    /* the licence the tree's LICENSE file grants (README.md#licence) */
+    printf("MIT License: free to use, copy, modify and distribute; see the file LICENSE\n");
     return EXIT_OK;
 }
 
@@ -34,14 +36,15 @@ static const cli_command commands[] = {
     {"compare", CMD_COMPARE, NULL, cmd_compare_main}, {"submit", CMD_SUBMIT, NULL, cmd_submit_main},
     {"status", CMD_STATUS, NULL, cmd_status_main},    {"history", CMD_HISTORY, NULL, cmd_history_main},
     {"gate", CMD_GATE, NULL, cmd_gate_main},          {"machine", CMD_MACHINE, NULL, cmd_machine_main},
-    {"new", CMD_NEW, NULL, cmd_new_main},             {NULL, CMD_NONE, NULL, NULL},
+    {"new", CMD_NEW, NULL, cmd_new_main},             {"exec", CMD_EXEC, NULL, cmd_exec_main},
+    {NULL, CMD_NONE, NULL, NULL},
 };
 
 int main(int argc, char **argv)
 {
     cli_argc = argc;
     cli_argv = argv;
-    /* compare, submit, status and new parse their own options */
+    /* compare, submit, status, new and exec parse their own options */
     for (const cli_command *k = commands; argc > 1 && k->cmd != CMD_NONE; k++)
         if (k->own && !strcmp(argv[1], k->word))
             return k->own(argc - 2, argv + 2);

@@ -18,12 +18,13 @@ static const char *const runner_cols[] = {
     "throttled_samples", "throttled_kept", "throttle_check", "stop_reason", "batch_size",
     "noise",             "load_avg",       "steal",          "other_cpu",   "cpu_mhz",
     "cpu_max_mhz",       "cpus",           "warmup_calls",   "warmup_time", "warmup_unsteady",
-    "first_calls",       "lua_warning",
+    "first_calls",       "lua_warning",    "blocks",         "clock_gflops",
     /* doc/ceilings.md#percent-of-peak, doc/ceilings.md#energy-per-call */
     "pct_of_peak", "peak_bound", "joules_per_call", "joules_per_call_err", "watts", "idle_watts",
     "energy_call_seconds", "gflops_per_joule", "gb_per_joule", "energy_scope", "energy_note",
     /* workload: command (doc/own-code.md#columns) */
-    "spawn_seconds", "protocol_seconds", "round_trip_seconds", "program_start_seconds", NULL};
+    "spawn_seconds", "protocol_seconds", "round_trip_seconds", "program_start_seconds",
+    "spawn_spread_seconds", "spawn_starts", NULL};
 static const char *const prefixes[] = {"device_", "cold_", NULL};
 
 static int in_list(const char *const *list, const char *s)

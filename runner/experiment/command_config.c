@@ -208,11 +208,17 @@ static void check_program(loader *L, const command_spec *c, const char *cwd)
         free(path);
     } else {
         char *found = spawn_find(p0);
-        if (!found)
+        /* the hint names a file beside the experiment only when there is
+         * one: a bare name is never looked up there */
+        char *beside = found ? NULL : in_dir(L->e->dir, p0);
+        if (!found && stat(beside, &st) == 0 && S_ISREG(st.st_mode))
             diag_add(L->d, c->arg_line[0], c->arg_col[0],
                      "program '%s' not found on PATH (a file beside the experiment is "
-                     "./%s)",
-                     p0, p0);
+                     "./%s: write [./%s] to run it)",
+                     p0, p0, p0);
+        else if (!found)
+            diag_add(L->d, c->arg_line[0], c->arg_col[0], "program '%s' not found on PATH", p0);
+        free(beside);
         free(found);
     }
     static const char *const interp[] = {"python", "python3", "bash", "sh", "perl", "node",

@@ -33,7 +33,7 @@ static const char *const top_names[] = {"name",    "description", "workload", "d
                                         "warmup_tolerance", "parallel", "share",
                                         "spawn", "warmup_curve", "trace", "command", "protocol",
                                         "env", "cwd", "subtract_spawn", "restart", "energy", "revision",
-                                        NULL};
+                                        "size_means", NULL};
 
 /* ---- top-level keys ----------------------------------------------------- */
 
@@ -51,10 +51,13 @@ static void h_name(loader *L, const yaml_node_t *k, const yaml_node_t *v)
     L->e->name = xstrdup(yml_text(v));
 }
 
-/* description, and revision (doc/history.md#what-is-recorded) */
+/* description, revision (doc/history.md#what-is-recorded) and size_means
+ * (doc/own-code.md#the-experiment-file) */
 static void h_description(loader *L, const yaml_node_t *k, const yaml_node_t *v)
 {
-    char **to = !strcmp(yml_text(k), "revision") ? &L->e->revision : &L->e->description;
+    char **to = !strcmp(yml_text(k), "revision")     ? &L->e->revision
+                : !strcmp(yml_text(k), "size_means") ? &L->e->size_means
+                                                     : &L->e->description;
     if (!yml_is_scalar(v)) {
         diag_add(L->d, yml_line(v), yml_col(v), "'%s' must be text, not %s", yml_text(k),
                  yml_kind(v));
@@ -242,7 +245,7 @@ static const struct top_key {
     int late;
 } top_keys[] = {
     {"name", h_name, 0},         {"description", h_description, 0},
-    {"revision", h_description, 0},
+    {"revision", h_description, 0}, {"size_means", h_description, 0},
     {"workload", h_runkey, 0},   {"device", h_runkey, 0},
     {"threads", h_runkey, 0},    {"io", h_runkey, 0},
     {"dtype", h_runkey, 0},      {"size", h_runkey, 0},

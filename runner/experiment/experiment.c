@@ -250,7 +250,7 @@ void experiment_free(experiment *e)
     free(e->defaults);
     command_spec_free(e->command);
     FREE_ALL(e->plots, e->excl, e->axes, e->cols, e->choices, e->ids, e->path, e->dir, e->text,
-             e->name, e->description, e->revision, e->hooks, e);
+             e->name, e->description, e->revision, e->size_means, e->hooks, e);
 }
 
 long long experiment_short_timeouts(const experiment *e, long long *first, double *timeout)

@@ -100,6 +100,7 @@ typedef struct experiment {
     size_t text_len;
     char *name, *description, *hooks;
     char *revision; /* revision: the measured code's revision (doc/history.md#what-is-recorded) */
+    char *size_means; /* what size counts for command and plugin workloads, or NULL */
     int hooks_line, hooks_col; /* where `hooks` is set, for messages */
     column *cols;
     int ncols;

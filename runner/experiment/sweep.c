@@ -345,7 +345,7 @@ static void parse_axis(loader *L, const yaml_node_t *k, const yaml_node_t *v)
         return;
     }
     /* keys of the whole run (doc/experiment-file.md#top-level-keys) */
-    static const char *const whole_run[] = {"name", "description", "revision", "sweep", "exclude", "hooks",
+    static const char *const whole_run[] = {"name", "description", "revision", "size_means", "sweep", "exclude", "hooks",
                                             "plots", "stop", "warmup_time",
                                             "warmup_tolerance", "sample_time", NULL};
     /* a command workload's keys (doc/own-code.md#the-experiment-file) are

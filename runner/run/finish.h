@@ -12,6 +12,7 @@
 #include "experiment/machine/ceilings.h"
 #include "results/rundir/results.h"
 #include "run/run_types.h"
+#include "run/watch.h"
 
 /* What a run holds while its trials go by. */
 typedef struct run_state {
@@ -25,6 +26,7 @@ typedef struct run_state {
     hookproc *H;  /* the experiment's hooks process, or NULL */
     trace_file *T; /* the run's timeline, or NULL */
     ceilings *C;   /* the machine's ceilings, or NULL (doc/ceilings.md) */
+    run_watch *W;  /* the CPUs' speed and the load over the run (watch.h) */
 } run_state;
 
 /* skip(trial) and before_trial(trial): 0 run it; otherwise `res` is the

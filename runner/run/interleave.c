@@ -51,6 +51,7 @@ void run_interleaved(run_state *o, supervisor *S)
             trial_add_round(a, &r, round);
             trial_result_free(&r);
             if (a->status != ST_OK || a->nsamples >= want[t]) {
+                run_watch_trial(o->W, S->pid, a);
                 run_progress_trial(o, "interleaved");
                 run_progress_end(o, 0, a->status != ST_SKIPPED);
                 run_finish_trial(o, t, a, a->ran);

@@ -9,6 +9,7 @@
 #include "experiment/lua/hookproc.h"
 #include "experiment/lua/lua_engine.h"
 #include "results/report/plots.h"
+#include "run/blocks.h"
 #include "run/finish.h"
 #include "run/interleave.h"
 #include "run/trial_peak.h"
@@ -64,6 +65,7 @@ static int start_meta(run_state *st, meta *m)
     const run_files *R = st->R;
     strbuf notes = {0}; /* the ceilings (doc/ceilings.md): probed, or why not */
     st->C = run_ceilings(m, &notes);
+    run_watch_start(st->W, m, st->C); /* its warnings are the meta's */
     if (notes.len && !st->o->quiet)
         run_say(st, "%s", notes.s);
     sb_free(&notes);
@@ -108,7 +110,8 @@ static trace_file *open_trace(run_state *st)
 static int runs_next(void *ctx, long long t)
 {
     const run_state *st = ctx;
-    return !results_is_done(st->R, st->e->ids[t]) && !trial_interleaved(st->e, t);
+    return !results_is_done(st->R, st->e->ids[t]) && !trial_interleaved(st->e, t) &&
+           run_block_count(st->e, t) < 2; /* blocks are sent one by one */
 }
 
 /* The sequential trials one by one in trial order; 1 when interleaved ones
@@ -133,8 +136,10 @@ static int run_sequential(run_state *st, supervisor *S)
         double t0 = now_seconds();
         trial_result res;
         int ran = !run_hooks_before(st, t, &res);
-        if (ran)
-            sup_run(S, t, run_trial_timeout(e, t), -1, -1, &res);
+        if (ran) {
+            run_trial_blocks(st, S, t, run_trial_timeout(e, t), &res);
+            run_watch_trial(st->W, S->pid, &res);
+        }
         run_progress_end(st, now_seconds() - t0, res.status != ST_SKIPPED);
         if (res.status != ST_INTERRUPTED)
             run_finish_trial(st, t, &res, ran);
@@ -155,6 +160,7 @@ static int close_run(run_state *st, meta *m)
         st->write_failed = 1;
         finished = 0;
     }
+    run_watch_end(st->W, m, 0);
     if (meta_write(m, st->R->run_dir, finished, st->out->counts, st->out->wall) < 0 &&
         !st->write_failed) {
         run_say(st, "runner: cannot write %s/%s\n", st->R->run_dir, rundir_name(RD_META));
@@ -171,7 +177,8 @@ run_end run_experiment(const experiment *e, const run_opts *o, const run_hand *h
 {
     memset(out, 0, sizeof *out);
     run_files R;
-    run_state st = {.e = e, .o = o, .h = h, .R = &R, .out = out};
+    run_watch W;
+    run_state st = {.e = e, .o = o, .h = h, .R = &R, .out = out, .W = &W};
     char lua_dir[4096], err[1024];
     lua_project_dir(lua_dir, sizeof lua_dir);
     lua_engine_configure(e->dir, lua_dir, o->allow_unsafe_lua); /* the worker inherits it */

@@ -75,6 +75,25 @@ void trial_flag_noise(trial_result *r, double rse_target)
     if (shared && atol(shared) > 0)
         sb_printf(&b, "%sprocesses shared a CPU in %s call%s", b.len ? "; " : "", shared,
                   atol(shared) == 1 ? "" : "s");
+    /* subtract_spawn (doc/own-code.md#per_call): samples the correction took
+     * to 0, or a median inside one start's spread, measure the start's
+     * noise, not the program */
+    const char *spread = trial_extra(r, "spawn_spread_seconds");
+    if (spread) {
+        int zero = 0;
+        for (int i = 0; i < r->nsamples; i++)
+            zero += !(r->samples[i].seconds > 0);
+        double sd = strtod(spread, NULL);
+        char m[32], d[32];
+        fmt_seconds(m, sizeof m, s.median);
+        fmt_seconds(d, sizeof d, sd);
+        if (zero)
+            sb_printf(&b, "%sspawn-corrected: %d of %d samples at 0", b.len ? "; " : "", zero,
+                      r->nsamples);
+        else if (s.median < sd)
+            sb_printf(&b, "%sspawn-corrected: median %s inside the start's spread %s",
+                      b.len ? "; " : "", m, d);
+    }
     char busy[96];
     if (load_busy(&r->load, busy, sizeof busy))
         sb_printf(&b, "%s%s", b.len ? "; " : "", busy);

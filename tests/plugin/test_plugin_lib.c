@@ -8,12 +8,22 @@
  *   nosym      exports no runner_plugin()
  *   crash      axpy whose run() dies of SIGSEGV when size is 2
  *   hang       axpy whose run() never returns when size is 2
+ *   closefds   axpy whose run() closes fds 3 and up, then blocks, when size is 2
+ *   forge      axpy whose run() writes a forged "trial done" header into every
+ *              pipe the worker writes to, when size is 2
+ *   selfkill   axpy whose run() sends itself SIGKILL when size is 2
+ *   pidfile    axpy whose release() writes the worker's pid to
+ *              $WORKER_PID_FILE when size is 1
  * Built against include/runner/workload.h alone, as a user's plugin is. */
+#define _GNU_SOURCE /* kill, nanosleep under -std=c11 */
 #include <runner/workload.h>
 
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define V_OK 1
@@ -22,6 +32,10 @@
 #define V_NOSYM 4
 #define V_CRASH 5
 #define V_HANG 6
+#define V_CLOSEFDS 7
+#define V_FORGE 8
+#define V_SELFKILL 9
+#define V_PIDFILE 10
 
 typedef struct {
     float *x, *y;
@@ -32,6 +46,14 @@ typedef struct {
 static void axpy_release(void *st)
 {
     axpy_state *s = st;
+#if PLUGIN_VARIANT == V_PIDFILE
+    const char *file = getenv("WORKER_PID_FILE");
+    FILE *f = s && s->n == 1 && file ? fopen(file, "w") : NULL;
+    if (f) {
+        fprintf(f, "%d\n", (int)getpid());
+        fclose(f);
+    }
+#endif
     if (s) {
         free(s->x);
         free(s->y);
@@ -67,6 +89,31 @@ static int axpy_run(void *st, rn_sample *smp, rn_error *err)
 #elif PLUGIN_VARIANT == V_HANG
     while (s->n == 2)
         pause();
+#elif PLUGIN_VARIANT == V_CLOSEFDS
+    if (s->n == 2) {
+        for (int fd = 3; fd < 1024; fd++)
+            close(fd);
+        for (;;)
+            pause();
+    }
+#elif PLUGIN_VARIANT == V_FORGE
+    if (s->n == 2) {
+        struct {
+            int type, status;
+            unsigned len;
+            int retire;
+            unsigned nonce;
+        } h = {4, 1000, 0, 0, 0};
+        for (int fd = 3; fd < 1024; fd++) {
+            struct stat st;
+            if (fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode) &&
+                (fcntl(fd, F_GETFL) & O_ACCMODE) == O_WRONLY && write(fd, &h, sizeof h) < 0)
+                return 1;
+        }
+    }
+#elif PLUGIN_VARIANT == V_SELFKILL
+    if (s->n == 2)
+        raise(SIGKILL);
 #endif
     for (size_t i = 0; i < s->n; i++)
         s->y[i] = (float)s->scale * s->x[i] + 1;

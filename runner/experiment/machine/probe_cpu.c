@@ -258,6 +258,29 @@ double cpu_probe_fma(int f64, int threads, int reps, double window)
     return flops / j.best / 1e9;
 }
 
+double cpu_probe_here(int reps, double window)
+{
+    kernel_fn k;
+    int lanes;
+    pick(0, &k, &lanes);
+    long iters = 2000;
+    double best = 0;
+    for (int tries = 0; reps > 0 && tries < 64; tries++) {
+        double t0 = now();
+        volatile double s = k(iters);
+        (void)s;
+        double dt = now() - t0;
+        if (dt < window / 4 && tries < 8) { /* still finding the window: not counted */
+            iters = (long)((double)iters * window / (dt > 1e-7 ? dt : 1e-7)) + 1;
+            continue;
+        }
+        double g = 2.0 * lanes * NCHAINS * (double)iters / dt / 1e9;
+        best = g > best ? g : best;
+        reps--;
+    }
+    return best > 0 ? best : NAN;
+}
+
 /* ---- the triad bandwidth ------------------------------------------------ */
 
 typedef struct triad_job {

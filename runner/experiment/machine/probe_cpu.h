@@ -29,6 +29,11 @@ void cpu_probe_run(cpu_probe *p, double budget);
  * `window` seconds each. */
 double cpu_probe_fma(int f64, int threads, int reps, double window);
 
+/* FP32 GFLOP/s of the calling thread where it runs now, best of `reps`
+ * windows of `window` seconds: the short per-CPU speed probe
+ * (cpuspeed.h), without the clock measurement of cpu_probe_fma. */
+double cpu_probe_here(int reps, double window);
+
 /* The triad bandwidth in GB/s over `threads` threads (0: all), best of reps. */
 double cpu_probe_triad(int threads, int reps);
 

@@ -260,18 +260,22 @@ static const char h_text[] =
     "#endif\n";
 
 static const char mk_text[] =
-    "# Builds the runner plugin @NAME@.so against the installed <runner/workload.h>,\n"
-    "# found by pkg-config (when the runner is installed under a PREFIX that\n"
-    "# pkg-config does not search: PKG_CONFIG_PATH=PREFIX/lib/pkgconfig make).\n"
+    "# Builds the runner plugin @NAME@.so against <runner/workload.h>, found by\n"
+    "# pkg-config: first in RUNNER_PC_DIR, where the runner that wrote this file\n"
+    "# has its pkg-config file (the source tree's build/pkgconfig, whose\n"
+    "# runner-uninstalled.pc names the tree's header, or PREFIX/lib/pkgconfig\n"
+    "# after make install), then on pkg-config's own path.\n"
     "#   make               @NAME@.so\n"
     "#   make run           builds it and sweeps it (@NAME@.yaml)\n"
     "CC      ?= cc\n"
     "CFLAGS  ?= -O2 -g\n"
-    "RUNNER  ?= runner\n"
-    "RUNNER_CFLAGS := $(shell pkg-config --cflags runner)\n"
-    "RUNNER_LIBS   := $(shell pkg-config --libs runner)\n"
-    "ifneq ($(shell pkg-config --exists runner && echo yes),yes)\n"
-    "$(error pkg-config finds no runner: install it (make install PREFIX=...) and set PKG_CONFIG_PATH=PREFIX/lib/pkgconfig)\n"
+    "RUNNER  ?= @RUNNER@\n"
+    "RUNNER_PC_DIR ?= @PC_DIR@\n"
+    "PC_ENV  := $(if $(RUNNER_PC_DIR),PKG_CONFIG_PATH='$(RUNNER_PC_DIR)'$${PKG_CONFIG_PATH:+:$$PKG_CONFIG_PATH})\n"
+    "RUNNER_CFLAGS := $(shell $(PC_ENV) pkg-config --cflags runner)\n"
+    "RUNNER_LIBS   := $(shell $(PC_ENV) pkg-config --libs runner)\n"
+    "ifneq ($(shell $(PC_ENV) pkg-config --exists runner && echo yes),yes)\n"
+    "$(error pkg-config finds no runner: build the runner (make) or install it (make install PREFIX=...), then set RUNNER_PC_DIR=PREFIX/lib/pkgconfig)\n"
     "endif\n"
     "@CUDA_VARS@\n"
     "@NAME@.so: @DEPS@\n"
@@ -289,6 +293,7 @@ static const char yaml_text[] =
     "name: @NAME@\n"
     "description: y = scale * x + 1 over size floats, a runner plugin\n"
     "workload: plugin:@NAME@.so:@NAME@   # plugin:LIBRARY:WORKLOAD, relative to this file\n"
+    "size_means: floats                # what size counts, for the charts' x axis\n"
     "params: {scale: 2}\n"
     "sweep:\n"
     "@SWEEP@  size: {pow2: [10, 16]}\n"
@@ -350,9 +355,16 @@ static const struct {
        "    - {label: GPU, device: cuda, io: with}\n"
        "    - {label: GPU no IO, device: cuda, io: without}\n"}},
 };
+/* what the markers are filled with */
+typedef struct tmpl_ctx {
+    const char *name, *runner, *pc_dir;
+    int cuda;
+} tmpl_ctx;
+
 /* text with every marker filled in */
-static char *expand(const char *text, const char *name, int cuda)
+static char *expand(const char *text, const tmpl_ctx *c)
 {
+    const char *name = c->name;
     strbuf b = {0};
     for (const char *p = text; *p;) {
         const char *at = strchr(p, '@'), *end = at ? strchr(at + 1, '@') : NULL;
@@ -366,6 +378,10 @@ static char *expand(const char *text, const char *name, int cuda)
         char *expanded = NULL;
         if (klen == 4 && !strncmp(at + 1, "NAME", 4)) {
             fill = name;
+        } else if (klen == 6 && !strncmp(at + 1, "RUNNER", 6)) {
+            fill = c->runner;
+        } else if (klen == 6 && !strncmp(at + 1, "PC_DIR", 6)) {
+            fill = c->pc_dir;
         } else if (klen == 5 && !strncmp(at + 1, "UNAME", 5)) {
             expanded = xstrdup(name);
             for (char *c = expanded; *c; c++)
@@ -373,7 +389,7 @@ static char *expand(const char *text, const char *name, int cuda)
         } else {
             for (size_t i = 0; i < sizeof snippets / sizeof snippets[0]; i++)
                 if (strlen(snippets[i].key) == klen && !strncmp(snippets[i].key, at + 1, klen))
-                    expanded = expand(snippets[i].text[cuda != 0], name, cuda);
+                    expanded = expand(snippets[i].text[c->cuda != 0], c);
         }
         if (!fill && !expanded) { /* not a marker: the '@' as written */
             sb_putc(&b, '@');
@@ -397,8 +413,10 @@ int plugin_name_ok(const char *name)
     return 1;
 }
 
-int plugin_template(const char *name, int cuda, plugin_file out[PLUGIN_TEMPLATE_MAX])
+int plugin_template(const char *name, int cuda, const char *runner, const char *pc_dir,
+                    plugin_file out[PLUGIN_TEMPLATE_MAX])
 {
+    const tmpl_ctx c = {name, runner, pc_dir ? pc_dir : "", cuda};
     static const struct {
         const char *suffix, *text;
         int cuda_only;
@@ -412,7 +430,7 @@ int plugin_template(const char *name, int cuda, plugin_file out[PLUGIN_TEMPLATE_
             continue;
         out[n].name = *files[i].suffix ? xasprintf("%s%s", name, files[i].suffix)
                                        : xstrdup("Makefile");
-        out[n].text = expand(files[i].text, name, cuda);
+        out[n].text = expand(files[i].text, &c);
         n++;
     }
     return n;

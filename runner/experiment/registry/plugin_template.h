@@ -19,8 +19,12 @@ int plugin_name_ok(const char *name);
 
 /* Fills out[] with the files of a plugin NAME (plugin_name_ok), its CUDA
  * half too when cuda is set; returns how many (malloc'd; see
- * plugin_template_free). */
-int plugin_template(const char *name, int cuda, plugin_file out[PLUGIN_TEMPLATE_MAX]);
+ * plugin_template_free).  Its Makefile runs the runner as `runner` (a
+ * command or a path from the plugin's folder) and looks for runner.pc (or
+ * runner-uninstalled.pc) in the folder pc_dir first ("" or NULL: on
+ * pkg-config's own path alone). */
+int plugin_template(const char *name, int cuda, const char *runner, const char *pc_dir,
+                    plugin_file out[PLUGIN_TEMPLATE_MAX]);
 void plugin_template_free(plugin_file *f, int n);
 
 #endif

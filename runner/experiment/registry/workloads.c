@@ -37,7 +37,11 @@ static double matmul_flops(const rn_trial *t)
 {
     return 2.0 * dim(t, "m") * (double)t->size * dim(t, "k");
 }
-static double matmul_memory(const rn_trial *t)
+/* the compulsory traffic of a call, A and B read once and C written once
+ * (3 n^2 elements for a square product): the least a call moves, the
+ * roofline's usual count for a GEMM (doc/ceilings.md#the-roofline); its
+ * buffers are the same three matrices */
+static double matmul_bytes(const rn_trial *t)
 {
     double m = dim(t, "m"), n = (double)t->size, k = dim(t, "k");
     return (m * k + k * n + m * n) * (double)rn_dtype_size(t->dtype);
@@ -315,7 +319,7 @@ static const workload_desc registry[] = {
     {.name = "matmul", .size_means = "n of an n x n x n product",
      .measures = "GEMM through the BLAS / cuBLAS", .default_size = 1024,
      .dtypes = "f32|f64|f16|bf16", .params = matmul_params, .flops = matmul_flops,
-     .memory = matmul_memory, .split = "m", .blas = 1},
+     .bytes = matmul_bytes, .memory = matmul_bytes, .split = "m", .blas = 1},
     {.name = "nested_sin", .size_means = "elements",
      .measures = "depth applications of sin, fused or one pass each", .default_size = 1 << 20,
      .dtypes = "f32|f64", .params = nested_sin_params, .flops = nested_sin_flops,

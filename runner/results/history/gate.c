@@ -1,6 +1,8 @@
 /* gate.c - see gate.h (doc/history.md#runner-gate). */
 #include "results/history/gate.h"
 
+#include "results/history/changepoint.h"
+#include "results/history/gate_stats.h"
 #include "results/history/history_query.h"
 #include "results/history/history_record.h"
 #include "results/report/compare_load.h"
@@ -15,34 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-double gate_probit(double p)
-{
-    static const double a[] = {-3.969683028665376e+01, 2.209460984245205e+02,
-                               -2.759285104469687e+02, 1.383577518672690e+02,
-                               -3.066479806614716e+01, 2.506628277459239e+00};
-    static const double b[] = {-5.447609879822406e+01, 1.615858368580409e+02,
-                               -1.556989798598866e+02, 6.680131188771972e+01,
-                               -1.328068155288572e+01};
-    static const double c[] = {-7.784894002430293e-03, -3.223964580411365e-01,
-                               -2.400758277161838e+00, -2.549732539343734e+00,
-                               4.374664141464968e+00, 2.938163982698783e+00};
-    static const double d[] = {7.784695709041462e-03, 3.224671290700398e-01,
-                               2.445134137142996e+00, 3.754408661907416e+00};
-    if (p <= 0)
-        return -INFINITY;
-    if (p >= 1)
-        return INFINITY;
-    if (p < 0.02425 || p > 1 - 0.02425) {
-        double q = sqrt(-2 * log(p < 0.5 ? p : 1 - p));
-        double x = (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
-                   ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
-        return p < 0.5 ? x : -x;
-    }
-    double q = p - 0.5, r = q * q;
-    return (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
-           (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
-}
-
 /* The series of key k among h, or NULL. */
 static const history_series *series_of(const history_set *h, const char *key)
 {
@@ -52,27 +26,163 @@ static const history_series *series_of(const history_set *h, const char *key)
     return NULL;
 }
 
-/* The earlier runs' medians of s that count: ok, on a quiet machine, not
- * this run, started before it; the last `window` of them. */
+/* Whether point p is this run (recorded already) or was not before it. */
+static int not_earlier(const history_point *p, const char *run_id, const char *start)
+{
+    if (!strcmp(p->run_id, run_id) && !strcmp(p->started, start))
+        return 1;
+    return *start && strcmp(p->started, start) >= 0;
+}
+
+/* The earlier runs' medians of s that count: ok with a positive median,
+ * on a quiet machine, not this run, started before it; the last `window`
+ * of them, oldest first; *floor the median of their intervals' noise
+ * (changepoint_interval_floor). */
 static int window_of(const history_series *s, const char *run_id, const char *start, int window,
-                     double *out)
+                     double *out, double *floor)
 {
     int n = 0;
+    double *lo = xmalloc(((size_t)window + 1) * sizeof *lo), *hi = xmalloc(((size_t)window + 1) * sizeof *hi);
     for (int k = s ? s->npts - 1 : -1; k >= 0 && n < window; k--) {
         const history_point *p = &s->pts[k];
-        if (!isfinite(p->median) || p->busy || p->throttled || strcmp(p->status, "ok"))
+        if (!(p->median > 0) || !isfinite(p->median) || p->busy || p->throttled ||
+            strcmp(p->status, "ok") || not_earlier(p, run_id, start))
             continue;
-        if (!strcmp(p->run_id, run_id) && !strcmp(p->started ? p->started : "", start))
-            continue;
-        if (*start && p->started && strcmp(p->started, start) >= 0)
-            continue;
+        lo[n] = p->ci_low, hi[n] = p->ci_high;
         out[n++] = p->median;
     }
+    for (int i = 0; i < n / 2; i++) { /* oldest first */
+        double t = out[i];
+        out[i] = out[n - 1 - i];
+        out[n - 1 - i] = t;
+    }
+    *floor = changepoint_interval_floor(lo, hi, n);
+    free(lo);
+    free(hi);
     return n;
 }
 
-int gate_judge(sqlite3 *db, const char *run_dir, int window, gate_result *out, char *err,
-               size_t len)
+/* The row of the run db recorded last before this one (started before it),
+ * among h's points; 0 when none. */
+static long long last_earlier_run(const history_set *h, const char *run_id, const char *start)
+{
+    long long run = 0;
+    const char *when = NULL;
+    for (int i = 0; i < h->n; i++)
+        for (int k = 0; k < h->s[i].npts; k++) {
+            const history_point *p = &h->s[i].pts[k];
+            if (not_earlier(p, run_id, start))
+                continue;
+            int c = when ? strcmp(p->started, when) : 1;
+            if (c > 0 || (c == 0 && p->run > run))
+                run = p->run, when = p->started;
+        }
+    return run;
+}
+
+/* Whether series s was ok in the run row `run`. */
+static int ok_in(const history_series *s, long long run)
+{
+    for (int k = 0; k < s->npts; k++)
+        if (s->pts[k].run == run)
+            return !strcmp(s->pts[k].status, "ok");
+    return 0;
+}
+
+static gate_row *new_row(gate_result *out, int *cap)
+{
+    if (out->n == *cap)
+        out->rows = xrealloc(out->rows, (size_t)(*cap = *cap ? 2 * *cap : 16) * sizeof *out->rows);
+    gate_row *g = &out->rows[out->n++];
+    memset(g, 0, sizeof *g);
+    g->base = g->noise = g->ratio = g->threshold = g->detectable = g->median = NAN;
+    return g;
+}
+
+/* Each trial of R against its series in h. */
+static void judge_trials(const compare_run *R, const history_set *h, const char *run_id,
+                         const char *start, gate_result *out)
+{
+    int window = out->window, cap = 0;
+    double *w = xmalloc((size_t)(window + 1) * sizeof *w);
+    double *floors = xcalloc((size_t)R->nrows + 1, sizeof *floors);
+    char **keys = history_trial_keys(R);
+    for (int p = 0; p < R->nrows; p++) {
+        gate_row *g = new_row(out, &cap);
+        g->key = keys[p]; /* the row owns it now */
+        g->median = compare_trial_median(R, p);
+        const history_series *s = series_of(h, g->key);
+        g->nhist = window_of(s, run_id, start, window, w, &floors[p]);
+        if (!compare_trial_ok(R, p))
+            /* a trial that worked in its history and fails now is a regression */
+            g->kind = g->nhist > 0 ? GK_FAILED : GK_NOT_OK;
+        else if (!(g->median > 0) || !isfinite(g->median))
+            g->kind = GK_UNTIMED; /* a median of 0 cannot be compared */
+        else if (compare_trial_busy(R, p))
+            g->kind = GK_BUSY;
+        else if (compare_trial_throttled(R, p))
+            g->kind = GK_THROTTLED;
+        else if (g->nhist < GATE_MIN_HISTORY)
+            g->kind = GK_NEW;
+        else
+            out->judged++;
+        out->busy += g->kind == GK_BUSY || g->kind == GK_THROTTLED;
+        out->too_little += g->kind == GK_NEW;
+        out->failed += g->kind == GK_FAILED;
+        out->untimed += g->kind == GK_UNTIMED;
+    }
+    free(keys); /* the strings are the rows' */
+    /* one-sided, Bonferroni over the judged trials */
+    for (int i = 0; i < out->n; i++) {
+        gate_row *g = &out->rows[i];
+        if (g->nhist < GATE_MIN_HISTORY || g->kind == GK_NOT_OK)
+            continue;
+        const history_series *s = series_of(h, g->key);
+        window_of(s, run_id, start, window, w, &floors[i]);
+        gate_stat st;
+        gate_stat_compute(w, g->nhist, out->judged, GATE_ALPHA, floors[i], &st);
+        g->base = st.base;
+        g->noise = st.noise;
+        g->threshold = st.threshold;
+        g->detectable = st.detectable;
+        if (isfinite(g->median) && g->median > 0)
+            g->ratio = g->median / g->base;
+        if (g->kind != GK_SAME)
+            continue;
+        int v = gate_stat_judge(&st, g->median);
+        if (v > 0)
+            g->kind = GK_SLOWER, out->slower++;
+        else if (v < 0)
+            g->kind = GK_FASTER;
+        else if (g->detectable > out->threshold)
+            g->kind = GK_BLIND, out->blind++; /* it could not have seen a change */
+    }
+    free(floors);
+    free(w);
+}
+
+/* The trials ok in the last earlier run and absent from this one. */
+static void judge_missing(const history_set *h, const char *run_id, const char *start,
+                          gate_result *out)
+{
+    long long last = last_earlier_run(h, run_id, start);
+    for (int i = 0; last && i < h->n; i++) {
+        const history_series *s = &h->s[i];
+        int here = 0;
+        for (int k = 0; k < out->n && !here; k++)
+            here = !strcmp(out->rows[k].key, s->key);
+        if (here || !ok_in(s, last))
+            continue;
+        int cap = out->n; /* new_row grows the rows */
+        gate_row *g = new_row(out, &cap);
+        g->key = xstrdup(s->key);
+        g->kind = GK_MISSING;
+        out->missing++;
+    }
+}
+
+int gate_judge(sqlite3 *db, const char *run_dir, int window, double threshold, gate_result *out,
+               char *err, size_t len)
 {
     memset(out, 0, sizeof *out);
     compare_run R;
@@ -83,6 +193,7 @@ int gate_judge(sqlite3 *db, const char *run_dir, int window, gate_result *out, c
     history_machine m;
     history_machine_of(meta, &m);
     out->window = window;
+    out->threshold = threshold;
     out->experiment = xstrdup(ename);
     out->machine = xstrdup(m.id);
     const char *st = report_jstr(meta, "start");
@@ -92,56 +203,14 @@ int gate_judge(sqlite3 *db, const char *run_dir, int window, gate_result *out, c
     history_set h;
     int rc = history_load(db, &q, &h, err, len);
     if (rc == 0) {
-        double *w = xmalloc((size_t)(window + 1) * sizeof *w);
-        out->rows = xcalloc((size_t)R.nrows + 1, sizeof *out->rows);
-        char **keys = history_trial_keys(&R);
-        for (int p = 0; p < R.nrows; p++) {
-            gate_row *g = &out->rows[out->n++];
-            g->key = keys[p]; /* the row owns it now */
-            g->median = compare_trial_median(&R, p);
-            g->base = g->noise = g->ratio = g->threshold = NAN;
-            g->nhist = window_of(series_of(&h, g->key), run_id, start, window, w);
-            if (g->nhist > 0) {
-                g->base = stats_median_copy(w, g->nhist);
-                for (int i = 0; i < g->nhist; i++)
-                    w[i] = fabs(log(w[i] / g->base));
-                /* 1.4826 MAD: the sd of normal noise, robust to a busy run */
-                g->noise = 1.4826 * stats_median(w, g->nhist);
-                g->ratio = g->median / g->base;
-            }
-            if (!compare_trial_ok(&R, p) || !isfinite(g->median))
-                g->kind = GK_NOT_OK;
-            else if (compare_trial_busy(&R, p))
-                g->kind = GK_BUSY;
-            else if (compare_trial_throttled(&R, p))
-                g->kind = GK_THROTTLED;
-            else if (g->nhist < GATE_MIN_HISTORY)
-                g->kind = GK_NEW;
-            else
-                out->judged++;
-            out->busy += g->kind == GK_BUSY || g->kind == GK_THROTTLED;
-            out->too_little += g->kind == GK_NEW;
-        }
-        free(keys); /* the strings are the rows' */
-        free(w);
-        /* one-sided, Bonferroni over the judged trials; the noise of a new
-         * value against the median of n: sqrt(1 + pi/(2n)) times its sd */
-        out->z = gate_probit(1 - GATE_ALPHA / (out->judged ? out->judged : 1));
-        for (int i = 0; i < out->n; i++) {
-            gate_row *g = &out->rows[i];
-            if (g->kind != GK_SAME)
-                continue;
-            /* a numerical floor only: history of equal values */
-            double sd = fmax(g->noise, 1e-3) * sqrt(1 + M_PI / (2.0 * g->nhist));
-            g->threshold = exp(out->z * sd);
-            if (g->ratio > g->threshold)
-                g->kind = GK_SLOWER, out->slower++;
-            else if (g->ratio < 1 / g->threshold)
-                g->kind = GK_FASTER;
-        }
-        out->verdict = out->slower ? GATE_SLOWER
-                       : out->busy || !out->judged ? GATE_INCONCLUSIVE
-                                                   : GATE_CLEAN;
+        out->bad_rows = h.bad_rows;
+        judge_trials(&R, &h, run_id, start, out);
+        judge_missing(&h, run_id, start, out);
+        /* rows of this history that could not be read: what they held is unknown */
+        int cannot = out->busy + out->missing + out->blind + out->untimed + out->bad_rows;
+        out->verdict = out->slower || out->failed       ? GATE_SLOWER
+                       : cannot || !out->judged         ? GATE_INCONCLUSIVE
+                                                        : GATE_CLEAN;
         history_set_free(&h);
     }
     free(start);
@@ -153,23 +222,39 @@ int gate_judge(sqlite3 *db, const char *run_dir, int window, gate_result *out, c
     return rc;
 }
 
-static const char *kind_word(gate_kind k)
+const char *gate_kind_word(gate_kind k)
 {
-    static const char *const w[] = {"same", "slower", "faster", "too little history",
-                                    "busy (inconclusive)", "throttled (inconclusive)", "not ok"};
+    static const char *const w[] = {"same",
+                                    "slower",
+                                    "faster",
+                                    "too little history",
+                                    "busy (inconclusive)",
+                                    "throttled (inconclusive)",
+                                    "not ok",
+                                    "failed (ok in its history)",
+                                    "missing from this run (inconclusive)",
+                                    "blind (inconclusive)",
+                                    "no positive median (inconclusive)"};
     return w[k];
 }
 
 void gate_format(const gate_result *g, strbuf *b)
 {
     sb_printf(b, "gate: %s on machine %s: %d trials judged against the last %d runs of its "
-                 "history (threshold: %.2f x the history's run-to-run noise)\n",
-              g->experiment, g->machine, g->judged, g->window, g->z);
-    sb_printf(b, "%-44s %5s %12s %7s %12s %7s %9s  %s\n", "trial", "runs", "history", "noise",
-              "this run", "ratio", "threshold", "verdict");
+                 "history (5 %% chance of any false `slower`; a trial whose detectable change "
+                 "is over %.0f %% is inconclusive)\n",
+              g->experiment, g->machine, g->judged, g->window, 100 * g->threshold);
+    if (g->bad_rows)
+        sb_printf(b, "gate: warning: %d row%s of the history database left out (a NULL or a "
+                     "wrong type where a run's trial needs a value, or a median that is no "
+                     "positive time)\n",
+                  g->bad_rows, g->bad_rows == 1 ? "" : "s");
+    sb_printf(b, "%-44s %5s %12s %7s %12s %7s %9s %11s  %s\n", "trial", "runs", "history", "noise",
+              "this run", "ratio", "threshold", "detectable", "verdict");
     for (int i = 0; i < g->n; i++) {
         const gate_row *r = &g->rows[i];
-        char base[32] = "-", med[32] = "-", noise[16] = "-", ratio[16] = "-", thr[16] = "-";
+        char base[32] = "-", med[32] = "-", noise[16] = "-", ratio[16] = "-", thr[16] = "-",
+             det[24] = "-";
         if (isfinite(r->base))
             fmt_seconds(base, sizeof base, r->base);
         if (isfinite(r->median))
@@ -180,15 +265,19 @@ void gate_format(const gate_result *g, strbuf *b)
             snprintf(ratio, sizeof ratio, "%.3f", r->ratio);
         if (isfinite(r->threshold))
             snprintf(thr, sizeof thr, "%.3f", r->threshold);
-        sb_printf(b, "%-44.44s %5d %12s %7s %12s %7s %9s  %s\n", r->key, r->nhist, base, noise,
-                  med, ratio, thr, kind_word(r->kind));
+        if (isfinite(r->detectable))
+            snprintf(det, sizeof det, "±%.1f %%", 100 * r->detectable);
+        sb_printf(b, "%-44.44s %5d %12s %7s %12s %7s %9s %11s  %s\n", r->key, r->nhist, base, noise,
+                  med, ratio, thr, det, gate_kind_word(r->kind));
     }
-    sb_printf(b, "gate: %s: %d slower, %d inconclusive (busy or throttled), %d with too little "
-                 "history (fewer than %d earlier ok runs)\n",
+    sb_printf(b, "gate: %s: %d slower, %d failed, %d inconclusive (busy or throttled), %d blind "
+                 "(detectable change over %.0f %%), %d missing, %d with no positive median, %d "
+                 "with too little history (fewer than %d earlier ok runs)\n",
               g->verdict == GATE_SLOWER ? "slower"
               : g->verdict == GATE_INCONCLUSIVE ? "inconclusive"
                                                 : "clean",
-              g->slower, g->busy, g->too_little, GATE_MIN_HISTORY);
+              g->slower, g->failed, g->busy, g->blind, 100 * g->threshold, g->missing, g->untimed,
+              g->too_little, GATE_MIN_HISTORY);
 }
 
 void gate_free(gate_result *g)

@@ -1,7 +1,10 @@
 /* history_chart.c - see history_chart.h (doc/history.md#charts). */
 #include "results/history/history_chart.h"
 
+#include "results/history/changepoint.h"
+#include "results/history/history_format.h"
 #include "results/report/plot_gp.h"
+#include "stats/stats.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -41,24 +44,85 @@ static int drawable(const history_set *h, int i)
     return 0;
 }
 
-/* One chart: the drawable series of [from, to) of h, into the script. */
+/* The baseline series s is divided by: the median of its ok medians before
+ * its first change point, or, with none, before its newest one (all of
+ * them when it has one). */
+static double baseline(const history_series *s)
+{
+    double *v = xmalloc(((size_t)s->npts + 1) * sizeof *v);
+    int n = 0, last = -1, end = s->ncps ? s->cps[0].at : s->npts;
+    for (int k = 0; k < s->npts; k++)
+        if (isfinite(s->pts[k].median) && s->pts[k].median > 0)
+            last = k;
+    for (int k = 0; k < end; k++)
+        if ((s->ncps || k != last) && isfinite(s->pts[k].median) && s->pts[k].median > 0)
+            v[n++] = s->pts[k].median;
+    double b = n ? stats_median(v, n) : last >= 0 ? s->pts[last].median : NAN;
+    free(v);
+    return b;
+}
+
+/* The series' noise (changepoint_noise_robust of its ok medians but the newest,
+ * as its baseline: a step in the newest run is no noise), NaN below 3. */
+static double noise_of(const history_series *s)
+{
+    double *v = xmalloc(((size_t)s->npts + 1) * sizeof *v);
+    int n = 0;
+    for (int k = 0; k < s->npts; k++)
+        if (isfinite(s->pts[k].median) && s->pts[k].median > 0)
+            v[n++] = s->pts[k].median;
+    double sd = n - 1 >= 3 ? changepoint_noise_robust(v, n - 1) : NAN;
+    free(v);
+    return sd;
+}
+
+typedef struct labelled {
+    int series;
+    char *label;
+} labelled;
+
+static int cmp_labelled(const void *x, const void *y)
+{
+    const labelled *a = x, *b = y;
+    int c = history_key_cmp(a->label, b->label);
+    return c ? c : (a->series > b->series) - (a->series < b->series);
+}
+
+/* Twenty colours told apart (then the point type changes too). */
+static const char *const palette[] = {
+    "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2",
+    "#17becf", "#bcbd22", "#7f7f7f", "#393b79", "#ad494a", "#637939", "#e6550d",
+    "#7b4173", "#3182bd", "#31a354", "#843c39", "#d6616b", "#000000"};
+
+/* One chart: the drawable series of [from, to) of h, each divided by its
+ * own baseline, into the script. */
 static void chart(const history_set *h, int from, int to, const char *file, strbuf *sc)
 {
     const history_series *f = &h->s[from];
+    labelled *ls = xmalloc((size_t)(to - from + 1) * sizeof *ls);
+    int nl = 0;
+    double *noise = xmalloc((size_t)(to - from + 1) * sizeof *noise);
+    int nn = 0;
     for (int i = from; i < to; i++) {
         if (!drawable(h, i))
             continue;
+        const char **keys = xmalloc((size_t)(to - from + 1) * sizeof *keys);
+        for (int j = from; j < to; j++)
+            keys[j - from] = h->s[j].key;
+        ls[nl++] = (labelled){i, history_key_varying(h->s[i].key, keys, to - from)};
+        free(keys);
+        double base = baseline(&h->s[i]), sd = noise_of(&h->s[i]);
+        if (isfinite(sd))
+            noise[nn++] = sd;
         sb_printf(sc, "$s%d << EOD\n", i);
         for (int k = 0; k < h->s[i].npts; k++) {
             const history_point *p = &h->s[i].pts[k];
-            if (!isfinite(p->median))
-                continue;
-            double lo = isfinite(p->ci_low) ? p->ci_low : p->median;
-            double hi = isfinite(p->ci_high) ? p->ci_high : p->median;
-            sb_printf(sc, "%d %.9g %.9g %.9g\n", k + 1, p->median, lo, hi);
+            if (isfinite(p->median) && p->median > 0)
+                sb_printf(sc, "%d %.9g\n", k + 1, p->median / base);
         }
         sb_puts(sc, "EOD\n");
     }
+    qsort(ls, (size_t)nl, sizeof *ls, cmp_labelled);
     sb_puts(sc, "set output ");
     gp_quote(sc, file, 0);
     strbuf title = {0};
@@ -67,8 +131,22 @@ static void chart(const history_set *h, int from, int to, const char *file, strb
     sb_puts(sc, "\nset title ");
     gp_quote(sc, title.s, 200);
     sb_free(&title);
-    sb_puts(sc, "\nunset arrow\nunset label\n");
-    int a = 1;
+    sb_puts(sc, "\nunset arrow\nunset label\nunset object\n");
+    int most = 0;
+    for (int i = from; i < to; i++)
+        most = h->s[i].npts > most ? h->s[i].npts : most;
+    /* a tick a run while they can be read, else gnuplot's, still whole */
+    sb_puts(sc, most <= 30 ? "set xtics 1\n" : "set xtics autofreq\nset format x '%.0f'\n");
+    /* the noise band: 2 sd of the series' run-to-run noise (their median)
+     * either side of 1 */
+    double sd = nn ? stats_median(noise, nn) : NAN;
+    if (isfinite(sd) && sd > 0)
+        sb_printf(sc, "set object 1 rect from graph 0, first %.6g to graph 1, first %.6g behind "
+                      "fillcolor rgb '#e8e8e8' fillstyle solid 1.0 noborder\n"
+                      "set label 1 'noise band (2 sd)' at graph 0.01, first %.6g left "
+                      "font ',8' textcolor rgb '#707070'\n",
+                  exp(-2 * sd), exp(2 * sd), exp(2 * sd));
+    int a = 2;
     for (int i = from; i < to; i++)
         for (int k = 0; k < h->s[i].ncps; k++) {
             const changepoint *c = &h->s[i].cps[k];
@@ -78,18 +156,24 @@ static void chart(const history_set *h, int from, int to, const char *file, strb
             sb_printf(sc, "set label %d '%+.1f%%' at %.1f, graph 0.97 left textcolor rgb '#c00000'\n",
                       a++, 100 * c->step, c->at + 0.7);
         }
-    sb_puts(sc, "plot ");
-    for (int i = from, first = 1; i < to; i++) {
-        if (!drawable(h, i))
-            continue;
-        int lc = (i - from) % 8 + 1;
-        sb_printf(sc, "%s$s%d using 1:3:4 with filledcurves fs transparent solid 0.15 lc %d "
-                      "notitle, $s%d using 1:2 with linespoints pt 7 ps 0.6 lc %d title ",
-                  first ? "" : ", ", i, lc, i, lc);
-        first = 0;
-        gp_quote(sc, h->s[i].key, 60);
+    /* one series: its key under the title, not a legend as wide as the chart */
+    if (nl == 1) {
+        sb_puts(sc, "set label 1000 ");
+        gp_quote(sc, h->s[ls[0].series].key, 160);
+        sb_puts(sc, " at screen 0.5, screen 0.93 center font ',8' noenhanced\n");
+        free(ls[0].label);
+        ls[0].label = xstrdup("median / baseline");
     }
-    sb_puts(sc, "\n");
+    sb_puts(sc, "plot ");
+    for (int j = 0; j < nl; j++) {
+        sb_printf(sc, "%s$s%d using 1:2 with linespoints pt %d ps 0.7 lw 1.5 lc rgb '%s' title ",
+                  j ? ", " : "", ls[j].series, 7 + (j / 20) % 6, palette[j % 20]);
+        gp_quote(sc, ls[j].label, 200);
+        free(ls[j].label);
+    }
+    sb_puts(sc, nl ? ", 1 with lines dt 3 lc rgb '#404040' notitle\n" : "1 notitle\n");
+    free(ls);
+    free(noise);
 }
 
 int history_charts(const history_set *h, const char *dir, strbuf *names, char *err, size_t len)
@@ -109,11 +193,12 @@ int history_charts(const history_set *h, const char *dir, strbuf *names, char *e
     strbuf sc = {0};
     sb_puts(&sc, "set terminal pngcairo size 1000,650 enhanced font 'DejaVu Sans,11'\n"
                  "set xlabel 'run (in revision order, else by start time)'\n"
-                 /* whole runs on x; times in their unit on y, as the run's
-                  * own charts show them (not 0.00000010) */
-                 "set xtics 1\nset format y '%.0s %cs'\n"
-                 "set ylabel 'median time, 95 % CI band'\nset logscale y\n"
-                 "set key outside bottom center horizontal font ',9' noenhanced\n"
+                 /* whole runs on x; on y each series over its own baseline,
+                  * on a linear axis: a 2x step is twice the height, whatever
+                  * the series' time (doc/history.md#charts) */
+                 "set format y '%.2f'\n"
+                 "set ylabel 'median / baseline (the runs before its first change, else the earlier runs)' font ',9'\n"
+                 "set key outside right top vertical font ',9' noenhanced\n"
                  "set grid ytics\nset title noenhanced\n");
     int drawn = 0;
     for (int i = 0; i < h->n;) {

@@ -39,6 +39,63 @@ void history_describe_change(const history_series *s, const changepoint *c, strb
     sb_puts(out, c->step > 0 ? " slower" : " faster");
 }
 
+/* The i-th part ("name=value") of key k: its start and length; 0 when none. */
+static int key_part(const char *key, int i, const char **p, size_t *len)
+{
+    const char *s = key;
+    for (; i > 0 && s; i--) {
+        s = strstr(s, ", ");
+        s = s ? s + 2 : NULL;
+    }
+    if (!s || !*s)
+        return 0;
+    const char *e = strstr(s, ", ");
+    *p = s;
+    *len = e ? (size_t)(e - s) : strlen(s);
+    return 1;
+}
+
+char *history_key_varying(const char *key, const char *const *keys, int n)
+{
+    strbuf b = {0};
+    const char *p;
+    size_t len;
+    for (int part = 0; key_part(key, part, &p, &len); part++) {
+        int varies = 0;
+        for (int j = 0; j < n && !varies; j++) {
+            const char *q;
+            size_t ql;
+            varies = !key_part(keys[j], part, &q, &ql) || ql != len || memcmp(p, q, len);
+        }
+        if (varies)
+            sb_printf(&b, "%s%.*s", b.len ? ", " : "", (int)len, p);
+    }
+    return b.len ? sb_take(&b) : xstrdup(key);
+}
+
+int history_key_cmp(const char *a, const char *b)
+{
+    while (*a && *b) {
+        const char *ea = strchr(a, '='), *eb = strchr(b, '=');
+        if (!ea || !eb)
+            break;
+        char *na, *nb;
+        double x = strtod(ea + 1, &na), y = strtod(eb + 1, &nb);
+        int numa = na != ea + 1 && (!*na || *na == ','), numb = nb != eb + 1 && (!*nb || *nb == ',');
+        if (numa && numb && x != y)
+            return (x > y) - (x < y);
+        const char *fa = strstr(a, ", "), *fb = strstr(b, ", ");
+        size_t la = fa ? (size_t)(fa - a) : strlen(a), lb = fb ? (size_t)(fb - b) : strlen(b);
+        int c = strncmp(a, b, la < lb ? la : lb);
+        if (!(numa && numb) && (c || la != lb))
+            return c ? c : (la > lb) - (la < lb);
+        if (!fa || !fb)
+            return (fa != NULL) - (fb != NULL);
+        a = fa + 2, b = fb + 2;
+    }
+    return strcmp(a, b);
+}
+
 /* The change point that starts at point i, or NULL. */
 static const changepoint *change_at(const history_series *s, int i)
 {

@@ -40,9 +40,14 @@ static char *col_text(sqlite3_stmt *st, int i)
     return t ? xstrdup((const char *)t) : NULL;
 }
 
-static double col_num(sqlite3_stmt *st, int i)
+/* A number, or NaN when NULL or not a number (*bad set then, unless NULL). */
+static double col_num(sqlite3_stmt *st, int i, int *bad)
 {
-    return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
+    int t = sqlite3_column_type(st, i);
+    if (t == SQLITE_INTEGER || t == SQLITE_FLOAT)
+        return sqlite3_column_double(st, i);
+    *bad |= t != SQLITE_NULL;
+    return NAN;
 }
 
 static int cmp_ll(const void *a, const void *b)
@@ -69,13 +74,18 @@ static void finish_series(history_series *s, int last)
         s->npts = last;
     }
     double *y = xmalloc((size_t)(s->npts + 1) * sizeof *y);
-    int *at = xmalloc((size_t)(s->npts + 1) * sizeof *at), n = 0;
+    double *lo = xmalloc((size_t)(s->npts + 1) * sizeof *lo), *hi = xmalloc((size_t)(s->npts + 1) * sizeof *hi);
+    int *at = xmalloc((size_t)(s->npts + 1) * sizeof *at), n = 0, nq = 0;
     for (int i = 0; i < s->npts; i++)
         if (isfinite(s->pts[i].median) && s->pts[i].median > 0) {
             at[n] = i;
             y[n++] = s->pts[i].median;
+            if (!s->pts[i].busy && !s->pts[i].throttled) /* a busy run's interval is wide */
+                lo[nq] = s->pts[i].ci_low, hi[nq++] = s->pts[i].ci_high;
         }
-    s->ncps = changepoints_find(y, n, 0, &s->cps);
+    s->ncps = changepoints_find_floor(y, n, 0, changepoint_interval_floor(lo, hi, nq), &s->cps);
+    free(lo);
+    free(hi);
     for (int i = 0; i < s->ncps; i++)
         s->cps[i].at = at[s->cps[i].at];
     free(y);
@@ -113,7 +123,14 @@ int history_load(sqlite3 *db, const history_query *q, history_set *out, char *er
         const char *exp = (const char *)sqlite3_column_text(st, 1);
         const char *mach = (const char *)sqlite3_column_text(st, 2);
         const char *key = (const char *)sqlite3_column_text(st, 7);
-        if (!history_key_matches(key ? key : "", q->filters, q->nfilters))
+        /* a row another tool wrote without what every row has: left out */
+        if (!exp || !mach || !key || sqlite3_column_type(st, 3) == SQLITE_NULL ||
+            sqlite3_column_type(st, 6) == SQLITE_NULL ||
+            sqlite3_column_type(st, 10) == SQLITE_NULL) {
+            out->bad_rows++;
+            continue;
+        }
+        if (!history_key_matches(key, q->filters, q->nfilters))
             continue;
         if (!cur || !same(cur->experiment, exp) || !same(cur->machine, mach) ||
             !same(cur->key, key)) {
@@ -140,9 +157,15 @@ int history_load(sqlite3 *db, const history_query *q, history_set *out, char *er
         p->dirty = sqlite3_column_type(st, 5) == SQLITE_NULL ? -1 : sqlite3_column_int(st, 5);
         p->started = col_text(st, 6);
         p->status = col_text(st, 10);
-        p->median = col_num(st, 11);
-        p->ci_low = col_num(st, 12);
-        p->ci_high = col_num(st, 13);
+        int bad = 0;
+        p->median = col_num(st, 11, &bad);
+        p->ci_low = col_num(st, 12, &bad);
+        p->ci_high = col_num(st, 13, &bad);
+        if (!isnan(p->median) && !(p->median > 0 && isfinite(p->median)))
+            bad = 1; /* negative, 0 or infinite: no run takes that long */
+        if (bad || !isfinite(p->median) || !(p->median > 0))
+            p->median = NAN; /* no time to compare */
+        out->bad_rows += bad;
         p->busy = sqlite3_column_int(st, 14);
         p->throttled = sqlite3_column_int(st, 15);
         int seen = 0;

@@ -43,6 +43,9 @@ typedef struct history_set {
     history_series *s;
     int n;
     int nruns; /* distinct runs among the series */
+    int bad_rows; /* rows left out or whose median was dropped: a NULL where a value must
+                   * be, a text where a number must be, a median that is no positive time
+                   * (a database written by another tool or edited by hand) */
 } history_set;
 
 /* The series q selects, with their change points.  0, or -1 with the

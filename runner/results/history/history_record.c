@@ -121,13 +121,29 @@ static char *trial_key(const compare_run *R, int pos, const unsigned char *skip)
     return out;
 }
 
-/* Which keys measured_how leaves out, looked up once for all rows. */
+/* Which keys measured_how leaves out, looked up once for all rows: those
+ * with one value over the whole run.  One that differs inside the run
+ * (batch 1 and batch 64 of the same size) stays in the key: two trials of a
+ * run are never one series (doc/history.md#what-is-recorded). */
 static unsigned char *key_skips(const compare_run *R)
 {
     unsigned char *skip = xcalloc((size_t)R->nkeys + 1, 1);
-    for (int k = 0; k < R->nkeys; k++)
-        skip[k] = (unsigned char)measured_how(compare_key(R, k));
+    for (int k = 0; k < R->nkeys; k++) {
+        if (!measured_how(compare_key(R, k)))
+            continue;
+        int one = 1;
+        for (int p = 1; p < R->nrows && one; p++)
+            one = !strcmp(compare_cell(R, p, k + 1), compare_cell(R, 0, k + 1));
+        skip[k] = (unsigned char)one;
+    }
     return skip;
+}
+
+static int cmp_key_index(const void *a, const void *b, void *keys)
+{
+    char **k = keys;
+    int x = *(const int *)a, y = *(const int *)b, c = strcmp(k[x], k[y]);
+    return c ? c : (x > y) - (x < y);
 }
 
 char **history_trial_keys(const compare_run *R)
@@ -137,6 +153,24 @@ char **history_trial_keys(const compare_run *R)
     for (int p = 0; p < R->nrows; p++)
         keys[p] = trial_key(R, p, skip);
     free(skip);
+    /* trials whose keys are all alike (a sweep that lists a value twice):
+     * the second is "KEY #2", in trial order, not dropped */
+    int *ix = xmalloc(((size_t)R->nrows + 1) * sizeof *ix);
+    for (int p = 0; p < R->nrows; p++)
+        ix[p] = p;
+    qsort_r(ix, (size_t)R->nrows, sizeof *ix, cmp_key_index, keys);
+    for (int i = 1, first = 0; i < R->nrows; i++) {
+        /* the first of a group keeps its key, the others are compared with it */
+        if (strcmp(keys[ix[i]], keys[ix[first]]))
+            first = i;
+        int dup = i - first + 1;
+        if (dup > 1) {
+            char *k = xasprintf("%s #%d", keys[ix[i]], dup);
+            free(keys[ix[i]]);
+            keys[ix[i]] = k;
+        }
+    }
+    free(ix);
     return keys;
 }
 
@@ -287,7 +321,8 @@ static int insert_trials(sqlite3 *db, long long run, const compare_run *R,
         bind_text(st, 4, c_wl >= 0 ? compare_cell(R, p, c_wl) : NULL);
         bind_text(st, 5, c_dev >= 0 ? compare_cell(R, p, c_dev) : NULL);
         bind_text(st, 6, compare_cell(R, p, R->status_col));
-        bind_num(st, 7, ok ? compare_trial_median(R, p) : NAN);
+        double med = ok ? compare_trial_median(R, p) : NAN;
+        bind_num(st, 7, med > 0 ? med : NAN); /* 0: no time to compare (check_medians) */
         bind_num(st, 8, ok && c_lo >= 0 ? cell_num(R, p, c_lo) : NAN);
         bind_num(st, 9, ok && c_hi >= 0 ? cell_num(R, p, c_hi) : NAN);
         bind_num(st, 10, c_n >= 0 ? cell_num(R, p, c_n) : NAN);
@@ -392,6 +427,29 @@ json_object *history_load_run(const char *run_dir, compare_run *R, char *err, si
     return meta;
 }
 
+/* Every ok trial's median is a time: a positive number of seconds, or 0
+ * (a spawn-corrected trial can read 0: kept without a median, never
+ * compared); -1 with file:line in err for one that is not (negative, not a
+ * number, infinite: no history should hold it). */
+static int check_medians(const compare_run *R, char *err, size_t len)
+{
+    for (int p = 0; p < R->nrows; p++) {
+        if (!compare_trial_ok(R, p))
+            continue;
+        double m = compare_trial_median(R, p);
+        if (isfinite(m) && m >= 0)
+            continue;
+        char *tp = rundir_path(R->dir, RD_TRIALS);
+        snprintf(err, len, "%s:%d: trial %lld is ok but its median '%s' is not a time (a positive "
+                           "number of seconds): the run is not recorded",
+                 tp, R->row[p] + 1, R->id[p],
+                 R->median_col >= 0 ? compare_cell(R, p, R->median_col) : "");
+        free(tp);
+        return -1;
+    }
+    return 0;
+}
+
 int history_record(sqlite3 *db, const char *run_dir, const history_record_opts *o,
                    long long *run_row, char *err, size_t len)
 {
@@ -399,6 +457,11 @@ int history_record(sqlite3 *db, const char *run_dir, const history_record_opts *
     json_object *meta = history_load_run(run_dir, &R, err, len);
     if (!meta)
         return -1;
+    if (check_medians(&R, err, len) < 0) {
+        compare_run_free(&R);
+        json_object_put(meta);
+        return -1;
+    }
     char **keys = history_trial_keys(&R);
     char hash[65];
     keyed_row *order = key_order(keys, R.nrows);

@@ -1,6 +1,7 @@
 /* history_run.c - see history_run.h (doc/history.md#the-history-section-of-a-report). */
 #include "results/history/history_run.h"
 
+#include "results/history/gate.h"
 #include "results/history/history_chart.h"
 #include "results/history/history_db.h"
 #include "results/history/history_format.h"
@@ -13,6 +14,99 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* This run against its history, as `runner gate` judges it: a sentence
+ * that says whether it is slower (by how much, where), then a table of
+ * every trial that has a history, with its detectable change. */
+static void verdicts(sqlite3 *db, const char *run_dir, strbuf *b)
+{
+    gate_result g;
+    char err[1024];
+    if (gate_judge(db, run_dir, GATE_WINDOW, GATE_THRESHOLD, &g, err, sizeof err) < 0)
+        return;
+    /* slower: beyond the history's threshold, whatever the gate's verdict
+     * (a run on a busy machine that is 2x slower says so, and why the gate
+     * does not judge it) */
+    int slower = 0, faster = 0, shown = 0, compared = 0, unjudged = 0;
+    double worst = 0;
+    const char *worst_key = NULL;
+    for (int i = 0; i < g.n; i++) {
+        const gate_row *r = &g.rows[i];
+        shown += isfinite(r->base) || r->kind == GK_FAILED || r->kind == GK_MISSING;
+        if (!isfinite(r->ratio) || !isfinite(r->threshold))
+            continue;
+        compared++;
+        if (r->ratio > r->threshold) {
+            slower++;
+            unjudged += r->kind != GK_SLOWER;
+            if (r->ratio > worst)
+                worst = r->ratio, worst_key = r->key;
+        } else if (r->ratio < 1 / r->threshold)
+            faster++;
+    }
+    if (!shown) {
+        gate_free(&g);
+        return;
+    }
+    if (slower) {
+        sb_printf(b, "**This run is slower than its history**: %d of %d trial%s beyond the "
+                     "history's noise, up to %.2fx (",
+                  slower, compared, compared == 1 ? "" : "s", worst);
+        const char **all = xmalloc(((size_t)g.n + 1) * sizeof *all);
+        for (int i = 0; i < g.n; i++)
+            all[i] = g.rows[i].key;
+        char *k = history_key_varying(worst_key, all, g.n);
+        report_md(b, k);
+        free(k);
+        free(all);
+        sb_puts(b, ")");
+        if (unjudged)
+            sb_printf(b, " (%d of them not judged slower: the run was busy or throttled, or the "
+                         "earlier runs have shown as slow a run)",
+                      unjudged);
+    } else
+        sb_printf(b, "No trial of this run is slower than its history beyond its noise (%d "
+                     "compared)",
+                  compared);
+    if (faster)
+        sb_printf(b, "; %d faster", faster);
+    if (g.failed)
+        sb_printf(b, "; **%d failed** that were ok before", g.failed);
+    if (g.blind + g.busy + g.missing + g.untimed)
+        sb_printf(b, "; %d inconclusive", g.blind + g.busy + g.missing + g.untimed);
+    sb_printf(b, ", as `runner gate` judges it against the last %d runs (its exit status: "
+                 "%d).\n\n",
+              g.window, g.verdict);
+    const char **keys = xmalloc(((size_t)g.n + 1) * sizeof *keys);
+    for (int i = 0; i < g.n; i++)
+        keys[i] = g.rows[i].key;
+    sb_puts(b, "| trial | earlier runs | history | this run | ratio | detectable | verdict |\n"
+               "| --- | ---: | ---: | ---: | ---: | ---: | --- |\n");
+    for (int i = 0; i < g.n; i++) {
+        const gate_row *r = &g.rows[i];
+        if (!(isfinite(r->base) || r->kind == GK_FAILED || r->kind == GK_MISSING))
+            continue;
+        char base[32] = "-", med[32] = "-", ratio[16] = "-", det[24] = "-";
+        if (isfinite(r->base))
+            fmt_seconds(base, sizeof base, r->base);
+        if (isfinite(r->median))
+            fmt_seconds(med, sizeof med, r->median);
+        if (isfinite(r->ratio))
+            snprintf(ratio, sizeof ratio, "%.2fx", r->ratio);
+        if (isfinite(r->detectable))
+            snprintf(det, sizeof det, "±%.1f %%", 100 * r->detectable);
+        sb_puts(b, "| ");
+        char *k = history_key_varying(r->key, keys, g.n);
+        report_md(b, k);
+        free(k);
+        sb_printf(b, " | %d | %s | %s | %s | %s | %s%s%s |\n", r->nhist, base, med, ratio, det,
+                  r->kind == GK_SLOWER ? "**" : "", gate_kind_word(r->kind),
+                  r->kind == GK_SLOWER ? "**" : "");
+    }
+    sb_puts(b, "\n");
+    free(keys);
+    gate_free(&g);
+}
 
 /* The History section: the series of this experiment on this machine up
  * to this run, their change points, and the trend charts. */
@@ -50,6 +144,7 @@ static void section(sqlite3 *db, const char *run_dir, long long row, const histo
     report_md(&b, o->path ? o->path : "the history database");
     sb_puts(&b, "; each trial's medians over the last runs, in revision order "
                 "(`runner history` shows them all).\n\n");
+    verdicts(db, run_dir, &b);
     int nchanges = 0;
     for (int i = 0; i < h.n; i++)
         for (int k = 0; k < h.s[i].ncps; k++) {

@@ -220,6 +220,14 @@ static void build_xy(const run_model *m, const chart_spec *s, const chart_data *
         snprintf(scale4, sizeof scale4, "($4*%g)", yi.scale);
     }
 
+    /* what the whiskers span, said on the chart (a band on a dense curve) */
+    int whiskers = 0;
+    for (int c = 0; c < d->ncurves; c++)
+        for (int i = 0; i < d->curves[c].n; i++)
+            whiskers |= isfinite(d->curves[c].p[i].lo);
+    if (whiskers)
+        sb_puts(&P->marks, "set label 'error bars: min to max of the samples' at screen 0.99, "
+                           "screen 0.02 right font ',9' tc rgb '#555555'\n");
     if (d->bars) {
         P->tmpl = "bar";
         int nc = d->ncurves > 0 ? d->ncurves : 1;

@@ -54,6 +54,7 @@
 #include "results/report/compare.h"
 
 #include "base/util.h"
+#include "results/report/compare_noise.h"
 #include "results/report/compare_trial.h"
 #include "stats/mannwhitney.h"
 #include "stats/stats.h"
@@ -121,7 +122,7 @@ static int cmp_double(const void *pa, const void *pb)
 
 static compare_side side_of(const compare_report *R, const compare_row *c, int lo, int hi)
 {
-    compare_side s = {-1, -1, NULL, 0, 0, NAN, NAN, 0, 0, 0, 1.0};
+    compare_side s = {-1, -1, NULL, 0, 0, NAN, NAN, 0, 0, 0, 1.0, NAN, 0};
     double *m = xmalloc((size_t)(hi - lo) * sizeof *m);
     for (int r = lo; r < hi; r++) {
         const compare_run *D = &R->runs[r];
@@ -201,6 +202,8 @@ static double *replicates(const compare_report *R, const compare_row *c, int lo,
 static void judge(compare_report *R, compare_row *c)
 {
     c->ratio = c->u = c->p = c->q = c->thr = NAN;
+    c->detectable = NAN;
+    c->basis = "";
     c->o = side_of(R, c, 0, R->nold);
     c->n = side_of(R, c, R->nold, R->nruns);
     if (c->o.run < 0 || c->n.run < 0) {
@@ -236,14 +239,18 @@ static void judge(compare_report *R, compare_row *c)
     }
     free(x);
     free(y);
+    compare_row_noise(R, c); /* the detectable change; with worker blocks, the test */
     if (isnan(c->p) || isnan(c->ratio)) {
         c->kind = CMP_NOT_COMPARED;
         snprintf(c->verdict, sizeof c->verdict, "no samples");
         return;
     }
     /* the effect a verdict needs: fixed, measured run-to-run, or the floor */
+    int blocks = !strcmp(c->basis, "blocks") || !strcmp(c->basis, "runs");
     if (isfinite(R->opt->threshold))
         c->thr = R->opt->threshold / 100.0;
+    else if (blocks) /* the runs' spread is in the test's noise already */
+        c->thr = R->opt->noise_floor / 100.0;
     else if (isfinite(c->o.spread) || isfinite(c->n.spread))
         c->thr = fmax(isfinite(c->o.spread) ? c->o.spread : 0, isfinite(c->n.spread) ? c->n.spread : 0);
     else /* one run a side: the floor, or the drift seen inside a run when larger */
@@ -301,12 +308,14 @@ static void correct_and_decide(compare_report *R)
             !(c->kind == CMP_SLOWER && c->ratio > (1.0 + c->thr) * c->n.explains) &&
             !(c->kind == CMP_FASTER && c->ratio < 1.0 / ((1.0 + c->thr) * c->o.explains)))
             c->kind = busy ? CMP_BUSY : CMP_THROTTLED;
+        compare_row_settle(R, c); /* inconclusive: too noisy, or the clocks apart */
         snprintf(c->verdict, sizeof c->verdict, "%s",
-                 c->kind == CMP_SLOWER      ? "slower"
-                 : c->kind == CMP_FASTER    ? "faster"
-                 : c->kind == CMP_BUSY      ? "busy"
-                 : c->kind == CMP_THROTTLED ? "throttled"
-                                            : "same");
+                 c->kind == CMP_SLOWER         ? "slower"
+                 : c->kind == CMP_FASTER       ? "faster"
+                 : c->kind == CMP_BUSY         ? "busy"
+                 : c->kind == CMP_THROTTLED    ? "throttled"
+                 : c->kind == CMP_INCONCLUSIVE ? "inconclusive"
+                                               : "same");
     }
 }
 
@@ -546,7 +555,7 @@ void compare_count(const compare_report *R, int *matched, int *slower)
     *matched = *slower = 0;
     for (int r = 0; r < R->nrows; r++) {
         compare_kind k = R->rows[r].kind;
-        if (k < CMP_ONLY_OLD || k == CMP_BUSY || k == CMP_THROTTLED)
+        if (k < CMP_ONLY_OLD || k == CMP_BUSY || k == CMP_THROTTLED || k == CMP_INCONCLUSIVE)
             ++*matched;
         if (R->rows[r].kind == CMP_SLOWER)
             ++*slower;
@@ -557,7 +566,8 @@ int compare_inconclusive(const compare_report *R)
 {
     int n = 0;
     for (int r = 0; r < R->nrows; r++)
-        n += R->rows[r].kind == CMP_BUSY || R->rows[r].kind == CMP_THROTTLED;
+        n += R->rows[r].kind == CMP_BUSY || R->rows[r].kind == CMP_THROTTLED ||
+             R->rows[r].kind == CMP_INCONCLUSIVE;
     return n;
 }
 

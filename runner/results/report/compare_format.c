@@ -68,6 +68,19 @@ static int is_number(const char *s)
     return !*end;
 }
 
+/* The smallest change a row could have detected
+ * (doc/compare.md#what-one-run-can-show): "±12%", "none" when no noise
+ * was measured, "-" when the row was not compared. */
+static void detectable_cell(char *buf, size_t len, double d)
+{
+    if (isnan(d))
+        snprintf(buf, len, "-");
+    else if (isinf(d))
+        snprintf(buf, len, "none");
+    else
+        snprintf(buf, len, d >= 0.1 ? "\u00b1%.0f%%" : "\u00b1%.1f%%", 100 * d);
+}
+
 /* A table of strings: text aligns it, markdown pipes it. */
 typedef struct grid {
     int ncols, nrows;
@@ -77,9 +90,9 @@ typedef struct grid {
 
 static void build_grid(const compare_report *R, grid *g, int *shown)
 {
-    static const char *const tail[] = {"old median", "new median", "ratio", "noise",
-                                       "p-value",    "q-value",    "verdict"};
-    enum { NTAIL = 7 };
+    static const char *const tail[] = {"old median", "new median", "ratio",   "noise",
+                                       "detectable", "p-value",    "q-value", "verdict"};
+    enum { NTAIL = 8 };
     int np = 0;
     for (int i = 0; i < R->ncols; i++)
         if (shown[i])
@@ -127,11 +140,14 @@ static void build_grid(const compare_report *R, grid *g, int *shown)
         else
             snprintf(buf, sizeof buf, x->thr >= 1 ? "%.0f%%" : "%.3g%%", 100 * x->thr);
         g->cell[r + 1][np + 3] = xstrdup(buf);
-        fmt_num(buf, sizeof buf, "%.3g", x->p);
+        detectable_cell(buf, sizeof buf, x->detectable);
         g->cell[r + 1][np + 4] = xstrdup(buf);
-        fmt_num(buf, sizeof buf, "%.3g", x->q);
+        fmt_num(buf, sizeof buf, "%.3g", x->p);
         g->cell[r + 1][np + 5] = xstrdup(buf);
-        g->cell[r + 1][np + 6] = xstrdup(x->verdict);
+        fmt_num(buf, sizeof buf, "%.3g", x->q);
+        g->cell[r + 1][np + 6] = xstrdup(buf);
+        g->cell[r + 1][np + 7] = x->why[0] ? xasprintf("%s (%s)", x->verdict, x->why)
+                                           : xstrdup(x->verdict);
     }
 }
 
@@ -178,6 +194,10 @@ static void summary(const compare_report *R, strbuf *b)
     if (n[CMP_THROTTLED])
         sb_printf(b, ", %d throttled (run on a throttled CPU or GPU: inconclusive)",
                   n[CMP_THROTTLED]);
+    if (n[CMP_INCONCLUSIVE])
+        sb_printf(b, ", %d inconclusive (no change seen, but none as small as the threshold "
+                     "could be)",
+                  n[CMP_INCONCLUSIVE]);
 }
 
 static void run_line(strbuf *b, const char *tag, const compare_run *D, int md)
@@ -200,15 +220,23 @@ static void run_line(strbuf *b, const char *tag, const compare_run *D, int md)
 /* How the verdicts were reached, in one line (doc/compare.md#comparing-runs). */
 static void method_line(const compare_report *R, strbuf *h)
 {
-    int per_run = 0, blocks = 0;
+    int per_run = 0, blocks = 0, workers = 0;
     for (int r = 0; r < R->nrows; r++)
         if (!isnan(R->rows[r].thr))
-            *(R->rows[r].per_run ? &per_run : &blocks) += 1;
-    sb_printf(h, "Mann-Whitney U two-sided over %s, Benjamini-Hochberg q over %d trials; "
+            *(!strcmp(R->rows[r].basis, "blocks") || !strcmp(R->rows[r].basis, "runs")
+                  ? &workers
+              : R->rows[r].per_run ? &per_run
+                                   : &blocks) += 1;
+    if (workers) /* doc/compare.md#what-one-run-can-show */
+        sb_printf(h, "t test over the worker blocks' log medians (by CPU; the runs' spread "
+                     "where larger)%s; ",
+                  per_run || blocks ? ", older runs: Mann-Whitney U" : "");
+    if (!workers)
+        sb_printf(h, "Mann-Whitney U two-sided over %s, ", per_run && blocks ? "per-run or block medians"
+                                                          : per_run        ? "per-run medians"
+                                                                           : "block medians of each run");
+    sb_printf(h, "Benjamini-Hochberg q over %d trials; "
                  "faster/slower: q < %.2g and new/old beyond the noise (",
-              per_run && blocks ? "per-run or block medians"
-              : per_run        ? "per-run medians"
-                               : "block medians of each run",
               R->ntests, COMPARE_ALPHA);
     if (isfinite(R->opt->threshold))
         sb_printf(h, "fixed by --threshold: %g %%)\n", R->opt->threshold);
@@ -350,7 +378,7 @@ static void put_csv(const compare_report *R, strbuf *out)
     }
     sb_puts(&b, "old_trial,new_trial,old_status,new_status,old_runs,new_runs,old_samples,"
                 "new_samples,old_median,new_median,ratio,noise,replicates,u,p_value,q_value,"
-                "method,verdict\n");
+                "method,verdict,detectable,basis,why\n");
     for (int r = 0; r < R->nrows; r++) {
         const compare_row *c = &R->rows[r];
         for (int i = 0; i < R->ncols; i++) {
@@ -386,6 +414,11 @@ static void put_csv(const compare_report *R, strbuf *out)
         sb_puts(&b, isnan(c->p) ? "," : c->exact ? ",exact" : ",normal");
         sb_putc(&b, ',');
         csv_field(&b, c->verdict);
+        csv_num(&b, c->detectable);
+        sb_putc(&b, ',');
+        csv_field(&b, c->basis ? c->basis : "");
+        sb_putc(&b, ',');
+        csv_field(&b, c->why);
         sb_putc(&b, '\n');
     }
     sb_puts(out, b.s);
@@ -450,6 +483,10 @@ static void put_json(const compare_report *R, strbuf *out)
                                isnan(c->p) ? NULL
                                            : json_object_new_string(c->exact ? "exact" : "normal"));
         json_object_object_add(o, "verdict", json_object_new_string(c->verdict));
+        json_object_object_add(o, "detectable", jnum(c->detectable));
+        json_object_object_add(o, "basis", json_object_new_string(c->basis ? c->basis : ""));
+        if (c->why[0])
+            json_object_object_add(o, "why", json_object_new_string(c->why));
         json_object_array_add(a, o);
     }
     sb_printf(out, "%s\n",

@@ -4,6 +4,8 @@
 #include "base/util.h"
 #include "results/rundir/rundir.h"
 
+#include <math.h>
+
 #include <errno.h>
 #include <json.h>
 #include <stdio.h>
@@ -66,6 +68,31 @@ static char *json_str(json_object *o, const char *a, const char *b)
     return json_object_is_type(v, json_type_string) ? xstrdup(json_object_get_string(v)) : NULL;
 }
 
+/* The run's one-core speed: the mean of the meta's cpu_speed.gflops, a
+ * number a CPU (doc/timing.md#the-speed-of-each-cpu); NaN when absent or
+ * not a plausible figure (a tampered file is judged as an older run). */
+static double compare_meta_clock(json_object *m)
+{
+    json_object *s, *g;
+    if (!json_object_object_get_ex(m, "cpu_speed", &s) || !json_object_object_get_ex(s, "gflops", &g) ||
+        !json_object_is_type(g, json_type_object))
+        return NAN;
+    double sum = 0;
+    int n = 0;
+    json_object_object_foreach(g, k, v)
+    {
+        (void)k;
+        if (!json_object_is_type(v, json_type_double) && !json_object_is_type(v, json_type_int))
+            return NAN;
+        double x = json_object_get_double(v);
+        if (!(x > 0 && x < 1e5))
+            return NAN;
+        sum += x;
+        n++;
+    }
+    return n ? sum / n : NAN;
+}
+
 int compare_run_load(compare_run *R, const char *arg, char *err, size_t errlen)
 {
     memset(R, 0, sizeof *R);
@@ -98,6 +125,9 @@ int compare_run_load(compare_run *R, const char *arg, char *err, size_t errlen)
     R->mhz_col = csv_col(&R->t, "cpu_mhz");
     R->max_mhz_col = csv_col(&R->t, "cpu_max_mhz");
     R->threads_col = csv_col(&R->t, "threads");
+    R->blocks_col = csv_col(&R->t, "blocks");
+    R->clock_col = csv_col(&R->t, "clock_gflops");
+    R->clock = NAN;
 
     /* one row per trial id, the last one written wins, in trial order */
     int n = R->t.nrows - 1;
@@ -176,6 +206,7 @@ int compare_run_load(compare_run *R, const char *arg, char *err, size_t errlen)
              json_object_object_get_ex(h, "cores", &c)) &&
             json_object_is_type(c, json_type_int))
             R->cores = json_object_get_int(c);
+        R->clock = compare_meta_clock(m);
         json_object_put(m);
     }
     return 0;

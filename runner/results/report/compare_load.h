@@ -19,6 +19,10 @@ typedef struct compare_run {
     int status_col, median_col, noise_col, throttled_kept_col; /* -1 when absent */
     int other_cpu_col, steal_col, mhz_col, max_mhz_col;        /* the load columns, or -1 */
     int threads_col; /* the `threads` key, or -1 */
+    /* the worker blocks (doc/timing.md#blocks-across-processes-and-cpus) and
+     * the CPUs' measured speed (clock_gflops), or -1 */
+    int blocks_col, clock_col;
+    double clock; /* the run's one-core speed from its meta (cpu_speed), GFLOP/s; NaN: unknown */
     int cores;       /* the host's online CPUs from its meta; 0 when unknown */
     int nrows;      /* trials, one row per trial id (the last one wins) */
     int *row;       /* row index in t, by trial order */

@@ -90,3 +90,74 @@ double compare_trial_explains(const compare_run *D, int pos)
     }
     return f;
 }
+
+int compare_trial_worker_blocks(const compare_run *D, int pos, double **med, int **cpu,
+                                const char **why)
+{
+    *med = NULL;
+    *cpu = NULL;
+    const char *c = compare_cell(D, pos, D->blocks_col);
+    if (!*c) {
+        *why = "no worker blocks (an older run)";
+        return 0;
+    }
+    int cap = 8, n = 0, used = 0;
+    int *count = xmalloc((size_t)cap * sizeof *count), *where = xmalloc((size_t)cap * sizeof *where);
+    const char *p = c;
+    int bad = 0;
+    while (*p && !bad) {
+        char *end;
+        int k = -1;
+        if (*p == '?')
+            end = (char *)p + 1;
+        else {
+            long v = strtol(p, &end, 10);
+            bad = end == p || v < 0 || v > 100000;
+            k = (int)v;
+        }
+        if (bad || *end != ':') {
+            bad = 1;
+            break;
+        }
+        p = end + 1;
+        long m = strtol(p, &end, 10);
+        if (end == p || m < 1 || m > D->nsmp[pos] - used || (*end && *end != ' ')) {
+            bad = 1;
+            break;
+        }
+        used += (int)m;
+        p = *end ? end + 1 : end;
+        if (n == cap) {
+            cap *= 2;
+            count = xrealloc(count, (size_t)cap * sizeof *count);
+            where = xrealloc(where, (size_t)cap * sizeof *where);
+        }
+        count[n] = (int)m;
+        where[n++] = k;
+    }
+    if (bad || used != D->nsmp[pos] || n < 1) {
+        free(count);
+        free(where);
+        *why = "its blocks cell does not fit its samples";
+        return 0;
+    }
+    double *x = xmalloc((size_t)n * sizeof *x);
+    double *tmp = xmalloc((size_t)D->nsmp[pos] * sizeof *tmp);
+    for (int b = 0, a = 0; b < n; a += count[b], b++) {
+        memcpy(tmp, D->smp[pos] + a, (size_t)count[b] * sizeof *tmp);
+        x[b] = stats_median(tmp, count[b]);
+    }
+    free(tmp);
+    free(count);
+    *med = x;
+    *cpu = where;
+    return n;
+}
+
+double compare_trial_clock(const compare_run *D, int pos)
+{
+    double v = cell_number(D, pos, D->clock_col);
+    if (!(v > 0 && v < 1e5))
+        v = D->clock;
+    return v > 0 && v < 1e5 ? v : NAN;
+}

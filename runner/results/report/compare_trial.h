@@ -20,6 +20,16 @@ double compare_trial_median(const compare_run *D, int pos);
 /* The medians of at most COMPARE_BLOCKS consecutive blocks of its samples,
  * in the order taken; *n of them, in a malloc'd array the caller frees. */
 double *compare_trial_blocks(const compare_run *D, int pos, int *n);
+/* Its worker blocks (the `blocks` cell, "0:3 1:3 ?:3": each block's CPU
+ * and sample count, doc/timing.md#blocks-across-processes-and-cpus): the
+ * median of each block's samples in *med and its CPU (-1: not placed) in
+ * *cpu, malloc'd; how many.  0 with *why set when the cell is absent or
+ * empty (an older run) or does not fit the samples (a tampered cell). */
+int compare_trial_worker_blocks(const compare_run *D, int pos, double **med, int **cpu,
+                                const char **why);
+/* The one-core speed of the CPUs it ran on (its clock_gflops cell, else the
+ * run's from its meta), GFLOP/s; NaN when unknown or not plausible. */
+double compare_trial_clock(const compare_run *D, int pos);
 /* Whether it ran on a busy machine: its `noise` cell says "busy: "
  * (doc/timing.md#load). */
 int compare_trial_busy(const compare_run *D, int pos);

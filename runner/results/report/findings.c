@@ -342,6 +342,10 @@ static void failures(strbuf *b, const run_model *m)
 static const char *noise_advice(const char *noise, double samples, double moved, char *buf,
                                 size_t len)
 {
+    if (strstr(noise, "spawn-corrected"))
+        return "subtract_spawn took off a start as long as the program's own time: the "
+               "corrected figure is the start's noise, not the program's; time more work a "
+               "call, or a persistent program (doc/own-code.md#per_call)";
     if (strstr(noise, "bimodal"))
         return "two modes: a thread pool waking up, a frequency or power state change, or "
                "contention; more samples will not help: look at the samples table, pin threads, "
@@ -384,7 +388,7 @@ static void noisy(strbuf *b, const run_model *m, const drift *dr)
          * that shared a CPU) */
         int cause = strstr(noise, "bimodal") || strstr(noise, "stall") ||
                     strstr(noise, "gave up") || strstr(noise, "unsteady") ||
-                    strstr(noise, "shared a CPU");
+                    strstr(noise, "shared a CPU") || strstr(noise, "spawn-corrected");
         int high = isfinite(sd) && mean > 0 && sd / mean > NOISY_CV;
         if (!pm_ok(m, r) || (!high && !cause))
             continue;

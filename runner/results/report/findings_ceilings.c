@@ -60,6 +60,15 @@ static void peak_findings(strbuf *b, const run_model *m)
                   x_word(m, d.x), x1);
         if (from != best)
             sb_printf(b, " (within 10 %% of that from %s = %s)", x_word(m, d.x), x2);
+        /* the runner cannot see what a program or plugin computes in: the
+         * file's dtype chose the ceiling (doc/own-code.md#the-experiment-file) */
+        const char *w = m->c_workload >= 0 ? pm_cell(m, cv->p[best].row, m->c_workload) : "";
+        int dc = pm_col(m, "dtype");
+        if ((!strcmp(w, "command") || !strncmp(w, "plugin:", 7)) && dc >= 0 &&
+            strcmp(bound, "bandwidth"))
+            sb_printf(b, " (the file's `dtype`, %s, chose this ceiling: set it to the precision "
+                         "the code computes in)",
+                      pm_cell(m, cv->p[best].row, dc));
         if (cv->p[best].y > 105)
             sb_puts(b, "; above the measured ceiling: the probe ran slower than this trial "
                        "(a busy machine?), `runner machine --reprobe` measures it again");

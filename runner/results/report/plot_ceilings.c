@@ -95,6 +95,100 @@ int chart_ceiling_lines(const run_model *m, const chart_data *d, ceiling_line *o
     return n;
 }
 
+/* A point's size label on the roofline: where, its text, its box, and the
+ * last size of the run of points after it whose labels did not fit. */
+typedef struct size_label {
+    double ai, gf;
+    char text[72], last[32];
+    int box;
+} size_label;
+
+/* Whether box b (x0, y0, x1, y1) overlaps none of the n boxes but `self`. */
+static int box_clear(double (*box)[4], int n, int self, const double *b)
+{
+    for (int j = 0; j < n; j++)
+        if (j != self && !(b[2] < box[j][0] || b[0] > box[j][2] || b[3] < box[j][1] ||
+                           b[1] > box[j][3]))
+            return 0;
+    return 1;
+}
+
+/* The size labels of the roofline's points, as $lK blocks: a point's label
+ * is drawn only where it clears every label drawn before it and every
+ * point, at the chart's size (about 800 x 420 pixels of plot, log axes
+ * spanning lx and ly from x0, y0); points of one intensity, as a sweep of
+ * a memory-bound workload has, would print their sizes over each other. */
+static void label_points(const run_model *m, const chart_data *d, strbuf *data, double lx,
+                         double ly, double x0, double y0)
+{
+    enum { MAXBOX = 512 };
+    static const double W = 800, H = 420, CH = 6.2; /* pixels; one character at font 8 */
+    double box[MAXBOX][4];
+    int nb = 0;
+    /* every point's marker first: no label covers a point */
+    for (int k = 0; k < d->ncurves; k++)
+        for (int i = 0; i < d->curves[k].n && nb < MAXBOX; i++) {
+            int r = d->curves[k].p[i].row;
+            double gf = pm_num(m, r, m->c_gflops), gb = pm_num(m, r, m->c_gbps);
+            if (!(gf > 0 && gb > 0))
+                continue;
+            double px = W * log(gf / gb / x0) / lx, py = H * log(gf / y0) / ly;
+            double b[4] = {px - 6, py - 6, px + 6, py + 6};
+            memcpy(box[nb++], b, sizeof b);
+        }
+    for (int k = 0; k < d->ncurves; k++) {
+        const pm_curve *cv = &d->curves[k];
+        /* this curve's labels */
+        size_label *lab = xcalloc(MAXBOX, sizeof *lab);
+        int nl = 0, run = 0;
+        for (int i = 0; i < cv->n; i++) {
+            double gf = pm_num(m, cv->p[i].row, m->c_gflops), gb = pm_num(m, cv->p[i].row, m->c_gbps);
+            if (!(gf > 0 && gb > 0))
+                continue;
+            char sz[32];
+            pm_fmt_num(sz, sizeof sz, cv->p[i].x);
+            double px = W * log(gf / gb / x0) / lx, py = H * log(gf / y0) / ly;
+            /* offset char 0.9, char 0.6, left-aligned: right of and above the point */
+            double b[4] = {px + 7, py + 6.5, px + 9 + CH * (double)strlen(sz), py + 17};
+            if (nb >= MAXBOX || !box_clear(box, nb, -1, b)) {
+                /* "1024–2^16": the label before stands for the next sizes
+                 * too while they sit right by it, one after another */
+                double one[1][4];
+                if (nl > 0)
+                    memcpy(one[0], box[lab[nl - 1].box], sizeof one[0]);
+                run = run && nl > 0 && !box_clear(one, 1, -1, b);
+                if (run)
+                    snprintf(lab[nl - 1].last, sizeof lab[0].last, "%s", sz);
+                continue;
+            }
+            run = 1;
+            memcpy(box[nb], b, sizeof b);
+            lab[nl].ai = gf / gb, lab[nl].gf = gf, lab[nl].box = nb++;
+            snprintf(lab[nl].text, sizeof lab[0].text, "%s", sz);
+            lab[nl++].last[0] = '\0';
+        }
+        sb_printf(data, "$l%d << EOD\n", k);
+        for (int i = 0; i < nl; i++) {
+            if (lab[i].last[0]) { /* the range, where it fits too */
+                char range[72];
+                snprintf(range, sizeof range, "%s\u2013%s", lab[i].text, lab[i].last);
+                double *b = box[lab[i].box], old = b[2];
+                b[2] = b[0] + 2 + CH * (double)(strlen(range) - 2);
+                if (box_clear(box, nb, lab[i].box, b))
+                    snprintf(lab[i].text, sizeof lab[i].text, "%s", range);
+                else
+                    b[2] = old;
+            }
+            gp_num(data, lab[i].ai);
+            sb_putc(data, ' ');
+            gp_num(data, lab[i].gf);
+            sb_printf(data, " %s\n", lab[i].text);
+        }
+        sb_puts(data, "EOD\n");
+        free(lab);
+    }
+}
+
 void roofline_parts(const run_model *m, const chart_data *d, const palette *pal, strbuf *data,
                     strbuf *axes, strbuf *marks, strbuf *plot, char **xlabel, char **ylabel)
 {
@@ -171,6 +265,7 @@ void roofline_parts(const run_model *m, const chart_data *d, const palette *pal,
     sb_puts(axes, ":");
     gp_num(axes, yhi * 2);
     sb_puts(axes, "]\nset format x '%g'\nset format y '%g'\n");
+    label_points(m, d, data, log(xhi * 16 / xlo), log(yhi * 8 / ylo), xlo / 4, ylo / 4);
     (void)marks;
     for (int k = 0; k < d->ncurves; k++) {
         const pm_curve *cv = &d->curves[k];
@@ -183,8 +278,8 @@ void roofline_parts(const run_model *m, const chart_data *d, const palette *pal,
             gp_quote(plot, cv->label, 40);
             sb_puts(plot, " noenhanced");
         }
-        sb_printf(plot, ", \\\n     $r%d using 1:2:3 with labels offset char 0.9, char 0.6 left "
-                        "font ',8' tc rgb '%s' notitle",
+        sb_printf(plot, ", \\\n     $l%d using 1:2:3 with labels offset char 0.9, char 0.6 left "
+                        "font ',8' tc rgb '%s' noenhanced notitle",
                   k, palette_colour(pal, cv->label));
     }
     if (d->ncurves == 0)

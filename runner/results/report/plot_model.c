@@ -333,7 +333,7 @@ int pm_load(run_model *m, const char *run_dir, const experiment *e, char *err, s
             ws[nw++] = w;
     }
     if (nw)
-        m->size_means = size_meaning(ws, nw, e ? e->dir : NULL);
+        m->size_means = size_meaning(ws, nw, e ? e->dir : NULL, e ? e->size_means : NULL);
     return 0;
 }
 

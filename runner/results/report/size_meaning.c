@@ -10,8 +10,10 @@
 
 /* One workload's meaning of size: "" when it declares none, NULL when it has
  * no size. */
-static char *one(const char *w, const char *dir)
+static char *one(const char *w, const char *dir, const char *file_means)
 {
+    if (!strcmp(w, "command") || !strncmp(w, "plugin:", 7))
+        return xstrdup(file_means ? file_means : "");
     if (!strncmp(w, "lua:", 4)) {
         char m[256];
         char *path = w[4] == '/' || !dir ? xstrdup(w + 4) : xasprintf("%s/%s", dir, w + 4);
@@ -25,12 +27,12 @@ static char *one(const char *w, const char *dir)
     return strcmp(d->size_means, "-") ? xstrdup(d->size_means) : NULL;
 }
 
-char *size_meaning(const char *const *workloads, int n, const char *dir)
+char *size_meaning(const char *const *workloads, int n, const char *dir, const char *file_means)
 {
     char **m = xcalloc((size_t)n + 1, sizeof *m);
     int sized = 0, same = 1;
     for (int i = 0; i < n; i++) {
-        m[i] = one(workloads[i], dir);
+        m[i] = one(workloads[i], dir, file_means);
         if (!m[i])
             continue;
         for (int k = 0; k < i && same; k++)

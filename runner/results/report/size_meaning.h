@@ -9,8 +9,10 @@
  * or lua:PATH, PATH relative to `dir`, which may be NULL): one workload's
  * meaning as it is ("n of an n x n x n product"), several workloads' as
  * "matmul: n of ...; sumsq: iterations", or one meaning when they all
- * agree.  A workload that declares none is "not stated".  NULL when no
- * workload has a size (noop, concurrent).  malloc'd. */
-char *size_meaning(const char *const *workloads, int n, const char *dir);
+ * agree.  `command` and `plugin:` workloads, which cannot say, mean
+ * `file_means`, the experiment file's `size_means` (NULL: none).  A
+ * workload that declares none is "not stated".  NULL when no workload has
+ * a size (noop, concurrent).  malloc'd. */
+char *size_meaning(const char *const *workloads, int n, const char *dir, const char *file_means);
 
 #endif

@@ -332,6 +332,13 @@ void meta_set_ceilings(meta *m, const char *json, const char *why_none)
     json_object_object_add(m->root, "ceilings", c);
 }
 
+void meta_set_json(meta *m, const char *key, const char *json)
+{
+    json_object *c = json ? json_tokener_parse(json) : NULL;
+    if (c)
+        json_object_object_add(m->root, key, c);
+}
+
 int meta_warnings(const meta *m, const char ***out)
 {
     int n = (int)json_object_array_length(m->warnings);

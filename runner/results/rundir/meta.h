@@ -19,6 +19,10 @@ void meta_resume(meta *m, const char *run_dir);
 /* The ceilings the run uses (JSON text, doc/ceilings.md#the-ceilings), or
  * the reason it has none. */
 void meta_set_ceilings(meta *m, const char *json, const char *why_none);
+/* Sets the top-level `key` to the JSON text `json` (the CPUs' speed and the
+ * run's load, doc/timing.md#the-speed-of-each-cpu); nothing when it does
+ * not parse. */
+void meta_set_json(meta *m, const char *key, const char *json);
 /* Writes RUN_DIR/meta.json; `finished` = 0 while the run goes on. */
 int meta_write(meta *m, const char *run_dir, int finished, const long long counts[5],
                double wall);

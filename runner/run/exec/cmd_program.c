@@ -7,11 +7,13 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <spawn.h>
+#include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -69,6 +71,17 @@ void cmd_err_tail(int errfd, char *out, size_t len)
     sanitize_text(s);
     snprintf(out, len, "%s", s);
     free(s);
+}
+
+void cmd_err_trim(int errfd)
+{
+    off_t size = errfd >= 0 ? lseek(errfd, 0, SEEK_END) : 0;
+    if (size < CMD_ERR_TRIM)
+        return;
+    /* a hole where the head was: its memory is freed, the size and the
+     * program's appends stay as they are (no race with its writes) */
+    off_t cut = (size - CMD_ERR_KEEP) & ~(off_t)4095;
+    fallocate(errfd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, 0, cut);
 }
 
 void cmd_status_text(int st, char *out, size_t len)
@@ -134,37 +147,118 @@ pid_t cmd_start_persistent(const cmd_launch *l, int errfd, int *to, int *from, c
     return c.pid;
 }
 
-pid_t cmd_spawn_call(const cmd_launch *l, int errfd)
+/* What the child of cmd_spawn_call does, sharing the worker's memory until
+ * it execs (as posix_spawn's child does, which cannot set a parent-death
+ * signal): only system calls, no allocation, no stdio. */
+typedef struct call_start {
+    const cmd_launch *l;
+    int errfd;
+    int err; /* the errno of what failed, for the worker */
+} call_start;
+
+static int exec_call(void *arg)
 {
-    posix_spawn_file_actions_t fa;
-    posix_spawnattr_t at;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawnattr_init(&at);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_adddup2(&fa, errfd, 2);
-    if (l->cwd)
-        posix_spawn_file_actions_addchdir_np(&fa, l->cwd);
+    call_start *cs = arg;
+    const cmd_launch *l = cs->l;
+    /* the worker's handlers are not the program's (all signals are
+     * blocked until the mask is set below) */
+    for (int sig = 1; sig < NSIG; sig++) {
+        struct sigaction sa;
+        if (sigaction(sig, NULL, &sa) == 0 && sa.sa_handler != SIG_IGN &&
+            sa.sa_handler != SIG_DFL) {
+            sa.sa_handler = SIG_DFL;
+            sa.sa_flags = 0;
+            sigaction(sig, &sa, NULL);
+        }
+    }
+    signal(SIGPIPE, SIG_DFL);
+    signal(SIGINT, SIG_DFL);
+    /* dies with the worker, which dies with the runner
+     * (doc/own-code.md#what-the-runner-guarantees) */
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || setpgid(0, 0) < 0)
+        goto fail;
+    int in = open("/dev/null", O_RDONLY), out = open("/dev/null", O_WRONLY);
+    if (in < 0 || out < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(cs->errfd, 2) < 0)
+        goto fail;
+    if (in > 2)
+        close(in);
+    if (out > 2)
+        close(out);
+    if (l->cwd && chdir(l->cwd) < 0)
+        goto fail;
     sigset_t none;
     sigemptyset(&none);
-    posix_spawnattr_setsigmask(&at, &none);
-    sigset_t dfl;
-    sigemptyset(&dfl);
-    sigaddset(&dfl, SIGPIPE);
-    sigaddset(&dfl, SIGINT);
-    posix_spawnattr_setsigdefault(&at, &dfl);
-    posix_spawnattr_setpgroup(&at, 0);
-    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
-                                      POSIX_SPAWN_SETSIGDEF);
-    pid_t pid;
-    int rc = posix_spawn(&pid, l->path, &fa, &at, l->argv, l->envp);
-    posix_spawn_file_actions_destroy(&fa);
-    posix_spawnattr_destroy(&at);
-    if (rc != 0) {
-        errno = rc;
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    execve(l->path, l->argv, l->envp);
+fail:
+    cs->err = errno;
+    _exit(127);
+}
+
+pid_t cmd_spawn_call(const cmd_launch *l, int errfd)
+{
+    static char *stack;
+    enum { STACK = 256 << 10 };
+    if (!stack) {
+        stack = mmap(NULL, STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK,
+                     -1, 0);
+        if (stack == MAP_FAILED) {
+            stack = NULL;
+            return -1;
+        }
+    }
+    call_start cs = {l, errfd, 0};
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    /* the parent waits until the child has exec'd or failed */
+    pid_t pid = clone(exec_call, stack + STACK, CLONE_VM | CLONE_VFORK | SIGCHLD, &cs);
+    int e = errno;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (pid < 0) {
+        errno = e;
+        return -1;
+    }
+    if (cs.err) { /* it could not start the program: reaped, the reason kept */
+        waitpid(pid, NULL, 0);
+        errno = cs.err;
         return -1;
     }
     return pid;
+}
+
+void cmd_guard_worker(void)
+{
+    static int done;
+    if (done)
+        return;
+    done = 1;
+    prctl(PR_SET_DUMPABLE, 0);
+}
+
+void cmd_sweep(pid_t keep)
+{
+    siginfo_t si;
+    si.si_pid = 0;
+    if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) < 0 && errno == ECHILD)
+        return; /* no child at all: one system call a trial */
+    pid_t kids[256];
+    /* a killed daemon's children are adopted in turn: a few passes */
+    for (int pass = 0; pass < 8; pass++) {
+        int n = child_children(getpid(), kids, 256), any = 0;
+        for (int i = 0; i < n; i++) {
+            if (kids[i] == keep)
+                continue;
+            any = 1;
+            if (getpgid(kids[i]) == kids[i])
+                kill(-kids[i], SIGKILL);
+            kill(kids[i], SIGKILL);
+            while (waitpid(kids[i], NULL, 0) < 0 && errno == EINTR)
+                ;
+        }
+        if (!any)
+            break;
+    }
 }
 
 int cmd_wait(pid_t pid)
@@ -178,14 +272,19 @@ int cmd_wait(pid_t pid)
     return child_reap(&c, &st) < 0 ? -1 : st;
 }
 
-int cmd_stop(pid_t pid, int to, double grace)
+int cmd_stop(pid_t pid, int to, double grace, int *killed)
 {
     if (to >= 0)
         close(to);
+    if (killed)
+        *killed = 0;
     if (pid <= 0)
         return -1;
     child c = child_of(pid, 1);
-    if (!child_ended(&c, grace))
+    if (!child_ended(&c, grace)) {
         child_kill(&c);
+        if (killed)
+            *killed = 1;
+    }
     return cmd_wait(pid);
 }

@@ -24,6 +24,12 @@ int cmd_errfile(void);
 /* The last lines of what the program wrote to stderr, joined by " | ",
  * made safe to print (at most len - 1 bytes); "" when it wrote nothing. */
 void cmd_err_tail(int errfd, char *out, size_t len);
+/* What a program wrote to stderr is kept to its last CMD_ERR_KEEP bytes
+ * (doc/own-code.md#what-the-runner-guarantees): cmd_err_trim frees the
+ * memory of what is before them once the file holds CMD_ERR_TRIM. */
+#define CMD_ERR_KEEP (64 << 10)
+#define CMD_ERR_TRIM (1 << 20)
+void cmd_err_trim(int errfd);
 /* "exited with status 3", "was killed by signal 11 (Segmentation fault)" */
 void cmd_status_text(int status, char *out, size_t len);
 
@@ -34,16 +40,27 @@ void cmd_status_text(int status, char *out, size_t len);
 pid_t cmd_start_persistent(const cmd_launch *l, int errfd, int *to, int *from, char *err,
                            size_t errlen);
 
-/* One run of a per_call program (posix_spawn, a group of its own): its pid,
- * or -1 with errno set. */
+/* One run of a per_call program (a group of its own, killed if the worker
+ * dies): its pid, or -1 with errno set. */
 pid_t cmd_spawn_call(const cmd_launch *l, int errfd);
+
+/* The worker that runs programs (doc/own-code.md#what-the-runner-guarantees):
+ * its /proc entries are closed to them (not dumpable: no program opens its
+ * pipe to the runner through /proc/PPID/fd).  Once per worker. */
+void cmd_guard_worker(void);
+/* Kills and reaps every child of the worker but `keep` (0: none): what
+ * the trial's processes left running, and what the worker adopted (it is
+ * a subreaper: a daemon whose parent ended becomes its child, not init's),
+ * with the groups they lead.  After every trial: a worker without children
+ * pays one system call. */
+void cmd_sweep(pid_t keep);
 
 /* Waits for pid: its wait status, or -1. */
 int cmd_wait(pid_t pid);
 
 /* Ends a persistent program: closes `to` (end of file: it exits by itself),
  * waits up to `grace` seconds, then kills its group; reaps it.  Its wait
- * status, or -1. */
-int cmd_stop(pid_t pid, int to, double grace);
+ * status, or -1; *killed (may be NULL) says whether the runner killed it. */
+int cmd_stop(pid_t pid, int to, double grace, int *killed);
 
 #endif

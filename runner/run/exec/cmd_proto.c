@@ -2,10 +2,14 @@
 #include "run/exec/cmd_proto.h"
 
 #include "base/util.h"
+#include "run/exec/cmd_program.h"
 
 #include <errno.h>
 #include <math.h>
+#include <poll.h>
 #include <signal.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +18,8 @@
 int cmd_send(cmd_chan *c, const char *op, json_object *fields)
 {
     json_object *o = fields ? fields : json_object_new_object();
+    /* the id before op: "op" stays last (doc/own-code.md#requests) */
+    json_object_object_add(o, "id", json_object_new_int64(++c->id));
     json_object_object_add(o, "op", json_object_new_string(op));
     const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
     size_t n = strlen(s);
@@ -32,8 +38,52 @@ int cmd_send(cmd_chan *c, const char *op, json_object *fields)
     return rc;
 }
 
+int cmd_pidfd(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+    return (int)syscall(SYS_pidfd_open, pid, 0); /* close-on-exec by itself */
+#else
+    (void)pid;
+    return -1;
+#endif
+}
+
+/* How often a reply's wait looks at the program's stderr (and, without a
+ * pidfd, whether the program ended). */
+#define TICK_MS 100
+
+static int ended(const cmd_chan *c)
+{
+    siginfo_t si;
+    si.si_pid = 0;
+    return c->pid > 0 && waitid(P_PID, (id_t)c->pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+           si.si_pid == c->pid;
+}
+
+/* Reads what the pipe holds now, without waiting: 1 when something came,
+ * 0 when nothing, -1 at end of file. */
+static int read_some(cmd_chan *c, int wait_ms)
+{
+    if (c->cap - c->len < 4096) {
+        c->cap = c->cap ? c->cap * 2 : 65536;
+        c->buf = xrealloc(c->buf, c->cap);
+    }
+    struct pollfd pf = {c->from, POLLIN, 0};
+    int r = poll(&pf, 1, wait_ms);
+    if (r <= 0)
+        return 0;
+    ssize_t got = read(c->from, c->buf + c->len, c->cap - c->len);
+    if (got < 0 && errno == EINTR)
+        return 0;
+    if (got <= 0)
+        return -1;
+    c->len += (size_t)got;
+    return 1;
+}
+
 int cmd_read_line(cmd_chan *c, char **line)
 {
+    int gone = 0; /* the program ended: what the pipe holds is all there is */
     for (;;) {
         char *nl = c->len ? memchr(c->buf, '\n', c->len) : NULL;
         if (nl) {
@@ -48,18 +98,42 @@ int cmd_read_line(cmd_chan *c, char **line)
             return 0;
         }
         if (c->len > CMD_PROTO_MAX_LINE)
-            return -2;
-        if (c->cap - c->len < 4096) {
-            c->cap = c->cap ? c->cap * 2 : 65536;
-            c->buf = xrealloc(c->buf, c->cap);
-        }
-        ssize_t got = read(c->from, c->buf + c->len, c->cap - c->len);
-        if (got < 0 && errno == EINTR)
+            return CMD_LONG;
+        if (gone) {
+            int r = read_some(c, 0);
+            if (r < 0)
+                return CMD_EOF;
+            if (r == 0)
+                return CMD_ENDED;
             continue;
-        if (got <= 0)
-            return -1;
-        c->len += (size_t)got;
+        }
+        /* the reply, the program's end (a child it forked may hold the
+         * pipe open after it: doc/own-code.md#how-the-program-runs), or a
+         * tick to cut its stderr */
+        struct pollfd pf[2] = {{c->from, POLLIN, 0}, {c->pidfd, POLLIN, 0}};
+        int r = poll(pf, c->pidfd >= 0 ? 2 : 1, TICK_MS);
+        if (r < 0 && errno != EINTR)
+            return CMD_EOF;
+        if (r <= 0) {
+            cmd_err_trim(c->errfd);
+            gone = c->pidfd < 0 && ended(c);
+            continue;
+        }
+        if (pf[0].revents) {
+            int got = read_some(c, 0);
+            if (got < 0)
+                return CMD_EOF;
+            continue;
+        }
+        gone = c->pidfd >= 0 && pf[1].revents;
     }
+}
+
+int cmd_unasked(cmd_chan *c)
+{
+    if (c->len)
+        return 1;
+    return read_some(c, 0) > 0;
 }
 
 void cmd_chan_reset(cmd_chan *c)
@@ -84,7 +158,8 @@ static double num_field(json_object *o, const char *k, int *bad)
     return d;
 }
 
-int cmd_parse_reply(const char *line, const char *op, cmd_reply *r, char *err, size_t errlen)
+int cmd_parse_reply(const char *line, const char *op, long long id, cmd_reply *r, char *err,
+                    size_t errlen)
 {
     memset(r, 0, sizeof *r);
     r->seconds = r->device_seconds = r->flops = r->bytes = NAN;
@@ -98,6 +173,12 @@ int cmd_parse_reply(const char *line, const char *op, cmd_reply *r, char *err, s
     }
     r->root = o;
     json_object *v;
+    if (json_object_object_get_ex(o, "id", &v) &&
+        (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) != id)) {
+        snprintf(err, errlen, "it answers request %s, not request %lld (a reply too many, or a "
+                 "stale one)", json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN), id);
+        return -1;
+    }
     if (json_object_object_get_ex(o, "error", &v)) {
         r->kind = REPLY_ERROR;
         r->message = xstrdup(json_object_is_type(v, json_type_string) ? json_object_get_string(v)

@@ -8,15 +8,23 @@
 
 #include <json-c/json.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #define CMD_PROTO_VERSION 1
 #define CMD_PROTO_MAX_LINE (1 << 20)
 
-/* The runner's ends of the two pipes and what was read past a line. */
+/* The runner's ends of the two pipes and what was read past a line; the
+ * program's pid and a descriptor that says when it ends (pidfd: -1 where
+ * the kernel has none), so that a reply is not waited for after the program
+ * ended while a child of its still holds the reply pipe; its stderr file,
+ * kept to a tail while a reply is waited for. */
 typedef struct cmd_chan {
     int to, from;
     char *buf;
     size_t len, cap;
+    pid_t pid;
+    int pidfd, errfd;
+    long long id; /* the last request's id */
 } cmd_chan;
 
 /* What a reply says (fields absent are NAN / NULL). */
@@ -32,19 +40,30 @@ typedef struct cmd_reply {
     json_object *root;
 } cmd_reply;
 
-/* Writes one request, {"op": op, ...fields}, as a line; `fields` (may be
- * NULL) is consumed.  0, or -1 when the program no longer reads. */
+/* Writes one request, {"op": op, "id": N, ...fields}, as a line, N one
+ * more than the last request's (c->id); `fields` (may be NULL) is
+ * consumed.  0, or -1 when the program no longer reads. */
 int cmd_send(cmd_chan *c, const char *op, json_object *fields);
 
 /* Reads one reply line.  0 with the line (malloc'd, without its newline)
- * in *line; -1 at end of file (the program closed its end, or ended);
- * -2 when the line is longer than CMD_PROTO_MAX_LINE. */
+ * in *line; CMD_EOF at end of file (the program closed its end); CMD_ENDED
+ * when the program ended without a whole line (a child of its may hold
+ * the pipe open); CMD_LONG when the line is longer than CMD_PROTO_MAX_LINE.
+ * While it waits, the program's stderr is cut to its tail (cmd_err_trim). */
+enum { CMD_EOF = -1, CMD_LONG = -2, CMD_ENDED = -3 };
 int cmd_read_line(cmd_chan *c, char **line);
+/* 1 when the program wrote something nobody asked for (a second reply),
+ * kept in the buffer for the caller to quote; 0 when nothing waits. */
+int cmd_unasked(cmd_chan *c);
+/* The pidfd of pid (close-on-exec), or -1 where the kernel has none. */
+int cmd_pidfd(pid_t pid);
 
-/* Parses a reply to `op` ("setup", "run", "check", "teardown").  0, or -1
- * with what is wrong with it in err (the line itself is the caller's to
- * quote). */
-int cmd_parse_reply(const char *line, const char *op, cmd_reply *r, char *err, size_t errlen);
+/* Parses a reply to `op` ("setup", "run", "check", "teardown"), request
+ * `id`: a reply's "id", when it has one, must be that id (a program that
+ * echoes it is never answered by a stale line).  0, or -1 with what is
+ * wrong with it in err (the line itself is the caller's to quote). */
+int cmd_parse_reply(const char *line, const char *op, long long id, cmd_reply *r, char *err,
+                    size_t errlen);
 void cmd_reply_free(cmd_reply *r);
 
 void cmd_chan_reset(cmd_chan *c); /* forgets what was read; frees the buffer */

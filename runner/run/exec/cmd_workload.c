@@ -4,6 +4,7 @@
 
 #include "base/spawn.h"
 #include "base/util.h"
+#include "stats/stats.h"
 #include "base/value.h"
 #include "run/exec/cmd_launch.h"
 #include "run/exec/cmd_program.h"
@@ -14,6 +15,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +42,9 @@ static struct {
     cmd_chan ch;
     int errfd;
     char *key; /* what it was started for: program, arguments, env, folder, device */
-} prog = {0, {-1, -1, NULL, 0, 0}, -1, NULL};
+    const char *last_op; /* what its last reply answered */
+    int echoes;          /* its last reply echoed its request's id */
+} prog = {0, {-1, -1, NULL, 0, 0, 0, -1, -1, 0}, -1, NULL, NULL, 0};
 
 typedef struct cmd_state {
     cmd_launch l;
@@ -48,6 +52,11 @@ typedef struct cmd_state {
     int persistent, failed, timing;
     int errfd;                  /* per_call: the calls' stderr */
     double spawn;               /* per_call: an empty program's start, seconds */
+    /* subtract_spawn: every start of the empty program, one beside each
+     * call (doc/own-code.md#per_call), and its path */
+    double *sp;
+    int nsp, csp;
+    char *true_path;
     double rt_sum, own_sum;     /* timed calls: round trips and the program's times */
     long rt_n;
     int batch;                  /* persistent, timed loop: calls per run request */
@@ -65,7 +74,7 @@ static void tell_group(pid_t g)
         int g;
     } m;
     memset(&m, 0, sizeof m);
-    m.h = (msg_header){MSG_GROUP, 0, sizeof(int), 0};
+    m.h = (msg_header){MSG_GROUP, 0, sizeof(int), 0, wout_nonce()};
     m.g = (int)g;
     if (cur.res_fd >= 0 && fd_write_all(cur.res_fd, &m, sizeof m) < 0)
         _exit(3); /* the supervisor is gone */
@@ -74,11 +83,13 @@ static void tell_group(pid_t g)
 static void prog_stop(void)
 {
     if (prog.pid > 0)
-        cmd_stop(prog.pid, prog.ch.to, 1.0);
+        cmd_stop(prog.pid, prog.ch.to, 1.0, NULL);
     else if (prog.ch.to >= 0)
         close(prog.ch.to);
     if (prog.ch.from >= 0)
         close(prog.ch.from);
+    if (prog.ch.pidfd >= 0)
+        close(prog.ch.pidfd);
     if (prog.errfd >= 0)
         close(prog.errfd);
     cmd_chan_reset(&prog.ch);
@@ -86,24 +97,41 @@ static void prog_stop(void)
     if (prog.pid > 0)
         tell_group(0);
     prog.pid = 0;
-    prog.ch.to = prog.ch.from = prog.errfd = -1;
+    prog.ch.to = prog.ch.from = prog.ch.pidfd = prog.errfd = prog.ch.errfd = -1;
+    prog.ch.pid = 0;
+    prog.ch.id = 0;
     prog.key = NULL;
+    prog.last_op = NULL;
+    prog.echoes = 0;
+}
+
+pid_t cmd_workload_kept(void)
+{
+    return prog.pid;
 }
 
 void cmd_workload_shutdown(void)
 {
     prog_stop();
+    cmd_sweep(0);
 }
 
 /* ---- the persistent program's replies ---------------------------------------- */
 
-/* The program ended or stopped answering: the reason, with its stderr. */
+/* The program ended or stopped answering: the reason, with its stderr.
+ * One that closed its reply pipe and did not exit within a second is
+ * stopped, and said to be (not "killed by signal 9"). */
 static void gone(const char *op, rn_error *err)
 {
-    int st = cmd_stop(prog.pid, prog.ch.to, 1.0);
+    int killed;
+    int st = cmd_stop(prog.pid, prog.ch.to, 1.0, &killed);
     prog.ch.to = -1;
     char how[160], tail[700];
-    cmd_status_text(st, how, sizeof how);
+    if (killed)
+        snprintf(how, sizeof how, "closed its reply pipe (fd 4) and did not exit (the runner "
+                                  "stopped it)");
+    else
+        cmd_status_text(st, how, sizeof how);
     cmd_err_tail(prog.errfd, tail, sizeof tail);
     snprintf(err->msg, sizeof err->msg, "the program %s before answering %s%s%s", how, op,
              *tail ? "; stderr: " : "", tail);
@@ -144,15 +172,34 @@ static void keep_extras(cmd_state *s, json_object *x)
 static int ask(cmd_state *s, const char *op, json_object *fields, cmd_reply *r, double *rt,
                rn_error *err)
 {
-    double t0 = now_seconds();
     char *line = NULL;
+    /* a second reply to the last request: a program that echoes the id
+     * is caught by it (cmd_parse_reply), one that does not is looked for
+     * here (one system call) */
+    if (prog.echoes ? prog.ch.len > 0 : cmd_unasked(&prog.ch)) {
+        char shown[200];
+        const char *nl = memchr(prog.ch.buf, '\n', prog.ch.len); /* no NUL in the buffer */
+        size_t n = nl ? (size_t)(nl - prog.ch.buf) : prog.ch.len;
+        snprintf(shown, sizeof shown, "%.*s", (int)(n < sizeof shown ? n : sizeof shown - 1),
+                 prog.ch.buf);
+        sanitize_text(shown);
+        snprintf(err->msg, sizeof err->msg,
+                 "the program wrote a line nobody asked for %s%s: '%s'",
+                 prog.last_op ? "after its reply to " : "before the first request",
+                 prog.last_op ? prog.last_op : "", shown);
+        json_object_put(fields);
+        prog_stop();
+        return -1;
+    }
+    double t0 = now_seconds();
     int rc = cmd_send(&prog.ch, op, fields);
     if (rc == 0)
         rc = cmd_read_line(&prog.ch, &line);
     double t1 = now_seconds();
     if (rt)
         *rt = t1 - t0;
-    if (rc == -2) {
+    prog.last_op = op;
+    if (rc == CMD_LONG) {
         snprintf(err->msg, sizeof err->msg, "the program's reply to %s is longer than %d bytes",
                  op, CMD_PROTO_MAX_LINE);
         prog_stop();
@@ -163,7 +210,7 @@ static int ask(cmd_state *s, const char *op, json_object *fields, cmd_reply *r, 
         return -1;
     }
     char why[200];
-    if (cmd_parse_reply(line, op, r, why, sizeof why) < 0) {
+    if (cmd_parse_reply(line, op, prog.ch.id, r, why, sizeof why) < 0) {
         char shown[300];
         snprintf(shown, sizeof shown, "%s", line);
         if (strlen(line) >= sizeof shown)
@@ -176,6 +223,7 @@ static int ask(cmd_state *s, const char *op, json_object *fields, cmd_reply *r, 
         return -1;
     }
     free(line);
+    prog.echoes = json_object_object_get_ex(r->root, "id", NULL);
     keep_extras(s, r->extras);
     return 0;
 }
@@ -216,6 +264,9 @@ static int ensure_program(cmd_state *s, const char *key, int *fresh, rn_error *e
         return -1;
     }
     prog.pid = pid;
+    prog.ch.pid = pid;
+    prog.ch.pidfd = cmd_pidfd(pid);
+    prog.ch.errfd = prog.errfd;
     prog.key = xstrdup(key);
     tell_group(pid);
     return 0;
@@ -292,6 +343,12 @@ static int one_call(const cmd_launch *l, int errfd, double *secs, rn_error *err)
     pid_t pid = cmd_spawn_call(l, errfd);
     if (pid > 0)
         tell_group(pid);
+    int pfd = pid > 0 ? cmd_pidfd(pid) : -1;
+    /* its stderr kept to its tail while it runs (cmd_err_trim) */
+    for (struct pollfd pf = {pfd, POLLIN, 0}; pfd >= 0 && poll(&pf, 1, 100) == 0;)
+        cmd_err_trim(errfd);
+    if (pfd >= 0)
+        close(pfd);
     int st = pid > 0 ? cmd_wait(pid) : -1;
     *secs = now_seconds() - t0;
     if (pid > 0)
@@ -313,28 +370,40 @@ static int one_call(const cmd_launch *l, int errfd, double *secs, rn_error *err)
 
 /* spawn_seconds: the median start of an empty program (`true`), started
  * the same way as the user's (doc/own-code.md#per_call). */
-static int measure_spawn(cmd_state *s, rn_error *err)
+/* One start of the empty program, its time appended to s->sp. */
+static int spawn_once(cmd_state *s, int keep, rn_error *err)
 {
     cmd_launch t = {0};
-    t.path = spawn_find("true");
-    if (!t.path) {
-        snprintf(err->msg, sizeof err->msg, "no program 'true' on PATH to time a start with");
-        return -1;
-    }
+    t.path = s->true_path;
     char *argv[] = {t.path, NULL};
     t.argv = argv;
     t.envp = s->l.envp;
     t.cwd = s->l.cwd;
-    double d[SPAWN_TRIES + 1];
-    int rc = 0;
-    for (int i = 0; i <= SPAWN_TRIES && rc == 0; i++) /* the first warms the path */
-        rc = one_call(&t, s->errfd, &d[i], err);
-    free(t.path);
-    if (rc)
+    double d;
+    if (one_call(&t, s->errfd, &d, err) < 0)
         return -1;
-    qsort(d + 1, SPAWN_TRIES, sizeof d[0], cmp_double);
-    s->spawn = d[1 + SPAWN_TRIES / 2];
+    if (!keep)
+        return 0;
+    if (s->nsp == s->csp) {
+        s->csp = s->csp ? 2 * s->csp : 64;
+        s->sp = xrealloc(s->sp, (size_t)s->csp * sizeof *s->sp);
+    }
+    s->sp[s->nsp++] = d;
+    s->spawn = stats_median_copy(s->sp, s->nsp);
     return 0;
+}
+
+static int measure_spawn(cmd_state *s, rn_error *err)
+{
+    s->true_path = spawn_find("true");
+    if (!s->true_path) {
+        snprintf(err->msg, sizeof err->msg, "no program 'true' on PATH to time a start with");
+        return -1;
+    }
+    int rc = spawn_once(s, 0, err); /* the first warms the path */
+    for (int i = 0; i < SPAWN_TRIES && rc == 0; i++)
+        rc = spawn_once(s, 1, err);
+    return rc;
 }
 
 /* ---- the impl ------------------------------------------------------------------ */
@@ -344,6 +413,8 @@ static void state_free(cmd_state *s)
     if (!s)
         return;
     cmd_launch_free(&s->l);
+    free(s->sp);
+    free(s->true_path);
     if (s->errfd >= 0)
         close(s->errfd);
     for (int i = 0; i < s->nx; i++) {
@@ -358,6 +429,7 @@ static void state_free(cmd_state *s)
 static int cw_prepare(const rn_trial *t, void **state, rn_error *err)
 {
     (void)t;
+    cmd_guard_worker();
     cmd_state *s = xcalloc(1, sizeof *s);
     s->spec = cur.e->command;
     s->errfd = -1;
@@ -395,6 +467,10 @@ static int cw_run(void *state, rn_sample *smp, rn_error *err)
     long n = 1;
     if (!s->persistent) {
         if (one_call(&s->l, s->errfd, &rt, err) < 0)
+            return failed(s);
+        /* subtract_spawn: a start of the empty program beside every call,
+         * so that the spawn cost's interval is the samples' own span */
+        if (s->spec->subtract_spawn && spawn_once(s, 1, err) < 0)
             return failed(s);
         own = s->spec->subtract_spawn ? fmax(0, rt - s->spawn) : rt;
     } else {
@@ -451,8 +527,10 @@ static int one_op(cmd_state *s, const char *op, rn_error *err)
     if (!s->persistent || s->failed || !prog.pid)
         return 0;
     cmd_reply r;
-    if (ask(s, op, NULL, &r, NULL, err) < 0)
-        return failed(s);
+    if (ask(s, op, NULL, &r, NULL, err) < 0) {
+        failed(s);
+        return CMD_CHECK_BROKEN;
+    }
     int bad = r.kind != REPLY_OK;
     if (bad)
         snprintf(err->msg, sizeof err->msg, "%s", r.message);
@@ -508,6 +586,14 @@ static void cw_extras(void *state, void *ctx, void (*cb)(void *ctx, const char *
     for (int i = 0; i < s->nx; i++)
         cb(ctx, s->xk[i], s->xv[i]);
     put("spawn_seconds", s->spawn);
+    if (s->spec && s->spec->subtract_spawn && s->nsp > 1) { /* the starts' spread, for the noise flag */
+        double *dev = xmalloc((size_t)s->nsp * sizeof *dev);
+        for (int i = 0; i < s->nsp; i++)
+            dev[i] = fabs(s->sp[i] - s->spawn);
+        put("spawn_spread_seconds", 1.4826 * stats_median_copy(dev, s->nsp));
+        free(dev);
+        put("spawn_starts", s->nsp);
+    }
     put("protocol_seconds", s->noop);
     put("program_start_seconds", s->started);
     if (s->persistent && s->rt_n) /* per call, beside the samples */

@@ -14,9 +14,15 @@
 #include "backend.h"
 #include "experiment/trial.h"
 
+#include <sys/types.h>
+
 /* The impl: a call's time is its own (the worker takes s.seconds, summed
  * over the batch, not the wall time around the batch). */
 extern const rn_workload_impl cmd_workload;
+/* What its check() returns when the program, not its result, failed (it
+ * ended, or its reply to check broke the protocol): the reason is whole,
+ * without the "wrong result: " of a verification that failed. */
+#define CMD_CHECK_BROKEN 2
 
 /* Readies the impl for trial `trial` of e (resolved as r); the worker's
  * messages go to res_fd (the program's process group, MSG_GROUP).  NULL
@@ -31,6 +37,9 @@ const rn_workload_impl *cmd_workload_for(const experiment *e, long long trial,
  * nothing), so its calls run back to back and its device is synchronised
  * once, as a built-in workload's batch is timed. */
 void cmd_workload_batch(const rn_workload_impl *impl, int batch);
+
+/* The persistent program kept for the next trial (its pid), or 0. */
+pid_t cmd_workload_kept(void);
 
 /* Ends the persistent program, if any (the worker is about to exit). */
 void cmd_workload_shutdown(void);

@@ -35,6 +35,9 @@ typedef struct msg_header {
     int status; /* MSG_DONE */
     unsigned len;
     int retire; /* MSG_DONE: the worker exits after this trial */
+    unsigned nonce; /* the worker's, drawn by the supervisor at its start: a
+                     * header without it is bytes that something else in the
+                     * worker wrote into the pipe (supervisor.c: msg_valid) */
 } msg_header;
 
 #define MSG_MAX_PAYLOAD (1 << 16)

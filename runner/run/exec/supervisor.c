@@ -4,7 +4,9 @@
 
 #include "base/child.h"
 #include "base/util.h"
+#include "run/exec/trace.h"
 #include "run/exec/worker.h"
+#include "run/exec/worker_out.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -23,6 +26,7 @@ void sup_init(supervisor *S, const experiment *e, volatile sig_atomic_t *interru
     S->interrupted = interrupted;
     S->w = child_of(0, 0);
     S->cmd_fd = S->res_fd = -1;
+    S->guard = GUARD_NONE;
     /* looked up once, not by name every trial (issue 38) */
     S->col_affinity = experiment_column(e, "affinity");
     S->col_threads = experiment_column(e, "threads");
@@ -42,11 +46,31 @@ static void worker_child(void *arg, int in, int out)
     /* before any thread of the worker exists: they all inherit it */
     if (S->aff_pin)
         affinity_apply(&S->aff_set, S->aff_threads, 1);
+    wout_set_nonce(S->nonce);
     worker_main(S->e, in, out);
+}
+
+/* The kernel's count of out-of-memory kills (/proc/vmstat oom_kill, cgroup
+ * kills included), or -1 where it has none. */
+static long long oom_kills(void)
+{
+    FILE *f = fopen("/proc/vmstat", "r");
+    long long n = -1;
+    char line[128];
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "oom_kill %lld", &n) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return n;
 }
 
 static int spawn(supervisor *S)
 {
+    /* a header without it is not the worker's (msg_valid) */
+    if (getrandom(&S->nonce, sizeof S->nonce, GRND_NONBLOCK) != sizeof S->nonce)
+        S->nonce = (unsigned)now_seconds() ^ (unsigned)getpid() * 2654435761u;
+    S->oom_at_start = oom_kills();
     if (child_start(&S->w, CHILD_IN | CHILD_OUT | CHILD_GROUP | CHILD_TIED, worker_child, S) < 0)
         return -1;
     S->pid = S->w.pid;
@@ -60,27 +84,59 @@ static int spawn(supervisor *S)
  * worker's own group. */
 static void kill_program(supervisor *S)
 {
-    if (S->group > 0)
+    /* and every process below the worker, adopted daemons too
+     * (doc/own-code.md#what-the-runner-guarantees), while it still holds them */
+    if (S->pid > 0)
+        child_kill_tree(S->pid);
+    if (S->group > 0) {
         kill(-S->group, SIGKILL);
+        guard_watch(&S->guard, S->group, 0);
+    }
     S->group = 0;
 }
+
+/* How long a worker that closed its pipe has to end by itself before it is
+ * killed: a crash closes the pipe a moment before the worker can be waited
+ * for; a plugin that closed the descriptors it does not own, then blocked,
+ * never ends. */
+#define REAP_GRACE 1.0
 
 /* Reaps the worker; returns a description of how it ended. */
 static char *reap(supervisor *S, int killed_by_us)
 {
-    int st = 0;
+    int st = 0, stuck = 0;
     char *why;
-    /* wait for it to end, without reaping, then end what is left of its
-     * group (the group id cannot have been reused yet) */
-    child_ended(&S->w, -1);
+    /* wait for it to end (a bounded while, which a SIGTERM cuts short),
+     * without reaping, then end what is left of its group (the group id
+     * cannot have been reused yet) */
+    if (!killed_by_us) {
+        double until = now_seconds() + REAP_GRACE;
+        while (!child_ended(&S->w, 0.01))
+            if (*S->interrupted || now_seconds() > until) {
+                stuck = *S->interrupted ? 2 : 1;
+                break;
+            }
+    }
     kill_program(S); /* before the worker that reaps it */
     child_kill(&S->w);
+    child_ended(&S->w, -1);
     child_close(&S->w);
     child_reap(&S->w, &st);
-    if (WIFSIGNALED(st)) {
+    if (stuck == 2) {
+        why = xstrdup("interrupted");
+    } else if (stuck) {
+        why = xasprintf("the worker closed its pipe to the runner and did not end (something "
+                        "in it, a plugin?, closed descriptors it does not own): it was killed");
+    } else if (WIFSIGNALED(st)) {
         int sig = WTERMSIG(st);
+        long long oom = sig == SIGKILL && !killed_by_us ? oom_kills() : -1;
         if (sig == SIGKILL && !killed_by_us)
-            why = xasprintf("the worker was killed by SIGKILL (out of memory?)");
+            why = xasprintf("the worker was killed by SIGKILL (%s)",
+                            oom < 0 || S->oom_at_start < 0 ? "out of memory?"
+                            : oom > S->oom_at_start
+                                ? "out of memory: the kernel's out-of-memory killer ran"
+                                : "not by the kernel's out-of-memory killer: by a process, "
+                                  "or itself");
         else
             why = xasprintf("the worker crashed: signal %d (%s)", sig, strsignal(sig));
     } else if (WIFEXITED(st)) {
@@ -119,6 +175,7 @@ void sup_stop(supervisor *S)
 void sup_free(supervisor *S)
 {
     sup_stop(S);
+    guard_stop(&S->guard);
     free(S->aff_spec);
     S->aff_spec = NULL;
     free(S->payload);
@@ -164,6 +221,56 @@ static int read_by(supervisor *S, void *buf, size_t n, double deadline)
     memcpy(buf, S->rbuf + S->rpos, n);
     S->rpos += n;
     return RD_OK;
+}
+
+/* The group a worker names (MSG_GROUP) is killed with it: only a group
+ * whose leader is a child of the worker's, so that bytes written into the
+ * pipe by something else cannot name the runner's own group, or -1 (every
+ * process of the user's). */
+static pid_t group_of_worker(const supervisor *S, int g)
+{
+    if (g <= 1 || g == getpgrp() || getpgid(g) != g)
+        return 0;
+    char p[64], buf[512];
+    snprintf(p, sizeof p, "/proc/%d/stat", g);
+    FILE *f = fopen(p, "r");
+    size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+    if (f)
+        fclose(f);
+    buf[n] = '\0';
+    char *rp = strrchr(buf, ')'); /* "pid (comm) S ppid ..." */
+    int ppid = 0;
+    if (!rp || sscanf(rp + 1, " %*c %d", &ppid) != 1 || ppid != S->pid)
+        return 0;
+    return g;
+}
+
+/* A header as the worker writes them (proto.h): its nonce, a known type, a
+ * payload of the type's size, a status that is one.  Anything else was
+ * written by something else in the worker (a plugin, a program that found
+ * the pipe), and is never used as an index or a size. */
+static int msg_valid(const supervisor *S, const msg_header *h)
+{
+    if (h->nonce != S->nonce || h->len > MSG_MAX_PAYLOAD || (h->retire != 0 && h->retire != 1))
+        return 0;
+    switch (h->type) {
+    case MSG_SAMPLES:
+        return h->len % sizeof(rn_sample) == 0;
+    case MSG_COLD:
+        return h->len == sizeof(double);
+    case MSG_COUNTS:
+        return h->len == 2 * sizeof(double);
+    case MSG_GROUP:
+        return h->len == sizeof(int);
+    case MSG_TRACE:
+        return h->len % sizeof(trace_rec) == 0;
+    case MSG_EXTRA:
+        return 1;
+    case MSG_DONE:
+        return h->status >= 0 && h->status < ST_COUNT;
+    default:
+        return 0;
+    }
 }
 
 static void add_samples(trial_result *r, const rn_sample *s, int n)
@@ -266,7 +373,7 @@ static int sup_run_inner(supervisor *S, long long t, double timeout, int samples
     int ac = S->col_affinity, tc = S->col_threads;
     value av = ac >= 0 ? trial_value(S->e, t, ac) : (value){0};
     value tv = tc >= 0 ? trial_value(S->e, t, tc) : (value){0};
-    const char *spec = av.kind != VAL_NONE && av.text ? av.text : "none";
+    const char *spec = S->place ? S->place : av.kind != VAL_NONE && av.text ? av.text : "none";
     int threads = tv.kind == VAL_INT ? (int)tv.i : host_cpus();
     /* resolved and formatted once while the trials' spec and threads stay
      * the same (issue 38: affinity_format was a per-trial cost) */
@@ -308,11 +415,11 @@ static int sup_run_inner(supervisor *S, long long t, double timeout, int samples
     S->aff_set = set;
     S->aff_threads = threads;
     S->aff_pin = pin;
-    if (pin)
+    if (pin && !S->place) /* a block's CPU is the `blocks` column's */
         trial_result_add_extra(out, "cpus", why);
     if (!S->pid)
         trace_file_begin(S->trace, "start worker", -1);
-    int spawned = !S->pid ? spawn(S) : 1;
+    int spawned = !S->pid ? spawn(S) : 1; /* 0: a fresh one */
     if (spawned != 1)
         trace_file_end(S->trace);
     if (spawned < 0) {
@@ -321,9 +428,18 @@ static int sup_run_inner(supervisor *S, long long t, double timeout, int samples
         return 0;
     }
     if (!sent && send_trials(S, t, &cmd, timeout) < 0) {
-        free(reap(S, 0));
-        out->status = ST_FAILED;
-        out->reason = xstrdup("cannot talk to the worker process");
+        /* a worker that ended while idle, between two trials (killed from
+         * outside): t never ran, and runs again in a fresh worker; a
+         * fresh one that cannot be written to fails t, saying so */
+        char *how = reap(S, 0);
+        int fresh = spawned == 0;
+        if (!fresh && !*S->interrupted) {
+            free(how);
+            return 1;
+        }
+        out->status = *S->interrupted ? ST_INTERRUPTED : ST_FAILED;
+        out->reason = xasprintf("cannot send the trial to a fresh worker process: %s", how);
+        free(how);
         return 0;
     }
     double start = now_seconds();
@@ -333,9 +449,11 @@ static int sup_run_inner(supervisor *S, long long t, double timeout, int samples
     char *payload = S->payload;
     for (;;) {
         msg_header h;
-        int rc = read_by(S, &h, sizeof h, deadline);
-        if (rc == RD_OK && h.len > MSG_MAX_PAYLOAD)
+        int rc = read_by(S, &h, sizeof h, deadline), bad = 0;
+        if (rc == RD_OK && !msg_valid(S, &h)) {
+            bad = 1;
             rc = RD_EOF;
+        }
         if (rc == RD_OK && h.len)
             rc = read_by(S, payload, h.len, deadline);
         if (rc == RD_TIMEOUT || rc == RD_INTR) {
@@ -351,16 +469,26 @@ static int sup_run_inner(supervisor *S, long long t, double timeout, int samples
                               : xstrdup("interrupted");
             break;
         }
+        if (bad) /* not the worker's: it is stopped, its word no longer trusted */
+            child_kill(&S->w);
         if (rc == RD_EOF && !*S->interrupted && S->nahead - S->ahead_pos > 1) {
             /* the worker ended in a batch: which of its trials ended it is
              * not known, so they go one a command from t on */
             S->solo_until = S->ahead[S->nahead - 1];
-            free(reap(S, 0));
+            free(reap(S, bad));
             return 1;
         }
         if (rc == RD_EOF) {
             out->status = *S->interrupted ? ST_INTERRUPTED : ST_FAILED;
-            out->reason = reap(S, 0);
+            out->reason = reap(S, bad);
+            if (bad && !*S->interrupted) {
+                free(out->reason);
+                out->reason = xasprintf(
+                    "the worker's pipe to the runner held bytes the worker did not write "
+                    "(type %d, %u bytes): something in the worker process (a plugin, or a "
+                    "program that opened the pipe) wrote into it; the worker was stopped",
+                    h.type, h.len);
+            }
             break;
         }
         if (h.type == MSG_SAMPLES) {
@@ -375,7 +503,11 @@ static int sup_run_inner(supervisor *S, long long t, double timeout, int samples
         } else if (h.type == MSG_GROUP && h.len == sizeof(int)) {
             int g;
             memcpy(&g, payload, sizeof g);
-            S->group = g;
+            if (S->group > 0) /* the worker ended it */
+                guard_watch(&S->guard, S->group, 0);
+            S->group = group_of_worker(S, g);
+            if (S->group > 0) /* to die with the runner, however it dies */
+                guard_watch(&S->guard, S->group, 1);
         } else if (h.type == MSG_TRACE) {
             trace_file_add(S->trace, (const trace_rec *)payload, h.len / sizeof(trace_rec));
         } else if (h.type == MSG_EXTRA) {

@@ -10,6 +10,7 @@
 #include "base/child.h"
 #include "experiment/config.h"
 #include "results/rundir/result.h"
+#include "run/exec/guard.h"
 #include "run/exec/trace_file.h"
 
 #include <signal.h>
@@ -58,6 +59,12 @@ typedef struct supervisor {
     long long solo_until;           /* a batch broke: its trials go one a command */
     trace_file *trace; /* the run's timeline (doc/results.md#a-timeline-of-a-run), or NULL */
     pid_t group; /* the worker's command program's group (MSG_GROUP), or 0 */
+    guard guard;            /* kills `group` if the runner dies (guard.h) */
+    unsigned nonce;         /* in each of the worker's headers (proto.h) */
+    long long oom_at_start; /* the kernel's OOM kills when the worker started, or -1 */
+    /* a CPU list that replaces an unpinned trial's `affinity` (run/blocks.h:
+     * blocks placed on the CPUs in turn), or NULL */
+    const char *place;
 } supervisor;
 
 void sup_init(supervisor *S, const experiment *e, volatile sig_atomic_t *interrupted);

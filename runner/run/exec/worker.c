@@ -11,6 +11,7 @@
 #include "experiment/registry/backends.h"
 #include "experiment/columns.h"
 #include "run/exec/batch.h"
+#include "run/exec/cmd_program.h"
 #include "run/exec/cmd_workload.h"
 #include "run/exec/concurrent.h"
 #include "run/exec/energy.h"
@@ -34,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -159,11 +161,17 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
         free(m);
         free(curve_text);
     }
+    /* the core's own workloads call theirs other than once per call */
+    int core = impl == &core_concurrent || impl == &core_processes || impl == &cmd_workload;
+    int announce = b && b->batch_begin && !core;
+    /* the probe's and the steady rounds' batches are announced as the
+     * samples' are (batch.h batch_announce) */
+    batch_announce ann = {announce ? b->batch_begin : NULL, tr};
     /* cold caches cannot be batched: each call needs its flush */
     int probed = r->batch <= 0 && !tr->cold_cache;
     int batch = r->batch > 0 ? r->batch
                 : tr->cold_cache ? 1
-                                 : choose_batch(impl, state, 1, r->sample_time, &err, &rc, &warm_calls);
+                                 : choose_batch(impl, state, 1, r->sample_time, &ann, &err, &rc, &warm_calls);
     if (rc != 0) {
         wout_done(fd, ST_FAILED, "%s", err.msg[0] ? err.msg : "run failed");
         goto out;
@@ -177,14 +185,14 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
     int carried = steady_carries(b, prev_end, warm_start);
     double settle = steady_settle(tr->threads, r->warmup_time, min_warm, carried);
     if (r->warmups > 0 &&
-        (rc = steady_warm(impl, state, batch, warm_start, settle, r->warmup_time,
+        (rc = steady_warm(impl, state, batch, &ann, warm_start, settle, r->warmup_time,
                           r->warmup_tolerance, &warm_calls, &steady, &warm_ratio, &err)) != 0) {
         wout_done(fd, ST_FAILED, "%s", err.msg[0] ? err.msg : "run failed");
         goto out;
     }
     /* the probe again, warm (doc/timing.md#batching): it only grows the batch */
     if (probed && r->warmups > 0) {
-        batch = choose_batch(impl, state, batch, r->sample_time, &err, &rc, &warm_calls);
+        batch = choose_batch(impl, state, batch, r->sample_time, &ann, &err, &rc, &warm_calls);
         if (rc != 0) {
             wout_done(fd, ST_FAILED, "%s", err.msg[0] ? err.msg : "run failed");
             goto out;
@@ -218,9 +226,6 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
     int add_device = batch > 1 && (r->warmups == 0 || sample_has_device(&s));
     double discard_left = tr->cold_cache ? 0 : fmin(DISCARD_TIME, r->warmup_time);
     double discard_t0 = 0;
-    /* the core's own workloads call theirs other than once per call */
-    int core = impl == &core_concurrent || impl == &core_processes || impl == &cmd_workload;
-    int announce = b && b->batch_begin && !core;
     cmd_workload_batch(impl, batch); /* one request per batch: doc/own-code.md#persistent */
     if (!discard)
         timed_begin(impl, state);
@@ -372,10 +377,12 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
     }
     steady_carry_keep(&key, carried || warm_time >= min_warm, now_seconds());
     trace_begin("check", -1);
-    int wrong = impl->check && impl->check(state, &err) != 0;
+    int wrong = impl->check ? impl->check(state, &err) : 0;
     trace_end();
-    if (wrong) {
-        wout_done(fd, ST_FAILED, "wrong result: %s", err.msg);
+    if (wrong) { /* a command program that broke down is no wrong result */
+        wout_done(fd, ST_FAILED, "%s%s",
+                  impl == &cmd_workload && wrong == CMD_CHECK_BROKEN ? "" : "wrong result: ",
+                  err.msg);
         goto out;
     }
     if (impl->extras) {
@@ -523,12 +530,23 @@ void worker_main(const experiment *e, int cmd_fd, int res_fd)
     /* Ctrl-C reaches the whole process group: the supervisor decides. */
     signal(SIGINT, SIG_IGN);
     signal(SIGPIPE, SIG_DFL);
+    /* what a trial's processes leave (a daemon whose parent ended) is
+     * adopted by the worker, not init: cmd_sweep ends it */
+    prctl(PR_SET_CHILD_SUBREAPER, 1);
     for (;;) {
         worker_cmd cmd;
         if (!next_cmd(cmd_fd, &cmd))
             break;
+        /* bytes something else wrote into the pipe (a program that opened
+         * it through /proc) are no trial to run */
+        if (cmd.trial < 0 || cmd.trial >= e->ntrials || cmd.more < 0 || cmd.more > 4096 ||
+            cmd.samples < -1 || cmd.warmups < -1)
+            _exit(3);
         wout_batch(cmd.more > 0); /* proto.h: a batch's verdicts go together */
         worker_run_trial(e, &cmd, res_fd);
+        /* no process of the trial outlives it but a kept program
+         * (doc/own-code.md#what-the-runner-guarantees) */
+        cmd_sweep(cmd_workload_kept());
         if (cmd.more <= 0 || wout_retired()) {
             wout_batch(0);
             wout_flush(res_fd);

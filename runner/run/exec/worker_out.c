@@ -48,9 +48,21 @@ void wout_flush(int fd)
     out_flush(fd);
 }
 
+static unsigned nonce;
+
+void wout_set_nonce(unsigned n)
+{
+    nonce = n;
+}
+
+unsigned wout_nonce(void)
+{
+    return nonce;
+}
+
 void wout_msg(int fd, int type, int status, const void *payload, unsigned len)
 {
-    msg_header h = {type, status, len, retire};
+    msg_header h = {type, status, len, retire, nonce};
     if (out_len + sizeof h + len > sizeof out_buf)
         out_flush(fd);
     memcpy(out_buf + out_len, &h, sizeof h);

@@ -16,6 +16,9 @@ typedef struct sample_buf {
     double last_flush;
 } sample_buf;
 
+/* The nonce of every header this worker sends (proto.h), before its first. */
+void wout_set_nonce(unsigned nonce);
+unsigned wout_nonce(void);
 /* A trial starts: its device (a failed CUDA trial retires the worker) and
  * the descriptor its messages go to. */
 void wout_trial(int fd, rn_device_kind device);

@@ -1,0 +1,224 @@
+/* change.c - see change.h. */
+#include "stats/change.h"
+
+#include "base/util.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* The regularised incomplete beta I_x(a, b) by its continued fraction
+ * (modified Lentz), the usual way; x in [0, 1]. */
+static double beta_cf(double a, double b, double x)
+{
+    const double tiny = 1e-300;
+    double c = 1.0, d = 1.0 - (a + b) * x / (a + 1.0);
+    d = fabs(d) < tiny ? tiny : d;
+    d = 1.0 / d;
+    double h = d;
+    for (int m = 1; m <= 300; m++) {
+        double m2 = 2.0 * m;
+        double aa = m * (b - m) * x / ((a + m2 - 1.0) * (a + m2));
+        d = 1.0 + aa * d;
+        d = fabs(d) < tiny ? tiny : d;
+        c = 1.0 + aa / c;
+        c = fabs(c) < tiny ? tiny : c;
+        d = 1.0 / d;
+        h *= d * c;
+        aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1.0));
+        d = 1.0 + aa * d;
+        d = fabs(d) < tiny ? tiny : d;
+        c = 1.0 + aa / c;
+        c = fabs(c) < tiny ? tiny : c;
+        d = 1.0 / d;
+        double del = d * c;
+        h *= del;
+        if (fabs(del - 1.0) < 1e-14)
+            break;
+    }
+    return h;
+}
+
+static double inc_beta(double a, double b, double x)
+{
+    if (x <= 0)
+        return 0;
+    if (x >= 1)
+        return 1;
+    double lbt = lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x);
+    if (x < (a + 1.0) / (a + b + 2.0))
+        return exp(lbt) * beta_cf(a, b, x) / a;
+    return 1.0 - exp(lbt) * beta_cf(b, a, 1.0 - x) / b;
+}
+
+double t_cdf(double t, double df)
+{
+    if (isnan(t) || !(df > 0))
+        return NAN;
+    if (isinf(t))
+        return t > 0 ? 1.0 : 0.0;
+    double tail = 0.5 * inc_beta(df / 2.0, 0.5, df / (df + t * t));
+    return t > 0 ? 1.0 - tail : tail;
+}
+
+double t_quantile(double p, double df)
+{
+    if (!(p > 0 && p < 1) || !(df > 0))
+        return NAN;
+    double lo = -1e6, hi = 1e6;
+    for (int i = 0; i < 200; i++) { /* bisection: t_cdf is monotone */
+        double mid = 0.5 * (lo + hi);
+        if (t_cdf(mid, df) < p)
+            lo = mid;
+        else
+            hi = mid;
+        if (hi - lo < 1e-10 * (1.0 + fabs(mid)))
+            break;
+    }
+    return 0.5 * (lo + hi);
+}
+
+/* One run: its centre, and its within-cell sum of squares, degrees of
+ * freedom and variance factor (var(centre) = s^2 * factor). 0 when it
+ * has no usable block. */
+typedef struct run_fit {
+    double centre, ss, df, factor;
+} run_fit;
+
+static int fit_run(const change_run *r, int use_cells, run_fit *f)
+{
+    int n = 0, cells[64], ncell = 0, count[64];
+    double sum[64];
+    for (int i = 0; i < r->n; i++) {
+        if (!(r->med[i] > 0) || !isfinite(r->med[i]))
+            continue;
+        int c = use_cells && r->cell ? r->cell[i] : -1, k;
+        for (k = 0; k < ncell && cells[k] != c; k++)
+            ;
+        if (k == ncell) {
+            if (ncell == 64)
+                continue;
+            cells[ncell] = c;
+            count[ncell] = 0;
+            sum[ncell++] = 0;
+        }
+        count[k]++;
+        sum[k] += log(r->med[i]);
+        n++;
+    }
+    if (!n)
+        return 0;
+    if (use_cells && n - ncell < 1 && ncell > 1)
+        return fit_run(r, 0, f); /* one block a CPU: the CPUs' gap is noise */
+    f->centre = f->ss = f->factor = 0;
+    for (int k = 0; k < ncell; k++) {
+        f->centre += sum[k] / count[k] / ncell;
+        f->factor += 1.0 / count[k] / ((double)ncell * ncell);
+    }
+    for (int i = 0; i < r->n; i++) {
+        if (!(r->med[i] > 0) || !isfinite(r->med[i]))
+            continue;
+        int c = use_cells && r->cell ? r->cell[i] : -1, k;
+        for (k = 0; k < ncell && cells[k] != c; k++)
+            ;
+        if (k == ncell)
+            continue;
+        double d = log(r->med[i]) - sum[k] / count[k];
+        f->ss += d * d;
+    }
+    f->df = n - ncell;
+    return 1;
+}
+
+typedef struct side_fit {
+    int nruns;
+    double centre, factor_sum, between, between_df;
+} side_fit;
+
+static void fit_side(const change_run *runs, int n, side_fit *s, double *ss, double *df)
+{
+    run_fit *f = xcalloc((size_t)n + 1, sizeof *f);
+    s->nruns = 0;
+    s->centre = s->factor_sum = 0;
+    for (int r = 0; r < n; r++)
+        if (fit_run(&runs[r], 1, &f[s->nruns])) {
+            *ss += f[s->nruns].ss;
+            *df += f[s->nruns].df;
+            s->centre += f[s->nruns].centre;
+            s->factor_sum += f[s->nruns].factor;
+            s->nruns++;
+        }
+    s->between = NAN;
+    s->between_df = 0;
+    if (s->nruns) {
+        s->centre /= s->nruns;
+        if (s->nruns >= 2) {
+            double v = 0;
+            for (int r = 0; r < s->nruns; r++)
+                v += (f[r].centre - s->centre) * (f[r].centre - s->centre);
+            s->between = v / (s->nruns - 1) / s->nruns;
+            s->between_df = s->nruns - 1;
+        }
+    }
+    free(f);
+}
+
+int change_estimate(const change_run *old, int nold, const change_run *new_runs, int nnew,
+                    change_est *est)
+{
+    est->old_centre = est->new_centre = est->ratio = est->se = est->df = est->p = NAN;
+    est->detectable = INFINITY;
+    est->by_runs = 0;
+    side_fit o, w;
+    double ss = 0, df = 0;
+    fit_side(old, nold, &o, &ss, &df);
+    fit_side(new_runs, nnew, &w, &ss, &df);
+    if (!o.nruns || !w.nruns)
+        return -1;
+    est->old_centre = exp(o.centre);
+    est->new_centre = exp(w.centre);
+    est->ratio = exp(w.centre - o.centre);
+    double s2 = df > 0 ? ss / df : NAN;
+    /* each side: the within-run variance of its centre, or its runs' spread when larger */
+    double v[2], d[2];
+    const side_fit *sf[2] = {&o, &w};
+    int within[2];
+    for (int i = 0; i < 2; i++) {
+        double vw = isfinite(s2) ? s2 * sf[i]->factor_sum / ((double)sf[i]->nruns * sf[i]->nruns)
+                                 : NAN;
+        within[i] = 1;
+        v[i] = vw;
+        d[i] = df;
+        if (isfinite(sf[i]->between) && !(sf[i]->between <= vw)) {
+            v[i] = sf[i]->between;
+            d[i] = sf[i]->between_df;
+            within[i] = 0;
+            est->by_runs = 1;
+        }
+    }
+    if (!isfinite(v[0]) || !isfinite(v[1]))
+        return 0; /* no noise estimate: nothing could be detected */
+    double var = v[0] + v[1];
+    double dof;
+    if (within[0] && within[1])
+        dof = df;
+    else {
+        double den = 0;
+        for (int i = 0; i < 2; i++)
+            den += d[i] > 0 ? v[i] * v[i] / d[i] : 0;
+        dof = den > 0 ? var * var / den : 0;
+    }
+    if (!(dof > 0))
+        return 0;
+    est->se = sqrt(var);
+    est->df = dof;
+    double diff = w.centre - o.centre;
+    if (est->se > 0) {
+        double t = fabs(diff) / est->se;
+        est->p = 2.0 * (1.0 - t_cdf(t, dof));
+        est->detectable = exp(t_quantile(0.975, dof) * est->se) - 1.0;
+    } else { /* identical blocks: any change is seen */
+        est->p = diff != 0 ? 0.0 : 1.0;
+        est->detectable = 0;
+    }
+    return 0;
+}

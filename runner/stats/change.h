@@ -1,0 +1,47 @@
+/* change.h - the change between two sides (OLD and NEW) of a trial from
+ * their runs' block medians, with the smallest change it could have
+ * detected (doc/compare.md#what-one-run-can-show).  Used by `runner compare`;
+ * a history gate can pass each earlier run as a run of one block.
+ *
+ * Each run's blocks (block medians, > 0) are grouped by the CPU they ran on
+ * (cell; -1: not known).  A run's centre is the mean over its cells of the
+ * mean log block median (so a run with half its blocks on a slow CPU and
+ * half on a fast one is compared as such with another); its noise is the
+ * spread of the log block medians within cells, pooled over every run of
+ * both sides (degrees of freedom: blocks less cells).  A run whose cells
+ * leave no degree of freedom (one block per CPU) is taken as one cell.  A
+ * side with two runs or more also has the spread of its runs' centres; the
+ * larger of the two variances is the side's.  The difference of the sides'
+ * centres over its standard error is a t statistic (Welch-Satterthwaite
+ * degrees of freedom); `detectable` is the half-width of its 95 % interval
+ * as a ratio less 1 (0.12: a change of +-12 % would have been seen). */
+#ifndef RUNNER_CHANGE_H
+#define RUNNER_CHANGE_H
+/* public header of runner/stats/ */
+
+/* One run of a side: n block medians and the CPU of each (NULL: unknown). */
+typedef struct change_run {
+    const double *med;
+    const int *cell;
+    int n;
+} change_run;
+
+typedef struct change_est {
+    double old_centre, new_centre; /* exp of the sides' mean log centres */
+    double ratio;                  /* new / old */
+    double se, df;                 /* of the log ratio */
+    double p;                      /* two-sided; NaN without a noise estimate */
+    double detectable;             /* exp(t(0.975, df) se) - 1; INFINITY without one */
+    int by_runs;                   /* 1: a side's run-to-run spread set the noise */
+} change_est;
+
+/* 0, or -1 when a side has no usable block (est then NaN, detectable INFINITY). */
+int change_estimate(const change_run *old, int nold, const change_run *new_runs, int nnew,
+                    change_est *est);
+
+/* Student's t: P(T <= t) with df degrees of freedom (df > 0), and the
+ * quantile of probability p (0 < p < 1). */
+double t_cdf(double t, double df);
+double t_quantile(double p, double df);
+
+#endif
