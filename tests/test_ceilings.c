@@ -330,7 +330,8 @@ Test(ceilings, roofline_drawn_for_a_study, .timeout = 180)
 
 /* The roofline's size labels never print over each other: nine points at
  * one intensity, 1 % apart in GFLOP/s (a memory-bound sweep), keep the
- * labels that clear the ones before them, and every point. */
+ * labels that clear the ones before them, each a range of the sizes beside
+ * it ("16–512"), and every point. */
 Test(ceilings, roofline_labels_do_not_overlap, .timeout = 60)
 {
     char *d = tmpdir(), src[4096], dst[4096], cmd[16384];
@@ -387,12 +388,13 @@ Test(ceilings, roofline_labels_do_not_overlap, .timeout = 60)
     snprintf(src, sizeof src, "%s/plots/roofline.gp", dst);
     char *gp = slurp(src);
     cr_assert_not_null(gp, "no roofline: %s", r.err);
-    /* every point drawn, two labels: 16 and the first size 11 pixels above */
+    /* every point drawn, two labels: 16 and the first size 11 pixels above,
+     * each naming the sizes that sit by it */
     char *pts = strstr(gp, "$r0 << EOD\n"), *lab = strstr(gp, "$l0 << EOD\n");
     cr_assert(pts && lab, "%s", gp);
     cr_assert(strstr(pts, "$r0 << EOD\n0.5 1 16\n0.5 1.01 32\n") == pts, "%s", pts);
     cr_assert(strstr(pts, "0.5 1.08 4096\nEOD"), "%s", pts);
-    cr_assert(strstr(lab, "$l0 << EOD\n0.5 1 16\n0.5 1.06 1024\nEOD\n") == lab, "%s", lab);
+    cr_assert(strstr(lab, "$l0 << EOD\n0.5 1 16\u2013512\n0.5 1.06 1024\u20134096\nEOD\n") == lab, "%s", lab);
     cr_assert(strstr(gp, "$l0 using 1:2:3 with labels"), "%s", gp);
     free(gp), free(csv), free(d);
 }

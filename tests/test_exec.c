@@ -7,6 +7,7 @@
 #include "scenario.h"
 
 #include <criterion/criterion.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -262,6 +263,25 @@ Test(exec, a_failing_command_exits_1_with_its_reason)
     cr_assert_eq(r.status, 1, "%s", r.err);
     cr_assert(strstr(r.out, "Benchmark 1: false\n  failed: the program exited with status 1"),
               "%s", r.out);
+    rm_rf(d);
+    free(d);
+}
+
+Test(exec, an_interrupted_run_says_how_to_continue_it)
+{
+    char *d = tmpdir();
+    char *args[] = {"exec", "--no-plots", "--no-history", "-r", "3", "-w", "0", "-L", "n=1,2,3,4",
+                    "--", "sleep", "0.{n}", NULL};
+    int o, e;
+    pid_t pid = start_in(d, NULL, args, &o, &e);
+    usleep(2500000); /* past the first trial (0.1 s x 3), into the later ones */
+    kill(pid, SIGINT);
+    proc_out r;
+    finish(pid, o, e, &r);
+    cr_assert_eq(r.status, 130, "%s", r.err);
+    expect_parts(r.err, (const char *[]){"runner: interrupted; finished trials are saved. Continue "
+                                         "with: runner --resume --output results results/sleep-0.-n/",
+                                         "/experiment.yaml\n", NULL});
     rm_rf(d);
     free(d);
 }

@@ -336,6 +336,55 @@ char *sanitize_lines(char *s)
     return sanitize(s, 1);
 }
 
+int utf8_len(const unsigned char *s)
+{
+    if (s[0] < 0x80)
+        return 1;
+    int n = s[0] >= 0xC2 && s[0] <= 0xDF ? 2 : s[0] >= 0xE0 && s[0] <= 0xEF ? 3
+            : s[0] >= 0xF0 && s[0] <= 0xF4                                ? 4
+                                                                            : 0;
+    for (int i = 1; i < n; i++)
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+    if ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] > 0x9F) ||
+        (s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] > 0x8F))
+        return 0;
+    return n;
+}
+
+char *utf8_text(const char *s)
+{
+    strbuf b = {0};
+    sb_puts(&b, ""); /* "" stays "", not NULL */
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        int n = utf8_len(p);
+        if (n) {
+            sb_putn(&b, (const char *)p, (size_t)n);
+            p += n;
+        } else {
+            sb_puts(&b, "\xEF\xBF\xBD");
+            p++;
+        }
+    }
+    return sb_take(&b);
+}
+
+char *utf8_own(char *s)
+{
+    if (!s)
+        return s;
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        int n = utf8_len(p);
+        if (!n) {
+            char *u = utf8_text(s);
+            free(s);
+            return u;
+        }
+        p += n;
+    }
+    return s;
+}
+
 /* All n bytes read into p, or written from it (EINTR retried): 0, or -1. */
 static int fd_all(int fd, char *p, size_t n, int writing)
 {

@@ -78,6 +78,18 @@ char *sanitize_text(char *s);
 /* The same, but line feeds stay: for text of several lines. */
 char *sanitize_lines(char *s);
 
+/* Length of the valid UTF-8 sequence at s (RFC 3629: no overlong form, no
+ * surrogate, nothing past U+10FFFF): 1 to 4, or 0 where none starts. */
+int utf8_len(const unsigned char *s);
+/* s as valid UTF-8, malloc'd: each byte that starts no valid sequence
+ * becomes U+FFFD, as `runner export` writes them
+ * (doc/results.md#exporting-a-run). */
+char *utf8_text(const char *s);
+/* s (malloc'd, or NULL) as valid UTF-8: s itself when it is, else
+ * utf8_text(s), s freed.  For text from a user's program or plugin before it
+ * becomes a cell (doc/own-code.md#what-the-runner-checks). */
+char *utf8_own(char *s);
+
 /* Seconds on CLOCK_MONOTONIC. */
 double now_seconds(void);
 

@@ -8,6 +8,8 @@
  *   --daemon FILE  leaves a daemon (setsid, double fork) that writes its pid
  *                  to FILE and sleeps 60 s; exits 0
  *   --sleep FILE   writes its pid to FILE, sleeps 60 s
+ *   --flood        writes 32 MiB to stderr, waits 0.3 s, and exits 3 if its
+ *                  stderr file holds more than 4 MiB in memory (st_blocks)
  * persistent (no argument), by the setup parameter `action`; $PIDFILE
  * names the file a process writes its pid to:
  *   ok            answers every request (echoing its id)
@@ -99,6 +101,21 @@ static const char *field(const char *line, const char *name, char *out, size_t l
     return out;
 }
 
+/* 32 MiB to stderr, then 0.3 s for the runner to cut it: the bytes its
+ * file holds in memory */
+static long long flood(void)
+{
+    static char junk[1 << 20];
+    memset(junk, 'x', sizeof junk);
+    for (int i = 0; i < 32; i++)
+        if (write(2, junk, sizeof junk) < 0)
+            break;
+    struct timespec t = {0, 300 * 1000 * 1000};
+    nanosleep(&t, NULL);
+    struct stat st;
+    return fstat(2, &st) == 0 ? (long long)st.st_blocks * 512 : 0;
+}
+
 static int forge(void)
 {
     struct {
@@ -134,6 +151,14 @@ int main(int argc, char **argv)
         return forge();
     if (argc >= 3 && !strcmp(argv[1], "--daemon")) {
         daemon_off(argv[2]);
+        return 0;
+    }
+    if (argc >= 2 && !strcmp(argv[1], "--flood")) {
+        long long held = flood();
+        if (held > 4 << 20) {
+            fprintf(stderr, "\nhostile_prog: stderr holds %lld bytes\n", held);
+            return 3;
+        }
         return 0;
     }
     if (argc >= 3 && !strcmp(argv[1], "--sleep")) {
@@ -185,17 +210,8 @@ int main(int argc, char **argv)
             if (k > 0 && !strcmp(action, "daemon_hang"))
                 for (;;)
                     pause();
-            if (k > 0 && held < 0 && !strcmp(action, "stderr_flood")) {
-                static char junk[1 << 20];
-                memset(junk, 'x', sizeof junk);
-                for (int i = 0; i < 32; i++)
-                    if (write(2, junk, sizeof junk) < 0)
-                        break;
-                struct timespec t = {0, 300 * 1000 * 1000};
-                nanosleep(&t, NULL);
-                struct stat st;
-                held = fstat(2, &st) == 0 ? (long long)st.st_blocks * 512 : 0;
-            }
+            if (k > 0 && held < 0 && !strcmp(action, "stderr_flood"))
+                held = flood();
             double t0 = now();
             for (int i = 0; i < k; i++)
                 for (double end = now() + spin; now() < end;)
