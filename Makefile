@@ -7,7 +7,14 @@
 #   make install PREFIX=/usr/local    make clean
 #                   (with include/runner/workload.h and lib/pkgconfig/runner.pc for plugins)
 #   make check-man, make check-completion   the man page renders; bash completion works
+#   make test-host-kernels   the CUDA kernels and batch timer run on the CPU (no GPU needed)
+#   make gpu-first  the first check on a GPU machine, one screen (one line without a GPU)
 # SAN=1 builds with AddressSanitizer + UBSan into build-san/.
+# Parallel by default (every core) unless the command line says -j.
+
+ifeq ($(filter -j%,$(MAKEFLAGS)),)
+MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 2)
+endif
 
 PREFIX   ?= /usr/local
 CC       ?= gcc
@@ -70,8 +77,8 @@ else
 OUTBIN := bin/runner
 endif
 
-.PHONY: check-layout check-man check-completion aa gpu-acceptance gpu-bundle deps-test install-packages studies all run test test-gpu test-valgrind fuzz-smoke fuzz/fuzz_config fuzz/fuzz_lua fuzz/fuzz_resume fuzz/fuzz_export install clean deps plots
-all: $(OUTBIN) cuda $(BUILD)/pkgconfig/runner-uninstalled.pc
+.PHONY: check-layout check-man check-completion aa gpu-acceptance gpu-first test-host-kernels gpu-bundle deps-test install-packages studies all run test test-gpu test-valgrind fuzz-smoke fuzz/fuzz_config fuzz/fuzz_lua fuzz/fuzz_resume fuzz/fuzz_export install clean deps plots
+all: $(OUTBIN) cuda-if-driver $(BUILD)/pkgconfig/runner-uninstalled.pc
 
 # --- dependencies -----------------------------------------------------------
 # Installs what is missing when run as root; otherwise prints the apt-get line.
@@ -95,6 +102,13 @@ $(BUILD)/%.o: %.c
 	@$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
 -include $(CORE_OBJS:.o=.d) $(TEST_OBJS:.o=.d) $(BUILD)/runner/cli/main.d
+
+# a goal that installs packages does so before anything compiles (the
+# build is parallel: the compiles would not wait for it otherwise)
+DEPS_GOAL := $(if $(filter deps-test test test-valgrind test-gpu fuzz-smoke,$(MAKECMDGOALS)),deps-test,$(if $(filter deps run studies,$(MAKECMDGOALS)),deps))
+ifneq ($(DEPS_GOAL),)
+$(CORE_OBJS) $(TEST_OBJS) $(BUILD)/runner/cli/main.o: | $(DEPS_GOAL)
+endif
 
 # The objects that print the commit (--version, meta.json's git_revision)
 # are rebuilt when it changes: $(BUILD)/git-rev is rewritten only then.
@@ -140,8 +154,20 @@ $(BUILD)/pkgconfig/runner-uninstalled.pc: Makefile include/runner/workload.h
 	@mkdir -p $(dir $@)
 	@$(call runner_pc,$(CURDIR), (the source tree, not installed)) >$@
 
-# --- the CUDA backend (optional: built whenever nvcc exists) ----------------
+# --- the CUDA backend (optional) ---------------------------------------------
+# Built by `make` where nvcc and a CUDA driver both exist; where nvcc exists
+# without a driver (a build machine, CI) `make` skips it, so that a fresh
+# `make` stays about a minute on two cores, and `make test` and `make cuda`
+# compile it (compile coverage: doc/contributing/testing.md#gpu-code-on-the-cpu).
+# CUDA=1 or CUDA=0 on the command line decides instead.  Each .cu file is
+# its own object (nvcc -c, no relocatable device code: no kernel calls
+# another file's device code), so the files compile in parallel and a
+# change recompiles one.
 CUDA_SRCS := $(wildcard backends/cuda/*.cu)
+# (in build/ with SAN=1 too: the sanitizers do not change them)
+CUDA_OBJS := $(CUDA_SRCS:%.cu=build/%.o) $(SHARED_SRCS:%.c=build/cuda/%.o)
+CUDA_DRIVER := $(shell [ -e /proc/driver/nvidia/version ] || ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1' && echo yes)
+CUDA ?= $(if $(CUDA_DRIVER),1,0)
 # Machine code for Ampere (sm_80, which sm_86/sm_89 also run) and Hopper
 # (sm_90), and PTX for compute_75 so that Turing and GPUs newer than this
 # toolkit's targets JIT-compile it; the library finds cuBLAS and cudart in the
@@ -150,19 +176,36 @@ CUDA_LIBDIR = $(abspath $(dir $(realpath $(NVCC)))/../lib64)
 NVFLAGS   := -O2 -std=c++20 -Xcompiler -fPIC,-Wall,-fopenmp -Irunner -Ibackends \
              -gencode=arch=compute_80,code=sm_80 -gencode=arch=compute_90,code=sm_90 \
              -gencode=arch=compute_75,code=compute_75
+.PHONY: cuda cuda-if-driver
 ifneq ($(NVCC),)
 ifneq ($(CUDA_SRCS),)
 cuda: lib/runner-cuda.so
-lib/runner-cuda.so: $(CUDA_SRCS) $(SHARED_SRCS) $(wildcard backends/cuda/*.h runner/backend.h backends/*.h)
+ifeq ($(CUDA),1)
+cuda-if-driver: cuda
+else
+cuda-if-driver:
+	@echo "no CUDA driver here: the CUDA backend is not built (make cuda builds it; make test compiles it)"
+endif
+build/backends/cuda/%.o: backends/cuda/%.cu
+	@mkdir -p $(dir $@)
+	@echo "  NVCC  $<"
+	@$(NVCC) $(NVFLAGS) -MMD -MP -c $< -o $@
+# the shared sources, as CUDA C++ (cnn_model.h's f16 conversions under nvcc)
+build/cuda/backends/%.o: backends/%.c
+	@mkdir -p $(dir $@)
+	@echo "  NVCC  $<"
+	@$(NVCC) $(NVFLAGS) -MMD -MP -x cu -c $< -o $@
+-include $(CUDA_OBJS:.o=.d)
+lib/runner-cuda.so: $(CUDA_OBJS)
 	@mkdir -p lib
-	$(NVCC) $(NVFLAGS) -shared -o $@ -x cu $(CUDA_SRCS) $(SHARED_SRCS) -lcublas -lcudart -lgomp -ldl \
+	$(NVCC) $(NVFLAGS) -shared -o $@ $^ -lcublas -lcudart -lgomp -ldl \
 	  -Xlinker --enable-new-dtags -Xlinker -rpath=$(CUDA_LIBDIR)
 else
-cuda:
+cuda cuda-if-driver:
 	@true
 endif
 else
-cuda:
+cuda cuda-if-driver:
 	@echo "nvcc not found: the CUDA backend is not built (CUDA trials will be skipped)"
 endif
 
@@ -194,6 +237,11 @@ $(BUILD)/tests/fake-%.so: tests/fake/fake_backend.c runner/backend.h include/run
 # the plugins of tests/test_plugin.c, built against the public header alone
 PLUGIN_VARIANTS := ok abi norelease nosym crash hang closefds forge selfkill pidfile
 PLUGINS := $(PLUGIN_VARIANTS:%=$(BUILD)/tests/plugin-%.so) $(BUILD)/tests/plugin-cpp.so
+# tests/test_untrusted.c's: a device time and a work count as a plugin's bug reports them
+PLUGINS += $(BUILD)/tests/plugin-liar.so
+$(BUILD)/tests/plugin-liar.so: tests/plugin/liar_plugin.c include/runner/workload.h
+	@mkdir -p $(dir $@)
+	@$(CC) -std=c11 -Wall -Wextra -Werror -fPIC -shared -Iinclude $< -o $@
 $(BUILD)/tests/plugin-cpp.so: tests/plugin/cpp_plugin.cc include/runner/workload.h
 	@mkdir -p $(dir $@)
 	@$(CXX) -std=c++20 -Wall -Wextra -Wno-missing-field-initializers -Werror -fPIC -shared \
@@ -215,9 +263,16 @@ aa: $(OUTBIN)
 # that no test's run pays the probe (a test that interrupts a run after
 # 0.4 s would interrupt the probe)
 test test-valgrind: export XDG_CACHE_HOME := $(abspath $(BUILD))/tests/cache
-test: deps-test $(OUTBIN) $(BUILD)/pkgconfig/runner-uninstalled.pc $(BUILD)/tests/runner-tests $(FAKES) $(PLUGINS)
+test: deps-test $(OUTBIN) $(BUILD)/pkgconfig/runner-uninstalled.pc $(BUILD)/tests/runner-tests $(FAKES) $(PLUGINS) cuda
 	@$(BIN) machine >/dev/null
 	$(TEST_ENV) $(BUILD)/tests/runner-tests --jobs 2
+	@# the CUDA kernels and the batch timer on the CPU, with seeded faults
+	@# (doc/contributing/testing.md#gpu-code-on-the-cpu)
+	@bash tests/hostk/run.sh $(BUILD)
+	@# make test-gpu's checks against fake run folders; make gpu-first's one
+	@# line without a GPU
+	@bash tests/gpu/checks-test.sh
+	@bash tests/gpu/first-test.sh
 	@# timing-sensitive tests need the machine to themselves; not under the
 	@# sanitizers, whose checks slow a kernel such as axpb 17x and so time
 	@# themselves (.ci/run runs them in the plain build's `make test`)
@@ -226,6 +281,8 @@ ifneq ($(SAN),1)
 endif
 	@$(MAKE) -s check-man check-completion check-layout RUNNER_BIN=$(abspath $(BIN))
 	@BUILD=$(BUILD) bash tests/adding-workload.sh
+	@# the commands README.md and doc/ mark with <!-- doc-test -->, as written
+	@BUILD=$(BUILD) bash tests/doc-commands.sh
 ifneq ($(SAN),1)
 	@# make install, then a plugin from `runner new workload` built against the installed header
 	@bash tests/plugin-install.sh
@@ -262,6 +319,21 @@ check-completion: $(OUTBIN)
 
 test-gpu: deps-test $(OUTBIN) cuda
 	@RUNNER_BIN=$(abspath $(BIN)) bash tests/gpu/run.sh
+
+# The GPU code run on the CPU (doc/contributing/testing.md#gpu-code-on-the-cpu):
+# the element-wise kernels as host code under ASan + UBSan, three seeded
+# faults that must fail, the batch timer against a mock device clock
+test-host-kernels:
+	@bash tests/hostk/run.sh $(BUILD)
+
+# The first call on a GPU machine (doc/contributing/testing.md#gpu-first):
+# compute-sanitizer over the element-wise paths, tests/gpu's workloads,
+# large and lua with every trial ok, bench/gpu.sh's device rows against
+# PyTorch; one screen, under 5 minutes.  Without a GPU: one line saying
+# so, nothing built or run.  It builds what is missing itself, so that a
+# carried build (bench/gpu-bundle.sh) is not rebuilt on the GPU machine.
+gpu-first:
+	@bash bench/gpu-first.sh $(or $(OUT),build/gpu-first); rc=$$?; [ $$rc -eq 3 ] || exit $$rc
 
 # The one-call GPU acceptance run (doc/contributing/testing.md#gpu-acceptance): OUT=DIR
 gpu-acceptance: $(OUTBIN) cuda

@@ -1,6 +1,7 @@
 # bash completion for runner (installed by `make install` to
 # $(PREFIX)/share/bash-completion/completions/runner).
-# Completes the commands (`runner new workload` too), their options and values, workload names (from
+# Completes the commands (`runner new workload` too), their options and values (after
+# `runner exec ... --`, programs and files), workload names (from
 # `runner list workloads`) after `--filter workload=`, experiment files
 # (*.yaml, *.yml) and run folders.
 
@@ -18,7 +19,7 @@ _runner()
     prev=""
     [ "$COMP_CWORD" -gt 0 ] && prev="${COMP_WORDS[COMP_CWORD-1]}"
 
-    local commands="validate plot report export list merge submit status compare machine history gate new help"
+    local commands="validate plot report export list merge submit status compare machine history gate new exec help"
     local run_opts="--output --filter --resume --shard --run-dir --trace --no-plots --quiet
         --allow-unsafe-lua --history --no-history --revision --dry-run --help --version"
 
@@ -71,8 +72,22 @@ _runner()
         fi
         return 0
         ;;
+    --protocol)
+        COMPREPLY=($(compgen -W "per_call persistent" -- "$cur"))
+        return 0
+        ;;
+    --shell)
+        COMPREPLY=($(compgen -W "none" -- "$cur"))
+        return 0
+        ;;
+    --export-json)
+        COMPREPLY=($(compgen -f -X '!*.json' -- "$cur") $(compgen -d -- "$cur"))
+        return 0
+        ;;
     --shard | --shards | --partition | --time | --gpus-per-shard | --sbatch-arg | \
-        --threshold | --noise-floor | --ignore | --revision | --experiment | --machine | --window)
+        --threshold | --noise-floor | --ignore | --revision | --experiment | --machine | --window | \
+        --warmup | -w | --runs | -r | --min-runs | -m | --max-runs | -M | --parameter-list | -L | \
+        --parameter-scan | -P | --parameter-step-size | -D | --command-name | -n | --timeout)
         return 0
         ;;
     esac
@@ -99,7 +114,7 @@ _runner()
         if [[ "$cur" == -* ]]; then
             local o="--quiet"
             [ "$cmd" = merge ] && o="--quiet --history --no-history --revision"
-            [ "$cmd" = gate ] && o="--window --history"
+            [ "$cmd" = gate ] && o="--window --threshold --history"
             [ "$cmd" = plot ] && o="--config --quiet"
             [ "$cmd" = export ] && o="--format"
             COMPREPLY=($(compgen -W "$o" -- "$cur"))
@@ -121,6 +136,25 @@ _runner()
             COMPREPLY=($(compgen -W "--cuda --dir" -- "$cur"))
         elif [ "$prev" = new ]; then
             COMPREPLY=($(compgen -W "workload" -- "$cur"))
+        fi
+        ;;
+    exec)
+        # runner exec [OPTIONS] -- PROGRAM [ARG...]: after `--`, the program's words
+        for ((i = 1; i < COMP_CWORD; i++)); do
+            if [ "${COMP_WORDS[i]}" = -- ]; then
+                if [ "$i" -eq $((COMP_CWORD - 1)) ]; then
+                    COMPREPLY=($(compgen -c -- "$cur") $(compgen -f -- "$cur"))
+                else
+                    COMPREPLY=($(compgen -f -- "$cur"))
+                fi
+                return 0
+            fi
+        done
+        if [[ "$cur" == -* ]]; then
+            COMPREPLY=($(compgen -W "--warmup --runs --min-runs --max-runs --parameter-list
+                --parameter-scan --parameter-step-size --command-name --protocol --timeout
+                --export-json --yaml --no-shell --shell --output --no-plots --quiet --history
+                --no-history --revision --help --" -- "$cur"))
         fi
         ;;
     history)

@@ -42,6 +42,10 @@ check "a yaml file" experiments/matmul.yaml runner experiments/matm
 check "runner ne" new runner ne
 check "runner new w" workload runner new w
 check "runner new workload x --c" --cuda runner new workload x --c
+check "runner exe" exec runner exe
+check "exec --par" --parameter-list runner exec --par
+check "exec --protocol" persistent runner exec --protocol pers
+check "exec -- prog" sleep runner exec -r 3 -- slee
 bin=${RUNNER_BIN:-bin/runner}
 if [ -x "$bin" ]; then
     check "workload names" workload=matmul "$bin" --filter workload=mat

@@ -314,16 +314,27 @@ Test(command, a_program_not_on_path_names_a_file_beside_only_if_there_is_one, .t
 }
 
 /* size_means names the size axis of a command workload, which cannot say
- * itself what its size counts (it read "size (not stated)"). */
+ * itself what its size counts (it read "size (not stated)"); `runner plot`
+ * keeps it where the program's script is gone (the run folder read
+ * elsewhere: its saved experiment stood for nothing). */
 Test(command, size_means_names_the_size_axis, .timeout = 60)
 {
-    char *d = tmpdir(), run_dir[SCENARIO_PATH];
+    char *d = tmpdir(), run_dir[SCENARIO_PATH], script[SCENARIO_PATH];
+    write_text(d, "s.sh", "exit 0\n");
     run_e_yaml(d,
-               "name: sm\nworkload: command\ncommand: [true]\nsize_means: numbers sorted\n"
+               "name: sm\nworkload: command\ncommand: [sh, s.sh]\nsize_means: numbers sorted\n"
                "repeats: 2\nsweep:\n  size: [1, 2]\n",
                "sm", run_dir);
     char *gp = run_text(run_dir, "plots/time.gp");
     cr_assert(strstr(gp, "set xlabel 'size (numbers sorted)'"), "%s", gp);
+    free(gp);
+    snprintf(script, sizeof script, "%s/s.sh", d);
+    cr_assert_eq(unlink(script), 0);
+    proc_out r;
+    run((char *[]){"plot", run_dir, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    gp = run_text(run_dir, "plots/time.gp");
+    cr_assert(strstr(gp, "set xlabel 'size (numbers sorted)'"), "%s\n%s", r.err, gp);
     free(gp);
     rm_rf(d);
     free(d);

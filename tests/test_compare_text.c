@@ -25,7 +25,7 @@ static void hostile_run(const char *dir, const char *name)
     sb_puts(&s, "trial,sample,seconds,device_seconds\n");
     for (int t = 0; t < 2; t++)
         for (int j = 0; j < 5; j++)
-            sb_printf(&s, "%d,%d,0.00%d,\n", t, j, j + 1);
+            sb_printf(&s, "%d,%d,0.0010%d,\n", t, j, j + 1); /* tight: judged, exit 0 */
     write_text(d, "samples.csv", s.s);
     sb_free(&s);
     write_text(d, "meta.json",

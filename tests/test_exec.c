@@ -7,6 +7,7 @@
 #include "scenario.h"
 
 #include <criterion/criterion.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -174,14 +175,15 @@ static void yaml_of(const char *d, const char *const *args, char *path)
 Test(exec, the_file_it_prints_is_valid)
 {
     char *d = tmpdir(), path[SCENARIO_PATH];
-    yaml_of(d, (const char *[]){"-L", "n", "64,128,x y", "-P", "k", "1", "9", "-D", "4", "-w", "2",
+    yaml_of(d, (const char *[]){"-L", "n", "64,128,x y,007,0.50,-3", "-P", "k", "1", "9", "-D", "4", "-w", "2",
                                 "-m", "10", "-M", "50", "--timeout", "90s", "--", "awk",
                                 "BEGIN {x = \"{n}{k}\"}", NULL},
             path);
     char *text = read_all(path);
     expect_parts(text, (const char *[]){"workload: command\n",
                                         "command: [\"awk\", \"BEGIN {{x = \\\"{n}{k}\\\"}}\"]\n",
-                                        "protocol: per_call\n", "  n: [64, 128, \"x y\"]\n",
+                                        "protocol: per_call\n",
+                                        "  n: [64, 128, \"x y\", \"007\", \"0.50\", -3]\n",
                                         "  k: {range: [1, 9, 4]}\n", "repeats: auto\n",
                                         "stop: {min_samples: 10, max_samples: 50}\n",
                                         "warmups: 2\n", "timeout: \"90s\"\n", NULL});
@@ -189,7 +191,14 @@ Test(exec, the_file_it_prints_is_valid)
     proc_out r;
     run((char *[]){"validate", path, NULL}, &r);
     cr_assert_eq(r.status, 0, "%s", r.err);
-    cr_assert(strstr(r.out, ": 9 trials"), "%s", r.out);
+    cr_assert(strstr(r.out, ": 18 trials"), "%s", r.out);
+    /* a relative program, a placeholder in it too, is made absolute */
+    yaml_of(d, (const char *[]){"-L", "v", "a,b", "--", "./{v}/prog", NULL}, path);
+    text = read_all(path);
+    char want[4200];
+    snprintf(want, sizeof want, "command: [\"%s/./{v}/prog\"]\n", d);
+    cr_assert(strstr(text, want), "want %s in:\n%s", want, text);
+    free(text);
     rm_rf(d);
     free(d);
 }
@@ -262,6 +271,25 @@ Test(exec, a_failing_command_exits_1_with_its_reason)
     cr_assert_eq(r.status, 1, "%s", r.err);
     cr_assert(strstr(r.out, "Benchmark 1: false\n  failed: the program exited with status 1"),
               "%s", r.out);
+    rm_rf(d);
+    free(d);
+}
+
+Test(exec, an_interrupted_run_says_how_to_continue_it)
+{
+    char *d = tmpdir();
+    char *args[] = {"exec", "--no-plots", "--no-history", "-r", "3", "-w", "0", "-L", "n=1,2,3,4",
+                    "--", "sleep", "0.{n}", NULL};
+    int o, e;
+    pid_t pid = start_in(d, NULL, args, &o, &e);
+    usleep(2500000); /* past the first trial (0.1 s x 3), into the later ones */
+    kill(pid, SIGINT);
+    proc_out r;
+    finish(pid, o, e, &r);
+    cr_assert_eq(r.status, 130, "%s", r.err);
+    expect_parts(r.err, (const char *[]){"runner: interrupted; finished trials are saved. Continue "
+                                         "with: runner --resume --output results results/sleep-0.-n/",
+                                         "/experiment.yaml\n", NULL});
     rm_rf(d);
     free(d);
 }

@@ -2,18 +2,13 @@
  * splits the arrays into chunks, each copied in, solved and copied out on
  * its own stream, as nested_sin does (cuda_array_run, frame.h;
  * doc/experiment-file.md#top-level-keys). */
-#include "elementwise.h"
+#include "ew_kernels.h"
 #include "frame.h"
 #include "verify_tol.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* x = -b / a, element by element (elementwise.h's vectorised access) */
-template <typename T> struct solve_op {
-    __device__ T operator()(T a, T b) const { return -b / a; }
-};
 
 typedef struct ax {
     size_t n, esz;

@@ -3,10 +3,15 @@
  * 8192 (a size where cuBLAS reaches its peak on current GPUs), the
  * device-to-device copy bandwidth (bytes read plus bytes written, as the
  * memcpy workload counts it) and the pinned host<->device bandwidths; each
- * the best of several runs timed with events.  Beside them the nominal
- * figures: SMs x boost clock x the per-SM rate of the compute capability,
- * and 2 x memory clock x bus width for the memory. */
+ * the best of several runs timed with events, the GEMMs on random non-zero
+ * inputs (probe_fill.h).  Beside them the nominal figures: the vendor's
+ * (gpu_nominal.c: SMs x clock x the per-SM rate of the compute capability,
+ * FP64 on the tensor cores where DGEMM runs there), and 2 x memory clock x
+ * bus width for the memory.  Every buffer and event is freed on every path
+ * (probe_res). */
 #include "cuda_backend.h"
+#include "gpu_nominal.h"
+#include "probe_fill.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -15,46 +20,48 @@
 #define GEMM_N 8192
 #define REPS 5
 
-/* flops per clock per SM: FP32 (CUDA cores), FP64, dense FP16/BF16 on the
- * tensor cores with FP32 accumulation (TF32: half of it); 0: unknown */
-typedef struct sm_rate {
-    int major, minor;
-    double fp32, fp64, fp16;
-} sm_rate;
+/* The probe's buffers and events, freed on every path (NULL: not made). */
+typedef struct probe_res {
+    void *d[3], *h;
+    cudaEvent_t e[2];
+} probe_res;
 
-static const sm_rate rates[] = {
-    {7, 0, 128, 64, 1024}, {7, 5, 128, 4, 1024}, {8, 0, 128, 64, 2048},
-    {8, 6, 256, 4, 512},   {8, 9, 256, 4, 512},  {9, 0, 256, 128, 4096},
-};
-
-static const sm_rate *rate_of(int major, int minor)
+static void probe_free(probe_res *r)
 {
-    for (size_t i = 0; i < sizeof rates / sizeof rates[0]; i++)
-        if (rates[i].major == major && rates[i].minor == minor)
-            return &rates[i];
-    return NULL;
+    for (int i = 0; i < 3; i++)
+        if (r->d[i])
+            cudaFree(r->d[i]);
+    if (r->h)
+        cudaFreeHost(r->h);
+    for (int i = 0; i < 2; i++)
+        if (r->e[i])
+            cudaEventDestroy(r->e[i]);
+    memset(r, 0, sizeof *r);
 }
 
-/* Best seconds of one GEMM of kind w ("fp32", ...) at GEMM_N. */
-static int gemm_seconds(const char *w, double *best, rn_error *err)
+/* Best seconds of one GEMM of kind w ("fp32", ...) at GEMM_N, on random
+ * non-zero inputs (probe_fill.h). */
+static int gemm_run(probe_res *res, const char *w, double *best, rn_error *err)
 {
     const size_t n = GEMM_N;
     int f64 = !strcmp(w, "fp64"), half = !strcmp(w, "fp16") || !strcmp(w, "bf16");
     size_t esz = f64 ? 8 : half ? 2 : 4;
-    void *a = NULL, *b = NULL, *c = NULL;
-    CK(cudaMalloc(&a, n * n * esz));
-    CK(cudaMalloc(&b, n * n * esz));
-    CK(cudaMalloc(&c, n * n * esz));
-    CK(cudaMemset(a, 0, n * n * esz)); /* zeros: the same time as any data on tensor cores */
-    CK(cudaMemset(b, 0, n * n * esz));
+    int kind = f64 ? PROBE_F64 : !half ? PROBE_F32 : !strcmp(w, "fp16") ? PROBE_F16 : PROBE_BF16;
+    for (int i = 0; i < 3; i++)
+        CK(cudaMalloc(&res->d[i], n * n * esz));
+    void *a = res->d[0], *b = res->d[1], *c = res->d[2];
+    probe_fill<<<grid_for(n * n), 256>>>(a, n * n, kind, 1);
+    CK_LAUNCH("probe_fill");
+    probe_fill<<<grid_for(n * n), 256>>>(b, n * n, kind, 2);
+    CK_LAUNCH("probe_fill");
     cublasHandle_t h;
     if (cuda_blas(&h, 0, err))
         return 1;
     if (!strcmp(w, "tf32"))
         CKB(cublasSetMathMode(h, CUBLAS_TF32_TENSOR_OP_MATH));
-    cudaEvent_t e0, e1;
-    CK(cudaEventCreate(&e0));
-    CK(cudaEventCreate(&e1));
+    CK(cudaEventCreate(&res->e[0]));
+    CK(cudaEventCreate(&res->e[1]));
+    cudaEvent_t e0 = res->e[0], e1 = res->e[1];
     *best = INFINITY;
     const float one = 1, zero = 0;
     const double done = 1, dzero = 0;
@@ -79,29 +86,32 @@ static int gemm_seconds(const char *w, double *best, rn_error *err)
             *best = ms * 1e-3;
     }
     CKB(cublasSetMathMode(h, CUBLAS_DEFAULT_MATH));
-    cudaEventDestroy(e0);
-    cudaEventDestroy(e1);
-    cudaFree(a);
-    cudaFree(b);
-    cudaFree(c);
     return 0;
 }
 
-/* Best seconds of a copy of `bytes` of kind k. */
-static int copy_seconds(cudaMemcpyKind k, size_t bytes, double *best, rn_error *err)
+static int gemm_seconds(const char *w, double *best, rn_error *err)
 {
-    void *d1 = NULL, *d2 = NULL, *h = NULL;
-    CK(cudaMalloc(&d1, bytes));
+    probe_res r = {};
+    int rc = gemm_run(&r, w, best, err);
+    probe_free(&r); /* also after a failure part-way */
+    return rc;
+}
+
+/* Best seconds of a copy of `bytes` of kind k. */
+static int copy_run(probe_res *res, cudaMemcpyKind k, size_t bytes, double *best, rn_error *err)
+{
+    CK(cudaMalloc(&res->d[0], bytes));
     if (k == cudaMemcpyDeviceToDevice)
-        CK(cudaMalloc(&d2, bytes));
+        CK(cudaMalloc(&res->d[1], bytes));
     else
-        CK(cudaMallocHost(&h, bytes));
+        CK(cudaMallocHost(&res->h, bytes));
+    void *d1 = res->d[0], *d2 = res->d[1], *h = res->h;
     CK(cudaMemset(d1, 1, bytes));
     if (h)
         memset(h, 1, bytes);
-    cudaEvent_t e0, e1;
-    CK(cudaEventCreate(&e0));
-    CK(cudaEventCreate(&e1));
+    CK(cudaEventCreate(&res->e[0]));
+    CK(cudaEventCreate(&res->e[1]));
+    cudaEvent_t e0 = res->e[0], e1 = res->e[1];
     *best = INFINITY;
     void *dst = k == cudaMemcpyDeviceToDevice ? d2 : k == cudaMemcpyHostToDevice ? d1 : h;
     void *src = k == cudaMemcpyDeviceToDevice ? d1 : k == cudaMemcpyHostToDevice ? h : d1;
@@ -115,14 +125,15 @@ static int copy_seconds(cudaMemcpyKind k, size_t bytes, double *best, rn_error *
         if (r && ms * 1e-3 < *best)
             *best = ms * 1e-3;
     }
-    cudaEventDestroy(e0);
-    cudaEventDestroy(e1);
-    cudaFree(d1);
-    if (d2)
-        cudaFree(d2);
-    if (h)
-        cudaFreeHost(h);
     return 0;
+}
+
+static int copy_seconds(cudaMemcpyKind k, size_t bytes, double *best, rn_error *err)
+{
+    probe_res r = {};
+    int rc = copy_run(&r, k, bytes, best, err);
+    probe_free(&r);
+    return rc;
 }
 
 int cuda_ceilings(int dev, void *ctx, rn_ceiling_cb cb, char *why, size_t len)
@@ -145,18 +156,15 @@ int cuda_ceilings(int dev, void *ctx, rn_ceiling_cb cb, char *why, size_t len)
         cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, dev);
         cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, dev);
         cudaDeviceGetAttribute(&bus, cudaDevAttrGlobalMemoryBusWidth, dev);
-        const sm_rate *r = rate_of(p.major, p.minor);
-        double ghz_sm = khz * 1e-6 * p.multiProcessorCount;
         static const char *const kinds[] = {"fp32", "tf32", "fp16", "bf16", "fp64"};
         for (int i = 0; i < 5 && rc == 0; i++) {
             double s = NAN;
             if ((rc = gemm_seconds(kinds[i], &s, err)) != 0)
                 break;
-            double per = !r ? 0 : i == 0 ? r->fp32 : i == 1 ? r->fp16 / 2 : i == 4 ? r->fp64 : r->fp16;
-            if (i == 1 && p.major < 8)
-                per = r ? r->fp32 : 0; /* no TF32 before Ampere: cuBLAS runs FP32 */
             cb(ctx, kinds[i], 2.0 * GEMM_N * GEMM_N * (double)GEMM_N / s / 1e9,
-               per > 0 ? ghz_sm * per : NAN, "GFLOP/s");
+               gpu_nominal_gflops(p.name, p.major, p.minor, p.multiProcessorCount, khz * 1e-3,
+                                  kinds[i]),
+               "GFLOP/s");
         }
         if (rc)
             break;

@@ -276,7 +276,12 @@ static const rn_backend cuda_backend = RN_BACKEND_OF(
     .ceilings = cuda_ceilings,
     .energy = cuda_energy,
     .batch_begin = cuda_batch_begin, /* cuda_common.cu: a batch's device time as one */
-    .warm_carry = 0.1, /* conservative, not yet measured (doc/timing.md#how-a-trial-is-timed) */
+    /* no carry: every CUDA trial warms min_warm.  A carried trial warms
+     * 0.01 s, the arm of the H200 A/B in which the first sample was the
+     * slowest 15 and 12 times of 42 against 8.4 by chance, and that arm's
+     * trials were just what a carry covers: nested_sin after nested_sin on
+     * cuda:0, back to back (bench/NOTES-gpu.md; doc/timing.md#how-a-trial-is-timed) */
+    .warm_carry = 0,
 );
 
 extern "C" __attribute__((visibility("default"))) const rn_backend *runner_backend_entry(void)

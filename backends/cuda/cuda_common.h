@@ -7,11 +7,14 @@
 
 #define RN_HD __host__ __device__
 
-#include "backend.h"
-#include "philox.h"
-
+/* first: philox.h's functions are __host__ __device__ (RN_HD) */
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
+
+#include "backend.h"
+#include "cuda/host_math.h"
+#include "philox.h"
+
 #include <stdio.h>
 
 /* Fills err and returns 1 (so `return ck_fail(...)` fails the hook). */
@@ -93,7 +96,10 @@ void cuda_batch_begin(const rn_trial *t, int calls);
  * hold, as timer_start), every call records event 3 and returns at once,
  * and the last one waits for it and reports the batch's span over its
  * calls; the calls before it report nothing (NAN), so the batch's mean is
- * that span over its calls.  Outside a batch (warmups, a batch of one): as
+ * that span over its calls.  With hold, the stream stays held until the
+ * batch's last call (or its 256th) is enqueued, so that the host's launch
+ * gaps stay out of every call's time (timer.cu; tests/hostk/timer_host.cc
+ * replays it on a mock device clock).  Outside a batch (warmups, a batch of one): as
  * timer_start, and timer_stop waits and reports the call's own span.
  * timer_stop sets device_seconds, and with `compute` compute too (the
  * same span); out may be NULL. */
@@ -130,15 +136,6 @@ typedef struct cuda_lanes {
  * an upload they all need) before their chunks. */
 int lanes_fork(cuda_lanes *l, int n, cudaEvent_t e, rn_error *err);
 
-/* Chunk c of `chunks` equal ones (the last shorter) over n elements: its
- * first element in *off and its length, 0 past the end. */
-static inline size_t chunk_of(size_t n, int chunks, int c, size_t *off)
-{
-    size_t per = (n + (size_t)chunks - 1) / (size_t)chunks;
-    *off = (size_t)c * per;
-    return *off >= n ? 0 : *off + per > n ? n - *off : per;
-}
-
 /* Creates n streams (n <= CUDA_MAX_LANES), with `events` their end events,
  * and the timer; 0, or 1 with err (what was made is freed by lanes_free). */
 int lanes_init(cuda_lanes *l, int n, int events, rn_error *err);
@@ -154,17 +151,6 @@ void host_memory_extra(int pinned, void *ctx, void (*cb)(void *ctx, const char *
 /* Relative comparison used by every check(): 0 when within tol. */
 int compare_value(double got, double want, double tol, const char *workload, const char *what,
                   rn_error *err);
-
-/* check()'s sample of an output of n elements: all of them up to 4096,
- * else 256 spread by a multiplicative hash; element q of the sample. */
-static inline int check_count(size_t n)
-{
-    return n <= 4096 ? (int)n : 256;
-}
-static inline size_t check_index(size_t n, int q)
-{
-    return n <= 4096 ? (size_t)q : (size_t)((q * 2654435761ull) % n);
-}
 
 /* got against want within tol (rn_within), else err names the element
  * (`fmt`, e.g. "y[%zu]") as compare_value does: 0 when within. */
@@ -204,15 +190,6 @@ template <typename T> __device__ inline T block_sum(T *part, T acc)
         __syncthreads();
     }
     return part[0];
-}
-
-/* Threads per block and blocks for n elements (grid-stride loops). */
-static inline unsigned grid_for(size_t n)
-{
-    size_t b = (n + 255) / 256;
-    if (b > 65535u * 16)
-        b = 65535u * 16;
-    return b ? (unsigned)b : 1u;
 }
 
 #endif

@@ -13,23 +13,44 @@
  * vector are a scalar tail.  Otherwise (a chunk of io: overlap that starts
  * mid-vector) the same loop runs on single elements.  Enough blocks for
  * every element in one pass up to RN_EW_MAX_BLOCKS (a grid-stride loop
- * takes the rest): 2^28 floats are 131072 blocks of 128 threads, about 16
- * resident per SM on an H100's 132 SMs, 128 KiB in flight on each.
+ * takes the rest): 2^28 floats are 131072 blocks of 128 threads.  ptxas
+ * (nvcc 13.0, sm_90, nested_sin's sine) gives the vector kernel 40
+ * registers a thread in f32 (44 in f64), so at most 12 blocks (10 in f64)
+ * are resident per SM, not the 16 that 2048 threads would allow: 12 x 128
+ * threads x 64 bytes = 96 KiB in flight per SM.
  *
  * f is a functor with a __device__ operator() taking NIN values of T; each
  * element gets exactly the operations it got in a one-element-per-thread
- * loop, so results are bit-identical whichever path runs.  Never run on a
- * GPU at the time of writing (compiled with nvcc only). */
+ * loop, so results are bit-identical whichever path runs.
+ *
+ * The kernels have no cross-thread synchronisation, so RN_HOST_KERNELS
+ * compiles them as host C++ (host_kernels.h: a launch is a loop over every
+ * block and thread) for tests/hostk/, under AddressSanitizer and UBSan's
+ * alignment check (doc/contributing/testing.md#gpu-code-on-the-cpu).
+ * RN_SEED_FAULT=1..3 builds a seeded fault that those tests must catch: 1 the
+ * tail one element short, 2 the vector path taken on 4-byte alignment, 3 a
+ * missing bound check on the vector loads. */
 #ifndef BACKENDS_CUDA_ELEMENTWISE_H
 #define BACKENDS_CUDA_ELEMENTWISE_H
 
+#ifdef RN_HOST_KERNELS
+#include "host_kernels.h"
+#else
 #include <cuda_runtime.h>
+#endif
 #include <stddef.h>
 #include <stdint.h>
 
+#ifndef RN_SEED_FAULT
+#define RN_SEED_FAULT 0
+#endif
+
 #define RN_EW_THREADS 128
 #define RN_EW_UNROLL 4
+/* the tests lower it to reach the grid-stride loop's later passes at small n */
+#ifndef RN_EW_MAX_BLOCKS
 #define RN_EW_MAX_BLOCKS (1u << 20)
+#endif
 
 /* 16 bytes of T, aligned so that one load or store moves them */
 template <typename T> struct alignas(16) rn_pack {
@@ -88,7 +109,7 @@ __global__ void __launch_bounds__(RN_EW_THREADS) rn_ew_vec(rn_ew_args<T, NIN> a,
 #pragma unroll
                     for (int e = 0; e < V; e++)
                         in[j][k].v[e] = a.x[j][0];
-                } else if (q < nvec) {
+                } else if (q < nvec || RN_SEED_FAULT == 3) {
                     in[j][k] = reinterpret_cast<const P *>(a.x[j])[q];
                 }
             }
@@ -112,7 +133,7 @@ __global__ void __launch_bounds__(RN_EW_THREADS) rn_ew_vec(rn_ew_args<T, NIN> a,
     }
     /* the tail: fewer than V elements, one a thread of the first block */
     size_t i = nvec * V + (size_t)blockIdx.x * RN_EW_THREADS + threadIdx.x;
-    if (blockIdx.x == 0 && i < a.n)
+    if (blockIdx.x == 0 && i + (RN_SEED_FAULT == 1) < a.n)
         rn_ew_one<T, NIN>(a, f, i);
 }
 
@@ -166,10 +187,17 @@ static inline void rn_ew_launch(const rn_ew_args<T, NIN> &a, const F &f, cudaStr
     for (int j = 0; j < NIN; j++)
         if (!a.one[j])
             bits |= (uintptr_t)a.x[j];
-    if (bits % 16 == 0)
+    if (bits % (RN_SEED_FAULT == 2 ? 4 : 16) == 0)
+#ifndef RN_HOST_KERNELS
         rn_ew_vec<T, NIN, F><<<rn_ew_blocks(a.n / rn_pack<T>::n), RN_EW_THREADS, 0, st>>>(a, f);
     else
         rn_ew_scalar<T, NIN, F><<<rn_ew_blocks(a.n), RN_EW_THREADS, 0, st>>>(a, f);
+#else
+        rn_host_launch(rn_ew_blocks(a.n / rn_pack<T>::n), RN_EW_THREADS, st,
+                       [&] { rn_ew_vec<T, NIN, F>(a, f); });
+    else
+        rn_host_launch(rn_ew_blocks(a.n), RN_EW_THREADS, st, [&] { rn_ew_scalar<T, NIN, F>(a, f); });
+#endif
 }
 
 /* The common cases: one input, and two of full length. */

@@ -106,7 +106,7 @@ template <typename S> inline void cuda_array_params(S *s, const rn_trial *t)
  * A state of this run has n, esz, io, inject, hold (cuda_array_params) and
  * its lanes ln: CUDA_ARRAY_LANES streams with their end events (lanes_init). */
 #define CUDA_ARRAY_LANES CUDA_MAX_LANES
-#define CUDA_ARRAY_CHUNKS 16
+#define CUDA_ARRAY_CHUNKS RN_CUDA_CHUNKS
 
 /* The buffers that the run copies: nin inputs, host and device, and the
  * output; *dout, the output's device buffer, is read after each compute

@@ -198,20 +198,72 @@ void fmt_seconds(char *out, size_t n, double s)
 
 char *read_file(const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    strbuf b = {0};
-    char buf[1 << 16];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        sb_putn(&b, buf, n);
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        sb_free(&b);
+    return read_file_max(path, READ_FILE_MAX, len, NULL, 0);
+}
+
+static const char *file_kind(mode_t m)
+{
+    return S_ISDIR(m) ? "a folder" : S_ISFIFO(m) ? "a FIFO" : S_ISCHR(m) ? "a character device"
+         : S_ISBLK(m) ? "a block device" : S_ISSOCK(m) ? "a socket" : "not a file";
+}
+
+/* max as "1 MiB", "16 GiB", or bytes */
+static void size_text(char *t, size_t len, size_t max)
+{
+    if (max >= (1 << 30) && max % (1 << 30) == 0)
+        snprintf(t, len, "%zu GiB", max >> 30);
+    else if (max >= (1 << 20) && max % (1 << 20) == 0)
+        snprintf(t, len, "%zu MiB", max >> 20);
+    else
+        snprintf(t, len, "%zu bytes", max);
+}
+
+char *read_file_max(const char *path, size_t max, size_t *len, char *why, size_t whylen)
+{
+    char size[32];
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) < 0) {
+        int e = errno;
+        if (why)
+            snprintf(why, whylen, "%s", strerror(e));
+        if (fd >= 0)
+            close(fd);
+        errno = e;
         return NULL;
     }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        if (why)
+            snprintf(why, whylen, "%s, not a regular file", file_kind(st.st_mode));
+        errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+        return NULL;
+    }
+    strbuf b = {0};
+    /* st_size may be 0 (a /proc file): read to the end, max at most */
+    for (int too_long = st.st_size > 0 && (unsigned long long)st.st_size > max;;) {
+        char buf[1 << 16];
+        ssize_t n = too_long ? 0 : read(fd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n > 0 && b.len + (size_t)n > max)
+            too_long = 1;
+        if (too_long || n < 0) {
+            int e = too_long ? EFBIG : errno;
+            close(fd);
+            sb_free(&b);
+            size_text(size, sizeof size, max);
+            if (why)
+                snprintf(why, whylen, too_long ? "larger than %s" : "%s",
+                         too_long ? size : strerror(e));
+            errno = e;
+            return NULL;
+        }
+        if (n == 0)
+            break;
+        sb_putn(&b, buf, (size_t)n);
+    }
+    close(fd);
     if (len)
         *len = b.len;
     return sb_take(&b);
@@ -334,6 +386,55 @@ char *sanitize_text(char *s)
 char *sanitize_lines(char *s)
 {
     return sanitize(s, 1);
+}
+
+int utf8_len(const unsigned char *s)
+{
+    if (s[0] < 0x80)
+        return 1;
+    int n = s[0] >= 0xC2 && s[0] <= 0xDF ? 2 : s[0] >= 0xE0 && s[0] <= 0xEF ? 3
+            : s[0] >= 0xF0 && s[0] <= 0xF4                                ? 4
+                                                                            : 0;
+    for (int i = 1; i < n; i++)
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+    if ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] > 0x9F) ||
+        (s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] > 0x8F))
+        return 0;
+    return n;
+}
+
+char *utf8_text(const char *s)
+{
+    strbuf b = {0};
+    sb_puts(&b, ""); /* "" stays "", not NULL */
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        int n = utf8_len(p);
+        if (n) {
+            sb_putn(&b, (const char *)p, (size_t)n);
+            p += n;
+        } else {
+            sb_puts(&b, "\xEF\xBF\xBD");
+            p++;
+        }
+    }
+    return sb_take(&b);
+}
+
+char *utf8_own(char *s)
+{
+    if (!s)
+        return s;
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        int n = utf8_len(p);
+        if (!n) {
+            char *u = utf8_text(s);
+            free(s);
+            return u;
+        }
+        p += n;
+    }
+    return s;
 }
 
 /* All n bytes read into p, or written from it (EINTR retried): 0, or -1. */

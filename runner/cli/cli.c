@@ -36,6 +36,8 @@ void cli_usage(FILE *out)
           "       runner gate RUN_DIR [--window N] [--history PATH]   judge a run against its history\n"
           "       runner machine [--show] [--reprobe] [--json]  this machine's ceilings (probed once)\n"
           "       runner new workload NAME [--cuda] [--dir DIR]   write a plugin to build and sweep\n"
+          "       runner exec [-L NAME A,B] [-r N] [-w N] ... -- PROGRAM [ARG...] | 'COMMAND'...\n"
+          "                     time commands as hyperfine does, through an experiment file\n"
           "options:\n"
           "  --output DIR         results folder (default ./results)\n"
           "  --filter KEY=GLOB    keep matching trials (repeatable)\n"

@@ -6,6 +6,7 @@
 #include "base/util.h"
 #include "cli/commands.h"
 #include "cli/exec.h"
+#include "cli/help.h"
 #include "cli/load.h"
 #include "cli/opts.h"
 #include "results/history/history_record.h"
@@ -19,31 +20,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static const char usage[] =
-    "usage: runner exec [OPTIONS] -- PROGRAM [ARG...]\n"
-    "       runner exec [OPTIONS] 'COMMAND' ['COMMAND'...]\n"
-    "Times a command as hyperfine does, through the runner: writes the experiment file\n"
-    "it implies (workload: command), runs it, saves it in the run folder with the\n"
-    "results, charts and report, and prints each trial's median and spread.  No shell:\n"
-    "a 'COMMAND' is split into words ('...' and \"...\" quote); {NAME} in a word is a\n"
-    "parameter's value.  Several COMMANDs are run in turn and compared.\n"
-    "  -w, --warmup N                 at least N untimed runs first (then until steady)\n"
-    "  -r, --runs N                   N timed samples (default: until the median is known\n"
-    "                                 to 0.5 %, repeats: auto)\n"
-    "  -m, --min-runs N, -M, --max-runs N   bounds of repeats: auto\n"
-    "  -L, --parameter-list NAME A,B,C (or NAME=A,B,C)   a parameter's values\n"
-    "  -P, --parameter-scan NAME MIN MAX   integers MIN to MAX; -D, --parameter-step-size STEP\n"
-    "  -n, --command-name NAME        the experiment's name (one per COMMAND, in order)\n"
-    "  --protocol per_call|persistent per_call: a run of the program per call (default);\n"
-    "                                 persistent: the program serves calls on the protocol\n"
-    "  --timeout T                    a trial running longer is stopped (90s, 5m)\n"
-    "  --export-json FILE             the trials with their times, in hyperfine's shape\n"
-    "  --yaml                         print the experiment file and run nothing\n"
-    "  -N, --no-shell, --shell none   accepted: no shell is ever used\n"
-    "  --output DIR, --no-plots, --quiet, --history PATH, --no-history, --revision TEXT\n"
-    "                                 as for runner FILE.yaml\n"
-    "Exit status: 0; 1 when a trial failed or timed out; 2 for a bad option or command.\n";
 
 enum { X_WARMUP, X_RUNS, X_MIN_RUNS, X_MAX_RUNS, X_LIST, X_SCAN, X_STEP, X_NAME, X_PROTOCOL,
        X_TIMEOUT, X_EXPORT_JSON, X_YAML, X_NO_SHELL, X_SHELL, X_OUTPUT, X_NO_PLOTS, X_QUIET,
@@ -293,7 +269,7 @@ static int option(exec_run *x, int id, const opts *o)
         x->c.no_history = 1;
         break;
     case X_HELP:
-        fputs(usage, stdout);
+        cli_command_help(CMD_EXEC, NULL, stdout);
         return EXIT_OK;
     }
     return -1;

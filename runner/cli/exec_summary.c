@@ -248,6 +248,8 @@ int exec_export_json(const char *path, const exec_spec *s, char *const *run_dirs
         for (int k = 0; stats[k]; k++)
             put_num(o, w, stats[k], stats[k]);
         put_num(o, w, "batch", "batch_size");
+        if (!*cellv(w->t, w->r, "batch_size") && !strcmp(cellv(w->t, w->r, "status"), "ok"))
+            json_object_object_add(o, "batch", json_object_new_int(1)); /* not batched */
         json_object_object_add(o, "times", times_of(w, run_dirs[w->cmd]));
         json_object *p = json_object_new_object();
         for (int k = 0; k < s->nparams; k++)

@@ -158,6 +158,15 @@ void run_finish_trial(run_state *o, long long t, trial_result *res, int ran)
     sanitize_text(res->reason);
     for (int i = 0; i < res->nextra; i++)
         sanitize_text(res->extra_vals[i]), sanitize_text(res->extra_keys[i]);
+    /* and as valid UTF-8, each bad byte U+FFFD as `runner export` writes
+     * it: a program's stderr or extras in Latin-1 or cut mid-character
+     * made the trials table and the reports unreadable to a strict reader
+     * (doc/own-code.md#what-the-runner-checks) */
+    res->reason = utf8_own(res->reason);
+    for (int i = 0; i < res->nextra; i++) {
+        res->extra_vals[i] = utf8_own(res->extra_vals[i]);
+        res->extra_keys[i] = utf8_own(res->extra_keys[i]);
+    }
     if (results_write(o->R, o->e, t, res, err, sizeof err) < 0) {
         run_say(o, "runner: %s\n", err);
         o->write_failed = 1;

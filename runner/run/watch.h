@@ -23,14 +23,14 @@ typedef struct run_watch {
     double g0[WATCH_CPUS], g1[WATCH_CPUS]; /* GFLOP/s at the start and the end */
 } run_watch;
 
-/* The start: the CPUs probed (meta.json `cpu_speed`), a warning in m when
+/* The start: the CPUs probed (the meta's `cpu_speed`), a warning in m when
  * they differ by more than CPU_SPEED_DIFFER or the cached ceilings' one-core
  * figure is more than 5 % from the fastest; the load's first snapshot. */
 void run_watch_start(run_watch *w, meta *m, const ceilings *C);
 /* A trial ended (worker: the live worker, 0 when none): a trial that ran
  * under LOAD_MIN_WALL gets the load of the last LOAD_MIN_WALL seconds or more. */
 void run_watch_trial(run_watch *w, pid_t worker, trial_result *res);
-/* The end: the CPUs probed again, meta.json's `cpu_speed` and `run_load`. */
+/* The end: the CPUs probed again, the meta's `cpu_speed` and `run_load`. */
 void run_watch_end(run_watch *w, meta *m, pid_t worker);
 
 #endif

@@ -34,7 +34,8 @@
  * announced fails; outside one, each call
  * reports its own.  cold_facts reports cold_context and cold_module once
  * per process; `noop`'s extras count sample_begin, sample_check and
- * batch_begin calls (sample_begins, sample_checks, batch_begins).
+ * batch_begin calls (sample_begins, sample_checks, batch_begins) and the
+ * calls made outside an announced batch (lone_calls).
  *   FAKE_MIN_WARM=S   the table's min_warm: trials warm at least S seconds
  *   FAKE_WARM_CARRY=S the table's warm_carry (default 0: no carry)
  * An energy counter (doc/ceilings.md#energy-per-call), with FAKE_JOULES=J:
@@ -50,6 +51,9 @@ static int env_int(const char *name, int dflt)
 }
 
 static int sticky, begins, checks, pending_begin, cold_told;
+/* calls made outside an announced batch (a batch of one counts as one),
+ * and the calls of the announced batch still to come */
+static int lone_calls, announced_left;
 /* the announced batch: calls still to come, in all, and the device time so far */
 static int batch_left, batch_total, batch_begins, batch_short, batch_short_of;
 static double batch_sum;
@@ -115,6 +119,10 @@ static int fake_run(void *state, rn_sample *s, rn_error *err)
         return 1;
     }
     f->calls++;
+    if (announced_left > 0)
+        announced_left--;
+    else
+        lone_calls++;
     double dev = 1e-3 * (double)(1 + f->calls % 3);
     if (batch_short) {
         snprintf(err->msg, sizeof err->msg, "a batch of %d calls announced got %d (fake)",
@@ -149,6 +157,8 @@ static void fake_extras(void *state, void *ctx, void (*cb)(void *, const char *,
     cb(ctx, "sample_checks", v);
     snprintf(v, sizeof v, "%d", batch_begins);
     cb(ctx, "batch_begins", v);
+    snprintf(v, sizeof v, "%d", lone_calls);
+    cb(ctx, "lone_calls", v);
 }
 
 static const rn_workload_impl fake_noop = {
@@ -196,6 +206,7 @@ static void fake_batch_begin(const rn_trial *t, int calls)
     }
     batch_sum = 0;
     batch_total = batch_left = calls > 1 ? calls : 0;
+    announced_left = calls;
 }
 
 static void fake_cold_facts(const rn_trial *t, void *ctx,

@@ -8,7 +8,7 @@
 #define RUNNER_CPUSPEED_H
 /* public header of runner/experiment/machine/ */
 
-/* Two CPUs whose speeds differ by more than this are told apart (meta.json
+/* Two CPUs whose speeds differ by more than this are told apart (the run's
  * warnings, the report). */
 #define CPU_SPEED_DIFFER 0.10
 /* A probe window, and how many are taken (the best counts). */

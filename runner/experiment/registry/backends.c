@@ -131,7 +131,7 @@ const rn_backend *backend_for(rn_device_kind kind, char *why, size_t len)
             /* cuda_why says why: no driver, whether or not the backend is built */
         } else if (backend_cuda_path(path, sizeof path) < 0) {
             snprintf(cuda_why, sizeof cuda_why,
-                     "the CUDA backend is not installed (runner-cuda.so not found; it is built when nvcc is present)");
+                     "the CUDA backend is not installed (runner-cuda.so not found; make cuda builds it where nvcc is present)");
         } else if ((cuda = backend_load_file(path, cuda_why, sizeof cuda_why))) {
             char pw[400];
             if (cuda->probe(pw, sizeof pw) != 0) {

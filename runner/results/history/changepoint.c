@@ -107,11 +107,12 @@ double changepoint_noise_robust(const double *y, int n)
     return s;
 }
 
-/* The squared cost of z[a..b) from the prefix sums. */
-static double seg_cost(const double *s1, const double *s2, int a, int b)
+/* The squared cost of z[a..b) from the prefix sums; inv[k] = 1 / k (a
+ * product, not a division, in the search's inner loop). */
+static double seg_cost(const double *s1, const double *s2, const double *inv, int a, int b)
 {
     double s = s1[b] - s1[a];
-    return (s2[b] - s2[a]) - s * s / (b - a);
+    return (s2[b] - s2[a]) - s * s * inv[b - a];
 }
 
 /* Optimal partitioning of z[0..n) at penalty pen a change point (PELT's
@@ -121,6 +122,9 @@ static double seg_cost(const double *s1, const double *s2, int a, int b)
 static int partition(const double *z, int n, double pen, int *cuts)
 {
     double *s1 = xcalloc((size_t)n + 1, sizeof *s1), *s2 = xcalloc((size_t)n + 1, sizeof *s2);
+    double *inv = xcalloc((size_t)n + 1, sizeof *inv);
+    for (int i = 1; i <= n; i++)
+        inv[i] = 1.0 / i;
     for (int i = 0; i < n; i++) {
         s1[i + 1] = s1[i] + z[i];
         s2[i + 1] = s2[i] + z[i] * z[i];
@@ -134,22 +138,19 @@ static int partition(const double *z, int n, double pen, int *cuts)
         double best = INFINITY;
         for (int i = 0; i < nc; i++) {
             int t = cand[i];
-            val[i] = F[t] + seg_cost(s1, s2, t, s) + pen;
+            val[i] = F[t] + seg_cost(s1, s2, inv, t, s) + pen;
             best = val[i] < best ? val[i] : best;
         }
         double tol = 1e-9 * (1 + fabs(best));
-        int arg = 0;
-        for (int i = 0; i < nc; i++)
-            if (val[i] <= best + tol) {
-                arg = cand[i];
-                break; /* candidates are in ascending order */
-            }
+        int arg = -1, keep = 0;
+        for (int i = 0; i < nc; i++) {
+            if (arg < 0 && val[i] <= best + tol)
+                arg = cand[i]; /* the earliest: candidates are in ascending order */
+            if (val[i] - pen <= best + tol) /* else pruned: it cannot beat s from here on */
+                cand[keep++] = cand[i];
+        }
         F[s] = best;
         last[s] = arg;
-        int keep = 0;
-        for (int i = 0; i < nc; i++) /* pruned: it cannot beat s from here on */
-            if (val[i] - pen <= best + tol)
-                cand[keep++] = cand[i];
         nc = keep;
         cand[nc++] = s;
     }
@@ -162,7 +163,7 @@ static int partition(const double *z, int n, double pen, int *cuts)
         cuts[i] = cuts[k - 1 - i];
         cuts[k - 1 - i] = t;
     }
-    free(s1), free(s2), free(F), free(val), free(last), free(cand);
+    free(s1), free(s2), free(inv), free(F), free(val), free(last), free(cand);
     return k;
 }
 
@@ -244,6 +245,30 @@ static void merge_short(const double *z, int n, double pen, int *cuts, int *k)
     }
 }
 
+/* Each cut placed on a run of the level after it: where the first run
+ * after a cut is nearer the median before it than the median after, the
+ * cut moves a run left when the run before it is nearer the level after
+ * (an exact tie goes to the earlier place), else a run right; at most two
+ * moves, each side keeping CHANGEPOINT_MIN_SEGMENT runs. */
+static void place_cuts(const double *x, int n, int *cuts, int k)
+{
+    for (int i = 0; i < k; i++) {
+        int a = i ? cuts[i - 1] : 0, b = i + 1 < k ? cuts[i + 1] : n;
+        for (int moves = 0; moves < 2; moves++) {
+            int c = cuts[i];
+            double mb = stats_median_copy(x + a, c - a), ma = stats_median_copy(x + c, b - c);
+            if (fabs(x[c] - ma) < fabs(x[c] - mb))
+                break;
+            if (fabs(x[c - 1] - ma) < fabs(x[c - 1] - mb) && c - 1 - a >= CHANGEPOINT_MIN_SEGMENT)
+                cuts[i] = c - 1;
+            else if (b - (c + 1) >= CHANGEPOINT_MIN_SEGMENT)
+                cuts[i] = c + 1;
+            else
+                break;
+        }
+    }
+}
+
 /* The step at cut i among k cuts of x[0..n), its interval; whether the
  * interval excludes 0. */
 static int step_of(const double *x, int n, const int *cuts, int k, int i, changepoint *cp)
@@ -277,6 +302,7 @@ int changepoints_find_floor(const double *y, int n, double penalty, double floor
     int *cuts = xmalloc((size_t)n * sizeof *cuts);
     int k = partition(z, n, pen, cuts);
     merge_short(z, n, pen, cuts, &k);
+    place_cuts(x, n, cuts, k);
     /* a change whose step's interval includes 0 is no change: the one nearest
      * to 0 goes first, and the steps beside it are measured again */
     changepoint *cp = xcalloc((size_t)k + 1, sizeof *cp);

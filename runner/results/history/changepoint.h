@@ -12,7 +12,7 @@
  * (bench/changepoint.sh).  Library code: pure computation. */
 #ifndef RUNNER_CHANGEPOINT_H
 #define RUNNER_CHANGEPOINT_H
-/* internal header of runner/results/history/ */
+/* internal header of runner/results/history/: other folders may not include it */
 
 /* The penalty of a change point, in units of the noise's variance:
  * CHANGEPOINT_PENALTY_A + CHANGEPOINT_PENALTY_B ln n (bench/changepoint.sh,

@@ -9,7 +9,7 @@
  * not a false alarm.  Library code: pure computation. */
 #ifndef RUNNER_GATE_STATS_H
 #define RUNNER_GATE_STATS_H
-/* internal header of runner/results/history/ */
+/* internal header of runner/results/history/: other folders may not include it */
 
 typedef struct gate_stat {
     int nbase;        /* earlier runs in the base (since the last change point) */

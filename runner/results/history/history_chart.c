@@ -44,17 +44,18 @@ static int drawable(const history_set *h, int i)
     return 0;
 }
 
-/* The median of the ok medians of series s before its newest one (all of
- * them when it has one): the baseline its chart line is divided by. */
+/* The baseline series s is divided by: the median of its ok medians before
+ * its first change point, or, with none, before its newest one (all of
+ * them when it has one). */
 static double baseline(const history_series *s)
 {
     double *v = xmalloc(((size_t)s->npts + 1) * sizeof *v);
-    int n = 0, last = -1;
+    int n = 0, last = -1, end = s->ncps ? s->cps[0].at : s->npts;
     for (int k = 0; k < s->npts; k++)
         if (isfinite(s->pts[k].median) && s->pts[k].median > 0)
             last = k;
-    for (int k = 0; k < s->npts; k++)
-        if (k != last && isfinite(s->pts[k].median) && s->pts[k].median > 0)
+    for (int k = 0; k < end; k++)
+        if ((s->ncps || k != last) && isfinite(s->pts[k].median) && s->pts[k].median > 0)
             v[n++] = s->pts[k].median;
     double b = n ? stats_median(v, n) : last >= 0 ? s->pts[last].median : NAN;
     free(v);
@@ -155,6 +156,14 @@ static void chart(const history_set *h, int from, int to, const char *file, strb
             sb_printf(sc, "set label %d '%+.1f%%' at %.1f, graph 0.97 left textcolor rgb '#c00000'\n",
                       a++, 100 * c->step, c->at + 0.7);
         }
+    /* one series: its key under the title, not a legend as wide as the chart */
+    if (nl == 1) {
+        sb_puts(sc, "set label 1000 ");
+        gp_quote(sc, h->s[ls[0].series].key, 160);
+        sb_puts(sc, " at screen 0.5, screen 0.93 center font ',8' noenhanced\n");
+        free(ls[0].label);
+        ls[0].label = xstrdup("median / baseline");
+    }
     sb_puts(sc, "plot ");
     for (int j = 0; j < nl; j++) {
         sb_printf(sc, "%s$s%d using 1:2 with linespoints pt %d ps 0.7 lw 1.5 lc rgb '%s' title ",
@@ -188,7 +197,7 @@ int history_charts(const history_set *h, const char *dir, strbuf *names, char *e
                   * on a linear axis: a 2x step is twice the height, whatever
                   * the series' time (doc/history.md#charts) */
                  "set format y '%.2f'\n"
-                 "set ylabel 'median / median of the earlier runs'\n"
+                 "set ylabel 'median / baseline (the runs before its first change, else the earlier runs)' font ',9'\n"
                  "set key outside right top vertical font ',9' noenhanced\n"
                  "set grid ytics\nset title noenhanced\n");
     int drawn = 0;

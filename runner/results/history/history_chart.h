@@ -1,7 +1,8 @@
 /* history_chart.h - trend charts of the history (doc/history.md#charts):
  * one chart per experiment, machine, workload and device, each trial key a
- * line of its medians over the runs with its confidence band, the change
- * points marked; drawn with gnuplot through results/report/plot_gp.h (its quoting,
+ * line of its medians over the runs divided by its own baseline (a linear
+ * axis, the noise band around 1), labelled by the parts of its key that vary,
+ * in numeric order, the change points marked; drawn with gnuplot through results/report/plot_gp.h (its quoting,
  * no shell).  Library code: reasons come back in err. */
 #ifndef RUNNER_HISTORY_CHART_H
 #define RUNNER_HISTORY_CHART_H

@@ -68,7 +68,7 @@ static char *json_str(json_object *o, const char *a, const char *b)
     return json_object_is_type(v, json_type_string) ? xstrdup(json_object_get_string(v)) : NULL;
 }
 
-/* The run's one-core speed: the mean of meta.json's cpu_speed.gflops, a
+/* The run's one-core speed: the mean of the meta's cpu_speed.gflops, a
  * number a CPU (doc/timing.md#the-speed-of-each-cpu); NaN when absent or
  * not a plausible figure (a tampered file is judged as an older run). */
 static double compare_meta_clock(json_object *m)

@@ -93,7 +93,7 @@ void compare_row_noise(const compare_report *R, compare_row *c)
     }
     if (change_estimate(o, no, w, nn, &e) == 0) {
         c->detectable = e.detectable;
-        c->basis = e.by_runs ? "runs" : blocks ? "blocks" : "cuts";
+        c->basis = !blocks ? "cuts" : e.by_runs ? "runs" : "blocks";
         if (blocks) {
             c->o.median = e.old_centre;
             c->n.median = e.new_centre;

@@ -4,9 +4,9 @@
  * them, from consecutive cuts of their samples.  Library code. */
 #ifndef RUNNER_COMPARE_NOISE_H
 #define RUNNER_COMPARE_NOISE_H
-/* internal header of runner/results/report/ */
+/* internal header of runner/results/report/: other folders may not include it */
 
-#include "results/report/compare.h"
+#include "results/report/compare_types.h"
 
 /* Sets c->detectable and c->basis, the sides' clocks, and where every ok
  * run of both sides has worker blocks, the sides' centres, the ratio and

@@ -28,7 +28,7 @@ double *compare_trial_blocks(const compare_run *D, int pos, int *n);
 int compare_trial_worker_blocks(const compare_run *D, int pos, double **med, int **cpu,
                                 const char **why);
 /* The one-core speed of the CPUs it ran on (its clock_gflops cell, else the
- * run's from meta.json), GFLOP/s; NaN when unknown or not plausible. */
+ * run's from its meta), GFLOP/s; NaN when unknown or not plausible. */
 double compare_trial_clock(const compare_run *D, int pos);
 /* Whether it ran on a busy machine: its `noise` cell says "busy: "
  * (doc/timing.md#load). */

@@ -95,6 +95,24 @@ int chart_ceiling_lines(const run_model *m, const chart_data *d, ceiling_line *o
     return n;
 }
 
+/* A point's size label on the roofline: where, its text, its box, and the
+ * last size of the run of points after it whose labels did not fit. */
+typedef struct size_label {
+    double ai, gf;
+    char text[72], last[32];
+    int box;
+} size_label;
+
+/* Whether box b (x0, y0, x1, y1) overlaps none of the n boxes but `self`. */
+static int box_clear(double (*box)[4], int n, int self, const double *b)
+{
+    for (int j = 0; j < n; j++)
+        if (j != self && !(b[2] < box[j][0] || b[0] > box[j][2] || b[3] < box[j][1] ||
+                           b[1] > box[j][3]))
+            return 0;
+    return 1;
+}
+
 /* The size labels of the roofline's points, as $lK blocks: a point's label
  * is drawn only where it clears every label drawn before it and every
  * point, at the chart's size (about 800 x 420 pixels of plot, log axes
@@ -120,7 +138,9 @@ static void label_points(const run_model *m, const chart_data *d, strbuf *data, 
         }
     for (int k = 0; k < d->ncurves; k++) {
         const pm_curve *cv = &d->curves[k];
-        sb_printf(data, "$l%d << EOD\n", k);
+        /* this curve's labels */
+        size_label *lab = xcalloc(MAXBOX, sizeof *lab);
+        int nl = 0, run = 0;
         for (int i = 0; i < cv->n; i++) {
             double gf = pm_num(m, cv->p[i].row, m->c_gflops), gb = pm_num(m, cv->p[i].row, m->c_gbps);
             if (!(gf > 0 && gb > 0))
@@ -130,18 +150,42 @@ static void label_points(const run_model *m, const chart_data *d, strbuf *data, 
             double px = W * log(gf / gb / x0) / lx, py = H * log(gf / y0) / ly;
             /* offset char 0.9, char 0.6, left-aligned: right of and above the point */
             double b[4] = {px + 7, py + 6.5, px + 9 + CH * (double)strlen(sz), py + 17};
-            int clear = nb < MAXBOX;
-            for (int j = 0; j < nb && clear; j++)
-                clear = b[2] < box[j][0] || b[0] > box[j][2] || b[3] < box[j][1] || b[1] > box[j][3];
-            if (!clear)
+            if (nb >= MAXBOX || !box_clear(box, nb, -1, b)) {
+                /* "1024–2^16": the label before stands for the next sizes
+                 * too while they sit right by it, one after another */
+                double one[1][4];
+                if (nl > 0)
+                    memcpy(one[0], box[lab[nl - 1].box], sizeof one[0]);
+                run = run && nl > 0 && !box_clear(one, 1, -1, b);
+                if (run)
+                    snprintf(lab[nl - 1].last, sizeof lab[0].last, "%s", sz);
                 continue;
-            memcpy(box[nb++], b, sizeof b);
-            gp_num(data, gf / gb);
+            }
+            run = 1;
+            memcpy(box[nb], b, sizeof b);
+            lab[nl].ai = gf / gb, lab[nl].gf = gf, lab[nl].box = nb++;
+            snprintf(lab[nl].text, sizeof lab[0].text, "%s", sz);
+            lab[nl++].last[0] = '\0';
+        }
+        sb_printf(data, "$l%d << EOD\n", k);
+        for (int i = 0; i < nl; i++) {
+            if (lab[i].last[0]) { /* the range, where it fits too */
+                char range[72];
+                snprintf(range, sizeof range, "%s\u2013%s", lab[i].text, lab[i].last);
+                double *b = box[lab[i].box], old = b[2];
+                b[2] = b[0] + 2 + CH * (double)(strlen(range) - 2);
+                if (box_clear(box, nb, lab[i].box, b))
+                    snprintf(lab[i].text, sizeof lab[i].text, "%s", range);
+                else
+                    b[2] = old;
+            }
+            gp_num(data, lab[i].ai);
             sb_putc(data, ' ');
-            gp_num(data, gf);
-            sb_printf(data, " %s\n", sz);
+            gp_num(data, lab[i].gf);
+            sb_printf(data, " %s\n", lab[i].text);
         }
         sb_puts(data, "EOD\n");
+        free(lab);
     }
 }
 

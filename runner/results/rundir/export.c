@@ -58,42 +58,6 @@ int export_is_json_number(const char *s)
 #undef DIGIT
 }
 
-/* Length of the valid UTF-8 sequence at s (RFC 3629: no overlong form, no
- * surrogate, nothing past U+10FFFF), or 0. */
-static int utf8_len(const unsigned char *s)
-{
-    if (s[0] < 0x80)
-        return 1;
-    int n = s[0] >= 0xC2 && s[0] <= 0xDF ? 2 : s[0] >= 0xE0 && s[0] <= 0xEF ? 3
-            : s[0] >= 0xF0 && s[0] <= 0xF4                                ? 4
-                                                                            : 0;
-    for (int i = 1; i < n; i++)
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-    if ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] > 0x9F) ||
-        (s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] > 0x8F))
-        return 0;
-    return n;
-}
-
-/* s as valid UTF-8 (JSON text is Unicode): each byte that starts no valid
- * sequence becomes U+FFFD; malloc'd. */
-static char *utf8_text(const char *s)
-{
-    strbuf b = {0};
-    for (const unsigned char *p = (const unsigned char *)s; *p;) {
-        int n = utf8_len(p);
-        if (n) {
-            sb_putn(&b, (const char *)p, (size_t)n);
-            p += n;
-        } else {
-            sb_puts(&b, "\xEF\xBF\xBD");
-            p++;
-        }
-    }
-    return sb_take(&b);
-}
-
 static json_object *json_text(const char *s)
 {
     char *u = utf8_text(s);

@@ -14,17 +14,23 @@
 #include <unistd.h>
 
 /* The files an experiment names but that are absent ("hooks file 'X' not
- * found", "Lua workload file 'X' not found"), as relative paths. */
+ * found", "Lua workload file 'X' not found", a command's "script 'X' not
+ * found" and "program './X' not found", a "plugin library 'X' not found"),
+ * as relative paths. */
 static int missing_files(const diags *d, char **out, int max)
 {
+    static const char *const what[] = {"file '", "script '", "library '", "program '"};
     int n = 0;
     for (int i = 0; i < d->n && n < max; i++) {
-        const char *msg = d->items[i].msg;
-        const char *a = strstr(msg, "file '");
-        const char *z = a ? strstr(a + 6, "' not found") : NULL;
-        if (!a || !z || z == a + 6)
+        const char *msg = d->items[i].msg, *a = NULL;
+        size_t w = 0;
+        for (size_t k = 0; k < sizeof what / sizeof what[0] && !a; k++)
+            if ((a = strstr(msg, what[k])))
+                w = strlen(what[k]);
+        const char *z = a ? strstr(a + w, "' not found") : NULL;
+        if (!a || !z || z == a + w)
             continue;
-        char *name = xasprintf("%.*s", (int)(z - a - 6), a + 6);
+        char *name = xasprintf("%.*s", (int)(z - a - w), a + w);
         if (name[0] == '/' || strstr(name, "..")) {
             free(name);
             for (int k = 0; k < n; k++)
@@ -62,6 +68,7 @@ static experiment *parse_with_stand_ins(const char *text, size_t len, const diag
             FILE *f = fopen(p, "wx");
             if (f) {
                 fclose(f);
+                chmod(p, 0700); /* a program must be executable */
                 if (nmade < 63)
                     made[nmade++] = xstrdup(p);
             }

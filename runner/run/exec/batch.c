@@ -77,13 +77,14 @@ __attribute__((noinline)) int batch_run(const rn_workload_impl *impl, void *stat
  * warm (the first calls after `prepare` can be cold for a while: a 40 us
  * matmul's first probe calls took 2 to 4 ms and left it unbatched). */
 int choose_batch(const rn_workload_impl *impl, void *state, int start, double sample_time,
-                 rn_error *err, int *rc, long *calls)
+                 const batch_announce *ann, rn_error *err, int *rc, long *calls)
 {
     double target = fmax(sample_target(), sample_time);
     int batch = start;
     rn_sample s;
     for (int tries = 0; tries < 40; tries++) {
         rn_sample_clear(&s);
+        batch_announced(ann, batch);
         double t0 = now_seconds();
         if ((*rc = batch_run(impl, state, batch, &s, err)) != 0)
             return 1;

@@ -14,6 +14,23 @@
  * its cost are each at most 0.1 % and 1 % of a sample. */
 double sample_target(void);
 
+/* Who hears of each batch before its calls run (rn_backend.batch_begin,
+ * doc/timing.md#how-a-trial-is-timed, step 6): the batch probe and the
+ * steady rounds announce theirs as the samples do, so that a backend that
+ * times a batch as one (CUDA's io: without) runs their calls back to back
+ * as it runs a sample's, and the batch is sized and judged steady in the
+ * regime the samples measure.  fn NULL: no one. */
+typedef struct batch_announce {
+    void (*fn)(const rn_trial *t, int calls);
+    const rn_trial *t;
+} batch_announce;
+
+static inline void batch_announced(const batch_announce *a, int calls)
+{
+    if (a && a->fn)
+        a->fn(a->t, calls);
+}
+
 /* The whole batch, `start` calls at first, is timed, and grown
  * (batch_grow) until one batch lasts the larger of sample_target() and
  * sample_time (seconds): each probe re-times the batch it would use, so
@@ -23,7 +40,7 @@ double sample_target(void);
  * call *rc is its code (err filled) and the return is 1.  *calls counts
  * the calls made. */
 int choose_batch(const rn_workload_impl *impl, void *state, int start, double sample_time,
-                 rn_error *err, int *rc, long *calls);
+                 const batch_announce *ann, rn_error *err, int *rc, long *calls);
 
 /* 1 when a call's sample carries a device time or a phase (h2d, compute,
  * d2h). */

@@ -93,9 +93,9 @@ double steady_settle(int threads, double warmup_time, double min_warm, int carri
     return settle;
 }
 
-int steady_warm(const rn_workload_impl *impl, void *state, int batch, double warm_start,
-                double settle, double warmup_time, double tolerance, long *calls, int *steady,
-                double *ratio, rn_error *err)
+int steady_warm(const rn_workload_impl *impl, void *state, int batch, const batch_announce *ann,
+                double warm_start, double settle, double warmup_time, double tolerance,
+                long *calls, int *steady, double *ratio, rn_error *err)
 {
     double prev = NAN, best = INFINITY;
     int faster = 0; /* the last round was the fastest yet */
@@ -117,6 +117,7 @@ int steady_warm(const rn_workload_impl *impl, void *state, int batch, double war
         int rc = 0;
         do {
             rn_sample_clear(&s);
+            batch_announced(ann, batch);
             for (int j = 0; j < batch && rc == 0; j++)
                 rc = impl->run(state, &s, err);
             n += batch;

@@ -6,6 +6,7 @@
 /* internal header of runner/run/exec/: other folders may not include it */
 
 #include "backend.h"
+#include "run/exec/batch.h"
 
 /* The device and workload a trial warms: a worker's next trial of the same
  * ones may keep their warmth (doc/timing.md#how-a-trial-is-timed, step 4). */
@@ -44,8 +45,8 @@ double steady_settle(int threads, double warmup_time, double min_warm, int carri
  * than two rounds fitted), 0 when it gave up; *ratio is the last round's
  * time per call over the fastest's (NAN when not judged).  Returns 0, or a
  * failed call's code with err filled. */
-int steady_warm(const rn_workload_impl *impl, void *state, int batch, double warm_start,
-                double settle, double warmup_time, double tolerance, long *calls, int *steady,
-                double *ratio, rn_error *err);
+int steady_warm(const rn_workload_impl *impl, void *state, int batch, const batch_announce *ann,
+                double warm_start, double settle, double warmup_time, double tolerance,
+                long *calls, int *steady, double *ratio, rn_error *err);
 
 #endif

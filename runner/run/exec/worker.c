@@ -16,6 +16,7 @@
 #include "run/exec/concurrent.h"
 #include "run/exec/energy.h"
 #include "run/exec/procs.h"
+#include "run/exec/plausible.h"
 #include "run/exec/proto.h"
 #include "run/exec/steady.h"
 #include "run/exec/trace.h"
@@ -121,6 +122,11 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
                         desc && desc->bytes ? desc->bytes(tr) : NAN};
     if (impl->work)
         impl->work(state, &counts[0], &counts[1]);
+    char why[400]; /* doc/own-code.md#what-the-runner-checks */
+    if (plausible_work(counts, why, sizeof why) < 0) {
+        wout_done(fd, ST_FAILED, "%s", why);
+        goto out;
+    }
     wout_msg(fd, MSG_COUNTS, 0, counts, sizeof counts);
 
     rn_sample s;
@@ -155,11 +161,17 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
         free(m);
         free(curve_text);
     }
+    /* the core's own workloads call theirs other than once per call */
+    int core = impl == &core_concurrent || impl == &core_processes || impl == &cmd_workload;
+    int announce = b && b->batch_begin && !core;
+    /* the probe's and the steady rounds' batches are announced as the
+     * samples' are (batch.h batch_announce) */
+    batch_announce ann = {announce ? b->batch_begin : NULL, tr};
     /* cold caches cannot be batched: each call needs its flush */
     int probed = r->batch <= 0 && !tr->cold_cache;
     int batch = r->batch > 0 ? r->batch
                 : tr->cold_cache ? 1
-                                 : choose_batch(impl, state, 1, r->sample_time, &err, &rc, &warm_calls);
+                                 : choose_batch(impl, state, 1, r->sample_time, &ann, &err, &rc, &warm_calls);
     if (rc != 0) {
         wout_done(fd, ST_FAILED, "%s", err.msg[0] ? err.msg : "run failed");
         goto out;
@@ -173,14 +185,14 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
     int carried = steady_carries(b, prev_end, warm_start);
     double settle = steady_settle(tr->threads, r->warmup_time, min_warm, carried);
     if (r->warmups > 0 &&
-        (rc = steady_warm(impl, state, batch, warm_start, settle, r->warmup_time,
+        (rc = steady_warm(impl, state, batch, &ann, warm_start, settle, r->warmup_time,
                           r->warmup_tolerance, &warm_calls, &steady, &warm_ratio, &err)) != 0) {
         wout_done(fd, ST_FAILED, "%s", err.msg[0] ? err.msg : "run failed");
         goto out;
     }
     /* the probe again, warm (doc/timing.md#batching): it only grows the batch */
     if (probed && r->warmups > 0) {
-        batch = choose_batch(impl, state, batch, r->sample_time, &err, &rc, &warm_calls);
+        batch = choose_batch(impl, state, batch, r->sample_time, &ann, &err, &rc, &warm_calls);
         if (rc != 0) {
             wout_done(fd, ST_FAILED, "%s", err.msg[0] ? err.msg : "run failed");
             goto out;
@@ -214,9 +226,6 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
     int add_device = batch > 1 && (r->warmups == 0 || sample_has_device(&s));
     double discard_left = tr->cold_cache ? 0 : fmin(DISCARD_TIME, r->warmup_time);
     double discard_t0 = 0;
-    /* the core's own workloads call theirs other than once per call */
-    int core = impl == &core_concurrent || impl == &core_processes || impl == &cmd_workload;
-    int announce = b && b->batch_begin && !core;
     cmd_workload_batch(impl, batch); /* one request per batch: doc/own-code.md#persistent */
     if (!discard)
         timed_begin(impl, state);
@@ -288,6 +297,11 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
          * together call of a round, not its solo runs; from the barrier to
          * the last process's end), summed over the batch */
         s.seconds = core && isfinite(s.seconds) ? s.seconds / batch : wall / batch;
+        if (plausible_sample(&s, counts, why, sizeof why) < 0) {
+            wout_samples(fd, &buf);
+            wout_done(fd, ST_FAILED, "%s", why);
+            goto out;
+        }
         if (!discard)
             trace_span("sample", n - 1, ta, tz, s.seconds, batch, &s);
         buf.s[buf.n++] = s;
