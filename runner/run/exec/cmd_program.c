@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -15,7 +14,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -261,26 +259,6 @@ void cmd_sweep(pid_t keep)
         if (!any)
             break;
     }
-}
-
-int cmd_pidfd(pid_t pid)
-{
-#ifdef SYS_pidfd_open
-    return (int)syscall(SYS_pidfd_open, pid, 0); /* close-on-exec by itself */
-#else
-    (void)pid;
-    return -1;
-#endif
-}
-
-int cmd_wait_call(pid_t pid, int errfd)
-{
-    int pfd = cmd_pidfd(pid);
-    for (struct pollfd pf = {pfd, POLLIN, 0}; pfd >= 0 && poll(&pf, 1, 100) == 0;)
-        cmd_err_trim(errfd);
-    if (pfd >= 0)
-        close(pfd);
-    return cmd_wait(pid);
 }
 
 int cmd_wait(pid_t pid)

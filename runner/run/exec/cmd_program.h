@@ -55,12 +55,6 @@ void cmd_guard_worker(void);
  * pays one system call. */
 void cmd_sweep(pid_t keep);
 
-/* The pidfd of pid (close-on-exec), or -1 where the kernel has none. */
-int cmd_pidfd(pid_t pid);
-/* Waits for a per_call run, its stderr (errfd) kept to its tail while it
- * runs (cmd_err_trim): its wait status, or -1. */
-int cmd_wait_call(pid_t pid, int errfd);
-
 /* Waits for pid: its wait status, or -1. */
 int cmd_wait(pid_t pid);
 

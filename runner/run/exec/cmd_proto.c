@@ -2,13 +2,13 @@
 #include "run/exec/cmd_proto.h"
 
 #include "base/util.h"
-#include "base/value.h"
 #include "run/exec/cmd_program.h"
 
 #include <errno.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +36,16 @@ int cmd_send(cmd_chan *c, const char *op, json_object *fields)
     free(line);
     json_object_put(o);
     return rc;
+}
+
+int cmd_pidfd(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+    return (int)syscall(SYS_pidfd_open, pid, 0); /* close-on-exec by itself */
+#else
+    (void)pid;
+    return -1;
+#endif
 }
 
 /* How often a reply's wait looks at the program's stderr (and, without a
@@ -124,45 +134,6 @@ int cmd_unasked(cmd_chan *c)
     if (c->len)
         return 1;
     return read_some(c, 0) > 0;
-}
-
-void cmd_unasked_text(const cmd_chan *c, const char *last_op, char *err, size_t len)
-{
-    char shown[200];
-    const char *nl = memchr(c->buf, '\n', c->len); /* no NUL in the buffer */
-    size_t n = nl ? (size_t)(nl - c->buf) : c->len;
-    snprintf(shown, sizeof shown, "%.*s", (int)(n < sizeof shown ? n : sizeof shown - 1), c->buf);
-    sanitize_text(shown);
-    snprintf(err, len, "the program wrote a line nobody asked for %s%s: '%s'",
-             last_op ? "after its reply to " : "before the first request", last_op ? last_op : "",
-             shown);
-}
-
-void cmd_extras_keep(json_object *x, char ***xk, char ***xv, int *nx)
-{
-    if (!x)
-        return;
-    json_object_object_foreach(x, k, v)
-    {
-        char t[512];
-        if (json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int))
-            format_double(t, sizeof t, json_object_get_double(v));
-        else if (json_object_is_type(v, json_type_string))
-            snprintf(t, sizeof t, "%s", json_object_get_string(v));
-        else
-            snprintf(t, sizeof t, "%s", json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
-        int i = 0;
-        while (i < *nx && strcmp((*xk)[i], k))
-            i++;
-        if (i == *nx) {
-            XGROW(*xk, *nx);
-            XGROW(*xv, *nx);
-            (*xk)[*nx] = sanitize_text(xstrdup(k));
-            (*xv)[(*nx)++] = NULL;
-        }
-        free((*xv)[i]);
-        (*xv)[i] = sanitize_text(xstrdup(t));
-    }
 }
 
 void cmd_chan_reset(cmd_chan *c)

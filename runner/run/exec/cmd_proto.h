@@ -55,15 +55,8 @@ int cmd_read_line(cmd_chan *c, char **line);
 /* 1 when the program wrote something nobody asked for (a second reply),
  * kept in the buffer for the caller to quote; 0 when nothing waits. */
 int cmd_unasked(cmd_chan *c);
-/* The reason for what cmd_unasked found: "the program wrote a line nobody
- * asked for after its reply to run: '...'" (last_op NULL: before the
- * first request). */
-void cmd_unasked_text(const cmd_chan *c, const char *last_op, char *err, size_t len);
-/* A reply's "extras" (NULL: none) into the columns xk/xv (*nx of them):
- * numbers formatted, text made safe to print, the last value of a column
- * winning. */
-void cmd_extras_keep(json_object *x, char ***xk, char ***xv, int *nx);
-
+/* The pidfd of pid (close-on-exec), or -1 where the kernel has none. */
+int cmd_pidfd(pid_t pid);
 
 /* Parses a reply to `op` ("setup", "run", "check", "teardown"), request
  * `id`: a reply's "id", when it has one, must be that id (a program that

@@ -16,6 +16,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,6 +137,33 @@ static void gone(const char *op, rn_error *err)
     prog_stop();
 }
 
+static void keep_extras(cmd_state *s, json_object *x)
+{
+    if (!x)
+        return;
+    json_object_object_foreach(x, k, v)
+    {
+        char t[512];
+        if (json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int))
+            format_double(t, sizeof t, json_object_get_double(v));
+        else if (json_object_is_type(v, json_type_string))
+            snprintf(t, sizeof t, "%s", json_object_get_string(v));
+        else
+            snprintf(t, sizeof t, "%s", json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
+        int i = 0;
+        while (i < s->nx && strcmp(s->xk[i], k))
+            i++;
+        if (i == s->nx) {
+            XGROW(s->xk, s->nx);
+            XGROW(s->xv, s->nx);
+            s->xk[s->nx] = sanitize_text(xstrdup(k));
+            s->xv[s->nx++] = NULL;
+        }
+        free(s->xv[i]);
+        s->xv[i] = sanitize_text(xstrdup(t));
+    }
+}
+
 /* One request and its reply: 0 with r filled (REPLY_OK, SKIP or ERROR);
  * -1 with err filled when the program ended or answered nonsense, after
  * which it is stopped.  *rt gets the round trip. */
@@ -147,7 +175,16 @@ static int ask(cmd_state *s, const char *op, json_object *fields, cmd_reply *r, 
      * is caught by it (cmd_parse_reply), one that does not is looked for
      * here (one system call) */
     if (prog.echoes ? prog.ch.len > 0 : cmd_unasked(&prog.ch)) {
-        cmd_unasked_text(&prog.ch, prog.last_op, err->msg, sizeof err->msg);
+        char shown[200];
+        const char *nl = memchr(prog.ch.buf, '\n', prog.ch.len); /* no NUL in the buffer */
+        size_t n = nl ? (size_t)(nl - prog.ch.buf) : prog.ch.len;
+        snprintf(shown, sizeof shown, "%.*s", (int)(n < sizeof shown ? n : sizeof shown - 1),
+                 prog.ch.buf);
+        sanitize_text(shown);
+        snprintf(err->msg, sizeof err->msg,
+                 "the program wrote a line nobody asked for %s%s: '%s'",
+                 prog.last_op ? "after its reply to " : "before the first request",
+                 prog.last_op ? prog.last_op : "", shown);
         json_object_put(fields);
         prog_stop();
         return -1;
@@ -185,7 +222,7 @@ static int ask(cmd_state *s, const char *op, json_object *fields, cmd_reply *r, 
     }
     free(line);
     prog.echoes = json_object_object_get_ex(r->root, "id", NULL);
-    cmd_extras_keep(r->extras, &s->xk, &s->xv, &s->nx);
+    keep_extras(s, r->extras);
     return 0;
 }
 
@@ -297,7 +334,13 @@ static int one_call(const cmd_launch *l, int errfd, double *secs, rn_error *err)
     pid_t pid = cmd_spawn_call(l, errfd);
     if (pid > 0)
         tell_group(pid);
-    int st = pid > 0 ? cmd_wait_call(pid, errfd) : -1;
+    int pfd = pid > 0 ? cmd_pidfd(pid) : -1;
+    /* its stderr kept to its tail while it runs (cmd_err_trim) */
+    for (struct pollfd pf = {pfd, POLLIN, 0}; pfd >= 0 && poll(&pf, 1, 100) == 0;)
+        cmd_err_trim(errfd);
+    if (pfd >= 0)
+        close(pfd);
+    int st = pid > 0 ? cmd_wait(pid) : -1;
     *secs = now_seconds() - t0;
     if (pid > 0)
         tell_group(0);
