@@ -1,6 +1,7 @@
 /* test_ceilings.c - the machine's ceilings (doc/ceilings.md): the CPU probe
  * against its nominal figures, the cache, `runner machine`, pct_of_peak,
  * the ceiling lines of a throughput chart and the roofline. */
+#include "base/util.h"
 #include "experiment/machine/ceilings.h"
 #include "experiment/machine/machine.h"
 #include "experiment/machine/probe_cpu.h"
@@ -186,6 +187,93 @@ Test(ceilings, another_machines_cache_is_refused)
     cr_assert(strstr(why, "another machine's"), "%s", why);
     free(text), free(path), free(fp), free(d);
     unsetenv("XDG_CACHE_HOME");
+}
+
+/* fake_cache's file with `from` replaced by `to` (asserted to be there). */
+static void tamper_cache(const char *from, const char *to)
+{
+    char *path = machine_cache_path(), *text = slurp(path);
+    char *at = text ? strstr(text, from) : NULL;
+    cr_assert_not_null(at, "no '%s' in %s", from, path);
+    FILE *f = fopen(path, "w");
+    fprintf(f, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+    fclose(f);
+    free(text), free(path);
+}
+
+/* A cache is input: a peak no device has (1e-300 made a pct_of_peak of
+ * 4e+303, 1e308 a chart axis to 1e+305) is not used, nor is a FIFO (it
+ * blocked every run before its first trial) or a link to /dev/zero (read
+ * until the memory ran out): `runner machine --show` says why at once. */
+Test(ceilings, a_hostile_cache_is_refused_at_once, .timeout = 60)
+{
+    char *d = fake_cache();
+    tamper_cache("\"measured\": 1500", "\"measured\": 1e-300");
+    expect_exit((char *[]){"machine", "--show", NULL}, 2,
+                "is not used: cpu fp32 measured 1e-300 GFLOP/s: no device has that");
+    tamper_cache("\"measured\": 1e-300", "\"measured\": 1e308");
+    expect_exit((char *[]){"machine", "--show", NULL}, 2, "cpu fp32 measured 1e308 GFLOP/s");
+    tamper_cache("\"nominal\": 3000", "\"nominal\": -1");
+    char *path = machine_cache_path();
+    cr_assert_eq(unlink(path), 0);
+    cr_assert_eq(mkfifo(path, 0600), 0);
+    expect_exit((char *[]){"machine", "--show", NULL}, 2, "a FIFO, not a regular file");
+    cr_assert_eq(unlink(path), 0);
+    cr_assert_eq(symlink("/dev/zero", path), 0);
+    expect_exit((char *[]){"machine", "--show", NULL}, 2, "a character device, not a regular file");
+    cr_assert_eq(unlink(path), 0);
+    cr_assert_eq(mkdir(path, 0700), 0);
+    expect_exit((char *[]){"machine", "--show", NULL}, 2, "a folder, not a regular file");
+    free(path);
+    free(d);
+    unsetenv("XDG_CACHE_HOME");
+}
+
+/* A run with a FIFO at the cache path warns, probes the machine again and
+ * replaces the FIFO with a cache (the probe takes seconds: one run). */
+Test(ceilings, a_run_probes_again_past_a_fifo_cache, .timeout = 240)
+{
+    char *d = fake_cache();
+    char *path = machine_cache_path();
+    cr_assert_eq(unlink(path), 0);
+    cr_assert_eq(mkfifo(path, 0600), 0);
+    proc_out r;
+    char *run_d = tmpdir(), y[4096], out[4096];
+    snprintf(y, sizeof y, "%s/e.yaml", run_d);
+    snprintf(out, sizeof out, "%s/out", run_d);
+    write_text(run_d, "e.yaml", "workload: noop\nrepeats: 2\n");
+    run((char *[]){"--no-plots", "--output", out, y, NULL}, &r); /* not --quiet: the warning */
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.err, "a FIFO, not a regular file; probing the machine again"), "%s", r.err);
+    struct stat st;
+    cr_assert(stat(path, &st) == 0 && S_ISREG(st.st_mode), "the FIFO is still there");
+    free(path), free(run_d), free(d);
+    unsetenv("XDG_CACHE_HOME");
+}
+
+/* Figures no device has, in a run's meta.json as in the cache, are not
+ * ceilings: no percent of them, no chart axis from them. */
+Test(ceilings, figures_no_device_has_are_not_ceilings)
+{
+    char *j = xasprintf("{\"fingerprint\": \"f\", \"devices\": {\"cpu\": {\"ceilings\": {"
+                        "\"fp32\": {\"measured\": 1e-300, \"nominal\": 1e308, \"unit\": \"GFLOP/s\"},"
+                        "\"bandwidth\": {\"measured\": 1e308, \"unit\": \"GB/s\"},"
+                        "\"fp64\": {\"measured\": 40, \"nominal\": 80, \"unit\": \"GFLOP/s\"}}}}}");
+    ceilings *c = ceilings_parse(j);
+    cr_assert_not_null(c);
+    double nom;
+    cr_assert(isnan(ceilings_get(c, "cpu", "fp32", &nom)) && isnan(nom));
+    cr_assert(isnan(ceilings_get(c, "cpu", "bandwidth", NULL)));
+    cr_assert_float_eq(ceilings_get(c, "cpu", "fp64", &nom), 40, 1e-12);
+    cr_assert_float_eq(nom, 80, 1e-12);
+    char bound[32], why[300];
+    double peak;
+    cr_assert(isnan(ceilings_pct(c, "cpu", 1, "f32", NULL, 1e9, 1e6, 5, 1, bound, sizeof bound,
+                                 &peak)));
+    cr_assert_eq(ceilings_check(c, why, sizeof why), -1);
+    cr_assert(strstr(why, "cpu fp32 measured 1e-300 GFLOP/s"), "%s", why);
+    ceilings_free(c);
+    free(j);
 }
 
 Test(ceilings, machine_command_errors)

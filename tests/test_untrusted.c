@@ -11,10 +11,12 @@
 #include "scenario.h"
 
 #include <criterion/criterion.h>
+#include <sqlite3.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* A value of n letters 'a'. */
@@ -214,6 +216,132 @@ Test(untrusted, invalid_utf8_from_a_program_becomes_u_fffd, .timeout = 90)
     assert_utf8_file(rd, "trials.csv");
     assert_utf8_file(rd, "report.md");
     assert_utf8_file(rd, "report.html");
+    rm_rf(d);
+    free(d);
+}
+
+/* ---- files the runner reads ------------------------------------------------------ */
+
+/* A run folder is input: a FIFO or a link to /dev/zero in the place of its
+ * meta.json is refused at once by `runner history import` (a FIFO hung it),
+ * and a FIFO trials.csv by `runner report`. */
+Test(untrusted, a_fifo_or_a_device_in_a_run_folder_is_refused_at_once, .timeout = 60)
+{
+    char *d = tmpdir();
+    proc_out r;
+    run_yaml_in(d, "name: h\nworkload: noop\nrepeats: 2\n", NULL, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    char rd[4096], meta[4096], trials[4096], db[4096];
+    snprintf(rd, sizeof rd, "%s/run", d);
+    snprintf(meta, sizeof meta, "%s/meta.json", rd);
+    snprintf(trials, sizeof trials, "%s/trials.csv", rd);
+    snprintf(db, sizeof db, "%s/h.sqlite", d);
+    cr_assert_eq(unlink(meta), 0);
+    cr_assert_eq(mkfifo(meta, 0600), 0);
+    expect_exit((char *[]){"history", "import", rd, "--history", db, NULL}, 2,
+                "meta.json: not read: a FIFO, not a regular file");
+    cr_assert_eq(unlink(meta), 0);
+    cr_assert_eq(symlink("/dev/zero", meta), 0);
+    expect_exit((char *[]){"history", "import", rd, "--history", db, NULL}, 2,
+                "meta.json: not read: a character device, not a regular file");
+    cr_assert_eq(unlink(meta), 0);
+    write_text(rd, "meta.json", "{}");
+    cr_assert_eq(unlink(trials), 0);
+    cr_assert_eq(mkfifo(trials, 0600), 0);
+    run((char *[]){"report", rd, NULL}, &r);
+    cr_assert_neq(r.status, 0, "a FIFO trials.csv made a report: %s", r.out);
+    rm_rf(d);
+    free(d);
+}
+
+/* ---- the experiment folder's git -------------------------------------------------- */
+
+/* The first column of the newest run of the history at db, as text
+ * (malloc'd; NULL: none). */
+static char *newest(const char *db, const char *col)
+{
+    sqlite3 *h;
+    cr_assert_eq(sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK, "%s", db);
+    char *sql = xasprintf("SELECT %s FROM runs ORDER BY id DESC LIMIT 1", col);
+    sqlite3_stmt *st;
+    cr_assert_eq(sqlite3_prepare_v2(h, sql, -1, &st, NULL), SQLITE_OK, "%s", sqlite3_errmsg(h));
+    char *v = NULL;
+    if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+        v = xstrdup((const char *)sqlite3_column_text(st, 0));
+    sqlite3_finalize(st);
+    sqlite3_close(h);
+    free(sql);
+    return v;
+}
+
+static void sh(const char *fmt, const char *d)
+{
+    char *cmd = xasprintf(fmt, d, d, d, d, d, d);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    free(cmd);
+}
+
+/* Runs D/toy.yaml (in folder sub of D) into D/res, recorded in D/res's
+ * history; the run's revision, dirty flag and time are checked against
+ * git's own answer. */
+static void run_and_check_revision(const char *d, const char *sub)
+{
+    char y[4096], out[4096], db[4096];
+    snprintf(y, sizeof y, "%s/%s/toy.yaml", d, sub);
+    snprintf(out, sizeof out, "%s/res", d);
+    snprintf(db, sizeof db, "%s/res/history.sqlite", d);
+    proc_out r;
+    run((char *[]){"--quiet", "--no-plots", "--output", out, y, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    char *want = xasprintf("cd %s/%s && git rev-parse HEAD > %s/want", d, sub, d);
+    cr_assert_eq(system(want), 0);
+    free(want);
+    char wp[4096];
+    snprintf(wp, sizeof wp, "%s/want", d);
+    char *head = read_file(wp, NULL);
+    head[strcspn(head, "\n")] = '\0';
+    char *rev = newest(db, "revision"), *dirty = newest(db, "dirty"), *t = newest(db, "revision_time");
+    cr_assert(rev && !strcmp(rev, head), "revision %s, git says %s", rev, head);
+    cr_assert(dirty && !strcmp(dirty, "0"), "dirty %s", dirty);
+    cr_assert(t && atoll(t) > 1500000000, "revision_time %s", t);
+    free(rev), free(dirty), free(t), free(head);
+}
+
+/* A run reads the revision of the experiment's checkout without running
+ * what the repository's configuration names (a received tarball's
+ * core.fsmonitor ran a command at every run, even of `workload: noop`): no
+ * fsmonitor, no filter of its own, no hook; the revision is git's, from a
+ * branch, from packed refs, a detached HEAD and a linked worktree. */
+Test(untrusted, a_run_executes_nothing_the_folders_git_config_names, .timeout = 120)
+{
+    char *d = dir_with("toy.yaml", "name: toy\nworkload: noop\nrepeats: 2\n");
+    sh("cd %s && git init -q && git -c user.name=t -c user.email=t@t add toy.yaml && "
+       "git -c user.name=t -c user.email=t@t commit -qm one && "
+       "git config core.fsmonitor 'touch %s/ran-fsmonitor; false' && "
+       "git config filter.evil.clean 'touch %s/ran-filter; cat' && "
+       "git config filter.evil.process 'touch %s/ran-process' && "
+       "echo '* filter=evil' > .git/info/attributes && mkdir -p hooks && "
+       "printf '#!/bin/sh\\ntouch %s/ran-hook\\n' > hooks/post-index-change && "
+       "chmod +x hooks/post-index-change && git config core.hooksPath hooks && "
+       "echo hooks > .git/info/exclude && touch -d 2020-01-01 toy.yaml",
+       d);
+    run_and_check_revision(d, ".");
+    sh("cd %s && git pack-refs --all && test ! -e .git/refs/heads/master -a ! -e "
+       ".git/refs/heads/main && touch -d 2019-01-01 toy.yaml",
+       d);
+    run_and_check_revision(d, ".");
+    /* the test's own git with the repository's commands off */
+    sh("cd %s && G='git -c core.hooksPath=/dev/null -c core.fsmonitor=false -c "
+       "filter.evil.clean= -c filter.evil.process=' && $G checkout -q --detach && "
+       "$G worktree add -q --detach wt",
+       d);
+    run_and_check_revision(d, "wt");
+    static const char *const ran[] = {"ran-fsmonitor", "ran-filter", "ran-process", "ran-hook"};
+    for (int i = 0; i < 4; i++) {
+        char p[4096];
+        snprintf(p, sizeof p, "%s/%s", d, ran[i]);
+        cr_assert_neq(access(p, F_OK), 0, "%s: the repository's command ran", ran[i]);
+    }
     rm_rf(d);
     free(d);
 }

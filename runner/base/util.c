@@ -198,20 +198,72 @@ void fmt_seconds(char *out, size_t n, double s)
 
 char *read_file(const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    strbuf b = {0};
-    char buf[1 << 16];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-        sb_putn(&b, buf, n);
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        sb_free(&b);
+    return read_file_max(path, READ_FILE_MAX, len, NULL, 0);
+}
+
+static const char *file_kind(mode_t m)
+{
+    return S_ISDIR(m) ? "a folder" : S_ISFIFO(m) ? "a FIFO" : S_ISCHR(m) ? "a character device"
+         : S_ISBLK(m) ? "a block device" : S_ISSOCK(m) ? "a socket" : "not a file";
+}
+
+/* max as "1 MiB", "16 GiB", or bytes */
+static void size_text(char *t, size_t len, size_t max)
+{
+    if (max >= (1 << 30) && max % (1 << 30) == 0)
+        snprintf(t, len, "%zu GiB", max >> 30);
+    else if (max >= (1 << 20) && max % (1 << 20) == 0)
+        snprintf(t, len, "%zu MiB", max >> 20);
+    else
+        snprintf(t, len, "%zu bytes", max);
+}
+
+char *read_file_max(const char *path, size_t max, size_t *len, char *why, size_t whylen)
+{
+    char size[32];
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) < 0) {
+        int e = errno;
+        if (why)
+            snprintf(why, whylen, "%s", strerror(e));
+        if (fd >= 0)
+            close(fd);
+        errno = e;
         return NULL;
     }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        if (why)
+            snprintf(why, whylen, "%s, not a regular file", file_kind(st.st_mode));
+        errno = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+        return NULL;
+    }
+    strbuf b = {0};
+    /* st_size may be 0 (a /proc file): read to the end, max at most */
+    for (int too_long = st.st_size > 0 && (unsigned long long)st.st_size > max;;) {
+        char buf[1 << 16];
+        ssize_t n = too_long ? 0 : read(fd, buf, sizeof buf);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n > 0 && b.len + (size_t)n > max)
+            too_long = 1;
+        if (too_long || n < 0) {
+            int e = too_long ? EFBIG : errno;
+            close(fd);
+            sb_free(&b);
+            size_text(size, sizeof size, max);
+            if (why)
+                snprintf(why, whylen, too_long ? "larger than %s" : "%s",
+                         too_long ? size : strerror(e));
+            errno = e;
+            return NULL;
+        }
+        if (n == 0)
+            break;
+        sb_putn(&b, buf, (size_t)n);
+    }
+    close(fd);
     if (len)
         *len = b.len;
     return sb_take(&b);

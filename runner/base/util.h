@@ -54,8 +54,21 @@ int fd_write_all(int fd, const void *buf, size_t n);
 int fd_read_all(int fd, void *buf, size_t n);
 
 /* A whole file as a NUL-terminated string (*len its size, if len); NULL if
- * it cannot be read. */
+ * it cannot be read: read_file_max with READ_FILE_MAX. */
 char *read_file(const char *path, size_t *len);
+
+/* What read_file reads at most: a bound, so that no file makes the runner
+ * read until its memory runs out (a sparse file of a terabyte). */
+#define READ_FILE_MAX ((size_t)16 << 30)
+/* A file the runner reads whole, from a user, a run folder or a cache
+ * (doc/results.md#guarantees): opened without blocking (a FIFO never holds
+ * the runner) and read only when it is a regular file of at most `max`
+ * bytes (a link to /dev/zero is a device, refused).  The text,
+ * NUL-terminated and malloc'd, its length in *len (when not NULL); else
+ * NULL with errno (EINVAL: not a regular file; EFBIG: longer than max) and,
+ * when why is not NULL, the reason ("a FIFO, not a regular file", "larger
+ * than 1 MiB", strerror). */
+char *read_file_max(const char *path, size_t max, size_t *len, char *why, size_t whylen);
 
 /* The first of `rel` (paths relative to the folder of this executable, e.g.
  * "../lua" for bin/runner) that exists, as a directory when want_dir, else

@@ -160,7 +160,7 @@ void run_finish_trial(run_state *o, long long t, trial_result *res, int ran)
         sanitize_text(res->extra_vals[i]), sanitize_text(res->extra_keys[i]);
     /* and as valid UTF-8, each bad byte U+FFFD as `runner export` writes
      * it: a program's stderr or extras in Latin-1 or cut mid-character
-     * made trials.csv and the reports unreadable to a strict reader
+     * made the trials table and the reports unreadable to a strict reader
      * (doc/own-code.md#what-the-runner-checks) */
     res->reason = utf8_own(res->reason);
     for (int i = 0; i < res->nextra; i++) {

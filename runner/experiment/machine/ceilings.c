@@ -126,13 +126,53 @@ void ceilings_set(ceilings *c, const char *dev, const char *what, double measure
     json_object_object_add(child(device(c, dev, 1), "ceilings", 1), what, o);
 }
 
+/* A ceiling no device has: below a thousandth of a GFLOP/s or GB/s (a slow
+ * core does a thousand times more) or above 10^8 (100 PFLOP/s or PB/s,
+ * 25 times the fastest device's peak); a cache or a run folder is input, and
+ * a peak of 1e-300 made a pct_of_peak of 4e+303 (doc/ceilings.md#the-ceilings). */
+#define CEILING_LEAST 1e-3
+#define CEILING_MOST 1e8
+
+static int plausible(double x)
+{
+    return x >= CEILING_LEAST && x <= CEILING_MOST;
+}
+
 double ceilings_get(const ceilings *c, const char *dev, const char *what, double *nominal)
 {
     json_object *o = c ? child(child(device(c, dev, 0), "ceilings", 0), what, 0) : NULL;
-    if (nominal)
+    if (nominal) {
         *nominal = num_of(o, "nominal");
+        if (!plausible(*nominal))
+            *nominal = NAN;
+    }
     double m = num_of(o, "measured");
-    return m > 0 ? m : NAN;
+    return plausible(m) ? m : NAN;
+}
+
+int ceilings_check(const ceilings *c, char *why, size_t len)
+{
+    json_object_object_foreach(child(c->root, "devices", 0), dev, d) {
+        json_object_object_foreach(child(d, "ceilings", 0), what, o) {
+            static const char *const fields[] = {"measured", "nominal"};
+            for (int i = 0; i < 2; i++) {
+                json_object *v;
+                if (!json_object_is_type(o, json_type_object) ||
+                    !json_object_object_get_ex(o, fields[i], &v) ||
+                    json_object_is_type(v, json_type_null))
+                    continue;
+                double x = num_of(o, fields[i]);
+                if (plausible(x))
+                    continue;
+                const char *unit = str_of(o, "unit");
+                snprintf(why, len, "%s %s %s %s %s: no device has that (from %g to %g)", dev,
+                         what, fields[i], json_object_to_json_string(v), unit ? unit : "",
+                         CEILING_LEAST, CEILING_MOST);
+                return -1;
+            }
+        }
+    }
+    return 0;
 }
 
 const char *ceilings_machine_id(const ceilings *c)

@@ -28,8 +28,13 @@ const char *ceilings_info(const ceilings *c, const char *device, const char *key
 /* One ceiling: measured and nominal (NAN: none) in `unit`. */
 void ceilings_set(ceilings *c, const char *device, const char *what, double measured,
                   double nominal, const char *unit);
-/* The measured figure (NAN: none); *nominal, when not NULL, the nominal one. */
+/* The measured figure (NAN: none, or one no device has); *nominal, when
+ * not NULL, the nominal one (the same). */
 double ceilings_get(const ceilings *c, const char *device, const char *what, double *nominal);
+/* 0 when every figure of c is one a device may have (a number from 10^-3
+ * to 10^8 GFLOP/s or GB/s), else -1 with the first that is not in why
+ * ("cpu fp32 measured 1e-300 GFLOP/s: no device has that ..."). */
+int ceilings_check(const ceilings *c, char *why, size_t len);
 
 const char *ceilings_machine_id(const ceilings *c);
 const char *ceilings_fingerprint(const ceilings *c);

@@ -70,23 +70,50 @@ char *machine_cache_path(void)
     return p;
 }
 
-ceilings *machine_cached(char *why, size_t len)
+/* What the cache may hold: a few KiB of JSON. */
+#define CACHE_MAX ((size_t)1 << 20)
+
+/* machine_cached; *bad: the cache is there but not usable (not a regular
+ * file, too long, not ceilings, or a figure no device has), which a run
+ * warns about before it probes again. */
+static ceilings *cached(char *why, size_t len, int *bad)
 {
-    char *path = machine_cache_path();
-    char *text = read_file(path, NULL);
+    char *path = machine_cache_path(), rwhy[160];
+    /* a FIFO there blocked every run, a link to /dev/zero read until the
+     * memory ran out (doc/ceilings.md#the-ceilings) */
+    char *text = read_file_max(path, CACHE_MAX, NULL, rwhy, sizeof rwhy);
+    int absent = !text && errno == ENOENT;
     ceilings *c = text ? ceilings_parse(text) : NULL;
     free(text);
-    char *fp = machine_fingerprint();
-    if (!c)
+    char *fp = machine_fingerprint(), cwhy[300];
+    int ok = 0;
+    *bad = !absent;
+    if (absent)
         snprintf(why, len, "no ceilings cached for this machine (%s)", path);
+    else if (!text)
+        snprintf(why, len, "the ceilings cache %s is not read: %s", path, rwhy);
+    else if (!c)
+        snprintf(why, len, "the ceilings cache %s holds no ceilings", path);
     else if (!ceilings_fingerprint(c) || strcmp(ceilings_fingerprint(c), fp)) {
         snprintf(why, len, "the cached ceilings are another machine's (%s)", path);
+        *bad = 0;
+    } else if (ceilings_check(c, cwhy, sizeof cwhy) < 0)
+        snprintf(why, len, "the ceilings cache %s is not used: %s", path, cwhy);
+    else
+        ok = 1, *bad = 0;
+    if (!ok) {
         ceilings_free(c);
         c = NULL;
     }
     free(fp);
     free(path);
     return c;
+}
+
+ceilings *machine_cached(char *why, size_t len)
+{
+    int bad;
+    return cached(why, len, &bad);
 }
 
 /* ---- the probe, in a child -------------------------------------------- */
@@ -205,11 +232,14 @@ ceilings *machine_probe(char *err, size_t len)
 
 ceilings *machine_ceilings(int reprobe, int *probed, strbuf *notes, char *err, size_t len)
 {
-    char why[1024];
+    char why[1024] = "";
     *probed = 0;
-    ceilings *c = reprobe ? NULL : machine_cached(why, sizeof why);
+    int bad = 0;
+    ceilings *c = reprobe ? NULL : cached(why, sizeof why, &bad);
     if (c)
         return c;
+    if (bad)
+        notes_printf(notes, "runner: warning: %s; probing the machine again\n", why);
     double t0 = now_seconds();
     c = machine_probe(err, len);
     *probed = c != NULL;

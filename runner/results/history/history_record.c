@@ -1,7 +1,7 @@
 /* history_record.c - see history_record.h (doc/history.md#what-is-recorded). */
 #include "results/history/history_record.h"
 
-#include "base/spawn.h"
+#include "base/gitrev.h"
 #include "results/history/history_db.h"
 #include "base/util.h"
 #include "experiment/experiment.h"
@@ -69,37 +69,16 @@ void history_machine_free(history_machine *m)
     memset(m, 0, sizeof *m);
 }
 
-/* git's answer to `git -C dir ARGS...`: its output, the last newline cut;
- * NULL when it failed. */
-static char *git(const char *dir, const char *a, const char *b, const char *c)
-{
-    char *argv[] = {"git", "-C", (char *)dir, (char *)a, (char *)b, (char *)c, NULL};
-    spawn_opts o = {.timeout = 10, .keep = 1 << 16, .with_stderr = 1}; /* its complaints are ours to judge */
-    spawn_result r;
-    int ok = spawn_run(argv, &o, &r) == 0 && r.status == 0;
-    char *out = ok ? xstrdup(r.out ? r.out : "") : NULL;
-    spawn_result_free(&r);
-    if (out && *out && out[strlen(out) - 1] == '\n')
-        out[strlen(out) - 1] = 0;
-    return out;
-}
-
 void history_git_revision(const char *dir, history_revision *r)
 {
     memset(r, 0, sizeof *r);
     r->dirty = -1;
-    char *head = git(dir, "rev-parse", "--verify", "HEAD");
-    if (!head || strlen(head) < 7) {
-        free(head);
+    git_rev g; /* read without running what the folder's git config names */
+    if (git_revision(dir, &g) < 0)
         return;
-    }
-    r->text = head;
-    char *st = git(dir, "status", "--porcelain", "--untracked-files=no");
-    r->dirty = st ? *st != 0 : -1;
-    free(st);
-    char *t = git(dir, "show", "-s", "--format=%ct");
-    r->time = t ? atoll(t) : 0;
-    free(t);
+    r->text = xstrdup(g.commit);
+    r->dirty = g.dirty;
+    r->time = g.time;
 }
 
 void history_revision_free(history_revision *r)

@@ -33,9 +33,10 @@ typedef struct history_revision {
     long long time;      /* the commit's time (Unix seconds), 0 when unknown */
 } history_revision;
 
-/* `git rev-parse HEAD`, its time and whether `git status` lists a change,
- * in folder dir; r->text NULL when dir is not in a git checkout (or git is
- * missing). */
+/* The commit of the checkout folder dir is in, its time and whether it has
+ * uncommitted changes (base/gitrev.h: nothing the repository's
+ * configuration names runs); r->text NULL when dir is not in a git
+ * checkout. */
 void history_git_revision(const char *dir, history_revision *r);
 void history_revision_free(history_revision *r);
 

@@ -164,14 +164,26 @@ void rundir_by_trial_free(rundir_by_trial *g)
     memset(g, 0, sizeof *g);
 }
 
+json_object *rundir_meta_parse(const char *path, int *absent, char *err, size_t len)
+{
+    char why[160];
+    /* a run folder is input like any other: a FIFO or a link to /dev/zero
+     * there must not hold or fill the runner (doc/results.md#guarantees) */
+    char *text = read_file_max(path, RUNDIR_META_MAX, NULL, why, sizeof why);
+    *absent = !text && errno == ENOENT;
+    json_object *m = text ? json_tokener_parse(text) : NULL;
+    if (!text && !*absent)
+        snprintf(err, len, "%s: not read: %s", path, why);
+    else if (text && !m)
+        snprintf(err, len, "%s: not readable as JSON", path);
+    free(text);
+    return m;
+}
+
 json_object *rundir_read_meta(const char *dir, int *absent, char *err, size_t len)
 {
     char *p = rundir_path(dir, RD_META);
-    struct stat st;
-    *absent = stat(p, &st) < 0 && errno == ENOENT;
-    json_object *m = *absent ? NULL : json_object_from_file(p);
-    if (!m && !*absent)
-        snprintf(err, len, "%s: not readable as JSON", p);
+    json_object *m = rundir_meta_parse(p, absent, err, len);
     free(p);
     return m;
 }

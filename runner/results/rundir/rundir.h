@@ -68,6 +68,11 @@ const int *rundir_last_series(const csv_table *s, const rundir_by_trial *g, long
 void rundir_by_trial_free(rundir_by_trial *g);
 /* meta.json parsed; NULL when absent (*absent = 1) or unreadable (reason in err). */
 json_object *rundir_read_meta(const char *dir, int *absent, char *err, size_t len);
+/* What meta.json may hold: a run's is a few KiB. */
+#define RUNDIR_META_MAX ((size_t)64 << 20)
+/* rundir_read_meta of the meta.json at path: a regular file of at most
+ * RUNDIR_META_MAX bytes, opened without blocking. */
+json_object *rundir_meta_parse(const char *path, int *absent, char *err, size_t len);
 /* A string of meta.json's "experiment" object ("name", "path"), malloc'd;
  * NULL when the file, the object or the string is absent. */
 char *rundir_meta_experiment(const char *dir, const char *field);

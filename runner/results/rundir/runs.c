@@ -38,7 +38,9 @@ static int unfinished(const char *run_dir)
         free(p);
         return errno == ENOENT;
     }
-    json_object *m = json_object_from_file(p);
+    int absent;
+    char err[8]; /* unreadable: not an open run */
+    json_object *m = rundir_meta_parse(p, &absent, err, sizeof err);
     free(p);
     json_object *fin = NULL;
     int open = m && json_object_object_get_ex(m, "finished", &fin) && !json_object_get_boolean(fin);

@@ -4,6 +4,7 @@
 
 #include "base/spawn.h"
 #include "base/util.h"
+#include "stats/series.h"
 #include "stats/stats.h"
 #include "base/value.h"
 #include "run/exec/cmd_launch.h"
@@ -52,10 +53,7 @@ typedef struct cmd_state {
     int persistent, failed, timing;
     int errfd;                  /* per_call: the calls' stderr */
     double spawn;               /* per_call: an empty program's start, seconds */
-    /* subtract_spawn: every start of the empty program, one beside each
-     * call (doc/own-code.md#per_call), and its path */
-    double *sp;
-    int nsp, csp;
+    series sp; /* subtract_spawn: every start of `true` (doc/own-code.md#per_call) */
     char *true_path;
     double rt_sum, own_sum;     /* timed calls: round trips and the program's times */
     long rt_n;
@@ -228,12 +226,6 @@ static int ask(cmd_state *s, const char *op, json_object *fields, cmd_reply *r, 
     return 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* The program for this trial: the one kept, unless it was started for
  * another command or device or has ended; else a fresh one.  *fresh says
  * which. */
@@ -325,8 +317,7 @@ static int prepare_persistent(cmd_state *s, const char *key, rn_error *err)
             return RN_PREPARE_FAIL;
         }
     }
-    qsort(trips, NOOP_TRIPS, sizeof trips[0], cmp_double);
-    s->noop = trips[NOOP_TRIPS / 2];
+    s->noop = stats_median_copy(trips, NOOP_TRIPS); /* NOOP_TRIPS is odd: the middle one */
     return RN_PREPARE_OK;
 }
 
@@ -368,41 +359,30 @@ static int one_call(const cmd_launch *l, int errfd, double *secs, rn_error *err)
     return 0;
 }
 
-/* spawn_seconds: the median start of an empty program (`true`), started
- * the same way as the user's (doc/own-code.md#per_call). */
-/* One start of the empty program, its time appended to s->sp. */
+/* One start of an empty program (`true`), started the same way as the
+ * user's; kept: spawn_seconds, the median (doc/own-code.md#per_call). */
 static int spawn_once(cmd_state *s, int keep, rn_error *err)
 {
+    char *argv[] = {s->true_path, NULL};
     cmd_launch t = {0};
-    t.path = s->true_path;
-    char *argv[] = {t.path, NULL};
-    t.argv = argv;
-    t.envp = s->l.envp;
-    t.cwd = s->l.cwd;
+    t.path = s->true_path, t.argv = argv, t.envp = s->l.envp, t.cwd = s->l.cwd;
     double d;
     if (one_call(&t, s->errfd, &d, err) < 0)
         return -1;
-    if (!keep)
-        return 0;
-    if (s->nsp == s->csp) {
-        s->csp = s->csp ? 2 * s->csp : 64;
-        s->sp = xrealloc(s->sp, (size_t)s->csp * sizeof *s->sp);
-    }
-    s->sp[s->nsp++] = d;
-    s->spawn = stats_median_copy(s->sp, s->nsp);
+    if (keep)
+        series_add(&s->sp, d), s->spawn = series_median(&s->sp);
     return 0;
 }
 
 static int measure_spawn(cmd_state *s, rn_error *err)
 {
-    s->true_path = spawn_find("true");
-    if (!s->true_path) {
+    if (!(s->true_path = spawn_find("true"))) {
         snprintf(err->msg, sizeof err->msg, "no program 'true' on PATH to time a start with");
         return -1;
     }
-    int rc = spawn_once(s, 0, err); /* the first warms the path */
-    for (int i = 0; i < SPAWN_TRIES && rc == 0; i++)
-        rc = spawn_once(s, 1, err);
+    int rc = 0;
+    for (int i = 0; i <= SPAWN_TRIES && rc == 0; i++) /* the first warms the path */
+        rc = spawn_once(s, i > 0, err);
     return rc;
 }
 
@@ -413,7 +393,7 @@ static void state_free(cmd_state *s)
     if (!s)
         return;
     cmd_launch_free(&s->l);
-    free(s->sp);
+    series_free(&s->sp);
     free(s->true_path);
     if (s->errfd >= 0)
         close(s->errfd);
@@ -468,8 +448,7 @@ static int cw_run(void *state, rn_sample *smp, rn_error *err)
     if (!s->persistent) {
         if (one_call(&s->l, s->errfd, &rt, err) < 0)
             return failed(s);
-        /* subtract_spawn: a start of the empty program beside every call,
-         * so that the spawn cost's interval is the samples' own span */
+        /* subtract_spawn: a start of `true` beside every call, over the samples' span */
         if (s->spec->subtract_spawn && spawn_once(s, 1, err) < 0)
             return failed(s);
         own = s->spec->subtract_spawn ? fmax(0, rt - s->spawn) : rt;
@@ -586,13 +565,9 @@ static void cw_extras(void *state, void *ctx, void (*cb)(void *ctx, const char *
     for (int i = 0; i < s->nx; i++)
         cb(ctx, s->xk[i], s->xv[i]);
     put("spawn_seconds", s->spawn);
-    if (s->spec && s->spec->subtract_spawn && s->nsp > 1) { /* the starts' spread, for the noise flag */
-        double *dev = xmalloc((size_t)s->nsp * sizeof *dev);
-        for (int i = 0; i < s->nsp; i++)
-            dev[i] = fabs(s->sp[i] - s->spawn);
-        put("spawn_spread_seconds", 1.4826 * stats_median_copy(dev, s->nsp));
-        free(dev);
-        put("spawn_starts", s->nsp);
+    if (s->spec && s->spec->subtract_spawn && s->sp.n > 1) { /* for the noise flag */
+        put("spawn_spread_seconds", series_spread(&s->sp));
+        put("spawn_starts", s->sp.n);
     }
     put("protocol_seconds", s->noop);
     put("program_start_seconds", s->started);
