@@ -1,5 +1,5 @@
 /* test_untrusted.c - what a user's program, plugin or file hands the runner
- * is checked before it becomes a cell (doc/own-code.md#what-the-runner-checks):
+ * is checked before it becomes a cell (doc/own-code.md#what-the-runner-guarantees):
  * a placeholder's long value reaches the program whole; times and work a
  * program or plugin reports must be finite, not negative and, where the
  * runner can tell, possible; invalid UTF-8 from a program never lands raw in

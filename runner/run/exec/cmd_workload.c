@@ -137,33 +137,6 @@ static void gone(const char *op, rn_error *err)
     prog_stop();
 }
 
-static void keep_extras(cmd_state *s, json_object *x)
-{
-    if (!x)
-        return;
-    json_object_object_foreach(x, k, v)
-    {
-        char t[512];
-        if (json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int))
-            format_double(t, sizeof t, json_object_get_double(v));
-        else if (json_object_is_type(v, json_type_string))
-            snprintf(t, sizeof t, "%s", json_object_get_string(v));
-        else
-            snprintf(t, sizeof t, "%s", json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
-        int i = 0;
-        while (i < s->nx && strcmp(s->xk[i], k))
-            i++;
-        if (i == s->nx) {
-            XGROW(s->xk, s->nx);
-            XGROW(s->xv, s->nx);
-            s->xk[s->nx] = sanitize_text(xstrdup(k));
-            s->xv[s->nx++] = NULL;
-        }
-        free(s->xv[i]);
-        s->xv[i] = sanitize_text(xstrdup(t));
-    }
-}
-
 /* One request and its reply: 0 with r filled (REPLY_OK, SKIP or ERROR);
  * -1 with err filled when the program ended or answered nonsense, after
  * which it is stopped.  *rt gets the round trip. */
@@ -222,7 +195,7 @@ static int ask(cmd_state *s, const char *op, json_object *fields, cmd_reply *r, 
     }
     free(line);
     prog.echoes = json_object_object_get_ex(r->root, "id", NULL);
-    keep_extras(s, r->extras);
+    cmd_extras_keep(&s->xk, &s->xv, &s->nx, r->extras);
     return 0;
 }
 
@@ -476,21 +449,8 @@ static int cw_run(void *state, rn_sample *smp, rn_error *err)
         if (bad)
             snprintf(err->msg, sizeof err->msg, "run failed: %s", r.message);
         cmd_reply_free(&r);
-        if (bad)
+        if (bad || cmd_times_fit(own, dev, rt, calls, err->msg, sizeof err->msg) < 0)
             return failed(s);
-        /* its clocks run inside ours: a longer time, on the host or the
-         * device, is not the calls' (doc/own-code.md#what-the-runner-checks) */
-        if (own > rt * (1 + 1e-9) + 1e-9 || dev > rt * (1 + 1e-9) + 1e-9) {
-            char a[32], b[32];
-            format_number(a, sizeof a, own > rt * (1 + 1e-9) + 1e-9 ? own : dev, 6);
-            format_number(b, sizeof b, rt, 6);
-            snprintf(err->msg, sizeof err->msg,
-                     "the program reported %s%s s for %d call%s whose round trip took %s s: its "
-                     "time must be measured inside the request",
-                     own > rt * (1 + 1e-9) + 1e-9 ? "" : "a device time of ", a, calls,
-                     calls == 1 ? "" : "s", b);
-            return failed(s);
-        }
     }
     smp->seconds = (isfinite(smp->seconds) ? smp->seconds : 0) + own;
     if (s->timing) {
