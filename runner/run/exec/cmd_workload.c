@@ -4,6 +4,7 @@
 
 #include "base/spawn.h"
 #include "base/util.h"
+#include "run/exec/cmd_spawn.h"
 #include "stats/series.h"
 #include "stats/stats.h"
 #include "base/value.h"
@@ -332,30 +333,12 @@ static int one_call(const cmd_launch *l, int errfd, double *secs, rn_error *err)
     return 0;
 }
 
-/* One start of an empty program (`true`), started the same way as the
- * user's; kept: spawn_seconds, the median (doc/own-code.md#per_call). */
-static int spawn_once(cmd_state *s, int keep, rn_error *err)
+/* spawn_seconds: the median of SPAWN_TRIES starts of `true`, and of one
+ * beside every call with subtract_spawn (doc/own-code.md#per_call) */
+static int measure_spawn(cmd_state *s, int n, rn_error *err)
 {
-    char *argv[] = {s->true_path, NULL};
-    cmd_launch t = {0};
-    t.path = s->true_path, t.argv = argv, t.envp = s->l.envp, t.cwd = s->l.cwd;
-    double d;
-    if (one_call(&t, s->errfd, &d, err) < 0)
-        return -1;
-    if (keep)
-        series_add(&s->sp, d), s->spawn = series_median(&s->sp);
-    return 0;
-}
-
-static int measure_spawn(cmd_state *s, rn_error *err)
-{
-    if (!(s->true_path = spawn_find("true"))) {
-        snprintf(err->msg, sizeof err->msg, "no program 'true' on PATH to time a start with");
-        return -1;
-    }
-    int rc = 0;
-    for (int i = 0; i <= SPAWN_TRIES && rc == 0; i++) /* the first warms the path */
-        rc = spawn_once(s, i > 0, err);
+    int rc = cmd_spawn_time(&s->sp, &s->true_path, &s->l, s->errfd, n, one_call, err);
+    s->spawn = series_median(&s->sp);
     return rc;
 }
 
@@ -394,7 +377,7 @@ static int cw_prepare(const rn_trial *t, void **state, rn_error *err)
         rc = prepare_persistent(s, key, err);
     else if (rc == RN_PREPARE_OK) {
         s->errfd = cmd_errfile();
-        if (s->errfd < 0 || measure_spawn(s, err) < 0)
+        if (s->errfd < 0 || measure_spawn(s, SPAWN_TRIES, err) < 0)
             rc = RN_PREPARE_FAIL;
     }
     free(key);
@@ -422,7 +405,7 @@ static int cw_run(void *state, rn_sample *smp, rn_error *err)
         if (one_call(&s->l, s->errfd, &rt, err) < 0)
             return failed(s);
         /* subtract_spawn: a start of `true` beside every call, over the samples' span */
-        if (s->spec->subtract_spawn && spawn_once(s, 1, err) < 0)
+        if (s->spec->subtract_spawn && measure_spawn(s, 1, err) < 0)
             return failed(s);
         own = s->spec->subtract_spawn ? fmax(0, rt - s->spawn) : rt;
     } else {
