@@ -64,7 +64,7 @@ section memcheck; s=$(date +%s)
 res=$work/results
 san=(compute-sanitizer --tool memcheck --target-processes all --error-exitcode 99)
 command -v compute-sanitizer >/dev/null || san=()
-timeout -k 5 "$(left 150)" "${san[@]}" "$BIN" --quiet --no-plots --output "$res" \
+timeout -k 5 "$(left 90)" "${san[@]}" "$BIN" --quiet --no-plots --output "$res" \
   bench/gpu/first-ewise.yaml >"$work/memcheck.out" 2>&1; rc=$?
 cat "$work/memcheck.out" >>"$log"
 t=$(newest "$res" gpu_first_ewise)
@@ -85,7 +85,7 @@ grep -m3 -A3 '========= Invalid\|========= Program hit' "$work/memcheck.out" | h
 # --- 2. tests/gpu: workloads, large, lua -----------------------------------------
 for name in workloads large lua; do
   section "$name"; s=$(date +%s)
-  cap=$([ $name = workloads ] && echo 90 || echo 45)
+  cap=$(case $name in workloads) echo 60 ;; large) echo 40 ;; *) echo 25 ;; esac)
   timeout -k 5 "$(left $cap)" "$BIN" --quiet --no-plots --output "$res" "tests/gpu/$name.yaml" >"$work/$name.out" 2>&1; rc=$?
   cat "$work/$name.out" >>"$log"
   t=$(newest "$res" "gpu_$name")
@@ -98,7 +98,7 @@ done
 
 # --- 3. bench/gpu.sh: the device rows against PyTorch ---------------------------
 section bench; s=$(date +%s)
-RUNNER_BIN=$BIN timeout -k 5 "$(left 120)" bash bench/gpu.sh >"$OUT/bench.txt" 2>&1; rc=$?
+RUNNER_BIN=$BIN timeout -k 5 "$(left 75)" bash bench/gpu.sh >"$OUT/bench.txt" 2>&1; rc=$?
 cat "$OUT/bench.txt" >>"$log"
 rowsn=$(grep -c 'PyTorch\|torch\|device' "$OUT/bench.txt")
 part bench "$([ $rc -eq 0 ] && [ "$rowsn" -gt 0 ] && echo ok || echo FAILED)" $(( $(date +%s) - s )) \

@@ -175,14 +175,15 @@ static void yaml_of(const char *d, const char *const *args, char *path)
 Test(exec, the_file_it_prints_is_valid)
 {
     char *d = tmpdir(), path[SCENARIO_PATH];
-    yaml_of(d, (const char *[]){"-L", "n", "64,128,x y", "-P", "k", "1", "9", "-D", "4", "-w", "2",
+    yaml_of(d, (const char *[]){"-L", "n", "64,128,x y,007,0.50,-3", "-P", "k", "1", "9", "-D", "4", "-w", "2",
                                 "-m", "10", "-M", "50", "--timeout", "90s", "--", "awk",
                                 "BEGIN {x = \"{n}{k}\"}", NULL},
             path);
     char *text = read_all(path);
     expect_parts(text, (const char *[]){"workload: command\n",
                                         "command: [\"awk\", \"BEGIN {{x = \\\"{n}{k}\\\"}}\"]\n",
-                                        "protocol: per_call\n", "  n: [64, 128, \"x y\"]\n",
+                                        "protocol: per_call\n",
+                                        "  n: [64, 128, \"x y\", \"007\", \"0.50\", -3]\n",
                                         "  k: {range: [1, 9, 4]}\n", "repeats: auto\n",
                                         "stop: {min_samples: 10, max_samples: 50}\n",
                                         "warmups: 2\n", "timeout: \"90s\"\n", NULL});
@@ -190,7 +191,14 @@ Test(exec, the_file_it_prints_is_valid)
     proc_out r;
     run((char *[]){"validate", path, NULL}, &r);
     cr_assert_eq(r.status, 0, "%s", r.err);
-    cr_assert(strstr(r.out, ": 9 trials"), "%s", r.out);
+    cr_assert(strstr(r.out, ": 18 trials"), "%s", r.out);
+    /* a relative program, a placeholder in it too, is made absolute */
+    yaml_of(d, (const char *[]){"-L", "v", "a,b", "--", "./{v}/prog", NULL}, path);
+    text = read_all(path);
+    char want[4200];
+    snprintf(want, sizeof want, "command: [\"%s/./{v}/prog\"]\n", d);
+    cr_assert(strstr(text, want), "want %s in:\n%s", want, text);
+    free(text);
     rm_rf(d);
     free(d);
 }

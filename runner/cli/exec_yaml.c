@@ -286,12 +286,15 @@ static void yaml_quoted(strbuf *b, const char *s)
     sb_putc(b, '"');
 }
 
-/* a number as YAML reads one (written plain), else quoted text */
+/* An integer written as the loader writes it back (no sign but -, no
+ * leading zero) is plain; any other value is quoted text, so that the
+ * program gets what was typed: the loader reads a plain 007 as 7 and 0.50
+ * as 0.5, where hyperfine passes the text. */
 static void yaml_value(strbuf *b, const char *s)
 {
-    char *end;
-    int plain = *s && strspn(s, "+-0123456789.eE") == strlen(s) && (strtod(s, &end), !*end) &&
-                strchr("0123456789+-.", s[0]);
+    const char *d = s + (s[0] == '-');
+    int plain = *d && strspn(d, "0123456789") == strlen(d) && (d[0] != '0' || !d[1]) &&
+                strlen(d) < 19;
     if (plain)
         sb_puts(b, s);
     else
@@ -324,7 +327,7 @@ char *exec_yaml(const exec_spec *s, int k)
     for (int i = 0; i < c->nwords; i++) {
         char *t = template_of(s, c->words[i]);
         /* a program's path is relative to the experiment file: made absolute */
-        if (i == 0 && strchr(t, '/') && t[0] != '/' && !strchr(t, '{')) {
+        if (i == 0 && strchr(t, '/') && t[0] != '/' && t[0] != '{') {
             char *abs = xasprintf("%s/%s", s->cwd, t);
             free(t);
             t = abs;

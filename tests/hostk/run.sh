@@ -8,10 +8,11 @@
 #        2 the vector path on 4 bytes   -> UBSan: misaligned address
 #        3 a missing bound check        -> ASan: heap-buffer-overflow
 #      each must fail, and for its own reason;
-#   3. the batch timer (cuda_common.cu) against a mock device clock
+#   3. mlp_train's kernels (mlp_kernels.h) the same way (mlp_host.cc);
+#   4. the batch timer (timer.cu) against a mock device clock
 #      (timer_host.cc), replaying a trial's warm-ups, batch probes, steady
 #      rounds and timed batches;
-#   4. 2^31 + 7 floats through the kernels in place (--large), when the
+#   5. 2^31 + 7 floats through the kernels in place (--large), when the
 #      machine has the memory (HOSTK_LARGE=0 skips it, =1 insists).
 # Prints one line per part; exit 0 when all hold.
 set -u
@@ -34,6 +35,7 @@ for f in 0 1 2 3; do
   build "$B/ew_host_$f" tests/hostk/ew_host.cc $EW -DRN_SEED_FAULT=$f & pids+=($!)
 done
 build "$B/timer_host" tests/hostk/timer_host.cc -Itests/hostk/mock -Ibackends/cuda & pids+=($!)
+build "$B/mlp_host" tests/hostk/mlp_host.cc -Ibackends/cuda & pids+=($!)
 for p in "${pids[@]}"; do wait "$p" || fail=1; done
 [ $fail -eq 0 ] || exit 1
 
@@ -53,6 +55,11 @@ for f in 1 2 3; do
     echo "hostk: FAILED: seeded fault $f (${what[$f]}) not caught (exit $rc)"; tail -20 "$B/ew_host_$f.out"; fail=1
   fi
 done
+if "$B/mlp_host" >"$B/mlp_host.out" 2>&1; then
+  echo "hostk: $(tail -1 "$B/mlp_host.out")"
+else
+  echo "hostk: FAILED: mlp_train's kernels on the host"; tail -20 "$B/mlp_host.out"; fail=1
+fi
 if "$B/timer_host" >"$B/timer_host.out" 2>&1; then
   echo "hostk: batch timer on a mock device clock: $(tail -1 "$B/timer_host.out")"
 else
@@ -63,7 +70,7 @@ fi
 # would add more), UBSan's alignment check kept
 avail=$(awk '/^MemAvailable:/{print int($2 / 1048576)}' /proc/meminfo 2>/dev/null || echo 0)
 if [ "${HOSTK_LARGE:-auto}" = 0 ] || { [ "${HOSTK_LARGE:-auto}" = auto ] && [ "$avail" -lt 14 ]; }; then
-  echo "hostk: 2^31 + 7 elements: skipped (${avail} GiB available, 14 wanted; HOSTK_LARGE=1 insists)"
+  echo "hostk: 2^31 + 7 elements: skipped (HOSTK_LARGE=${HOSTK_LARGE:-auto}, ${avail} GiB available, 14 wanted; HOSTK_LARGE=1 insists)"
 else
   s=$(date +%s)
   $CXX $FLAGS -fsanitize=alignment -fno-sanitize-recover=all tests/hostk/ew_host.cc -o "$B/ew_large" \

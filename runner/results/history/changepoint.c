@@ -245,6 +245,30 @@ static void merge_short(const double *z, int n, double pen, int *cuts, int *k)
     }
 }
 
+/* Each cut placed on a run of the level after it: where the first run
+ * after a cut is nearer the median before it than the median after, the
+ * cut moves a run left when the run before it is nearer the level after
+ * (an exact tie goes to the earlier place), else a run right; at most two
+ * moves, each side keeping CHANGEPOINT_MIN_SEGMENT runs. */
+static void place_cuts(const double *x, int n, int *cuts, int k)
+{
+    for (int i = 0; i < k; i++) {
+        int a = i ? cuts[i - 1] : 0, b = i + 1 < k ? cuts[i + 1] : n;
+        for (int moves = 0; moves < 2; moves++) {
+            int c = cuts[i];
+            double mb = stats_median_copy(x + a, c - a), ma = stats_median_copy(x + c, b - c);
+            if (fabs(x[c] - ma) < fabs(x[c] - mb))
+                break;
+            if (fabs(x[c - 1] - ma) < fabs(x[c - 1] - mb) && c - 1 - a >= CHANGEPOINT_MIN_SEGMENT)
+                cuts[i] = c - 1;
+            else if (b - (c + 1) >= CHANGEPOINT_MIN_SEGMENT)
+                cuts[i] = c + 1;
+            else
+                break;
+        }
+    }
+}
+
 /* The step at cut i among k cuts of x[0..n), its interval; whether the
  * interval excludes 0. */
 static int step_of(const double *x, int n, const int *cuts, int k, int i, changepoint *cp)
@@ -278,6 +302,7 @@ int changepoints_find_floor(const double *y, int n, double penalty, double floor
     int *cuts = xmalloc((size_t)n * sizeof *cuts);
     int k = partition(z, n, pen, cuts);
     merge_short(z, n, pen, cuts, &k);
+    place_cuts(x, n, cuts, k);
     /* a change whose step's interval includes 0 is no change: the one nearest
      * to 0 goes first, and the steps beside it are measured again */
     changepoint *cp = xcalloc((size_t)k + 1, sizeof *cp);

@@ -4,6 +4,8 @@
 
 #include "base/spawn.h"
 #include "base/util.h"
+#include "run/exec/cmd_spawn.h"
+#include "stats/series.h"
 #include "stats/stats.h"
 #include "base/value.h"
 #include "run/exec/cmd_launch.h"
@@ -52,10 +54,7 @@ typedef struct cmd_state {
     int persistent, failed, timing;
     int errfd;                  /* per_call: the calls' stderr */
     double spawn;               /* per_call: an empty program's start, seconds */
-    /* subtract_spawn: every start of the empty program, one beside each
-     * call (doc/own-code.md#per_call), and its path */
-    double *sp;
-    int nsp, csp;
+    series sp; /* subtract_spawn: every start of `true` (doc/own-code.md#per_call) */
     char *true_path;
     double rt_sum, own_sum;     /* timed calls: round trips and the program's times */
     long rt_n;
@@ -201,12 +200,6 @@ static int ask(cmd_state *s, const char *op, json_object *fields, cmd_reply *r, 
     return 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* The program for this trial: the one kept, unless it was started for
  * another command or device or has ended; else a fresh one.  *fresh says
  * which. */
@@ -298,8 +291,7 @@ static int prepare_persistent(cmd_state *s, const char *key, rn_error *err)
             return RN_PREPARE_FAIL;
         }
     }
-    qsort(trips, NOOP_TRIPS, sizeof trips[0], cmp_double);
-    s->noop = trips[NOOP_TRIPS / 2];
+    s->noop = stats_median_copy(trips, NOOP_TRIPS); /* NOOP_TRIPS is odd: the middle one */
     return RN_PREPARE_OK;
 }
 
@@ -341,41 +333,12 @@ static int one_call(const cmd_launch *l, int errfd, double *secs, rn_error *err)
     return 0;
 }
 
-/* spawn_seconds: the median start of an empty program (`true`), started
- * the same way as the user's (doc/own-code.md#per_call). */
-/* One start of the empty program, its time appended to s->sp. */
-static int spawn_once(cmd_state *s, int keep, rn_error *err)
+/* spawn_seconds: the median of SPAWN_TRIES starts of `true`, and of one
+ * beside every call with subtract_spawn (doc/own-code.md#per_call) */
+static int measure_spawn(cmd_state *s, int n, rn_error *err)
 {
-    cmd_launch t = {0};
-    t.path = s->true_path;
-    char *argv[] = {t.path, NULL};
-    t.argv = argv;
-    t.envp = s->l.envp;
-    t.cwd = s->l.cwd;
-    double d;
-    if (one_call(&t, s->errfd, &d, err) < 0)
-        return -1;
-    if (!keep)
-        return 0;
-    if (s->nsp == s->csp) {
-        s->csp = s->csp ? 2 * s->csp : 64;
-        s->sp = xrealloc(s->sp, (size_t)s->csp * sizeof *s->sp);
-    }
-    s->sp[s->nsp++] = d;
-    s->spawn = stats_median_copy(s->sp, s->nsp);
-    return 0;
-}
-
-static int measure_spawn(cmd_state *s, rn_error *err)
-{
-    s->true_path = spawn_find("true");
-    if (!s->true_path) {
-        snprintf(err->msg, sizeof err->msg, "no program 'true' on PATH to time a start with");
-        return -1;
-    }
-    int rc = spawn_once(s, 0, err); /* the first warms the path */
-    for (int i = 0; i < SPAWN_TRIES && rc == 0; i++)
-        rc = spawn_once(s, 1, err);
+    int rc = cmd_spawn_time(&s->sp, &s->true_path, &s->l, s->errfd, n, one_call, err);
+    s->spawn = series_median(&s->sp);
     return rc;
 }
 
@@ -386,7 +349,7 @@ static void state_free(cmd_state *s)
     if (!s)
         return;
     cmd_launch_free(&s->l);
-    free(s->sp);
+    series_free(&s->sp);
     free(s->true_path);
     if (s->errfd >= 0)
         close(s->errfd);
@@ -414,7 +377,7 @@ static int cw_prepare(const rn_trial *t, void **state, rn_error *err)
         rc = prepare_persistent(s, key, err);
     else if (rc == RN_PREPARE_OK) {
         s->errfd = cmd_errfile();
-        if (s->errfd < 0 || measure_spawn(s, err) < 0)
+        if (s->errfd < 0 || measure_spawn(s, SPAWN_TRIES, err) < 0)
             rc = RN_PREPARE_FAIL;
     }
     free(key);
@@ -441,9 +404,8 @@ static int cw_run(void *state, rn_sample *smp, rn_error *err)
     if (!s->persistent) {
         if (one_call(&s->l, s->errfd, &rt, err) < 0)
             return failed(s);
-        /* subtract_spawn: a start of the empty program beside every call,
-         * so that the spawn cost's interval is the samples' own span */
-        if (s->spec->subtract_spawn && spawn_once(s, 1, err) < 0)
+        /* subtract_spawn: a start of `true` beside every call, over the samples' span */
+        if (s->spec->subtract_spawn && measure_spawn(s, 1, err) < 0)
             return failed(s);
         own = s->spec->subtract_spawn ? fmax(0, rt - s->spawn) : rt;
     } else {
@@ -546,13 +508,9 @@ static void cw_extras(void *state, void *ctx, void (*cb)(void *ctx, const char *
     for (int i = 0; i < s->nx; i++)
         cb(ctx, s->xk[i], s->xv[i]);
     put("spawn_seconds", s->spawn);
-    if (s->spec && s->spec->subtract_spawn && s->nsp > 1) { /* the starts' spread, for the noise flag */
-        double *dev = xmalloc((size_t)s->nsp * sizeof *dev);
-        for (int i = 0; i < s->nsp; i++)
-            dev[i] = fabs(s->sp[i] - s->spawn);
-        put("spawn_spread_seconds", 1.4826 * stats_median_copy(dev, s->nsp));
-        free(dev);
-        put("spawn_starts", s->nsp);
+    if (s->spec && s->spec->subtract_spawn && s->sp.n > 1) { /* for the noise flag */
+        put("spawn_spread_seconds", series_spread(&s->sp));
+        put("spawn_starts", s->sp.n);
     }
     put("protocol_seconds", s->noop);
     put("program_start_seconds", s->started);
