@@ -239,9 +239,11 @@ void cmd_extras_keep(char ***xk, char ***xv, int *nx, json_object *x)
         return;
     json_object_object_foreach(x, k, v)
     {
-        char t[512];
-        if (json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int))
-            format_double(t, sizeof t, json_object_get_double(v));
+        char t[512] = ""; /* NaN and Infinity, which the JSON reader takes, are no number */
+        if (json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)) {
+            if (isfinite(json_object_get_double(v)))
+                format_double(t, sizeof t, json_object_get_double(v));
+        }
         else if (json_object_is_type(v, json_type_string))
             snprintf(t, sizeof t, "%s", json_object_get_string(v));
         else
