@@ -78,7 +78,7 @@ OUTBIN := bin/runner
 endif
 
 .PHONY: check-layout check-man check-completion aa gpu-acceptance gpu-first test-host-kernels gpu-bundle deps-test install-packages studies all run test test-gpu test-valgrind fuzz-smoke fuzz/fuzz_config fuzz/fuzz_lua fuzz/fuzz_resume fuzz/fuzz_export install clean deps plots
-all: $(OUTBIN) cuda-if-driver $(BUILD)/pkgconfig/runner-uninstalled.pc
+all: $(OUTBIN) cuda-if-driver lib/pkgconfig/runner-uninstalled.pc
 
 # --- dependencies -----------------------------------------------------------
 # Installs what is missing when run as root; otherwise prints the apt-get line.
@@ -141,7 +141,7 @@ endif
 # --- the plugin interface's pkg-config file ---------------------------------
 # runner_pc PREFIX,NOTE: the text of runner.pc for the header under PREFIX.
 # `make install` writes it to PREFIX/lib/pkgconfig/runner.pc; `make` writes
-# one for the source tree, BUILD/pkgconfig/runner-uninstalled.pc (pkg-config
+# one for the source tree, lib/pkgconfig/runner-uninstalled.pc (pkg-config
 # prefers NAME-uninstalled.pc where both are on its path), so that a plugin
 # builds against the tree without installing: the Makefile that `runner new
 # workload` writes puts that folder on PKG_CONFIG_PATH
@@ -150,7 +150,7 @@ runner_pc = printf '%s\n' 'prefix=$(1)' 'exec_prefix=$${prefix}' 'includedir=$${
 	  'libdir=$${exec_prefix}/lib' 'workload_interface=$(WORKLOAD_INTERFACE)' '' \
 	  'Name: runner' 'Description: declarative CPU/GPU experiment runner: the workload plugin interface$(2)' \
 	  'Version: $(VERSION)' 'Cflags: -I$${includedir}' 'Libs:'
-$(BUILD)/pkgconfig/runner-uninstalled.pc: Makefile include/runner/workload.h
+lib/pkgconfig/runner-uninstalled.pc: Makefile include/runner/workload.h
 	@mkdir -p $(dir $@)
 	@$(call runner_pc,$(CURDIR), (the source tree, not installed)) >$@
 
@@ -263,7 +263,7 @@ aa: $(OUTBIN)
 # that no test's run pays the probe (a test that interrupts a run after
 # 0.4 s would interrupt the probe)
 test test-valgrind: export XDG_CACHE_HOME := $(abspath $(BUILD))/tests/cache
-test: deps-test $(OUTBIN) $(BUILD)/pkgconfig/runner-uninstalled.pc $(BUILD)/tests/runner-tests $(FAKES) $(PLUGINS) cuda
+test: deps-test $(OUTBIN) lib/pkgconfig/runner-uninstalled.pc $(BUILD)/tests/runner-tests $(FAKES) $(PLUGINS) cuda
 	@$(BIN) machine >/dev/null
 	$(TEST_ENV) $(BUILD)/tests/runner-tests --jobs 2
 	@# the CUDA kernels and the batch timer on the CPU, with seeded faults

@@ -2,7 +2,7 @@
 # tests/plugin-install.sh - a plugin as a user makes one
 # (doc/own-code-plugins.md): from the source tree, not installed, `runner new
 # workload`'s "next:" line builds it against the tree's header
-# (build/pkgconfig/runner-uninstalled.pc) and sweeps it, as printed; `make
+# (lib/pkgconfig/runner-uninstalled.pc) and sweeps it, as printed; `make
 # install` into a temporary PREFIX installs <runner/workload.h>, runner.pc
 # and the LICENSE; the installed runner writes a plugin that builds against
 # the INSTALLED header (pkg-config, its Makefile's RUNNER_PC_DIR) and runs in
@@ -23,7 +23,7 @@ rows() {
 }
 
 # Not installed: the tree's bin/runner writes a plugin whose Makefile finds
-# the tree's header through build/pkgconfig/runner-uninstalled.pc, and the
+# the tree's header through lib/pkgconfig/runner-uninstalled.pc, and the
 # "next:" line it prints runs as printed, with no PKG_CONFIG_PATH set
 (cd "$tmp" && env -u PKG_CONFIG_PATH "$root/bin/runner" new workload fresh >new.out 2>&1) ||
     { cat "$tmp/new.out"; fail "runner new workload failed in the tree"; }

@@ -276,6 +276,24 @@ Test(ceilings, figures_no_device_has_are_not_ceilings)
     free(j);
 }
 
+/* a cache whose GPU has no ceilings (a backend that measures none, as the
+ * fake's "its backend measures no ceilings"), or no info either, is checked
+ * without a crash */
+Test(ceilings, a_device_without_ceilings_is_checked)
+{
+    const char *texts[] = {
+        "{\"fingerprint\": \"f\", \"devices\": {\"cpu\": {\"ceilings\": {\"fp32\": "
+        "{\"measured\": 40, \"unit\": \"GFLOP/s\"}}}, \"cuda:0\": {\"info\": {\"name\": \"G\"}}}}",
+        "{\"fingerprint\": \"f\", \"devices\": {\"cuda:0\": {}}}"};
+    for (int i = 0; i < 2; i++) {
+        ceilings *c = ceilings_parse(texts[i]);
+        cr_assert_not_null(c);
+        char why[300] = "";
+        cr_assert_eq(ceilings_check(c, why, sizeof why), 0, "%s", why);
+        ceilings_free(c);
+    }
+}
+
 Test(ceilings, machine_command_errors)
 {
     char *d = tmpdir();

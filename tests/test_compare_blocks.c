@@ -284,10 +284,13 @@ Test(run_blocks, a_short_trial_on_a_loaded_machine_is_flagged_busy, .timeout = 1
     }
     proc_out r;
     csv_table t;
-    char *d = run_trials("workload: sumsq\nthreads: 1\nsweep:\n  size: [1000, 1001, 1002, 1003, "
-                         "1004, 1005, 1006, 1007, 1008, 1009, 1010, 1011]\nrepeats: 3\n"
-                         "warmups: 1\nwarmup_time: 0.03\n",
-                         0, &r, &t);
+    /* one sample of about 10-30 ms a trial, no warmup: every trial under 0.2 s */
+    char *d = dir_with("w.lua", "return {run = function(ctx, p, state)\n"
+                                "  local x = 0\n  for i = 1, 300000 do x = x + i * 0.5 end\n"
+                                "  if x < 0 then error('x') end\nend}\n");
+    run_trials_in(d, "workload: lua:w.lua\nsweep:\n  size: {range: [1, 16]}\nrepeats: 1\n"
+                     "warmups: 0\n",
+                  0, &r, &t);
     for (int i = 0; i < 2; i++) {
         kill(hog[i], SIGKILL);
         waitpid(hog[i], NULL, 0);

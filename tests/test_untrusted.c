@@ -1,5 +1,5 @@
 /* test_untrusted.c - what a user's program, plugin or file hands the runner
- * is checked before it becomes a cell (doc/own-code.md#what-the-runner-checks):
+ * is checked before it becomes a cell (doc/own-code.md#what-the-runner-guarantees):
  * a placeholder's long value reaches the program whole; times and work a
  * program or plugin reports must be finite, not negative and, where the
  * runner can tell, possible; invalid UTF-8 from a program never lands raw in
@@ -179,7 +179,7 @@ static void assert_utf8_file(const char *run_dir, const char *name)
 /* A program's extras value and its stderr in Latin-1, or cut inside a
  * character, never land raw in trials.csv, report.md or report.html (pandas
  * and Python's csv could not read them): each bad byte is U+FFFD, as in
- * `runner export`. */
+ * `runner export`; an extras value of NaN or Infinity is an empty cell. */
 Test(untrusted, invalid_utf8_from_a_program_becomes_u_fffd, .timeout = 90)
 {
     char *d = tmpdir();
@@ -194,7 +194,8 @@ Test(untrusted, invalid_utf8_from_a_program_becomes_u_fffd, .timeout = 90)
                "    *'\"k\":0,\"op\":\"run\"'*) printf '{\"seconds\": 0}\\n' >&4 ;;\n"
                "    *'\"op\":\"run\"'*)\n"
                "      if [ $die = 1 ]; then printf 'caf\\351 \\342\\202 cut\\n' >&2; exit 3; fi\n"
-               "      printf '{\"seconds\": 0.000001, \"extras\": {\"note\": \"caf\\351 \\377\"}}\\n' >&4 ;;\n"
+               "      printf '{\"seconds\": 0.000001, \"extras\": {\"note\": \"caf\\351 \\377\", "
+               "\"inf\": Infinity, \"nan\": NaN}}\\n' >&4 ;;\n"
                "    *) printf '{\"ok\": true}\\n' >&4 ;;\n"
                "  esac\n"
                "done\n",
@@ -211,6 +212,9 @@ Test(untrusted, invalid_utf8_from_a_program_becomes_u_fffd, .timeout = 90)
     read_trials(d, &t);
     expect_trial(&t, 1, "ok", NULL);
     cr_assert_str_eq(cell(&t, 1, "note"), "caf\xEF\xBF\xBD \xEF\xBF\xBD");
+    /* a number JSON has not is no number in a cell */
+    cr_assert_str_eq(cell(&t, 1, "inf"), "");
+    cr_assert_str_eq(cell(&t, 1, "nan"), "");
     expect_trial(&t, 2, "failed", "stderr: caf\xEF\xBF\xBD \xEF\xBF\xBD\xEF\xBF\xBD cut");
     csv_free(&t);
     assert_utf8_file(rd, "trials.csv");

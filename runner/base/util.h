@@ -100,7 +100,7 @@ int utf8_len(const unsigned char *s);
 char *utf8_text(const char *s);
 /* s (malloc'd, or NULL) as valid UTF-8: s itself when it is, else
  * utf8_text(s), s freed.  For text from a user's program or plugin before it
- * becomes a cell (doc/own-code.md#what-the-runner-checks). */
+ * becomes a cell (doc/own-code.md#what-the-runner-guarantees). */
 char *utf8_own(char *s);
 
 /* Seconds on CLOCK_MONOTONIC. */

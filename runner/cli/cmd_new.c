@@ -59,14 +59,15 @@ static int write_new(const char *dir, const plugin_file *f)
 }
 
 /* The folder of the pkg-config file of this runner's plugin interface: in
- * the source tree it ran from, BUILD/pkgconfig (runner-uninstalled.pc,
+ * the source tree it ran from, lib/pkgconfig (runner-uninstalled.pc,
  * written by make), or PREFIX/lib/pkgconfig after make install; NULL when
  * neither is there (doc/own-code-plugins.md#building-with-pkg-config). */
 static char *pc_dir(void)
 {
-    static const char *const rel[] = {"../pkgconfig/runner-uninstalled.pc",
-                                      "../build/pkgconfig/runner-uninstalled.pc",
-                                      "../lib/pkgconfig/runner.pc"};
+    /* bin/runner, PREFIX/bin/runner, then BUILD/bin/runner of the tree */
+    static const char *const rel[] = {"../lib/pkgconfig/runner-uninstalled.pc",
+                                      "../lib/pkgconfig/runner.pc",
+                                      "../../lib/pkgconfig/runner-uninstalled.pc"};
     char path[4096];
     if (find_beside_exe(rel, 3, 0, path, sizeof path) < 0)
         return NULL;

@@ -161,7 +161,7 @@ void run_finish_trial(run_state *o, long long t, trial_result *res, int ran)
     /* and as valid UTF-8, each bad byte U+FFFD as `runner export` writes
      * it: a program's stderr or extras in Latin-1 or cut mid-character
      * made the trials table and the reports unreadable to a strict reader
-     * (doc/own-code.md#what-the-runner-checks) */
+     * (doc/own-code.md#what-the-runner-guarantees) */
     res->reason = utf8_own(res->reason);
     for (int i = 0; i < res->nextra; i++) {
         res->extra_vals[i] = utf8_own(res->extra_vals[i]);

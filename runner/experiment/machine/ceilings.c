@@ -152,8 +152,15 @@ double ceilings_get(const ceilings *c, const char *dev, const char *what, double
 
 int ceilings_check(const ceilings *c, char *why, size_t len)
 {
-    json_object_object_foreach(child(c->root, "devices", 0), dev, d) {
-        json_object_object_foreach(child(d, "ceilings", 0), what, o) {
+    json_object *devs = child(c->root, "devices", 0);
+    if (!devs)
+        return 0;
+    json_object_object_foreach(devs, dev, d) {
+        /* a device its backend measures nothing on has no "ceilings" */
+        json_object *cs = child(d, "ceilings", 0);
+        if (!cs)
+            continue;
+        json_object_object_foreach(cs, what, o) {
             static const char *const fields[] = {"measured", "nominal"};
             for (int i = 0; i < 2; i++) {
                 json_object *v;

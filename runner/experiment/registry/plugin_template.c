@@ -262,7 +262,7 @@ static const char h_text[] =
 static const char mk_text[] =
     "# Builds the runner plugin @NAME@.so against <runner/workload.h>, found by\n"
     "# pkg-config: first in RUNNER_PC_DIR, where the runner that wrote this file\n"
-    "# has its pkg-config file (the source tree's build/pkgconfig, whose\n"
+    "# has its pkg-config file (the source tree's lib/pkgconfig, whose\n"
     "# runner-uninstalled.pc names the tree's header, or PREFIX/lib/pkgconfig\n"
     "# after make install), then on pkg-config's own path.\n"
     "#   make               @NAME@.so\n"

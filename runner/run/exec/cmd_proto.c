@@ -2,6 +2,7 @@
 #include "run/exec/cmd_proto.h"
 
 #include "base/util.h"
+#include "base/value.h"
 #include "run/exec/cmd_program.h"
 
 #include <errno.h>
@@ -230,4 +231,48 @@ void cmd_reply_free(cmd_reply *r)
     free(r->message);
     json_object_put(r->root);
     memset(r, 0, sizeof *r);
+}
+
+void cmd_extras_keep(char ***xk, char ***xv, int *nx, json_object *x)
+{
+    if (!x)
+        return;
+    json_object_object_foreach(x, k, v)
+    {
+        char t[512] = ""; /* NaN and Infinity, which the JSON reader takes, are no number */
+        if (json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)) {
+            if (isfinite(json_object_get_double(v)))
+                format_double(t, sizeof t, json_object_get_double(v));
+        }
+        else if (json_object_is_type(v, json_type_string))
+            snprintf(t, sizeof t, "%s", json_object_get_string(v));
+        else
+            snprintf(t, sizeof t, "%s", json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
+        int i = 0;
+        while (i < *nx && strcmp((*xk)[i], k))
+            i++;
+        if (i == *nx) {
+            XGROW(*xk, *nx);
+            XGROW(*xv, *nx);
+            (*xk)[*nx] = sanitize_text(xstrdup(k));
+            (*xv)[(*nx)++] = NULL;
+        }
+        free((*xv)[i]);
+        (*xv)[i] = sanitize_text(xstrdup(t));
+    }
+}
+
+int cmd_times_fit(double own, double dev, double rt, int calls, char *msg, size_t len)
+{
+    double most = rt * (1 + 1e-9) + 1e-9; /* the clocks' rounding */
+    if (own <= most && dev <= most)
+        return 0;
+    char a[32], b[32];
+    format_number(a, sizeof a, own > most ? own : dev, 6);
+    format_number(b, sizeof b, rt, 6);
+    snprintf(msg, len,
+             "the program reported %s%s s for %d call%s whose round trip took %s s: its time "
+             "must be measured inside the request",
+             own > most ? "" : "a device time of ", a, calls, calls == 1 ? "" : "s", b);
+    return -1;
 }

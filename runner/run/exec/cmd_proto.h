@@ -66,6 +66,18 @@ int cmd_parse_reply(const char *line, const char *op, long long id, cmd_reply *r
                     size_t errlen);
 void cmd_reply_free(cmd_reply *r);
 
+/* A reply's `extras` added to the columns kept so far (*xk names, *xv
+ * values, *nx of them; malloc'd): the last value of a column wins, as text,
+ * sanitized (doc/own-code.md#replies). */
+void cmd_extras_keep(char ***xk, char ***xv, int *nx, json_object *x);
+
+/* A run reply's times against the round trip rt that contained them
+ * (calls calls; own the program's seconds, dev its device seconds, 0 when
+ * none): the program's clocks run inside the runner's, so a longer time is
+ * not the calls' (doc/own-code.md#what-the-runner-guarantees).  0, or -1
+ * with msg saying which. */
+int cmd_times_fit(double own, double dev, double rt, int calls, char *msg, size_t len);
+
 void cmd_chan_reset(cmd_chan *c); /* forgets what was read; frees the buffer */
 
 #endif

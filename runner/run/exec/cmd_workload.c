@@ -4,6 +4,7 @@
 
 #include "base/spawn.h"
 #include "base/util.h"
+#include "run/exec/cmd_spawn.h"
 #include "stats/series.h"
 #include "stats/stats.h"
 #include "base/value.h"
@@ -137,33 +138,6 @@ static void gone(const char *op, rn_error *err)
     prog_stop();
 }
 
-static void keep_extras(cmd_state *s, json_object *x)
-{
-    if (!x)
-        return;
-    json_object_object_foreach(x, k, v)
-    {
-        char t[512];
-        if (json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int))
-            format_double(t, sizeof t, json_object_get_double(v));
-        else if (json_object_is_type(v, json_type_string))
-            snprintf(t, sizeof t, "%s", json_object_get_string(v));
-        else
-            snprintf(t, sizeof t, "%s", json_object_to_json_string_ext(v, JSON_C_TO_STRING_PLAIN));
-        int i = 0;
-        while (i < s->nx && strcmp(s->xk[i], k))
-            i++;
-        if (i == s->nx) {
-            XGROW(s->xk, s->nx);
-            XGROW(s->xv, s->nx);
-            s->xk[s->nx] = sanitize_text(xstrdup(k));
-            s->xv[s->nx++] = NULL;
-        }
-        free(s->xv[i]);
-        s->xv[i] = sanitize_text(xstrdup(t));
-    }
-}
-
 /* One request and its reply: 0 with r filled (REPLY_OK, SKIP or ERROR);
  * -1 with err filled when the program ended or answered nonsense, after
  * which it is stopped.  *rt gets the round trip. */
@@ -222,7 +196,7 @@ static int ask(cmd_state *s, const char *op, json_object *fields, cmd_reply *r, 
     }
     free(line);
     prog.echoes = json_object_object_get_ex(r->root, "id", NULL);
-    keep_extras(s, r->extras);
+    cmd_extras_keep(&s->xk, &s->xv, &s->nx, r->extras);
     return 0;
 }
 
@@ -359,30 +333,12 @@ static int one_call(const cmd_launch *l, int errfd, double *secs, rn_error *err)
     return 0;
 }
 
-/* One start of an empty program (`true`), started the same way as the
- * user's; kept: spawn_seconds, the median (doc/own-code.md#per_call). */
-static int spawn_once(cmd_state *s, int keep, rn_error *err)
+/* spawn_seconds: the median of SPAWN_TRIES starts of `true`, and of one
+ * beside every call with subtract_spawn (doc/own-code.md#per_call) */
+static int measure_spawn(cmd_state *s, int n, rn_error *err)
 {
-    char *argv[] = {s->true_path, NULL};
-    cmd_launch t = {0};
-    t.path = s->true_path, t.argv = argv, t.envp = s->l.envp, t.cwd = s->l.cwd;
-    double d;
-    if (one_call(&t, s->errfd, &d, err) < 0)
-        return -1;
-    if (keep)
-        series_add(&s->sp, d), s->spawn = series_median(&s->sp);
-    return 0;
-}
-
-static int measure_spawn(cmd_state *s, rn_error *err)
-{
-    if (!(s->true_path = spawn_find("true"))) {
-        snprintf(err->msg, sizeof err->msg, "no program 'true' on PATH to time a start with");
-        return -1;
-    }
-    int rc = 0;
-    for (int i = 0; i <= SPAWN_TRIES && rc == 0; i++) /* the first warms the path */
-        rc = spawn_once(s, i > 0, err);
+    int rc = cmd_spawn_time(&s->sp, &s->true_path, &s->l, s->errfd, n, one_call, err);
+    s->spawn = series_median(&s->sp);
     return rc;
 }
 
@@ -421,7 +377,7 @@ static int cw_prepare(const rn_trial *t, void **state, rn_error *err)
         rc = prepare_persistent(s, key, err);
     else if (rc == RN_PREPARE_OK) {
         s->errfd = cmd_errfile();
-        if (s->errfd < 0 || measure_spawn(s, err) < 0)
+        if (s->errfd < 0 || measure_spawn(s, SPAWN_TRIES, err) < 0)
             rc = RN_PREPARE_FAIL;
     }
     free(key);
@@ -449,7 +405,7 @@ static int cw_run(void *state, rn_sample *smp, rn_error *err)
         if (one_call(&s->l, s->errfd, &rt, err) < 0)
             return failed(s);
         /* subtract_spawn: a start of `true` beside every call, over the samples' span */
-        if (s->spec->subtract_spawn && spawn_once(s, 1, err) < 0)
+        if (s->spec->subtract_spawn && measure_spawn(s, 1, err) < 0)
             return failed(s);
         own = s->spec->subtract_spawn ? fmax(0, rt - s->spawn) : rt;
     } else {
@@ -476,21 +432,8 @@ static int cw_run(void *state, rn_sample *smp, rn_error *err)
         if (bad)
             snprintf(err->msg, sizeof err->msg, "run failed: %s", r.message);
         cmd_reply_free(&r);
-        if (bad)
+        if (bad || cmd_times_fit(own, dev, rt, calls, err->msg, sizeof err->msg) < 0)
             return failed(s);
-        /* its clocks run inside ours: a longer time, on the host or the
-         * device, is not the calls' (doc/own-code.md#what-the-runner-checks) */
-        if (own > rt * (1 + 1e-9) + 1e-9 || dev > rt * (1 + 1e-9) + 1e-9) {
-            char a[32], b[32];
-            format_number(a, sizeof a, own > rt * (1 + 1e-9) + 1e-9 ? own : dev, 6);
-            format_number(b, sizeof b, rt, 6);
-            snprintf(err->msg, sizeof err->msg,
-                     "the program reported %s%s s for %d call%s whose round trip took %s s: its "
-                     "time must be measured inside the request",
-                     own > rt * (1 + 1e-9) + 1e-9 ? "" : "a device time of ", a, calls,
-                     calls == 1 ? "" : "s", b);
-            return failed(s);
-        }
     }
     smp->seconds = (isfinite(smp->seconds) ? smp->seconds : 0) + own;
     if (s->timing) {

@@ -1,5 +1,5 @@
 /* plausible.h - what a workload reports about its own calls, checked before
- * it becomes a cell (doc/own-code.md#what-the-runner-checks): a device
+ * it becomes a cell (doc/own-code.md#what-the-runner-guarantees): a device
  * time or phase must be finite and not negative (NAN: not reported), the
  * work of a call finite and not negative, and the throughput they make with
  * a sample's time possible on a device (at most PLAUSIBLE_MAX_RATE flop/s or

@@ -122,7 +122,7 @@ static void run_loop(const resolved_trial *r, const rn_workload_impl *impl, cons
                         desc && desc->bytes ? desc->bytes(tr) : NAN};
     if (impl->work)
         impl->work(state, &counts[0], &counts[1]);
-    char why[400]; /* doc/own-code.md#what-the-runner-checks */
+    char why[400]; /* doc/own-code.md#what-the-runner-guarantees */
     if (plausible_work(counts, why, sizeof why) < 0) {
         wout_done(fd, ST_FAILED, "%s", why);
         goto out;
