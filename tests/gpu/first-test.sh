@@ -8,8 +8,10 @@ cd "$(dirname "$0")/../.."
 if nvidia-smi -L >/dev/null 2>&1 || [ -e /dev/nvidia0 ]; then
   echo "gpu-first-test: skipped: this machine has a GPU (run make gpu-first)"; exit 0
 fi
+# a make of its own (not the caller's jobserver, whose descriptors it does not
+# get: "jobserver unavailable" would be a second line)
 d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
-out=$(make -s --no-print-directory gpu-first OUT="$d/out" 2>&1); rc=$?
+out=$(env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -s --no-print-directory gpu-first OUT="$d/out" 2>&1); rc=$?
 bash bench/gpu-first.sh "$d/out2" >/dev/null 2>&1; rc2=$?
 lines=$(printf '%s\n' "$out" | wc -l)
 if [ $rc -eq 0 ] && [ $rc2 -eq 3 ] && [ "$lines" -eq 1 ] && echo "$out" | grep -q '^gpu-first: needs a CUDA GPU.*nothing was checked$' \
