@@ -27,6 +27,7 @@
  *   daemon        at setup, leaves a setsid daemon (pid to $PIDFILE)
  *   daemon_hang   as daemon, then never answers run */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
@@ -69,18 +70,28 @@ static void sleep_s(int s)
 /* A daemon: out of the caller's group and session, its parent gone. */
 static void daemon_off(const char *file)
 {
+    /* the caller goes on once the daemon has written its pid: a trial that
+     * ended first would sweep it before it could (the test then sees no pid) */
+    int ready[2];
+    if (pipe(ready) < 0)
+        return;
     pid_t p = fork();
     if (p != 0) { /* the caller goes on */
+        char c;
+        close(ready[1]);
         if (p > 0)
             waitpid(p, NULL, 0);
+        while (read(ready[0], &c, 1) < 0 && errno == EINTR)
+            ;
+        close(ready[0]);
         return;
     }
     setsid();
     if (fork() != 0)
         _exit(0);
-    for (int fd = 3; fd < 64; fd++)
-        close(fd);
     write_pid(file);
+    for (int fd = 3; fd < 64; fd++)
+        close(fd); /* the ready pipe too: the caller reads its end */
     sleep_s(60);
     _exit(0);
 }
