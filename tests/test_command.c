@@ -224,6 +224,22 @@ Test(timing, command_c_spin_is_measured_within_2_percent, .timeout = 120)
     spin_within_2_percent(prog("proto_prog"), "params: {spin: 0.002}\nrepeats: 21\nbatch: 1\n");
 }
 
+/* The program a persistent trial talks to is the trial's own work: its CPU
+ * time is not other processes' load (it read other_cpu 1.0, `busy`, on an
+ * idle machine: doc/timing.md#load). */
+Test(timing, a_persistent_programs_own_cpu_is_not_other_load, .timeout = 120)
+{
+    skip_unless_timing();
+    csv_table t;
+    char *d = run_persistent(prog("proto_prog"), "params: {spin: 0.03}\nrepeats: 12\nbatch: 1\n",
+                             0, &t);
+    expect_trial(&t, 1, "ok", NULL);
+    double other = cell_num(&t, 1, "other_cpu");
+    cr_assert(other >= 0 && other < 0.5, "other_cpu %g for the trial's own program", other);
+    cr_assert(!strstr(cell(&t, 1, "noise"), "busy"), "noise: %s", cell(&t, 1, "noise"));
+    trials_done(&t, d);
+}
+
 Test(command, the_c_example_speaks_the_protocol, .timeout = 60)
 {
     csv_table t;

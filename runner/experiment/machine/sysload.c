@@ -41,8 +41,37 @@ static double proc_cpu(pid_t pid)
     return (double)(ut + st + (unsigned long long)(cut + cst)) / (double)sysconf(_SC_CLK_TCK);
 }
 
+/* The CPU time of pid's live descendants (depth levels down), each with the
+ * children it reaped: a persistent program the worker started is the
+ * trial's own work, not another process's load (without it, a Python
+ * function's trials on an idle machine read other_cpu 1.0 and `busy`).
+ * /proc/PID/task/PID/children lists a process's children; a kernel
+ * without it gives 0, as before. */
+static double tree_cpu(pid_t pid, int depth)
+{
+    char p[64], buf[1024];
+    snprintf(p, sizeof p, "/proc/%d/task/%d/children", (int)pid, (int)pid);
+    FILE *f = fopen(p, "r");
+    if (!f)
+        return 0;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    double sum = 0;
+    char *save = NULL;
+    for (char *w = strtok_r(buf, " \n", &save); w; w = strtok_r(NULL, " \n", &save)) {
+        pid_t c = (pid_t)atol(w);
+        double v = c > 0 ? proc_cpu(c) : -1;
+        if (v > 0)
+            sum += v;
+        if (c > 0 && depth > 1)
+            sum += tree_cpu(c, depth - 1);
+    }
+    return sum;
+}
+
 /* A fresh reading of /proc/stat, the runner's rusage and the worker's
- * /proc/PID/stat into *s. */
+ * /proc/PID/stat (its live descendants too) into *s. */
 static void snap_read(load_snap *s, pid_t worker, double t)
 {
     memset(s, 0, sizeof *s);
@@ -69,6 +98,8 @@ static void snap_read(load_snap *s, pid_t worker, double t)
     s->worker_cpu = worker > 0 ? proc_cpu(worker) : 0;
     if (s->worker_cpu < 0)
         s->worker_cpu = 0;
+    else if (worker > 0)
+        s->worker_cpu += tree_cpu(worker, 3);
 }
 
 /* A snapshot within LOAD_STAT_EVERY of the last reading, of the same
