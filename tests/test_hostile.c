@@ -208,6 +208,16 @@ Test(hostile, a_per_call_program_dies_with_a_runner_killed_by_sigkill, .timeout 
                          "env: {X: \"%s\"}\nrepeats: 1\n");
 }
 
+/* A daemon (setsid, its parent gone) a persistent program left, the
+ * program still waiting: kill -9 of the runner ends it too (the worker
+ * that adopted it ends what it adopted as it dies). */
+Test(hostile, a_daemon_dies_with_a_runner_killed_by_sigkill, .timeout = 40)
+{
+    dies_with_the_runner("workload: command\ncommand: [%s]\nprotocol: persistent\n"
+                         "env: {PIDFILE: \"%s\", X: \"%s\"}\n"
+                         "params: {action: daemon_hang}\nrepeats: 2\n");
+}
+
 Test(hostile, a_persistent_programs_helper_dies_with_a_runner_killed_by_sigkill, .timeout = 40)
 {
     dies_with_the_runner("workload: command\ncommand: [%s]\nprotocol: persistent\n"

@@ -288,3 +288,57 @@ int cmd_stop(pid_t pid, int to, double grace, int *killed)
     }
     return cmd_wait(pid);
 }
+
+/* The signal the kernel sends the worker when the runner dies. */
+#define RUNNER_DEATH_SIG (SIGRTMIN + 3)
+
+/* Only async-signal-safe calls: open, read, kill, _exit (no stdio, no
+ * malloc: the signal may land inside either). */
+static void swept_by_death(int sig)
+{
+    (void)sig;
+    char path[64] = "/proc/self/task/", buf[4096], num[16];
+    /* the main thread's children: the adopted processes are its own */
+    int n = 0;
+    for (pid_t p = getpid(); p > 0 && n < 15; p /= 10)
+        num[n++] = (char)('0' + p % 10);
+    size_t at = strlen(path);
+    for (int i = n - 1; i >= 0; i--)
+        path[at++] = num[i];
+    memcpy(path + at, "/children", 10);
+    for (int pass = 0; pass < 4; pass++) {
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            break;
+        ssize_t len = read(fd, buf, sizeof buf - 1);
+        close(fd);
+        if (len <= 0)
+            break;
+        buf[len] = '\0';
+        long v = 0;
+        for (ssize_t i = 0; i <= len; i++) {
+            if (buf[i] >= '0' && buf[i] <= '9')
+                v = v * 10 + (buf[i] - '0');
+            else if (v > 0) {
+                kill(-(pid_t)v, SIGKILL); /* its group, where it leads one */
+                kill((pid_t)v, SIGKILL);
+                v = 0;
+            }
+        }
+    }
+    _exit(1);
+}
+
+void cmd_sweep_on_runner_death(void)
+{
+    pid_t parent = getppid();
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = swept_by_death;
+    sigfillset(&sa.sa_mask);
+    if (sigaction(RUNNER_DEATH_SIG, &sa, NULL) < 0)
+        return; /* the SIGKILL of child.c stays */
+    prctl(PR_SET_PDEATHSIG, RUNNER_DEATH_SIG);
+    if (getppid() != parent) /* the runner died before the line above */
+        swept_by_death(RUNNER_DEATH_SIG);
+}

@@ -54,6 +54,11 @@ void cmd_guard_worker(void);
  * with the groups they lead.  After every trial: a worker without children
  * pays one system call. */
 void cmd_sweep(pid_t keep);
+/* The worker, as the runner dies (SIGKILL included), ends every process it
+ * adopted or started (a daemon a trial left, its kept program) before it
+ * dies itself: a parent-death signal of its own instead of SIGKILL
+ * (doc/own-code.md#what-the-runner-guarantees). */
+void cmd_sweep_on_runner_death(void);
 
 /* Waits for pid: its wait status, or -1. */
 int cmd_wait(pid_t pid);

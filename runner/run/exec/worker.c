@@ -533,6 +533,7 @@ void worker_main(const experiment *e, int cmd_fd, int res_fd)
     /* what a trial's processes leave (a daemon whose parent ended) is
      * adopted by the worker, not init: cmd_sweep ends it */
     prctl(PR_SET_CHILD_SUBREAPER, 1);
+    cmd_sweep_on_runner_death();
     for (;;) {
         worker_cmd cmd;
         if (!next_cmd(cmd_fd, &cmd))
