@@ -2,80 +2,10 @@
 #include "stats/change.h"
 
 #include "base/util.h"
+#include "stats/quantile.h"
 
 #include <math.h>
 #include <stdlib.h>
-
-/* The regularised incomplete beta I_x(a, b) by its continued fraction
- * (modified Lentz), the usual way; x in [0, 1]. */
-static double beta_cf(double a, double b, double x)
-{
-    const double tiny = 1e-300;
-    double c = 1.0, d = 1.0 - (a + b) * x / (a + 1.0);
-    d = fabs(d) < tiny ? tiny : d;
-    d = 1.0 / d;
-    double h = d;
-    for (int m = 1; m <= 300; m++) {
-        double m2 = 2.0 * m;
-        double aa = m * (b - m) * x / ((a + m2 - 1.0) * (a + m2));
-        d = 1.0 + aa * d;
-        d = fabs(d) < tiny ? tiny : d;
-        c = 1.0 + aa / c;
-        c = fabs(c) < tiny ? tiny : c;
-        d = 1.0 / d;
-        h *= d * c;
-        aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1.0));
-        d = 1.0 + aa * d;
-        d = fabs(d) < tiny ? tiny : d;
-        c = 1.0 + aa / c;
-        c = fabs(c) < tiny ? tiny : c;
-        d = 1.0 / d;
-        double del = d * c;
-        h *= del;
-        if (fabs(del - 1.0) < 1e-14)
-            break;
-    }
-    return h;
-}
-
-static double inc_beta(double a, double b, double x)
-{
-    if (x <= 0)
-        return 0;
-    if (x >= 1)
-        return 1;
-    double lbt = lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x);
-    if (x < (a + 1.0) / (a + b + 2.0))
-        return exp(lbt) * beta_cf(a, b, x) / a;
-    return 1.0 - exp(lbt) * beta_cf(b, a, 1.0 - x) / b;
-}
-
-double t_cdf(double t, double df)
-{
-    if (isnan(t) || !(df > 0))
-        return NAN;
-    if (isinf(t))
-        return t > 0 ? 1.0 : 0.0;
-    double tail = 0.5 * inc_beta(df / 2.0, 0.5, df / (df + t * t));
-    return t > 0 ? 1.0 - tail : tail;
-}
-
-double t_quantile(double p, double df)
-{
-    if (!(p > 0 && p < 1) || !(df > 0))
-        return NAN;
-    double lo = -1e6, hi = 1e6;
-    for (int i = 0; i < 200; i++) { /* bisection: t_cdf is monotone */
-        double mid = 0.5 * (lo + hi);
-        if (t_cdf(mid, df) < p)
-            lo = mid;
-        else
-            hi = mid;
-        if (hi - lo < 1e-10 * (1.0 + fabs(mid)))
-            break;
-    }
-    return 0.5 * (lo + hi);
-}
 
 /* One run: its centre, and its within-cell sum of squares, degrees of
  * freedom and variance factor (var(centre) = s^2 * factor). 0 when it
@@ -214,8 +144,8 @@ int change_estimate(const change_run *old, int nold, const change_run *new_runs,
     double diff = w.centre - o.centre;
     if (est->se > 0) {
         double t = fabs(diff) / est->se;
-        est->p = 2.0 * (1.0 - t_cdf(t, dof));
-        est->detectable = exp(t_quantile(0.975, dof) * est->se) - 1.0;
+        est->p = 2.0 * (1.0 - stats_t_cdf(t, dof));
+        est->detectable = exp(stats_t_quantile(0.975, dof) * est->se) - 1.0;
     } else { /* identical blocks: any change is seen */
         est->p = diff != 0 ? 0.0 : 1.0;
         est->detectable = 0;

@@ -39,9 +39,6 @@ typedef struct change_est {
 int change_estimate(const change_run *old, int nold, const change_run *new_runs, int nnew,
                     change_est *est);
 
-/* Student's t: P(T <= t) with df degrees of freedom (df > 0), and the
- * quantile of probability p (0 < p < 1). */
-double t_cdf(double t, double df);
-double t_quantile(double p, double df);
+/* Student's t comes from stats/quantile.h (one owner). */
 
 #endif
