@@ -9,6 +9,9 @@
 #   A/A            every pair of unchanged runs, one run a side (K (K-1) / 2
 #                  pairs): a `slower` or `faster` verdict is a false positive;
 #                  exit 1 is a gate failing for nothing
+#   A/A, 3 runs   the 10 splits of the first six unchanged runs into two
+#                  threes (K >= 6): a `slower` or `faster` verdict is a false
+#                  positive (not a target: a figure for doc/compare.md)
 #   1.5x, 3 runs   K (K-1) / 2 pairs of three unchanged runs against three of
 #                  the second revision: the Lua trial must be `slower`
 #   1.5x, 1 run    every unchanged run i against the second revision's run j
@@ -109,6 +112,21 @@ while [ "$i" -le "$K" ]; do
     done
     i=$((i + 1))
 done
+# A/A with 3 runs a side: the 10 ways of splitting the first six unchanged
+# runs into two threes (the three holding run 1 is OLD)
+if [ "$K" -ge 6 ]; then
+    for j in 2 3 4 5 6; do
+        for m in 3 4 5 6; do
+            [ "$m" -gt "$j" ] || continue
+            rest=""
+            for k in 2 3 4 5 6; do
+                [ "$k" = "$j" ] || [ "$k" = "$m" ] || rest="$rest $tmp/a$k"
+            done
+            # shellcheck disable=SC2086 # rest holds three folders
+            cmp aa3 "$tmp/a1" "$tmp/a$j" "$tmp/a$m" -- $rest
+        done
+    done
+fi
 t2=$(date +%s)
 
 echo "bench/aa.sh: K = $K runs a revision of bench/aa/aa.yaml, busy: ${AA_BUSY:-0}${ARGS:+, compare $ARGS};" \
@@ -116,10 +134,10 @@ echo "bench/aa.sh: K = $K runs a revision of bench/aa/aa.yaml, busy: ${AA_BUSY:-
 printf '%-28s %-8s %-8s %-8s %-8s  %-7s %-7s %-7s %-7s %-7s  %s\n' case pairs "exit 0" "exit 1" "exit 3" \
     slower faster same inconcl busy "lua trial slower"
 awk '{ p[$1]++; e[$1, $2]++; s[$1] += $3; f[$1] += $4; m[$1] += $5; q[$1] += $6; b[$1] += $7; if ($8 == "slower") l[$1]++ }
-    END { split("aa x1.25 slow1 slow3", cs, " ");
-          name["aa"] = "A/A, 1 run a side"; name["x1.25"] = "x1.25 samples, 1 run a side";
+    END { split("aa aa3 x1.25 slow1 slow3", cs, " ");
+          name["aa"] = "A/A, 1 run a side"; name["aa3"] = "A/A, 3 runs a side"; name["x1.25"] = "x1.25 samples, 1 run a side";
           name["slow1"] = "Lua 1.5x, 1 run a side"; name["slow3"] = "Lua 1.5x, 3 runs a side";
-          for (i = 1; i <= 4; i++) { c = cs[i];
+          for (i = 1; i <= 5; i++) { c = cs[i]; if (!p[c]) continue;
               printf "%-28s %-8d %-8d %-8d %-8d  %-7d %-7d %-7d %-7d %-7d  %d of %d\n", name[c], p[c],
                   e[c, 0], e[c, 1], e[c, 3], s[c], f[c], m[c], q[c], b[c], l[c], p[c] } }' "$tmp/status.txt"
 awk '$1 == "aa" { pairs++; if ($2 == 1) e1++; v += $3 + $4; n += $3 + $4 + $5 + $6 + $7 }

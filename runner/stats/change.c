@@ -118,7 +118,12 @@ int change_estimate(const change_run *old, int nold, const change_run *new_runs,
         within[i] = 1;
         v[i] = vw;
         d[i] = df;
-        if (isfinite(sf[i]->between) && !(sf[i]->between <= vw)) {
+        /* the runs' spread only where their blocks cannot explain it: a
+         * side's runs disagree beyond chance (doc/compare.md#what-one-run-can-show) */
+        if (isfinite(sf[i]->between) &&
+            (!isfinite(vw) || (sf[i]->between > vw &&
+                               stats_f_sf(sf[i]->between / vw, sf[i]->between_df, df) <
+                                   CHANGE_RUNS_ALPHA))) {
             v[i] = sf[i]->between;
             d[i] = sf[i]->between_df;
             within[i] = 0;

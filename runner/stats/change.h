@@ -10,14 +10,24 @@
  * spread of the log block medians within cells, pooled over every run of
  * both sides (degrees of freedom: blocks less cells).  A run whose cells
  * leave no degree of freedom (one block per CPU) is taken as one cell.  A
- * side with two runs or more also has the spread of its runs' centres; the
- * larger of the two variances is the side's.  The difference of the sides'
+ * side with two runs or more also has the spread of its runs' centres,
+ * which becomes the side's variance when its runs disagree beyond what
+ * their blocks explain (F test of the two variances, p <
+ * CHANGE_RUNS_ALPHA): a worker landing in a slow mode is a block's noise
+ * and is pooled, a whole run on a slow machine is the runs' (bench/aa.sh
+ * measured both, bench/NOTES-compare.md).  The difference of the sides'
  * centres over its standard error is a t statistic (Welch-Satterthwaite
  * degrees of freedom); `detectable` is the half-width of its 95 % interval
  * as a ratio less 1 (0.12: a change of +-12 % would have been seen). */
 #ifndef RUNNER_CHANGE_H
 #define RUNNER_CHANGE_H
 /* public header of runner/stats/ */
+
+/* The F test's level for taking a side's runs' spread as its noise: at
+ * 0.05 a 1.5x slower Lua loop read `slower` in 17 of 28 pairs of 3 runs
+ * a side, at 0.001 in 27 of 28, with the same 5 % of unchanged pairs
+ * failing (bench/NOTES-compare.md). */
+#define CHANGE_RUNS_ALPHA 0.001
 
 /* One run of a side: n block medians and the CPU of each (NULL: unknown). */
 typedef struct change_run {

@@ -85,6 +85,18 @@ double stats_t_cdf(double t, double df)
     return t > 0 ? 1 - tail : tail;
 }
 
+double stats_f_sf(double f, double d1, double d2)
+{
+    if (isnan(f) || !(d1 > 0) || !(d2 > 0))
+        return NAN;
+    if (f <= 0)
+        return 1;
+    if (isinf(f))
+        return 0;
+    /* P(F > f) = I_{d2 / (d2 + d1 f)}(d2 / 2, d1 / 2) */
+    return inc_beta(d2 / 2, d1 / 2, d2 / (d2 + d1 * f));
+}
+
 double stats_t_quantile(double p, double df)
 {
     if (!(p > 0 && p < 1) || !(df > 0))
