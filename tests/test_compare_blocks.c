@@ -326,13 +326,15 @@ Test(run_blocks, a_spawn_corrected_sample_at_0_is_flagged, .timeout = 120)
  * of one trial (doc/timing.md#blocks-across-processes-and-cpus).  Each
  * call appends the trial's size to a file: 1s, 2s, 1s, 2s (taken one after
  * another it read 1s then 2s). */
-Test(run_blocks, consecutive_trials_take_their_blocks_in_rounds, .timeout = 120)
+static void rounds_with(const char *hooks, int want)
 {
     char *d = tmpdir();
     char *log = xasprintf("%s/calls.txt", d);
+    if (hooks)
+        write_text(d, "h.lua", hooks);
     char *yaml = xasprintf("workload: command\ncommand: [sh, -c, \"echo {size} >> %s\"]\n"
-                           "sweep:\n  size: [1, 2]\nrepeats: 6\nwarmups: 0\n",
-                           log);
+                           "sweep:\n  size: [1, 2]\nrepeats: 6\nwarmups: 0\n%s",
+                           log, hooks ? "hooks: h.lua\n" : "");
     proc_out r;
     csv_table t;
     run_trials_in(d, yaml, 0, &r, &t);
@@ -347,7 +349,19 @@ Test(run_blocks, consecutive_trials_take_their_blocks_in_rounds, .timeout = 120)
             stretches++;
             last = *p;
         }
-    cr_expect_eq(stretches, 4, "calls in order: %s", calls);
+    cr_expect_eq(stretches, want, "calls in order: %s", calls);
     FREE_ALL(log, yaml, calls);
     trials_done(&t, d);
+}
+
+Test(run_blocks, consecutive_trials_take_their_blocks_in_rounds, .timeout = 120)
+{
+    rounds_with(NULL, 4);
+}
+
+/* With a hooks process, before_trial and after_trial bracket one trial:
+ * its blocks one after another (1s, then 2s). */
+Test(run_blocks, with_hooks_a_trials_blocks_follow_one_another, .timeout = 120)
+{
+    rounds_with("return {before_trial = function(t) end, after_trial = function(t, r) end}\n", 2);
 }
