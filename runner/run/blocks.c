@@ -130,6 +130,14 @@ int run_blocks_step(supervisor *S, block_trial *bt, double timeout)
     int got = r.nsamples;
     trial_add_round(&bt->acc, &r, b);
     trial_result_free(&r);
+    if (bt->acc.status == ST_TIMEOUT && timeout > 0) {
+        /* the trial's timeout and samples, not what was left to this block */
+        char d[32];
+        fmt_seconds(d, sizeof d, timeout);
+        free(bt->acc.reason);
+        bt->acc.reason =
+            xasprintf("stopped at the %s timeout (%d samples taken)", d, bt->acc.nsamples);
+    }
     sb_printf(&bt->where, "%s%s:%d", bt->where.len ? " " : "", bt->ncpu ? place : "?", got);
     return bt->acc.status != ST_OK || bt->next >= bt->nb;
 }
