@@ -13,6 +13,7 @@
 #include "experiment/table.h"
 #include "experiment/trial.h"
 #include "run/trial_extras.h"
+#include "stats/stats.h"
 
 #include <math.h>
 #include <sched.h>
@@ -105,10 +106,8 @@ int run_blocks_step(supervisor *S, block_trial *bt, double timeout)
         /* the CPU's speed right before its block: a millisecond
          * (doc/timing.md#the-speed-of-each-cpu) */
         double g = cpu_speed_on(c, 3, CPU_SPEED_WINDOW / 2);
-        if (g > 0) {
-            bt->log_clock += log(g);
-            bt->nclock++;
-        }
+        if (g > 0 && bt->nclock < RUN_BLOCKS_MAX)
+            bt->clock[bt->nclock++] = g;
     }
     double left = timeout;
     if (timeout > 0) { /* the trial's timeout covers all its blocks */
@@ -149,7 +148,9 @@ void run_blocks_end(block_trial *bt, trial_result *out)
             trial_result_add_extra(&bt->acc, "blocks", bt->where.s);
         if (bt->nclock) {
             char g[32];
-            snprintf(g, sizeof g, "%.4g", exp(bt->log_clock / bt->nclock));
+            /* the median: a probe that met a passing contention (a
+             * millisecond read 58 against its neighbours' 95) moves it not */
+            snprintf(g, sizeof g, "%.4g", stats_median(bt->clock, bt->nclock));
             trial_result_add_extra(&bt->acc, "clock_gflops", g);
         }
     }
