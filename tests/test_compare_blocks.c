@@ -365,3 +365,23 @@ Test(run_blocks, with_hooks_a_trials_blocks_follow_one_another, .timeout = 120)
 {
     rounds_with("return {before_trial = function(t) end, after_trial = function(t, r) end}\n", 2);
 }
+
+/* A trial's timeout covers all its blocks, and the reason names the
+ * trial's timeout and every sample taken, not what was left to the last
+ * block ("stopped at the 19.05 ms timeout (0 samples taken)" before). */
+Test(run_blocks, a_timeout_names_the_trials_timeout_and_its_samples, .timeout = 60)
+{
+    proc_out r;
+    csv_table t;
+    char *d = run_trials("workload: command\ncommand: [sleep, \"0.1\"]\nrepeats: 6\nwarmups: 0\n"
+                         "timeout: 0.45\n",
+                         1, &r, &t);
+    cr_expect_str_eq(cell(&t, 1, "status"), "timeout");
+    /* 3 on a quiet machine; fewer when it is loaded, but the samples the row holds */
+    char *want = xasprintf("stopped at the 450.00 ms timeout (%s samples taken)",
+                           cell(&t, 1, "samples"));
+    cr_expect_str_eq(cell(&t, 1, "reason"), want);
+    cr_expect(atoi(cell(&t, 1, "samples")) >= 1, "%s", cell(&t, 1, "reason"));
+    free(want);
+    trials_done(&t, d);
+}

@@ -13,6 +13,7 @@
 #include "experiment/table.h"
 #include "experiment/trial.h"
 #include "run/trial_extras.h"
+#include "stats/stats.h"
 
 #include <math.h>
 #include <sched.h>
@@ -105,10 +106,8 @@ int run_blocks_step(supervisor *S, block_trial *bt, double timeout)
         /* the CPU's speed right before its block: a millisecond
          * (doc/timing.md#the-speed-of-each-cpu) */
         double g = cpu_speed_on(c, 3, CPU_SPEED_WINDOW / 2);
-        if (g > 0) {
-            bt->log_clock += log(g);
-            bt->nclock++;
-        }
+        if (g > 0 && bt->nclock < RUN_BLOCKS_MAX)
+            bt->clock[bt->nclock++] = g;
     }
     double left = timeout;
     if (timeout > 0) { /* the trial's timeout covers all its blocks */
@@ -130,6 +129,14 @@ int run_blocks_step(supervisor *S, block_trial *bt, double timeout)
     int got = r.nsamples;
     trial_add_round(&bt->acc, &r, b);
     trial_result_free(&r);
+    if (bt->acc.status == ST_TIMEOUT && timeout > 0) {
+        /* the trial's timeout and samples, not what was left to this block */
+        char d[32];
+        fmt_seconds(d, sizeof d, timeout);
+        free(bt->acc.reason);
+        bt->acc.reason =
+            xasprintf("stopped at the %s timeout (%d samples taken)", d, bt->acc.nsamples);
+    }
     sb_printf(&bt->where, "%s%s:%d", bt->where.len ? " " : "", bt->ncpu ? place : "?", got);
     return bt->acc.status != ST_OK || bt->next >= bt->nb;
 }
@@ -141,7 +148,9 @@ void run_blocks_end(block_trial *bt, trial_result *out)
             trial_result_add_extra(&bt->acc, "blocks", bt->where.s);
         if (bt->nclock) {
             char g[32];
-            snprintf(g, sizeof g, "%.4g", exp(bt->log_clock / bt->nclock));
+            /* the median: a probe that met a passing contention (a
+             * millisecond read 58 against its neighbours' 95) moves it not */
+            snprintf(g, sizeof g, "%.4g", stats_median(bt->clock, bt->nclock));
             trial_result_add_extra(&bt->acc, "clock_gflops", g);
         }
     }

@@ -29,7 +29,8 @@ typedef struct block_trial {
     int nb, repeats, next;   /* blocks, samples in all, the next block */
     int ncpu, first;         /* placed on cpu[(first + b) % ncpu]; 0: not placed */
     int cpu[RUN_BLOCK_CPUS];
-    double log_clock, spent; /* sum of log GFLOP/s over nclock probes; seconds run */
+    double clock[RUN_BLOCKS_MAX]; /* GFLOP/s probed before each placed block */
+    double spent;                 /* seconds run */
     int nclock;
     trial_result acc;        /* the blocks so far */
     strbuf where;            /* the `blocks` cell so far */
