@@ -1,7 +1,6 @@
 /* trial_checks.c - see trial_checks.h. */
 #include "experiment/trial_checks.h"
 
-#include "experiment/trial.h"
 
 /* `order: interleaved` needs a number of repeats (doc/experiment-file.md#top-level-keys),
  * trial by trial.  The conflict is reported where the trial's `order` value
