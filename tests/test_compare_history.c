@@ -2,7 +2,8 @@
  * history database's run-to-run spread as the least noise of a trial where
  * it holds at least 3 earlier ok runs of it on the same machine
  * (doc/compare.md#what-one-run-can-show): a change inside what earlier runs
- * of the same code wandered is not `slower`. */
+ * of the same code wandered is not `slower`; and with one run a side,
+ * trials that all moved together are the machine as much as the code. */
 #include "base/csv.h"
 #include "base/util.h"
 #include "runproc.h"
@@ -132,4 +133,53 @@ Test(compare_history, a_named_database_that_is_not_there_exits_2)
     run((char *[]){"compare", a, b, "--history", bad, NULL}, &r);
     cr_expect_eq(r.status, 2, "%s%s", r.out, r.err);
     FREE_ALL(a, b, db, bad, d);
+}
+
+/* D/NAME: a run of n trials (size=1..n) of 5 blocks, trial i around
+ * base[i] seconds, with a 1 % spread between blocks. */
+static char *run_n(const char *d, const char *name, const double *base, int n)
+{
+    static const double j[5] = {0.01, -0.008, 0.0, 0.006, -0.01};
+    char *dir = xasprintf("%s/%s", d, name);
+    cr_assert_eq(mkdir(dir, 0755), 0);
+    strbuf s = {0}, t = {0};
+    sb_puts(&s, "trial,sample,seconds,device_seconds\n");
+    sb_puts(&t, "trial,size,status,reason,samples,median,blocks,noise\n");
+    for (int i = 0; i < n; i++) {
+        for (int b = 0, k = 0; b < 5; b++)
+            for (int q = 0; q < 5; q++)
+                sb_printf(&s, "%d,%d,%.9g,\n", i, k++, base[i] * (1 + j[(b + i) % 5]) * (1 + 0.001 * q));
+        sb_printf(&t, "%d,%d,ok,,25,,0:5 1:5 0:5 1:5 0:5,\n", i, i + 1);
+    }
+    write_text(dir, "meta.json", "{\"host\": {\"hostname\": \"vm\", \"online_cpus\": 2}}\n");
+    write_text(dir, "trials.csv", t.s);
+    write_text(dir, "samples.csv", s.s);
+    sb_free(&s);
+    sb_free(&t);
+    return dir;
+}
+
+/* One run a side, every trial 1.3-1.7x slower together, as a whole run in
+ * the VM's slow phase reads: inconclusive (exit 3), not slower; one trial
+ * 1.5x slower alone is slower (doc/compare.md#what-one-run-can-show). */
+Test(compare_history, every_trial_moved_together_is_inconclusive_with_one_run_a_side, .timeout = 60)
+{
+    char *d = tmpdir();
+    static const double old[5] = {1e-3, 2e-3, 4e-3, 8e-3, 16e-3};
+    static const double phase[5] = {1.3e-3, 3.0e-3, 6.8e-3, 11.2e-3, 24e-3};
+    static const double one[5] = {1e-3, 3e-3, 4e-3, 8e-3, 16e-3};
+    char *a = run_n(d, "a", old, 5), *b = run_n(d, "b", phase, 5), *c = run_n(d, "c", one, 5);
+    proc_out r;
+    run((char *[]){"compare", a, b, NULL}, &r);
+    cr_expect_eq(r.status, 3, "%s%s", r.out, r.err);
+    cr_expect(strstr(r.out, "every trial moved x1.5"), "%s", r.out);
+    cr_expect(strstr(r.out, "the trials moved x1.5 together (the median over 5 trials)"), "%s", r.out);
+    cr_expect_null(strstr(r.out, " slower\n"), "%s", r.out);
+    run((char *[]){"compare", a, c, "--format", "csv", NULL}, &r);
+    cr_expect_eq(r.status, 1, "%s%s", r.out, r.err);
+    /* two runs a side: the runs' spread is the judge, not this rule */
+    char *a2 = run_n(d, "a2", old, 5), *b2 = run_n(d, "b2", phase, 5);
+    run((char *[]){"compare", a, a2, "--", b, b2, NULL}, &r);
+    cr_expect_eq(r.status, 1, "%s%s", r.out, r.err);
+    FREE_ALL(a, b, c, a2, b2, d);
 }

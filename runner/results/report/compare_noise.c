@@ -143,3 +143,51 @@ void compare_row_settle(const compare_report *R, compare_row *c)
             snprintf(c->why, sizeof c->why, "no noise measured (one block a run)");
     }
 }
+
+/* The median of x[0..n-1] (sorted in place). */
+static double median_of(double *x, int n)
+{
+    return n ? stats_median(x, n) : NAN;
+}
+
+void compare_common_shift(compare_report *R)
+{
+    if (R->nold != 1 || R->nruns != 2)
+        return; /* several runs a side: their spread shows the machine's phases */
+    double *lr = xmalloc(((size_t)R->nrows + 1) * sizeof *lr);
+    int n = 0;
+    for (int r = 0; r < R->nrows; r++) {
+        const compare_row *c = &R->rows[r];
+        int blocks = !strcmp(c->basis, "blocks") || !strcmp(c->basis, "runs") ||
+                     !strcmp(c->basis, "history");
+        if (blocks && !isnan(c->thr) && c->ratio > 0 && isfinite(c->ratio))
+            lr[n++] = log(c->ratio);
+    }
+    double common = n >= COMPARE_SHIFT_MIN_TRIALS ? median_of(lr, n) : NAN;
+    free(lr);
+    double floor = isfinite(R->opt->threshold) ? R->opt->threshold / 100.0 : R->opt->noise_floor / 100.0;
+    if (!(fabs(common) > log1p(floor)))
+        return;
+    double shift = exp(common);
+    int moved = 0;
+    for (int r = 0; r < R->nrows; r++) {
+        compare_row *c = &R->rows[r];
+        if ((c->kind != CMP_SLOWER || shift < 1) && (c->kind != CMP_FASTER || shift > 1))
+            continue;
+        /* no further from the common factor than the trials of one phase
+         * of the machine were from each other: it may have moved with them */
+        if (fabs(log(c->ratio) - common) > log(fmax(COMPARE_SHIFT_SPREAD, 1 + c->thr)))
+            continue;
+        c->kind = CMP_INCONCLUSIVE;
+        snprintf(c->verdict, sizeof c->verdict, "inconclusive");
+        snprintf(c->why, sizeof c->why, "every trial moved x%.3g: the machine or all the code", shift);
+        moved++;
+    }
+    if (moved)
+        sb_printf(&R->notes,
+                  "the trials moved x%.3g together (the median over %d trials): one comparison cannot "
+                  "tell a machine that changed speed from a change to all the code, so %d trial%s "
+                  "within %.2gx of that factor %s inconclusive; compare more runs a side\n",
+                  shift, n, moved, moved == 1 ? "" : "s", COMPARE_SHIFT_SPREAD,
+                  moved == 1 ? "is" : "are");
+}

@@ -24,4 +24,20 @@ void compare_row_noise(const compare_report *R, compare_row *c);
  * slower or faster verdict). */
 void compare_row_settle(const compare_report *R, compare_row *c);
 
+/* The fewest trials compared by worker blocks whose common factor is judged. */
+#define COMPARE_SHIFT_MIN_TRIALS 3
+
+/* How far apart trials that moved with the machine may be: in the phases
+ * bench/aa.sh saw on the 2-vCPU VM every trial of a run moved together,
+ * each by 1.3 to 1.8x (bench/NOTES-compare.md#machine-wide-phases). */
+#define COMPARE_SHIFT_SPREAD 1.5
+
+/* After every verdict, with one run a side: where the trials compared by worker blocks (at least
+ * COMPARE_SHIFT_MIN_TRIALS) moved by a common factor (the median of their
+ * ratios) beyond the threshold, each `slower` or `faster` trial in its
+ * direction and within COMPARE_SHIFT_SPREAD of it becomes `inconclusive`
+ * (c->why says the factor), and R's notes say so: a shared VM moves every
+ * trial of a run at once for seconds (doc/compare.md#what-one-run-can-show). */
+void compare_common_shift(compare_report *R);
+
 #endif
