@@ -169,7 +169,7 @@ _runner()
         ;;
     compare)
         if [[ "$cur" == -* ]]; then
-            COMPREPLY=($(compgen -W "--threshold --noise-floor --ignore --busy-ok --format --" -- "$cur"))
+            COMPREPLY=($(compgen -W "--threshold --noise-floor --ignore --busy-ok --format --history --no-history --" -- "$cur"))
         else
             COMPREPLY=($(compgen -d -- "$cur"))
         fi

@@ -320,3 +320,68 @@ Test(run_blocks, a_spawn_corrected_sample_at_0_is_flagged, .timeout = 120)
     cr_expect(strlen(cell(&t, 1, "spawn_spread_seconds")) > 0);
     trials_done(&t, d);
 }
+
+/* Two trials with blocks are taken in rounds: the first block of each, then
+ * the second of each, so a passing disturbance does not fall on every block
+ * of one trial (doc/timing.md#blocks-across-processes-and-cpus).  Each
+ * call appends the trial's size to a file: 1s, 2s, 1s, 2s (taken one after
+ * another it read 1s then 2s). */
+static void rounds_with(const char *hooks, int want)
+{
+    char *d = tmpdir();
+    char *log = xasprintf("%s/calls.txt", d);
+    if (hooks)
+        write_text(d, "h.lua", hooks);
+    char *yaml = xasprintf("workload: command\ncommand: [sh, -c, \"echo {size} >> %s\"]\n"
+                           "sweep:\n  size: [1, 2]\nrepeats: 6\nwarmups: 0\n%s",
+                           log, hooks ? "hooks: h.lua\n" : "");
+    proc_out r;
+    csv_table t;
+    run_trials_in(d, yaml, 0, &r, &t);
+    cr_expect_str_eq(cell(&t, 1, "blocks"), "?:3 ?:3");
+    cr_expect_str_eq(cell(&t, 2, "blocks"), "?:3 ?:3");
+    char *calls = read_file(log, NULL);
+    cr_assert(calls);
+    int stretches = 0;
+    char last = 0;
+    for (const char *p = calls; *p; p++)
+        if (*p != '\n' && *p != last) {
+            stretches++;
+            last = *p;
+        }
+    cr_expect_eq(stretches, want, "calls in order: %s", calls);
+    FREE_ALL(log, yaml, calls);
+    trials_done(&t, d);
+}
+
+Test(run_blocks, consecutive_trials_take_their_blocks_in_rounds, .timeout = 120)
+{
+    rounds_with(NULL, 4);
+}
+
+/* With a hooks process, before_trial and after_trial bracket one trial:
+ * its blocks one after another (1s, then 2s). */
+Test(run_blocks, with_hooks_a_trials_blocks_follow_one_another, .timeout = 120)
+{
+    rounds_with("return {before_trial = function(t) end, after_trial = function(t, r) end}\n", 2);
+}
+
+/* A trial's timeout covers all its blocks, and the reason names the
+ * trial's timeout and every sample taken, not what was left to the last
+ * block ("stopped at the 19.05 ms timeout (0 samples taken)" before). */
+Test(run_blocks, a_timeout_names_the_trials_timeout_and_its_samples, .timeout = 60)
+{
+    proc_out r;
+    csv_table t;
+    char *d = run_trials("workload: command\ncommand: [sleep, \"0.1\"]\nrepeats: 6\nwarmups: 0\n"
+                         "timeout: 0.45\n",
+                         1, &r, &t);
+    cr_expect_str_eq(cell(&t, 1, "status"), "timeout");
+    /* 3 on a quiet machine; fewer when it is loaded, but the samples the row holds */
+    char *want = xasprintf("stopped at the 450.00 ms timeout (%s samples taken)",
+                           cell(&t, 1, "samples"));
+    cr_expect_str_eq(cell(&t, 1, "reason"), want);
+    cr_expect(atoi(cell(&t, 1, "samples")) >= 1, "%s", cell(&t, 1, "reason"));
+    free(want);
+    trials_done(&t, d);
+}

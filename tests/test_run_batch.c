@@ -1,7 +1,7 @@
 /* test_run_batch.c - batches of small trials (doc/timing.md#batches-of-small-trials):
  * a worker that crashes inside a batch charges the crash to its own trial,
  * and SIGKILL at any moment of a run of small trials loses and duplicates
- * nothing after --resume. */
+ * nothing after --resume, in batches and in rounds of blocks. */
 #include "base/csv.h"
 #include "scenario.h"
 #include <criterion/criterion.h>
@@ -93,5 +93,52 @@ Test(run, sigkill_in_batches_and_resume_lose_and_duplicate_nothing, .timeout = 2
         cr_assert_eq(per[i], 1, "trial %d has %d samples", i, per[i]);
     csv_free(&t);
     cr_log_info("kill-and-resume in batches: %d kills, %d trials, 0 lost, 0 duplicated", kills, N);
+    free(d);
+}
+
+/* Trials with blocks are taken in rounds, eight a group: SIGKILLs at
+ * random moments and a resume lose and duplicate nothing, and every trial
+ * has all its samples, its blocks whole (doc/timing.md#blocks-across-processes-and-cpus). */
+Test(run, sigkill_in_block_rounds_and_resume_lose_and_duplicate_nothing, .timeout = 240)
+{
+    enum { N = 40 };
+    char *d = tmpdir();
+    write_text(d, "k.yaml", "workload: noop\nthreads: 1\nrepeats: 6\nwarmups: 0\n"
+                            "sweep:\n  seed: {range: [1, 40]}\n");
+    setenv("RUNNER_CUDA_BACKEND", "/nonexistent", 1);
+    char exp[4096], out[4096];
+    snprintf(exp, sizeof exp, "%s/k.yaml", d);
+    snprintf(out, sizeof out, "%s/out", d);
+    proc_out r;
+    int kills = kill_and_resume(exp, out, 20, 5, 100000, 300000, &r);
+    unsetenv("RUNNER_CUDA_BACKEND");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    csv_table t;
+    read_newest(out, "k", "trials.csv", &t);
+    cr_assert_eq(t.nrows, N + 1, "%d trials, after %d kills", t.nrows - 1, kills);
+    static int seen[N], per[N];
+    memset(seen, 0, sizeof seen);
+    memset(per, 0, sizeof per);
+    int bc = csv_col(&t, "blocks");
+    cr_assert(bc >= 0);
+    for (int i = 1; i < t.nrows; i++) {
+        int id = atoi(t.rows[i][0]);
+        cr_assert(id >= 0 && id < N);
+        seen[id]++;
+        const char *b = t.rows[i][bc];
+        cr_assert(strlen(b) >= 7 && strchr(b, ' '), "trial %d blocks '%s'", id, b);
+    }
+    for (int i = 0; i < N; i++)
+        cr_assert_eq(seen[i], 1, "trial %d appears %d times", i, seen[i]);
+    csv_free(&t);
+    char p[4096];
+    newest_run_file(out, "k", "samples.csv", p, sizeof p);
+    cr_assert_eq(csv_read(p, &t), 0);
+    for (int i = 1; i < t.nrows; i++)
+        per[atoi(t.rows[i][0])]++;
+    for (int i = 0; i < N; i++)
+        cr_assert_eq(per[i], 6, "trial %d has %d samples", i, per[i]);
+    csv_free(&t);
+    cr_log_info("kill-and-resume in block rounds: %d kills", kills);
     free(d);
 }

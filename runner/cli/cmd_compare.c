@@ -4,6 +4,8 @@
  * exit status (doc/compare.md#comparing-runs); the comparison is results/report/compare.h. */
 #include "cli/commands.h"
 #include "cli/opts.h"
+#include "results/history/history_db.h"
+#include "results/history/history_noise.h"
 #include "results/report/compare.h"
 #include "results/report/compare_format.h"
 #include "base/util.h"
@@ -13,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 int compare_runs(const char *const *old_dirs, int nold, const char *const *new_dirs, int nnew,
                  const compare_opts *opt, FILE *out, FILE *err)
@@ -66,6 +69,10 @@ static const char compare_usage[] =
     "                     also the most a `same` may leave undetectable\n"
     "  --noise-floor PCT  noise assumed with one run per side (default 10)\n"
     "  --ignore KEY       leave KEY out of the matching (repeatable)\n"
+    "  --history PATH     the history database whose earlier runs' spread is\n"
+    "                     the least run-to-run noise (default: $RUNNER_HISTORY,\n"
+    "                     else history.sqlite beside NEW's experiment folder)\n"
+    "  --no-history       no history database\n"
     "  --format text|md|csv|json\n"
     "  exit status: 1 when some trial is slower, else 3 when some trial is\n"
     "  busy, throttled or inconclusive, else 0; 2 on bad input or when no\n"
@@ -90,13 +97,14 @@ static int parse_pct(const char *opt, const char *v, double *out)
     return 0;
 }
 
-enum { C_THRESHOLD, C_NOISE_FLOOR, C_IGNORE, C_FORMAT, C_BUSY_OK, C_HELP };
+enum { C_THRESHOLD, C_NOISE_FLOOR, C_IGNORE, C_FORMAT, C_BUSY_OK, C_HISTORY, C_NO_HISTORY, C_HELP };
 
 /* in this order for "did you mean" */
 static const opt_def compare_options[] = {
     {"--threshold", 0, OPT_VALUE, C_THRESHOLD}, {"--noise-floor", 0, OPT_VALUE, C_NOISE_FLOOR},
     {"--ignore", 0, OPT_VALUE, C_IGNORE},       {"--format", 0, OPT_VALUE, C_FORMAT},
-    {"--busy-ok", 0, OPT_NONE, C_BUSY_OK},      {"--help", 'h', OPT_NONE, C_HELP},
+    {"--busy-ok", 0, OPT_NONE, C_BUSY_OK},      {"--history", 0, OPT_VALUE, C_HISTORY},
+    {"--no-history", 0, OPT_NONE, C_NO_HISTORY}, {"--help", 'h', OPT_NONE, C_HELP},
     {NULL, 0, 0, 0},
 };
 
@@ -104,6 +112,8 @@ typedef struct compare_args {
     const char **dirs, **ign;
     compare_opts o;
     int ndirs, split;
+    const char *history; /* --history PATH */
+    int no_history;
 } compare_args;
 
 static int compare_option(void *ctx, const opts *p, int id)
@@ -123,6 +133,16 @@ static int compare_option(void *ctx, const opts *p, int id)
         break;
     case C_BUSY_OK:
         c->o.busy_ok = 1;
+        break;
+    case C_HISTORY:
+        if (!v || !*v) {
+            fprintf(stderr, "runner: compare: --history needs a file\n");
+            return EXIT_INVALID;
+        }
+        c->history = v;
+        break;
+    case C_NO_HISTORY:
+        c->no_history = 1;
         break;
     case C_THRESHOLD:
     case C_NOISE_FLOOR:
@@ -148,6 +168,43 @@ static int compare_option(void *ctx, const opts *p, int id)
     return -1;
 }
 
+/* The history database for NEW's trials (doc/compare.md#what-one-run-can-show):
+ * --history PATH or $RUNNER_HISTORY (which must open), else the results
+ * folder's history.sqlite where there is one; *db NULL when none.  -1 after
+ * saying why a named one cannot be read. */
+static int open_history(const compare_args *c, const char *new_dir, sqlite3 **db)
+{
+    *db = NULL;
+    if (c->no_history)
+        return 0;
+    char *def = history_default_path_for_run(new_dir);
+    if (!def) { /* an experiment folder: its latest run */
+        char *latest = xasprintf("%s/latest", new_dir);
+        def = history_default_path_for_run(latest);
+        free(latest);
+    }
+    char *path = history_choose_path(c->history, def);
+    int named = path && (!def || strcmp(path, def));
+    free(def);
+    if (!path)
+        return 0;
+    struct stat st;
+    char err[1024];
+    if (stat(path, &st) < 0) {
+        if (named)
+            fprintf(stderr, "runner: compare: no history database at %s (--no-history: none)\n",
+                    path);
+        free(path);
+        return named ? -1 : 0;
+    }
+    *db = history_open(path, 0, err, sizeof err);
+    if (!*db)
+        fprintf(stderr, "runner: compare: %s%s\n", err,
+                named ? "" : " (the history is left out; --no-history says so)");
+    free(path);
+    return !*db && named ? -1 : 0;
+}
+
 int cmd_compare_main(int nargs, char **args)
 {
     static const opts_cmd k = {"compare", compare_options, 1, compare_usage};
@@ -156,7 +213,7 @@ int cmd_compare_main(int nargs, char **args)
     compare_args c = {dirs, ign,
                       {.threshold = NAN, .noise_floor = COMPARE_NOISE_FLOOR, .format = "text",
                        .ignore = ign},
-                      0, -1};
+                      0, -1, NULL, 0};
     int rc = opts_parse(&k, nargs, args, compare_option, &c);
     int ndirs = c.ndirs, split = c.split;
     compare_opts o = c.o;
@@ -175,7 +232,17 @@ int cmd_compare_main(int nargs, char **args)
             rc = EXIT_INVALID;
         } else {
             int nold = split < 0 ? 1 : split;
-            rc = compare_runs(dirs, nold, dirs + nold, ndirs - nold, &o, stdout, stderr);
+            sqlite3 *db;
+            if (open_history(&c, dirs[nold], &db) < 0)
+                rc = EXIT_INVALID;
+            else {
+                history_noise *hn = db ? history_noise_new(db) : NULL;
+                o.history_noise = hn ? history_noise_of : NULL;
+                o.history_ctx = hn;
+                rc = compare_runs(dirs, nold, dirs + nold, ndirs - nold, &o, stdout, stderr);
+                history_noise_free(hn);
+                history_close(db);
+            }
         }
     }
     free(dirs);

@@ -114,17 +114,47 @@ static int runs_next(void *ctx, long long t)
            run_block_count(st->e, t) < 2; /* blocks are sent one by one */
 }
 
-/* The sequential trials one by one in trial order; 1 when interleaved ones
- * wait (doc/timing.md#how-a-trial-is-timed). */
+/* Whether trial t takes its blocks in rounds with its neighbours: blocks,
+ * and no hooks process (its before_trial and after_trial run around one
+ * trial at a time, doc/lua.md#experiment-hooks). */
+static int in_rounds(const run_state *st, long long t)
+{
+    return !st->H && !trial_interleaved(st->e, t) && run_block_count(st->e, t) >= 2;
+}
+
+/* The sequential trials one by one in trial order, those with blocks in
+ * groups of at most RUN_ROUND_TRIALS taken in rounds (blocks.h); 1 when
+ * interleaved ones wait (doc/timing.md#how-a-trial-is-timed). */
 static int run_sequential(run_state *st, supervisor *S)
 {
     const experiment *e = st->e;
     int any_interleaved = 0;
+    long long group[RUN_ROUND_TRIALS];
     for (long long t = 0; t < e->ntrials && !*st->o->interrupted && !st->write_failed; t++) {
         if (results_is_done(st->R, e->ids[t]))
             continue;
         if (trial_interleaved(e, t)) {
             any_interleaved = 1;
+            continue;
+        }
+        if (in_rounds(st, t)) {
+            /* this trial and the next ones with blocks, done and
+             * interleaved ones passed over */
+            int n = 0;
+            long long u = t;
+            for (; u < e->ntrials && n < RUN_ROUND_TRIALS; u++) {
+                if (results_is_done(st->R, e->ids[u]))
+                    continue;
+                if (trial_interleaved(e, u)) {
+                    any_interleaved = 1;
+                    continue;
+                }
+                if (!in_rounds(st, u))
+                    break;
+                group[n++] = u;
+            }
+            run_block_rounds(st, S, group, n);
+            t = u - 1;
             continue;
         }
         if (st->h->describe) { /* not on the hot path of a quiet run */

@@ -39,7 +39,7 @@ static void set_meta(const run_watch *w, meta *m, int end)
     sb_free(&b);
 }
 
-void run_watch_start(run_watch *w, meta *m, const ceilings *C)
+void run_watch_start(run_watch *w, meta *m, ceilings *C)
 {
     memset(w, 0, sizeof *w);
     load_snap_take(&w->start, 0);
@@ -69,11 +69,30 @@ void run_watch_start(run_watch *w, meta *m, const ceilings *C)
     double nominal;
     double cached = C ? ceilings_get(C, "cpu", "fp32_1core", &nominal) : NAN;
     if (cached > 0 && hi > 0 && fabs(hi / cached - 1) > 0.05) {
-        snprintf(msg, sizeof msg,
-                 "the fastest CPU runs at %.3g GFLOP/s on one core, %.0f%% %s the cached "
-                 "ceilings' %.3g: pct_of_peak is off by as much (`runner machine --reprobe`)",
-                 hi, 100 * fabs(hi / cached - 1), hi > cached ? "above" : "below", cached);
-        meta_warn(m, msg);
+        /* a few milliseconds can catch a passing contention: a longer
+         * probe (40 ms a CPU) decides, and the compute ceilings follow it
+         * (doc/timing.md#the-speed-of-each-cpu) */
+        double hi2 = 0;
+        for (int i = 0; i < w->ncpu; i++) {
+            double g = cpu_speed_on(w->cpu[i], 20, 0.002);
+            hi2 = g > hi2 ? g : hi2;
+        }
+        if (hi2 > 0 && fabs(hi2 / cached - 1) > 0.05) {
+            char *json;
+            ceilings_scale_compute(C, "cpu", hi2 / cached);
+            if ((json = ceilings_json(C))) {
+                meta_set_ceilings(m, json, "");
+                free(json);
+            }
+            snprintf(msg, sizeof msg,
+                     "the fastest CPU runs at %.3g GFLOP/s on one core, %.0f%% %s the cached "
+                     "ceilings' %.3g: this run's CPU compute ceilings are scaled by %.3g, so "
+                     "pct_of_peak is against the clock measured now (`runner machine --reprobe` "
+                     "measures them again)",
+                     hi2, 100 * fabs(hi2 / cached - 1), hi2 > cached ? "above" : "below", cached,
+                     hi2 / cached);
+            meta_warn(m, msg);
+        }
     }
 }
 

@@ -24,9 +24,11 @@ typedef struct run_watch {
 } run_watch;
 
 /* The start: the CPUs probed (the meta's `cpu_speed`), a warning in m when
- * they differ by more than CPU_SPEED_DIFFER or the cached ceilings' one-core
- * figure is more than 5 % from the fastest; the load's first snapshot. */
-void run_watch_start(run_watch *w, meta *m, const ceilings *C);
+ * they differ by more than CPU_SPEED_DIFFER; when the cached ceilings'
+ * one-core figure is more than 5 % from the fastest, a longer probe, and if
+ * it agrees C's CPU compute ceilings scaled to it (the meta's ceilings with
+ * them) and a warning; the load's first snapshot. */
+void run_watch_start(run_watch *w, meta *m, ceilings *C);
 /* A trial ended (worker: the live worker, 0 when none): a trial that ran
  * under LOAD_MIN_WALL gets the load of the last LOAD_MIN_WALL seconds or more. */
 void run_watch_trial(run_watch *w, pid_t worker, trial_result *res);

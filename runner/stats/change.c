@@ -95,9 +95,15 @@ static void fit_side(const change_run *runs, int n, side_fit *s, double *ss, dou
 int change_estimate(const change_run *old, int nold, const change_run *new_runs, int nnew,
                     change_est *est)
 {
+    return change_estimate_known(old, nold, new_runs, nnew, NAN, 0, est);
+}
+
+int change_estimate_known(const change_run *old, int nold, const change_run *new_runs, int nnew,
+                          double run_sd, double run_df, change_est *est)
+{
     est->old_centre = est->new_centre = est->ratio = est->se = est->df = est->p = NAN;
     est->detectable = INFINITY;
-    est->by_runs = 0;
+    est->by_runs = est->by_history = 0;
     side_fit o, w;
     double ss = 0, df = 0;
     fit_side(old, nold, &o, &ss, &df);
@@ -130,6 +136,18 @@ int change_estimate(const change_run *old, int nold, const change_run *new_runs,
             est->by_runs = 1;
         }
     }
+    /* a run's centre varies from run to run at least as much as earlier
+     * runs' did (doc/compare.md#what-one-run-can-show) */
+    for (int i = 0; i < 2; i++)
+        if (run_sd > 0 && isfinite(run_sd) && run_df > 0) {
+            double vh = run_sd * run_sd / sf[i]->nruns;
+            if (!(v[i] >= vh)) {
+                v[i] = vh;
+                d[i] = run_df;
+                within[i] = 0;
+                est->by_history = 1;
+            }
+        }
     if (!isfinite(v[0]) || !isfinite(v[1]))
         return 0; /* no noise estimate: nothing could be detected */
     double var = v[0] + v[1];

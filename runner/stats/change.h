@@ -43,11 +43,17 @@ typedef struct change_est {
     double p;                      /* two-sided; NaN without a noise estimate */
     double detectable;             /* exp(t(0.975, df) se) - 1; INFINITY without one */
     int by_runs;                   /* 1: a side's run-to-run spread set the noise */
+    int by_history;                /* 1: the earlier runs' spread (run_sd) set it */
 } change_est;
 
 /* 0, or -1 when a side has no usable block (est then NaN, detectable INFINITY). */
 int change_estimate(const change_run *old, int nold, const change_run *new_runs, int nnew,
                     change_est *est);
+/* The same, with the run-to-run noise known from earlier runs: run_sd, the
+ * sd of one run's log centre, with run_df degrees of freedom (NaN: not
+ * known).  A side's variance is then at least run_sd^2 / its runs. */
+int change_estimate_known(const change_run *old, int nold, const change_run *new_runs, int nnew,
+                          double run_sd, double run_df, change_est *est);
 
 /* Student's t comes from stats/quantile.h (one owner). */
 

@@ -126,6 +126,24 @@ void ceilings_set(ceilings *c, const char *dev, const char *what, double measure
     json_object_object_add(child(device(c, dev, 1), "ceilings", 1), what, o);
 }
 
+void ceilings_scale_compute(ceilings *c, const char *dev, double factor)
+{
+    if (!c || !(factor > 0) || !isfinite(factor))
+        return;
+    json_object *all = child(device(c, dev, 0), "ceilings", 0), *o;
+    if (!all)
+        return;
+    json_object_object_foreach(all, what, v)
+    {
+        const char *unit = str_of(v, "unit");
+        if (!unit || strcmp(unit, "GFLOP/s") || !json_object_object_get_ex(v, "measured", &o) ||
+            !(json_object_is_type(o, json_type_double) || json_object_is_type(o, json_type_int)))
+            continue;
+        (void)what;
+        json_object_object_add(v, "measured", figure(json_object_get_double(o) * factor));
+    }
+}
+
 /* A ceiling no device has: below a thousandth of a GFLOP/s or GB/s (a slow
  * core does a thousand times more) or above 10^8 (100 PFLOP/s or PB/s,
  * 25 times the fastest device's peak); a cache or a run folder is input, and

@@ -28,6 +28,10 @@ const char *ceilings_info(const ceilings *c, const char *device, const char *key
 /* One ceiling: measured and nominal (NAN: none) in `unit`. */
 void ceilings_set(ceilings *c, const char *device, const char *what, double measured,
                   double nominal, const char *unit);
+/* Every measured compute ceiling (GFLOP/s) of a device times factor (the
+ * clock measured now against the one the ceilings were probed at); the
+ * nominal ones and the bandwidths as they are. */
+void ceilings_scale_compute(ceilings *c, const char *device, double factor);
 /* The measured figure (NAN: none, or one no device has); *nominal, when
  * not NULL, the nominal one (the same). */
 double ceilings_get(const ceilings *c, const char *device, const char *what, double *nominal);

@@ -220,17 +220,24 @@ static void run_line(strbuf *b, const char *tag, const compare_run *D, int md)
 /* How the verdicts were reached, in one line (doc/compare.md#comparing-runs). */
 static void method_line(const compare_report *R, strbuf *h)
 {
-    int per_run = 0, blocks = 0, workers = 0;
+    int per_run = 0, blocks = 0, workers = 0, hist = 0;
     for (int r = 0; r < R->nrows; r++)
         if (!isnan(R->rows[r].thr))
-            *(!strcmp(R->rows[r].basis, "blocks") || !strcmp(R->rows[r].basis, "runs")
+            *(!strcmp(R->rows[r].basis, "blocks") || !strcmp(R->rows[r].basis, "runs") ||
+                      !strcmp(R->rows[r].basis, "history")
                   ? &workers
               : R->rows[r].per_run ? &per_run
                                    : &blocks) += 1;
+    for (int r = 0; r < R->nrows; r++)
+        hist = R->rows[r].nhist > hist ? R->rows[r].nhist : hist;
+    char hs[96] = "";
+    if (hist)
+        snprintf(hs, sizeof hs, "; the spread of up to %d earlier runs in the history, where larger",
+                 hist);
     if (workers) /* doc/compare.md#what-one-run-can-show */
         sb_printf(h, "t test over the worker blocks' log medians (by CPU; the runs' spread "
-                     "where larger)%s; ",
-                  per_run || blocks ? ", older runs: Mann-Whitney U" : "");
+                     "where they disagree beyond their blocks%s)%s; ",
+                  hs, per_run || blocks ? ", older runs: Mann-Whitney U" : "");
     if (!workers)
         sb_printf(h, "Mann-Whitney U two-sided over %s, ", per_run && blocks ? "per-run or block medians"
                                                           : per_run        ? "per-run medians"

@@ -72,6 +72,7 @@ void compare_row_noise(const compare_report *R, compare_row *c)
 {
     c->detectable = INFINITY;
     c->basis = "";
+    c->nhist = 0;
     c->o.clock = side_clock(R, c, 0, R->nold);
     c->n.clock = side_clock(R, c, R->nold, R->nruns);
     void **own = xcalloc(2 * (size_t)R->nruns + 2, sizeof *own);
@@ -91,9 +92,16 @@ void compare_row_noise(const compare_report *R, compare_row *c)
         o = side_runs(R, c, 0, R->nold, 0, &no, &nbo, &own, &nown);
         w = side_runs(R, c, R->nold, R->nruns, 0, &nn, &nbn, &own, &nown);
     }
-    if (change_estimate(o, no, w, nn, &e) == 0) {
+    double hsd = NAN, hdf = 0;
+    int nh = 0;
+    if (blocks && R->opt->history_noise &&
+        R->opt->history_noise(R->opt->history_ctx, R, c, &hsd, &hdf, &nh) == 0)
+        c->nhist = nh;
+    else
+        hsd = NAN;
+    if (change_estimate_known(o, no, w, nn, hsd, hdf, &e) == 0) {
         c->detectable = e.detectable;
-        c->basis = !blocks ? "cuts" : e.by_runs ? "runs" : "blocks";
+        c->basis = !blocks ? "cuts" : e.by_history ? "history" : e.by_runs ? "runs" : "blocks";
         if (blocks) {
             c->o.median = e.old_centre;
             c->n.median = e.new_centre;

@@ -14,6 +14,9 @@
 /* The q-value below which a pair can be faster or slower. */
 #define COMPARE_ALPHA 0.05
 
+struct compare_report;
+struct compare_row;
+
 typedef struct compare_opts {
     double threshold;          /* fixed effect threshold, %; NaN: derived */
     double noise_floor;        /* %, used with one run per side */
@@ -21,6 +24,14 @@ typedef struct compare_opts {
     const char *const *ignore; /* keys left out of the matching */
     int nignore;
     int busy_ok; /* --busy-ok: judge trials run on a busy machine or a throttled CPU or GPU too */
+    /* The run-to-run noise of row c's trial from earlier runs of it (the
+     * history database's: cli/cmd_compare.c gives it, so that this folder
+     * needs no database): 0 with *sd the sd of one run's log median, *df
+     * its degrees of freedom and *n the runs, or -1 when too few; NULL:
+     * none (doc/compare.md#what-one-run-can-show). */
+    int (*history_noise)(void *ctx, const struct compare_report *R, const struct compare_row *c,
+                         double *sd, double *df, int *n);
+    void *history_ctx;
 } compare_opts;
 
 /* A trial on one side (OLD or NEW). */
@@ -62,7 +73,8 @@ typedef struct compare_row {
      * none), and on what the noise was measured; why: the reason of an
      * `inconclusive` verdict (doc/compare.md#what-one-run-can-show) */
     double detectable;
-    const char *basis;
+    const char *basis; /* blocks, runs, history (earlier runs' spread), cuts */
+    int nhist;         /* the earlier runs whose spread was looked at; 0: none */
     char why[96];
     int exact, per_run, nrep_o, nrep_n;
     char verdict[96];
