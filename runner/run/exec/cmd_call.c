@@ -17,7 +17,7 @@
 static void until_ended(pid_t pid, int pfd, int errfd)
 {
     struct pollfd pf = {pfd, POLLIN, 0};
-    int r;
+    int r = 0;
     while (pfd >= 0 && ((r = poll(&pf, 1, 100)) == 0 || (r < 0 && errno == EINTR)))
         if (r == 0)
             cmd_err_trim(errfd);
