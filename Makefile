@@ -221,10 +221,10 @@ $(BUILD)/tests/%.o: CFLAGS += -Wno-format-truncation
 CMD_PROGS := $(BUILD)/tests/command/proto_prog $(BUILD)/tests/command/sumsq \
              $(BUILD)/tests/command/hostile_prog
 FAKES := $(foreach v,1 2 3 4 5,$(BUILD)/tests/fake-$(v).so) $(CMD_PROGS)
-$(BUILD)/tests/command/proto_prog: tests/command/proto_prog.c
+$(BUILD)/tests/command/proto_prog: tests/command/proto_prog.c tests/command/request_field.h
 	@mkdir -p $(dir $@)
 	@$(CC) -std=c11 -Wall -Wextra -Werror -O2 $< -o $@
-$(BUILD)/tests/command/hostile_prog: tests/command/hostile_prog.c
+$(BUILD)/tests/command/hostile_prog: tests/command/hostile_prog.c tests/command/request_field.h
 	@mkdir -p $(dir $@)
 	@$(CC) -std=c11 -Wall -Wextra -Werror -O2 $< -o $@
 $(BUILD)/tests/command/sumsq: examples/command/sumsq.c

@@ -9,8 +9,8 @@
 # false change points per 100 no-step series, recall within 2 runs,
 # precision and location error, then the gate's false alarms at 3, 5, 10 and
 # 30 earlier runs and its misses at +5/+10/+25 % with 10, and what the gate's
-# alpha trades.  Apache Otava is not run side by side here (it is no
-# dependency of the project).  Not a test.
+# alpha trades (the tables: bench/NOTES-history.md).  Apache Otava is not run
+# side by side here (it is no dependency of the project).  Not a test.
 set -eu
 cd "$(dirname "$0")/.."
 CC=${CC:-gcc}

@@ -7,7 +7,7 @@
 #   - `runner history --experiment E` of one experiment (1,000 runs x 100
 #     trial keys, change points found in each), without and with its charts;
 #   - the database's size.
-# Prints a table; not a test (timings).  RUNNER: the runner (default bin/runner).
+# Prints a table; not a test (timings; figures in bench/NOTES-history.md#scale).  RUNNER: the runner (default bin/runner).
 set -eu
 cd "$(dirname "$0")/.."
 RUNNER=${RUNNER:-$PWD/bin/runner}

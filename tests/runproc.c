@@ -252,3 +252,17 @@ void skip_unless_timing(void)
     if (!getenv("RUNNER_TIMING_TESTS"))
         cr_skip_test("timing test: run alone by make test (RUNNER_TIMING_TESTS=1)");
 }
+
+int proc_running(long pid)
+{
+    char p[64], buf[512];
+    snprintf(p, sizeof p, "/proc/%ld/stat", pid);
+    FILE *f = fopen(p, "r");
+    if (!f)
+        return 0;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    const char *rp = strrchr(buf, ')');
+    return rp && rp[1] == ' ' && rp[2] != 'Z' && rp[2] != 'X';
+}

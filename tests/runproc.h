@@ -69,5 +69,8 @@ void expect_parts(const char *text, const char *const *parts);
 /* Skips a timing test unless make test runs it alone (RUNNER_TIMING_TESTS):
  * timings need both cores to themselves. */
 void skip_unless_timing(void);
+/* Is process `pid` running (a zombie, left to a PID 1 that does not reap,
+ * is not)? */
+int proc_running(long pid);
 
 #endif

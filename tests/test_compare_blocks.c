@@ -385,3 +385,59 @@ Test(run_blocks, a_timeout_names_the_trials_timeout_and_its_samples, .timeout = 
     free(want);
     trials_done(&t, d);
 }
+
+/* `workers: N` sets the blocks: N workers, the samples shared out, one
+ * worker at 1 (no blocks); more workers than repeats, or with `repeats:
+ * auto`, is an error at its place; runs with other workers still match. */
+Test(run_blocks, workers_sets_the_number_of_blocks, .timeout = 120)
+{
+    proc_out r;
+    csv_table t;
+    char *d = run_trials("workload: noop\nthreads: 1\nrepeats: 6\nworkers: 3\n", 0, &r, &t);
+    const char *b = cell(&t, 1, "blocks");
+    cr_expect(strlen(b) == 11 && b[1] == ':' && b[2] == '2' && b[6] == '2' && b[10] == '2',
+              "blocks %s", b);
+    cr_expect_str_eq(cell(&t, 1, "samples"), "6");
+    trials_done(&t, d);
+    d = run_trials("workload: noop\nthreads: 1\nrepeats: 6\nworkers: 1\n", 0, &r, &t);
+    cr_expect(csv_col(&t, "blocks") < 0 || !*cell(&t, 1, "blocks"), "one worker, no blocks");
+    trials_done(&t, d);
+}
+
+Test(run_blocks, workers_beyond_the_repeats_are_an_error_at_their_place, .timeout = 60)
+{
+    static const struct {
+        const char *yaml, *msg;
+    } bad[] = {
+        {"workload: noop\nrepeats: 6\nworkers: 8\n", "e.yaml:3:10: error: workers: 8 needs at least 8 repeats, not 6"},
+        {"workload: noop\nrepeats: auto\nworkers: 2\n", "e.yaml:3:10: error: workers: 2 needs a number of repeats, not 'auto'"},
+        {"workload: noop\nworkers: 6\n", "e.yaml:2:10: error: workers: 6 needs at least 6 repeats, not 5"},
+        {"workload: noop\nrepeats: 6\nworkers: 0\n", "e.yaml:3:10: error"},
+        {"workload: noop\nrepeats: 6\nworkers: many\n", "e.yaml:3:10: error"},
+        {"workload: noop\nrepeats: 6\nsweep:\n  workers: [2, 9]\n", "e.yaml:4:16: error: workers: 9"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char *d = tmpdir();
+        proc_out r;
+        run_yaml_in(d, bad[i].yaml, NULL, &r);
+        cr_expect_eq(r.status, 2, "%s: %s", bad[i].yaml, r.err);
+        cr_expect(strstr(r.err, bad[i].msg), "%s: %s", bad[i].yaml, r.err);
+        rm_rf(d);
+        free(d);
+    }
+}
+
+Test(run_blocks, runs_with_other_workers_are_compared, .timeout = 120)
+{
+    proc_out r;
+    csv_table t, u;
+    char *a = run_trials("name: w\nworkload: noop\nthreads: 1\nrepeats: 6\nworkers: 2\n", 0, &r, &t);
+    char *b = run_trials("name: w\nworkload: noop\nthreads: 1\nrepeats: 6\nworkers: 3\n", 0, &r, &u);
+    char *ra = xasprintf("%s/run", a), *rb = xasprintf("%s/run", b);
+    run((char *[]){"compare", ra, rb, "--format", "csv", NULL}, &r);
+    cr_expect_neq(r.status, 2, "%s%s", r.out, r.err);
+    cr_expect(strstr(r.out, "noop"), "%s", r.out);
+    FREE_ALL(ra, rb);
+    trials_done(&t, a);
+    trials_done(&u, b);
+}

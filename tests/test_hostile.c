@@ -44,21 +44,6 @@ static char *run_timed(const char *fmt, const char *name, int want, csv_table *t
     return d;
 }
 
-/* Is process `pid` running (not a zombie)? */
-static int running(long pid)
-{
-    char p[64], buf[512];
-    snprintf(p, sizeof p, "/proc/%ld/stat", pid);
-    FILE *f = fopen(p, "r");
-    if (!f)
-        return 0;
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    const char *rp = strrchr(buf, ')');
-    return rp && rp[1] == ' ' && rp[2] != 'Z' && rp[2] != 'X';
-}
-
 /* The pid in `file`, waited for up to 30 s (0: never written). */
 static long pid_in(const char *file)
 {
@@ -78,7 +63,7 @@ static void expect_gone(long pid, const char *what)
 {
     cr_assert(pid > 1, "%s never wrote its pid", what);
     int alive = 1;
-    for (int i = 0; i < 300 && (alive = running(pid)); i++)
+    for (int i = 0; i < 300 && (alive = proc_running(pid)); i++)
         usleep(10000);
     if (alive)
         kill((pid_t)pid, SIGKILL);

@@ -51,37 +51,38 @@ Test(run, a_crash_in_a_batch_fails_its_own_trial_only, .timeout = 120)
     free(d);
 }
 
-/* SIGKILL at random moments of a run of 20,000 one-sample noop trials (in
- * batches: a kill lands inside one most of the time), resumed each time:
- * every trial ends up exactly once, with its one sample, and no row is torn. */
-Test(run, sigkill_in_batches_and_resume_lose_and_duplicate_nothing, .timeout = 240)
+/* Experiment `yaml` (trials 0 .. n-1) run in D/out and SIGKILLed at random
+ * moments (kills at most `most`, after 0.1-0.4 s), resumed each time:
+ * every trial ends up exactly once, with `samples` samples, no row torn;
+ * blocks: each row's `blocks` cell names two blocks or more.  The kills. */
+static int kill_resume_check(const char *yaml, int n, int most, int samples, int blocks)
 {
-    enum { N = 20000 };
     char *d = tmpdir();
-    write_text(d, "k.yaml", "workload: noop\nrepeats: 1\nwarmups: 0\nbatch: 1\n"
-                            "sweep:\n  seed: {range: [1, 20000]}\n");
+    write_text(d, "k.yaml", yaml);
     setenv("RUNNER_CUDA_BACKEND", "/nonexistent", 1);
     char exp[4096], out[4096];
     snprintf(exp, sizeof exp, "%s/k.yaml", d);
     snprintf(out, sizeof out, "%s/out", d);
     proc_out r;
-    int kills = kill_and_resume(exp, out, 40, 8, 100000, 300000, &r);
+    int kills = kill_and_resume(exp, out, 40, most, 100000, 300000, &r);
     unsetenv("RUNNER_CUDA_BACKEND");
     cr_assert_eq(r.status, 0, "%s", r.err);
     csv_table t;
     read_newest(out, "k", "trials.csv", &t);
     cr_assert(!t.torn);
-    cr_assert_eq(t.nrows, N + 1, "%d trials, after %d kills", t.nrows - 1, kills);
-    static int seen[N], per[N];
-    memset(seen, 0, sizeof seen);
-    memset(per, 0, sizeof per);
+    cr_assert_eq(t.nrows, n + 1, "%d trials, after %d kills", t.nrows - 1, kills);
+    int *seen = xcalloc((size_t)n, sizeof *seen), *per = xcalloc((size_t)n, sizeof *per);
+    int bc = csv_col(&t, "blocks");
+    cr_assert(!blocks || bc >= 0);
     for (int i = 1; i < t.nrows; i++) {
         cr_assert_eq(t.nfields[i], t.nfields[0], "row %d is torn", i);
         int id = atoi(t.rows[i][0]);
-        cr_assert(id >= 0 && id < N);
+        cr_assert(id >= 0 && id < n);
         seen[id]++;
+        if (blocks)
+            cr_assert(strchr(t.rows[i][bc], ' '), "trial %d blocks '%s'", id, t.rows[i][bc]);
     }
-    for (int i = 0; i < N; i++)
+    for (int i = 0; i < n; i++)
         cr_assert_eq(seen[i], 1, "trial %d appears %d times", i, seen[i]);
     csv_free(&t);
     char p[4096];
@@ -89,11 +90,24 @@ Test(run, sigkill_in_batches_and_resume_lose_and_duplicate_nothing, .timeout = 2
     cr_assert_eq(csv_read(p, &t), 0);
     for (int i = 1; i < t.nrows; i++)
         per[atoi(t.rows[i][0])]++;
-    for (int i = 0; i < N; i++)
-        cr_assert_eq(per[i], 1, "trial %d has %d samples", i, per[i]);
+    for (int i = 0; i < n; i++)
+        cr_assert_eq(per[i], samples, "trial %d has %d samples", i, per[i]);
     csv_free(&t);
-    cr_log_info("kill-and-resume in batches: %d kills, %d trials, 0 lost, 0 duplicated", kills, N);
+    free(seen);
+    free(per);
     free(d);
+    return kills;
+}
+
+/* SIGKILL at random moments of a run of 20,000 one-sample noop trials (in
+ * batches: a kill lands inside one most of the time), resumed each time:
+ * every trial ends up exactly once, with its one sample, and no row is torn. */
+Test(run, sigkill_in_batches_and_resume_lose_and_duplicate_nothing, .timeout = 240)
+{
+    int kills = kill_resume_check("workload: noop\nrepeats: 1\nwarmups: 0\nbatch: 1\n"
+                                  "sweep:\n  seed: {range: [1, 20000]}\n",
+                                  20000, 8, 1, 0);
+    cr_log_info("kill-and-resume in batches: %d kills, 20000 trials, 0 lost, 0 duplicated", kills);
 }
 
 /* Trials with blocks are taken in rounds, eight a group: SIGKILLs at
@@ -101,44 +115,8 @@ Test(run, sigkill_in_batches_and_resume_lose_and_duplicate_nothing, .timeout = 2
  * has all its samples, its blocks whole (doc/timing.md#blocks-across-processes-and-cpus). */
 Test(run, sigkill_in_block_rounds_and_resume_lose_and_duplicate_nothing, .timeout = 240)
 {
-    enum { N = 40 };
-    char *d = tmpdir();
-    write_text(d, "k.yaml", "workload: noop\nthreads: 1\nrepeats: 6\nwarmups: 0\n"
-                            "sweep:\n  seed: {range: [1, 40]}\n");
-    setenv("RUNNER_CUDA_BACKEND", "/nonexistent", 1);
-    char exp[4096], out[4096];
-    snprintf(exp, sizeof exp, "%s/k.yaml", d);
-    snprintf(out, sizeof out, "%s/out", d);
-    proc_out r;
-    int kills = kill_and_resume(exp, out, 20, 5, 100000, 300000, &r);
-    unsetenv("RUNNER_CUDA_BACKEND");
-    cr_assert_eq(r.status, 0, "%s", r.err);
-    csv_table t;
-    read_newest(out, "k", "trials.csv", &t);
-    cr_assert_eq(t.nrows, N + 1, "%d trials, after %d kills", t.nrows - 1, kills);
-    static int seen[N], per[N];
-    memset(seen, 0, sizeof seen);
-    memset(per, 0, sizeof per);
-    int bc = csv_col(&t, "blocks");
-    cr_assert(bc >= 0);
-    for (int i = 1; i < t.nrows; i++) {
-        int id = atoi(t.rows[i][0]);
-        cr_assert(id >= 0 && id < N);
-        seen[id]++;
-        const char *b = t.rows[i][bc];
-        cr_assert(strlen(b) >= 7 && strchr(b, ' '), "trial %d blocks '%s'", id, b);
-    }
-    for (int i = 0; i < N; i++)
-        cr_assert_eq(seen[i], 1, "trial %d appears %d times", i, seen[i]);
-    csv_free(&t);
-    char p[4096];
-    newest_run_file(out, "k", "samples.csv", p, sizeof p);
-    cr_assert_eq(csv_read(p, &t), 0);
-    for (int i = 1; i < t.nrows; i++)
-        per[atoi(t.rows[i][0])]++;
-    for (int i = 0; i < N; i++)
-        cr_assert_eq(per[i], 6, "trial %d has %d samples", i, per[i]);
-    csv_free(&t);
+    int kills = kill_resume_check("workload: noop\nthreads: 1\nrepeats: 6\nwarmups: 0\n"
+                                  "sweep:\n  seed: {range: [1, 40]}\n",
+                                  40, 5, 6, 1);
     cr_log_info("kill-and-resume in block rounds: %d kills", kills);
-    free(d);
 }

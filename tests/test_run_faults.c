@@ -134,22 +134,6 @@ Test(run, a_lua_loop_is_stopped_at_the_timeout, .timeout = 30)
     trials_done(&t, d);
 }
 
-/* Is process `pid` running (a zombie left to a PID 1 that does not reap is
- * not)? */
-static int running(long pid)
-{
-    char p[64], buf[512];
-    snprintf(p, sizeof p, "/proc/%ld/stat", pid);
-    FILE *f = fopen(p, "r");
-    if (!f)
-        return 0;
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    const char *rp = strrchr(buf, ')');
-    return rp && rp[1] == ' ' && rp[2] != 'Z' && rp[2] != 'X';
-}
-
 /* Issue 14: with --allow-unsafe-lua, what a workload starts is killed with its
  * worker at the timeout (the worker's process group), not left running. */
 Test(run, unsafe_lua_children_die_with_a_timed_out_worker, .timeout = 30)
@@ -175,7 +159,7 @@ Test(run, unsafe_lua_children_die_with_a_timed_out_worker, .timeout = 30)
     free(pid_text);
     cr_assert(pid > 1);
     int alive = 1;
-    for (int i = 0; i < 200 && (alive = running(pid)); i++)
+    for (int i = 0; i < 200 && (alive = proc_running(pid)); i++)
         usleep(10000);
     if (alive)
         kill((pid_t)pid, SIGKILL);

@@ -104,8 +104,9 @@ static int valid_param(exec_run *x, const char *name, size_t n)
 {
     static const char *const reserved[] = {
         "name", "description", "revision", "workload", "command", "protocol", "env", "cwd",
-        "subtract_spawn", "restart", "prepare", "sweep", "exclude", "hooks", "plots", "stop", "repeats",
-        "warmups", "timeout", "warmup_time", "warmup_tolerance", "trace", "params", NULL};
+        "subtract_spawn", "restart", "prepare", "sweep", "exclude", "hooks", "plots", "stop",
+        "repeats", "warmups", "timeout", "warmup_time", "warmup_tolerance", "trace", "params",
+        "workers", NULL};
     char nm[64];
     snprintf(nm, sizeof nm, "%.*s", (int)(n < 63 ? n : 63), name);
     int ok = n > 0 && n < 63 && strspn(nm, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"

@@ -9,6 +9,7 @@
 #include "experiment/plots_config.h"
 #include "experiment/plots_check.h"
 #include "experiment/sweep.h"
+#include "experiment/trial_checks.h"
 #include "experiment/keys.h"
 #include "base/util.h"
 #include "experiment/registry/plugin.h"
@@ -33,7 +34,7 @@ static const char *const top_names[] = {"name",    "description", "workload", "d
                                         "warmup_tolerance", "parallel", "share",
                                         "spawn", "warmup_curve", "trace", "command", "protocol",
                                         "env", "cwd", "subtract_spawn", "restart", "prepare", "energy", "revision",
-                                        "size_means", NULL};
+                                        "size_means", "workers", NULL};
 
 /* ---- top-level keys ----------------------------------------------------- */
 
@@ -255,7 +256,7 @@ static const struct top_key {
     {"affinity", h_runkey, 0},
     {"parallel", h_runkey, 0},   {"share", h_runkey, 0},     {"spawn", h_runkey, 0},
     {"warmup_curve", h_runkey, 0}, {"trace", h_trace, 0},
-    {"energy", h_runkey, 0},
+    {"energy", h_runkey, 0},     {"workers", h_runkey, 0},
     {"stop", h_stop, 0},         {"order", h_runkey, 0},
     {"warmup_time", h_warmup_time, 0}, {"warmup_tolerance", h_warmup_tolerance, 0},
     {"sample_time", h_sample_time, 0},
@@ -410,32 +411,6 @@ static void check_lua_file(const experiment *e, const value *v, int line, int co
     free(p);
 }
 
-/* `order: interleaved` needs a number of repeats (doc/experiment-file.md#top-level-keys),
- * trial by trial.  The conflict is reported where the trial's `order` value
- * is set, or where its `repeats: auto` is when only that one is swept; each
- * place once. */
-static void check_interleaved_repeats(const experiment *e, diags *d)
-{
-    int oc = experiment_column(e, "order"), rc = experiment_column(e, "repeats");
-    if (oc < 0 || rc < 0)
-        return;
-    int at = e->cols[rc].axis >= 0 && e->cols[oc].axis < 0 ? rc : oc;
-    int seen[16][2], nseen = 0;
-    for (long long t = 0; t < e->ntrials && nseen < 16; t++) {
-        if (!trial_interleaved(e, t) || trial_value(e, t, rc).kind != VAL_STR)
-            continue;
-        int line, col, dup = 0;
-        trial_value_where(e, t, at, &line, &col);
-        for (int i = 0; i < nseen; i++)
-            dup |= seen[i][0] == line && seen[i][1] == col;
-        if (dup)
-            continue;
-        seen[nseen][0] = line;
-        seen[nseen++][1] = col;
-        diag_add(d, line, col, "order: interleaved needs a number of repeats, not 'auto'");
-    }
-}
-
 experiment *experiment_parse(const char *path, const char *text, size_t len, diags *d)
 {
     experiment *e = xcalloc(1, sizeof *e);
@@ -544,7 +519,7 @@ experiment *experiment_parse(const char *path, const char *text, size_t len, dia
     if (!d->n)
         plots_check_merges(e, d);
     if (!d->n)
-        check_interleaved_repeats(e, d);
+        trial_checks(e, d);
 out:
     yml_free(&L.y);
     free(L.rank);

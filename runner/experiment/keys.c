@@ -248,6 +248,11 @@ static int check_repeats(value *v, int line, int col, diags *d)
     return want_int_or(v, "auto", 1, 1000000000, "repeats", line, col, d);
 }
 
+static int check_workers(value *v, int line, int col, diags *d)
+{
+    return want_int_or(v, "auto", 1, RUN_WORKERS_MOST, "workers", line, col, d);
+}
+
 static int check_batch(value *v, int line, int col, diags *d)
 {
     return want_int_or(v, "auto", 1, 1 << 30, "batch", line, col, d);
@@ -400,6 +405,9 @@ const runkey runkeys[] = {
                   "interleaved trials", 1},
     [RK_ENERGY] = {"energy", check_energy, "false",
                    "after the samples, the joules of one call from the device's energy counter", 1},
+    [RK_WORKERS] = {"workers", check_workers, "auto",
+                    "worker processes a trial's samples are taken in, one block each (auto: "
+                    "repeats / 3, at most 6)", 1},
 };
 const int nrunkeys = (int)(sizeof runkeys / sizeof runkeys[0]);
 

@@ -16,6 +16,9 @@ int scalar_value(const yaml_node_t *n, value *out, const char *what, diags *d);
 /* Checks and normalises `v` for run key `k`; -1 with a diagnostic. */
 typedef int (*key_check)(value *v, int line, int col, diags *d);
 
+/* The most worker processes (blocks) `workers:` may ask of a trial. */
+#define RUN_WORKERS_MOST 1000
+
 typedef struct runkey {
     const char *name;
     key_check check;
@@ -30,7 +33,7 @@ extern const runkey runkeys[];
 extern const int nrunkeys;
 enum { RK_WORKLOAD, RK_DEVICE, RK_THREADS, RK_IO, RK_DTYPE, RK_SIZE, RK_REPEATS, RK_WARMUPS,
        RK_TIMEOUT, RK_SEED, RK_COLD_CACHE, RK_BATCH, RK_AFFINITY, RK_PARALLEL, RK_SHARE,
-       RK_SPAWN, RK_WARMUP_CURVE, RK_ORDER, RK_ENERGY };
+       RK_SPAWN, RK_WARMUP_CURVE, RK_ORDER, RK_ENERGY, RK_WORKERS };
 
 /* Checks a workload parameter against its spec (type, bounds, choices). */
 int param_check(const param_spec *p, value *v, int line, int col, diags *d);

@@ -11,7 +11,8 @@ static const char *const config_runkeys[] = {
     "workload", "device",   "threads",    "io",    "dtype", "batch",
     "affinity", "cold_cache", "parallel", "share", "spawn", NULL};
 static const char *const work_runkeys[] = {"size", "repeats", "warmups", "timeout", "seed",
-                                           "warmup_curve", "order", "energy", NULL};
+                                           "warmup_curve", "order", "energy", "workers",
+                                           NULL};
 
 static int in_list(const char *const *list, const char *s)
 {

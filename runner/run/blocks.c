@@ -62,13 +62,18 @@ int run_block_count(const experiment *e, long long t)
     /* absent: the default 5 (experiment/trial.c); auto: the stop rule's
      * own count, one worker */
     long long repeats = v.kind == VAL_INT ? v.i : v.kind == VAL_NONE ? 5 : 0;
-    if (repeats < 2 * RUN_BLOCK_MIN)
+    if (repeats < 2)
         return 1;
     resolved_trial rt;
     trial_resolve(e, t, &rt);
     int one = rt.processes || rt.warmup_curve > 0 || rt.energy || rt.t.device != RN_DEV_CPU;
+    int workers = rt.workers;
     trial_release(&rt);
     if (one)
+        return 1;
+    if (workers > 0) /* `workers:` as asked, never more than the samples */
+        return workers > repeats ? (int)repeats : workers;
+    if (repeats < 2 * RUN_BLOCK_MIN)
         return 1;
     long long b = repeats / RUN_BLOCK_MIN;
     return b > RUN_BLOCKS_MAX ? RUN_BLOCKS_MAX : (int)b;
@@ -106,7 +111,7 @@ int run_blocks_step(supervisor *S, block_trial *bt, double timeout)
         /* the CPU's speed right before its block: a millisecond
          * (doc/timing.md#the-speed-of-each-cpu) */
         double g = cpu_speed_on(c, 3, CPU_SPEED_WINDOW / 2);
-        if (g > 0 && bt->nclock < RUN_BLOCKS_MAX)
+        if (g > 0 && bt->nclock < RUN_BLOCK_CLOCKS)
             bt->clock[bt->nclock++] = g;
     }
     double left = timeout;

@@ -19,6 +19,7 @@
 int run_block_count(const experiment *e, long long t);
 
 #define RUN_BLOCK_CPUS 64
+#define RUN_BLOCK_CLOCKS 64
 /* At most this many trials a group taken in rounds: an interrupted run
  * loses the unfinished blocks of one group at most. */
 #define RUN_ROUND_TRIALS 8
@@ -29,7 +30,7 @@ typedef struct block_trial {
     int nb, repeats, next;   /* blocks, samples in all, the next block */
     int ncpu, first;         /* placed on cpu[(first + b) % ncpu]; 0: not placed */
     int cpu[RUN_BLOCK_CPUS];
-    double clock[RUN_BLOCKS_MAX]; /* GFLOP/s probed before each placed block */
+    double clock[RUN_BLOCK_CLOCKS]; /* GFLOP/s probed before the first placed blocks */
     double spent;                 /* seconds run */
     int nclock;
     trial_result acc;        /* the blocks so far */

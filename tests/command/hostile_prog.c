@@ -39,6 +39,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "request_field.h"
+
 static double now(void)
 {
     struct timespec t;
@@ -94,22 +96,6 @@ static void daemon_off(const char *file)
         close(fd); /* the ready pipe too: the caller reads its end */
     sleep_s(60);
     _exit(0);
-}
-
-/* the text of "name":"value" or the number of "name":N in a request */
-static const char *field(const char *line, const char *name, char *out, size_t len)
-{
-    char key[64];
-    snprintf(key, sizeof key, "\"%s\":", name);
-    const char *p = strstr(line, key);
-    if (!p)
-        return NULL;
-    p += strlen(key);
-    if (*p == '"')
-        p++;
-    size_t n = strcspn(p, "\",}");
-    snprintf(out, len, "%.*s", (int)n, p);
-    return out;
 }
 
 /* 32 MiB to stderr, then 0.3 s for the runner to cut it: the bytes its

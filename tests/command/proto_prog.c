@@ -18,6 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "request_field.h"
+
 static double now(void)
 {
     struct timespec t;
@@ -30,22 +32,6 @@ static void spin(double s)
     double end = now() + s;
     while (now() < end)
         ;
-}
-
-/* the text of "name":"value" or the number of "name":N in a request */
-static const char *field(const char *line, const char *name, char *out, size_t len)
-{
-    char key[64];
-    snprintf(key, sizeof key, "\"%s\":", name);
-    const char *p = strstr(line, key);
-    if (!p)
-        return NULL;
-    p += strlen(key);
-    if (*p == '"')
-        p++;
-    size_t n = strcspn(p, "\",}");
-    snprintf(out, len, "%.*s", (int)n, p);
-    return out;
 }
 
 int main(int argc, char **argv)

@@ -87,12 +87,12 @@ void history_revision_free(history_revision *r)
     memset(r, 0, sizeof *r);
 }
 
-/* `repeats`, `stop`, `batch` and `order` say how a trial was measured, not
- * what (doc/compare.md: the same keys `runner compare` leaves out) */
+/* `repeats`, `stop`, `batch`, `order` and `workers` say how a trial was
+ * measured, not what (doc/compare.md: the same keys `runner compare` leaves out) */
 static int measured_how(const char *k)
 {
     return !strcmp(k, "repeats") || !strcmp(k, "stop") || !strcmp(k, "batch") ||
-           !strcmp(k, "order");
+           !strcmp(k, "order") || !strcmp(k, "workers");
 }
 
 /* The key of row `pos`; skip[k]: key k says how, not what, was measured. */

@@ -67,7 +67,8 @@
 #define COMPARE_MIN_RUNS 4
 
 /* keys that say how a trial was measured, not what it ran */
-static const char *const default_ignored[] = {"repeats", "stop", "batch", "order", NULL};
+static const char *const default_ignored[] = {"repeats", "stop", "batch", "order", "workers",
+                                              NULL};
 
 /* ---- matching -------------------------------------------------------------- */
 
