@@ -153,7 +153,7 @@ _runner()
         if [[ "$cur" == -* ]]; then
             COMPREPLY=($(compgen -W "--warmup --runs --min-runs --max-runs --parameter-list
                 --parameter-scan --parameter-step-size --command-name --protocol --timeout
-                --export-json --yaml --no-shell --shell --output --no-plots --quiet --history
+                --prepare --export-json --yaml --no-shell --shell --output --no-plots --quiet --history
                 --no-history --revision --help --" -- "$cur"))
         fi
         ;;

@@ -288,6 +288,31 @@ Test(command, per_call_times_each_run_and_fails_on_status_or_signal, .timeout = 
     trials_done(&t, d);
 }
 
+/* What a per_call run starts with (doc/own-code.md#how-the-program-runs),
+ * sh checks it of itself: no signal blocked, SIGINT and SIGPIPE not ignored
+ * (the worker ignores both), stdin and stdout on /dev/null, stderr in the
+ * runner's memory file, a process group of its own. */
+static const char sh_checks_its_start[] =
+    ", -c, 's=/proc/$$/status; ign=$(sed -n \"s/^SigIgn:[[:space:]]*//p\" $s); "
+    "blk=$(sed -n \"s/^SigBlk:[[:space:]]*//p\" $s); "
+    "[ $((0x$ign & 0x1002)) -eq 0 ] || (echo \"ignored: $ign\" >&2; exit 1) || exit 1; "
+    "[ $((0x$blk)) -eq 0 ] || (echo \"blocked: $blk\" >&2; exit 1) || exit 1; "
+    "[ \"$(readlink /proc/$$/fd/0)$(readlink /proc/$$/fd/1)\" = /dev/null/dev/null ] || "
+    "(echo \"stdin, stdout: $(readlink /proc/$$/fd/0) $(readlink /proc/$$/fd/1)\" >&2; exit 1) "
+    "|| exit 1; case $(readlink /proc/$$/fd/2) in *memfd:runner-program-stderr*) ;; *) echo "
+    "\"stderr: $(readlink /proc/$$/fd/2)\" >&2; exit 1;; esac; "
+    "set -- $(cut -d\")\" -f2 /proc/$$/stat); [ \"$3\" = $$ ] || (echo \"group $3\" >&2; "
+    "exit 1)'";
+
+Test(command, a_per_call_run_starts_with_default_signals_and_its_own_fds_and_group,
+     .timeout = 60)
+{
+    csv_table t;
+    char *d = per_call("sh", sh_checks_its_start, "repeats: 3\nbatch: 1\n", 0, &t);
+    expect_trial(&t, 1, "ok", NULL);
+    trials_done(&t, d);
+}
+
 /* An empty call less the median start of an empty program: the fastest
  * of 21 such calls is well under one start (a loaded machine moves the
  * median, hardly the fastest), and never below 0. */

@@ -110,6 +110,18 @@ Test(exec, refuses_bad_commands_and_names)
             "--export-json", "/no/such/folder/x.json", "true");
 }
 
+Test(exec, refuses_a_bad_prepare)
+{
+    REFUSED("2 --prepare for 3 commands: give one for every command, or one per command", "-p",
+            "true", "--prepare", "true", "true", "true", "true");
+    REFUSED("--prepare runs before each run of a per_call program; a persistent program's",
+            "--protocol", "persistent", "-p", "true", "--", "true");
+    REFUSED("--prepare needs a value, not an empty text", "--prepare", "", "--", "true");
+    REFUSED("--prepare needs a value", "true", "--prepare");
+    REFUSED("'rm -f out{m}': unknown placeholder {m}; did you mean {n}?", "-L", "n=1,2", "-p",
+            "rm -f out{m}", "--", "echo", "{n}");
+}
+
 Test(exec, refuses_a_program_that_is_not_executable)
 {
     char *d = tmpdir(), p[4200];
@@ -199,6 +211,136 @@ Test(exec, the_file_it_prints_is_valid)
     snprintf(want, sizeof want, "command: [\"%s/./{v}/prog\"]\n", d);
     cr_assert(strstr(text, want), "want %s in:\n%s", want, text);
     free(text);
+    rm_rf(d);
+    free(d);
+}
+
+Test(exec, a_prepare_is_in_the_file_once_for_all_or_one_per_command)
+{
+    char *d = tmpdir(), path[SCENARIO_PATH];
+    /* a parameter used by the prepare only is used: each value prepares differently */
+    yaml_of(d, (const char *[]){"-L", "n", "1,2", "-p", "rm -f out{n}.txt; echo '{}' > log", "--",
+                                "true", NULL},
+            path);
+    char *text = read_all(path);
+    cr_assert(strstr(text, "prepare: [\"sh\", \"-c\", \"rm -f out{n}.txt; echo '{{}}' > log\"]\n"),
+              "%s", text);
+    free(text);
+    proc_out r;
+    run((char *[]){"validate", path, NULL}, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    char *argv[] = {"exec", "--yaml", "-p", "echo a", "-p", "echo b", "true", "false", NULL};
+    int o, e;
+    pid_t pid = start_in(d, NULL, argv, &o, &e);
+    finish(pid, o, e, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    expect_parts(r.out, (const char *[]){"command: [\"true\"]\n", "prepare: [\"sh\", \"-c\", \"echo a\"]\n",
+                                         "---\n", "command: [\"false\"]\n",
+                                         "prepare: [\"sh\", \"-c\", \"echo b\"]\n", NULL});
+    char *once[] = {"exec", "--yaml", "-p", "echo a", "true", "false", NULL};
+    pid = start_in(d, NULL, once, &o, &e);
+    finish(pid, o, e, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    expect_parts(r.out, (const char *[]){"prepare: [\"sh\", \"-c\", \"echo a\"]\n", "---\n",
+                                         "prepare: [\"sh\", \"-c\", \"echo a\"]\n", NULL});
+    rm_rf(d);
+    free(d);
+}
+
+/* The lines of d/log, in order, joined ("pcpc"); their count in *n. */
+static char *log_of(const char *d, int *n)
+{
+    char p[4200];
+    snprintf(p, sizeof p, "%s/log", d);
+    char *text = read_all(p);
+    cr_assert(text, "no %s", p);
+    char *out = calloc(strlen(text) + 1, 1);
+    cr_assert(out);
+    int k = 0;
+    for (char *c = text; *c; c++)
+        if (*c != '\n')
+            out[k++] = *c;
+    *n = k;
+    free(text);
+    return out;
+}
+
+Test(exec, a_prepare_runs_before_every_run_and_the_saved_file_keeps_it, .timeout = 60)
+{
+    char *d = tmpdir();
+    proc_out r;
+    exec_in(d, &r, "--no-plots", "--no-history", "-w", "2", "-r", "5", "-n", "prep", "--prepare",
+            "echo p >> log", "--", "sh", "-c", "echo c >> log; sleep 0.01", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    int n;
+    char *seq = log_of(d, &n);
+    csv_table t;
+    char out[4200], saved[4300];
+    snprintf(out, sizeof out, "%s/results", d);
+    read_newest(out, "prep", "trials.csv", &t);
+    expect_statuses(&t, "ok");
+    /* every run of the program (warmups and samples) right after a prepare
+     * of its own, and no other (the starts of `true` for spawn_seconds) */
+    int runs = atoi(cell(&t, 1, "warmup_calls")) + atoi(cell(&t, 1, "samples"));
+    cr_assert_geq(runs, 2 + 5);
+    cr_assert_eq(n, 2 * runs, "%d lines for %d runs: %s", n, runs, seq);
+    for (int i = 0; i < n; i++)
+        cr_assert_eq(seq[i], i % 2 ? 'c' : 'p', "line %d: %s", i + 1, seq);
+    free(seq);
+    csv_free(&t);
+    /* the file in the run folder carries it: run again, it prepares again */
+    newest_run_file(out, "prep", "experiment.yaml", saved, sizeof saved);
+    char *text = read_all(saved);
+    cr_assert(strstr(text, "prepare: [\"sh\", \"-c\", \"echo p >> log\"]\n"), "%s", text);
+    free(text);
+    char lp[4200];
+    snprintf(lp, sizeof lp, "%s/log", d);
+    unlink(lp);
+    int o, e;
+    pid_t pid = start_in(d, NULL, (char *[]){"--quiet", "--no-plots", "--no-history", saved, NULL},
+                         &o, &e);
+    finish(pid, o, e, &r);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    seq = log_of(d, &n);
+    cr_assert_geq(n, 2 * (2 + 5), "%s", seq);
+    cr_assert_eq(seq[0], 'p', "%s", seq);
+    cr_assert_eq(seq[n - 1], 'c', "%s", seq);
+    free(seq);
+    rm_rf(d);
+    free(d);
+}
+
+Test(exec, a_prepare_is_not_timed, .timeout = 60)
+{
+    char *d = tmpdir(), json[4200];
+    snprintf(json, sizeof json, "%s/out.json", d);
+    proc_out r;
+    exec_in(d, &r, "--no-plots", "--no-history", "-w", "0", "-r", "3", "--export-json", json,
+            "-p", "sleep 0.2; echo p >> log", "true", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    int n;
+    free(log_of(d, &n));
+    cr_assert_geq(n, 3, "%d prepares", n);
+    char *text = read_all(json), *m = text ? strstr(text, "\"median\": ") : NULL;
+    cr_assert(m, "no median in %s", text ? text : json);
+    double median = atof(m + 10);
+    /* a start of `true` takes about 1 ms; the prepare's 0.2 s is not in it */
+    cr_assert(median > 0 && median < 0.1, "median %g s", median);
+    free(text);
+    rm_rf(d);
+    free(d);
+}
+
+Test(exec, a_failing_prepare_fails_the_trial_with_its_reason, .timeout = 60)
+{
+    char *d = tmpdir();
+    proc_out r;
+    exec_in(d, &r, "--no-plots", "--no-history", "-r", "2", "-w", "0", "-p",
+            "echo cannot clean >&2; exit 3", "true", NULL);
+    cr_assert_eq(r.status, 1, "%s", r.err);
+    cr_assert(strstr(r.out, "Benchmark 1: true\n  failed: the prepare command exited with status "
+                            "3; stderr: cannot clean"),
+              "%s", r.out);
     rm_rf(d);
     free(d);
 }

@@ -23,7 +23,7 @@
 
 enum { X_WARMUP, X_RUNS, X_MIN_RUNS, X_MAX_RUNS, X_LIST, X_SCAN, X_STEP, X_NAME, X_PROTOCOL,
        X_TIMEOUT, X_EXPORT_JSON, X_YAML, X_NO_SHELL, X_SHELL, X_OUTPUT, X_NO_PLOTS, X_QUIET,
-       X_HISTORY, X_NO_HISTORY, X_REVISION, X_HELP };
+       X_HISTORY, X_NO_HISTORY, X_REVISION, X_PREPARE, X_HELP };
 
 static const opt_def defs[] = {
     {"--warmup", 'w', OPT_VALUE, X_WARMUP},
@@ -36,6 +36,7 @@ static const opt_def defs[] = {
     {"--command-name", 'n', OPT_VALUE, X_NAME},
     {"--protocol", 0, OPT_VALUE, X_PROTOCOL},
     {"--timeout", 0, OPT_VALUE, X_TIMEOUT},
+    {"--prepare", 'p', OPT_VALUE, X_PREPARE},
     {"--export-json", 0, OPT_VALUE, X_EXPORT_JSON},
     {"--yaml", 0, OPT_NONE, X_YAML},
     {"--no-shell", 'N', OPT_NONE, X_NO_SHELL},
@@ -55,6 +56,8 @@ typedef struct exec_run {
     exec_spec s;
     char **names; /* --command-name, in order */
     int nnames;
+    char **prepares; /* --prepare, in order */
+    int nprepares;
     int yaml_only;
     const char *export_json;
     cli c; /* output, quiet, no_plots, history, revision, no_history */
@@ -101,9 +104,9 @@ static int valid_param(exec_run *x, const char *name, size_t n)
 {
     static const char *const reserved[] = {
         "name", "description", "revision", "workload", "command", "protocol", "env", "cwd",
-        "subtract_spawn", "restart", "sweep", "exclude", "hooks", "plots", "stop", "repeats",
-        "warmups", "timeout", "warmup_time", "warmup_tolerance", "trace", "params", "workers",
-        NULL};
+        "subtract_spawn", "restart", "prepare", "sweep", "exclude", "hooks", "plots", "stop",
+        "repeats", "warmups", "timeout", "warmup_time", "warmup_tolerance", "trace", "params",
+        "workers", NULL};
     char nm[64];
     snprintf(nm, sizeof nm, "%.*s", (int)(n < 63 ? n : 63), name);
     int ok = n > 0 && n < 63 && strspn(nm, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -176,7 +179,7 @@ static int option(exec_run *x, int id, const opts *o)
     if (!v && (id == X_WARMUP || id == X_RUNS || id == X_MIN_RUNS || id == X_MAX_RUNS ||
                id == X_LIST || id == X_SCAN || id == X_STEP || id == X_NAME || id == X_PROTOCOL ||
                id == X_TIMEOUT || id == X_EXPORT_JSON || id == X_SHELL || id == X_OUTPUT ||
-               id == X_HISTORY || id == X_REVISION))
+               id == X_HISTORY || id == X_REVISION || id == X_PREPARE))
         return bad("%s needs a value%s", o->name, "");
     if (v && !*v && id != X_LIST && id != X_SCAN)
         return bad("%s needs a value, not an empty text%s", o->name, "");
@@ -244,6 +247,10 @@ static int option(exec_run *x, int id, const opts *o)
         break;
     case X_TIMEOUT:
         x->s.timeout = v;
+        break;
+    case X_PREPARE:
+        XGROW(x->prepares, x->nprepares);
+        x->prepares[x->nprepares++] = (char *)v;
         break;
     case X_EXPORT_JSON:
         x->export_json = v;
@@ -367,6 +374,17 @@ static int check(exec_run *x)
                 x->nnames, s->ncmds, s->ncmds == 1 ? "" : "s");
         return EXIT_INVALID;
     }
+    if (x->nprepares > 1 && x->nprepares != s->ncmds) {
+        fprintf(stderr,
+                "runner: exec: %d --prepare for %d command%s: give one for every command, or "
+                "one per command\n",
+                x->nprepares, s->ncmds, s->ncmds == 1 ? "" : "s");
+        return EXIT_INVALID;
+    }
+    if (x->nprepares && !strcmp(s->protocol, "persistent"))
+        return bad("--prepare runs before each run of a per_call program; a persistent "
+                   "program's calls run back to back in one request (prepare in its setup)%s%s",
+                   "", "");
     if (s->runs > 0 && (s->min_runs > 0 || s->max_runs > 0))
         return bad("--runs sets the number of samples; --min-runs and --max-runs bound the "
                    "default (repeats: auto)%s%s",
@@ -385,7 +403,11 @@ static int check(exec_run *x)
         char err[1024];
         if (check_program(x, &s->cmds[k]))
             return EXIT_INVALID;
-        if (exec_check_words(s, &s->cmds[k], err, sizeof err) < 0)
+        if (x->nprepares)
+            s->cmds[k].prepare = x->prepares[x->nprepares == 1 ? 0 : k];
+        if ((s->cmds[k].prepare &&
+             exec_check_placeholders(s, s->cmds[k].prepare, err, sizeof err) < 0) ||
+            exec_check_words(s, &s->cmds[k], err, sizeof err) < 0)
             return bad("%s%s", err, "");
         char *name = k < x->nnames ? xstrdup(x->names[k])
                                    : exec_default_name(s->cmds[k].words, s->cmds[k].nwords);
@@ -485,7 +507,8 @@ static void exec_free(exec_run *x)
     }
     for (int i = 0; i < x->nargv; i++)
         free(x->argv_words ? x->argv_words[i] : NULL);
-    FREE_ALL(x->s.cmds, x->s.params, x->names, x->argv_words, x->s.cwd, x->revision);
+    FREE_ALL(x->s.cmds, x->s.params, x->names, x->prepares, x->argv_words, x->s.cwd,
+             x->revision);
 }
 
 /* Runs every command's file in turn, then says what they measured. */

@@ -19,11 +19,13 @@ typedef struct exec_param {
     long long lo, hi, step;
 } exec_param;
 
-/* One command to time: its words as given, and the experiment's name. */
+/* One command to time: its words as given, the experiment's name, and its
+ * --prepare text (run by `sh -c` before each run, untimed), or NULL. */
 typedef struct exec_cmd {
     char **words;
     int nwords;
     char *name;
+    const char *prepare;
 } exec_cmd;
 
 typedef struct exec_spec {
@@ -53,6 +55,9 @@ char *exec_default_name(char *const *words, int nwords);
  * close to a parameter's name but none, and (per_call) a parameter that no
  * word uses.  0, or -1 with the reason in err. */
 int exec_check_words(const exec_spec *s, const exec_cmd *c, char *err, size_t errlen);
+
+/* The first of those checks alone, on one text (a --prepare's). */
+int exec_check_placeholders(const exec_spec *s, const char *text, char *err, size_t errlen);
 
 /* The experiment file of command k, as text (malloc'd). */
 char *exec_yaml(const exec_spec *s, int k);

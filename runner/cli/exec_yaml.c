@@ -188,7 +188,9 @@ static void note_use(void *ctx, const char *name, size_t at)
     u->used |= !strcmp(name, u->name);
 }
 
-int exec_check_words(const exec_spec *s, const exec_cmd *c, char *err, size_t errlen)
+/* Each {NAME} of the words close to a known name but none: -1 with err. */
+static int near_names(const exec_spec *s, char *const *words, int nwords, char *err,
+                      size_t errlen)
 {
     const char **names = xcalloc((size_t)s->nparams + 8, sizeof *names);
     int nn = 0;
@@ -197,8 +199,8 @@ int exec_check_words(const exec_spec *s, const exec_cmd *c, char *err, size_t er
     for (int i = 0; always[i]; i++)
         names[nn++] = always[i];
     int rc = 0;
-    for (int w = 0; w < c->nwords && !rc; w++) {
-        const char *p = c->words[w];
+    for (int w = 0; w < nwords && !rc; w++) {
+        const char *p = words[w];
         while (!rc && (p = strchr(p, '{'))) {
             if (p[1] == '{') {
                 p += 2;
@@ -214,7 +216,7 @@ int exec_check_words(const exec_spec *s, const exec_cmd *c, char *err, size_t er
                     snprintf(err, errlen,
                              "'%s': unknown placeholder {%s}; did you mean {%s}? (write {{%s}} "
                              "for the text {%s})",
-                             c->words[w], name, sug, name, name);
+                             words[w], name, sug, name, name);
                     rc = -1;
                 }
             }
@@ -222,11 +224,23 @@ int exec_check_words(const exec_spec *s, const exec_cmd *c, char *err, size_t er
         }
     }
     free(names);
+    return rc;
+}
+
+int exec_check_placeholders(const exec_spec *s, const char *text, char *err, size_t errlen)
+{
+    char *words[] = {(char *)text};
+    return near_names(s, words, 1, err, errlen);
+}
+
+int exec_check_words(const exec_spec *s, const exec_cmd *c, char *err, size_t errlen)
+{
+    int rc = near_names(s, c->words, c->nwords, err, errlen);
     /* per_call: the parameters reach the program through its words only */
     for (int i = 0; i < s->nparams && !rc && strcmp(s->protocol, "persistent"); i++) {
         use_ctx u = {s->params[i].name, 0};
-        for (int w = 0; w < c->nwords; w++) {
-            char *t = template_of(s, c->words[w]);
+        for (int w = 0; w < c->nwords + (c->prepare != NULL); w++) { /* or its prepare's */
+            char *t = template_of(s, w < c->nwords ? c->words[w] : c->prepare);
             char e2[200];
             size_t at;
             command_placeholders(t, note_use, &u, e2, sizeof e2, &at);
@@ -339,6 +353,13 @@ char *exec_yaml(const exec_spec *s, int k)
     sb_puts(&b, "]\ncwd: ");
     yaml_quoted(&b, s->cwd);
     sb_printf(&b, "\nprotocol: %s\n", s->protocol);
+    if (c->prepare) { /* a shell's line: untimed, so the shell costs the samples nothing */
+        char *t = template_of(s, c->prepare);
+        sb_puts(&b, "prepare: [\"sh\", \"-c\", ");
+        yaml_quoted(&b, t);
+        sb_puts(&b, "]\n");
+        free(t);
+    }
     if (s->nparams)
         sb_puts(&b, "sweep:\n");
     for (int i = 0; i < s->nparams; i++) {

@@ -67,6 +67,8 @@ static const struct {
     "  --protocol per_call|persistent per_call: a run of the program per call (default);\n"
     "                                 persistent: the program serves calls on the protocol\n"
     "  --timeout T                    a trial running longer is stopped (90s, 5m)\n"
+    "  -p, --prepare CMD              run `sh -c CMD` before each run, untimed (once: for\n"
+    "                                 every COMMAND; as many as COMMANDs: one each)\n"
     "  --export-json FILE             the trials with their times, in hyperfine's shape\n"
     "  --yaml                         print the experiment file and run nothing\n"
     "  -N, --no-shell, --shell none   accepted: no shell is ever used\n"

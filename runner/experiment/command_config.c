@@ -24,33 +24,41 @@ static void bad(loader *L, const yaml_node_t *n, const char *fmt, const char *a)
     diag_add(L->d, yml_line(n), yml_col(n), fmt, a);
 }
 
-static void key_command(loader *L, command_spec *c, const yaml_node_t *v)
+/* A list of words (`command`, `prepare`): the program and its arguments. */
+static int key_words(loader *L, const yaml_node_t *v, const char *key, char ***argv, int **line,
+                     int **col)
 {
+    char msg[300];
     if (v->type != YAML_SEQUENCE_NODE) {
-        bad(L, v,
-            "'command' must be a list: the program and its arguments, e.g. [python3, "
-            "bench.py, \"{size}\"] (never a shell line), not %s",
-            yml_is_scalar(v) && !yml_is_null(v) ? "a string" : yml_kind(v));
-        return;
+        snprintf(msg, sizeof msg,
+                 "'%s' must be a list: the program and its arguments, e.g. %s (never a shell "
+                 "line), not %%s",
+                 key, !strcmp(key, "prepare") ? "[sh, -c, \"rm -f out.txt\"]"
+                                              : "[python3, bench.py, \"{size}\"]");
+        bad(L, v, msg, yml_is_scalar(v) && !yml_is_null(v) ? "a string" : yml_kind(v));
+        return 0;
     }
     yaml_node_t **items;
-    int n = yml_items(&L->y, (yaml_node_t *)v, &items, L->d);
-    if (n == 0)
-        bad(L, v, "'command' is an empty list: it needs at least the program%s", "");
-    c->argv = xcalloc((size_t)n + 1, sizeof *c->argv);
-    c->arg_line = xcalloc((size_t)n + 1, sizeof *c->arg_line);
-    c->arg_col = xcalloc((size_t)n + 1, sizeof *c->arg_col);
+    int n = yml_items(&L->y, (yaml_node_t *)v, &items, L->d), got = 0;
+    if (n == 0) {
+        snprintf(msg, sizeof msg, "'%s' is an empty list: it needs at least the program%%s", key);
+        bad(L, v, msg, "");
+    }
+    *argv = xcalloc((size_t)n + 1, sizeof **argv);
+    *line = xcalloc((size_t)n + 1, sizeof **line);
+    *col = xcalloc((size_t)n + 1, sizeof **col);
+    snprintf(msg, sizeof msg, "each element of '%s' is one word, not %%s", key);
     for (int i = 0; i < n; i++) {
         if (!yml_is_scalar(items[i]) || yml_is_null(items[i])) {
-            bad(L, items[i], "each element of 'command' is one word, not %s",
-                yml_kind(items[i]));
+            bad(L, items[i], msg, yml_kind(items[i]));
             continue;
         }
-        c->arg_line[c->argc] = yml_line(items[i]);
-        c->arg_col[c->argc] = yml_col(items[i]) + !yml_is_plain(items[i]); /* past a quote */
-        c->argv[c->argc++] = xstrdup(yml_text(items[i]));
+        (*line)[got] = yml_line(items[i]);
+        (*col)[got] = yml_col(items[i]) + !yml_is_plain(items[i]); /* past a quote */
+        (*argv)[got++] = xstrdup(yml_text(items[i]));
     }
     free(items);
+    return got;
 }
 
 static void key_env(loader *L, command_spec *c, const yaml_node_t *v)
@@ -118,7 +126,10 @@ void command_key(loader *L, const yaml_node_t *k, const yaml_node_t *v)
     case CMDKEY_COMMAND:
         c->line = yml_line(v);
         c->col = yml_col(v);
-        key_command(L, c, v);
+        c->argc = key_words(L, v, "command", &c->argv, &c->arg_line, &c->arg_col);
+        break;
+    case CMDKEY_PREPARE:
+        c->nprepare = key_words(L, v, "prepare", &c->prepare, &c->prep_line, &c->prep_col);
         break;
     case CMDKEY_PROTOCOL:
         if ((i = choice(L, v, "protocol", protocols)) >= 0)
@@ -186,10 +197,17 @@ static char *in_dir(const char *dir, const char *rel)
     return rel[0] == '/' ? xstrdup(rel) : xasprintf("%s/%s", dir, rel);
 }
 
+/* The words of `command` or `prepare`, where each is written. */
+typedef struct words {
+    char **argv;
+    int argc;
+    const int *line, *col;
+} words;
+
 /* The program: a path with a '/' is relative to the experiment file, a bare
  * name is looked up on PATH; either must be an executable file.  A script
  * given to a known interpreter must exist too, relative to `cwd`. */
-static void check_program(loader *L, const command_spec *c, const char *cwd)
+static void check_program(loader *L, const words *c, const char *cwd)
 {
     const char *p0 = c->argv[0];
     if (strchr(p0, '{'))
@@ -198,10 +216,10 @@ static void check_program(loader *L, const command_spec *c, const char *cwd)
     if (strchr(p0, '/')) {
         char *path = in_dir(L->e->dir, p0);
         if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-            diag_add(L->d, c->arg_line[0], c->arg_col[0],
+            diag_add(L->d, c->line[0], c->col[0],
                      "program '%s' not found (a path is relative to the experiment file)", p0);
         else if (access(path, X_OK) != 0)
-            diag_add(L->d, c->arg_line[0], c->arg_col[0],
+            diag_add(L->d, c->line[0], c->col[0],
                      "program '%s' is not executable (chmod +x, or name its interpreter first: "
                      "[python3, %s])",
                      p0, p0);
@@ -212,12 +230,12 @@ static void check_program(loader *L, const command_spec *c, const char *cwd)
          * one: a bare name is never looked up there */
         char *beside = found ? NULL : in_dir(L->e->dir, p0);
         if (!found && stat(beside, &st) == 0 && S_ISREG(st.st_mode))
-            diag_add(L->d, c->arg_line[0], c->arg_col[0],
+            diag_add(L->d, c->line[0], c->col[0],
                      "program '%s' not found on PATH (a file beside the experiment is "
                      "./%s: write [./%s] to run it)",
                      p0, p0, p0);
         else if (!found)
-            diag_add(L->d, c->arg_line[0], c->arg_col[0], "program '%s' not found on PATH", p0);
+            diag_add(L->d, c->line[0], c->col[0], "program '%s' not found on PATH", p0);
         free(beside);
         free(found);
     }
@@ -231,7 +249,7 @@ static void check_program(loader *L, const command_spec *c, const char *cwd)
         return;
     char *script = in_dir(cwd, c->argv[1]);
     if (stat(script, &st) != 0)
-        diag_add(L->d, c->arg_line[1], c->arg_col[1],
+        diag_add(L->d, c->line[1], c->col[1],
                  "script '%s' not found (relative to the experiment file, or to 'cwd')",
                  c->argv[1]);
     free(script);
@@ -285,6 +303,10 @@ void command_finish(loader *L)
         else if (k == CMDKEY_SUBTRACT_SPAWN && c->protocol != CMD_PER_CALL)
             diag_add(L->d, c->key_line[k], c->key_col[k],
                      "'subtract_spawn' applies to protocol: per_call only");
+        else if (k == CMDKEY_PREPARE && c->protocol != CMD_PER_CALL)
+            diag_add(L->d, c->key_line[k], c->key_col[k],
+                     "'prepare' applies to protocol: per_call only (a persistent program's "
+                     "calls run back to back in one request: prepare in its setup)");
         else if (k == CMDKEY_RESTART && c->protocol != CMD_PERSISTENT)
             diag_add(L->d, c->key_line[k], c->key_col[k],
                      "'restart' applies to protocol: persistent only (per_call starts the "
@@ -294,6 +316,8 @@ void command_finish(loader *L)
         return;
     for (int i = 0; i < c->argc; i++)
         check_text(L, c->argv[i], c->arg_line[i], c->arg_col[i]);
+    for (int i = 0; i < c->nprepare; i++)
+        check_text(L, c->prepare[i], c->prep_line[i], c->prep_col[i]);
     for (int i = 0; i < c->nenv; i++) /* the value's placeholders, after NAME= */
         check_text(L, strchr(c->env[i], '=') + 1, c->env_line[i], c->env_col[i]);
     char *cwd = c->cwd ? in_dir(L->e->dir, c->cwd) : xstrdup(L->e->dir);
@@ -301,7 +325,12 @@ void command_finish(loader *L)
     if (c->cwd && (stat(cwd, &st) != 0 || !S_ISDIR(st.st_mode)))
         diag_add(L->d, c->key_line[CMDKEY_CWD], c->key_col[CMDKEY_CWD],
                  "'cwd': folder '%s' not found (relative to the experiment file)", c->cwd);
-    else
-        check_program(L, c, cwd);
+    else {
+        words w = {c->argv, c->argc, c->arg_line, c->arg_col};
+        check_program(L, &w, cwd);
+        words p = {c->prepare, c->nprepare, c->prep_line, c->prep_col};
+        if (p.argc > 0)
+            check_program(L, &p, cwd);
+    }
     free(cwd);
 }

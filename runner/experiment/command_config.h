@@ -1,6 +1,6 @@
 /* command_config.h - the keys of `workload: command` in an experiment file
  * (doc/own-code.md#the-experiment-file): command, protocol, env, cwd,
- * subtract_spawn, restart.  Internal to runner/experiment/. */
+ * subtract_spawn, restart, prepare.  Internal to runner/experiment/. */
 #ifndef RUNNER_COMMAND_CONFIG_H
 #define RUNNER_COMMAND_CONFIG_H
 /* internal header of runner/experiment/: other folders may not include it */

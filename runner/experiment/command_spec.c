@@ -8,7 +8,7 @@
 #include <string.h>
 
 const char *const command_key_names[CMDKEY_COUNT + 1] = {
-    "command", "protocol", "env", "cwd", "subtract_spawn", "restart", NULL};
+    "command", "protocol", "env", "cwd", "subtract_spawn", "restart", "prepare", NULL};
 
 void command_spec_free(command_spec *c)
 {
@@ -18,7 +18,10 @@ void command_spec_free(command_spec *c)
         free(c->argv[i]);
     for (int i = 0; i < c->nenv; i++)
         free(c->env[i]);
-    FREE_ALL(c->argv, c->env, c->arg_line, c->arg_col, c->env_line, c->env_col, c->cwd, c);
+    for (int i = 0; i < c->nprepare; i++)
+        free(c->prepare[i]);
+    FREE_ALL(c->argv, c->env, c->arg_line, c->arg_col, c->env_line, c->env_col, c->cwd,
+             c->prepare, c->prep_line, c->prep_col, c);
 }
 
 /* One pass over tmpl: literal text to `lit`, each placeholder to `ph`

@@ -13,7 +13,7 @@ typedef enum { CMD_PER_CALL = 0, CMD_PERSISTENT = 1 } cmd_protocol;
 
 /* The file's keys of a command workload, in this order (bits of `given`). */
 enum { CMDKEY_COMMAND, CMDKEY_PROTOCOL, CMDKEY_ENV, CMDKEY_CWD, CMDKEY_SUBTRACT_SPAWN,
-       CMDKEY_RESTART, CMDKEY_COUNT };
+       CMDKEY_RESTART, CMDKEY_PREPARE, CMDKEY_COUNT };
 extern const char *const command_key_names[CMDKEY_COUNT + 1];
 
 typedef struct command_spec {
@@ -27,9 +27,12 @@ typedef struct command_spec {
     int nenv;
     int *env_line, *env_col;
     char *cwd;            /* the program's folder; NULL: the experiment's */
+    char **prepare;       /* per_call: run before every call, untimed (NULL: none) */
+    int nprepare;
+    int *prep_line, *prep_col;
     int line, col;        /* where `command:` is */
     int given;            /* which of the keys the file sets (CMDKEY_* bits) */
-    int key_line[6], key_col[6];
+    int key_line[CMDKEY_COUNT], key_col[CMDKEY_COUNT];
 } command_spec;
 
 void command_spec_free(command_spec *c);

@@ -33,7 +33,7 @@ static const char *const top_names[] = {"name",    "description", "workload", "d
                                         "order",   "affinity", "warmup_time", "sample_time",
                                         "warmup_tolerance", "parallel", "share",
                                         "spawn", "warmup_curve", "trace", "command", "protocol",
-                                        "env", "cwd", "subtract_spawn", "restart", "energy", "revision",
+                                        "env", "cwd", "subtract_spawn", "restart", "prepare", "energy", "revision",
                                         "size_means", "workers", NULL};
 
 /* ---- top-level keys ----------------------------------------------------- */
@@ -265,6 +265,7 @@ static const struct top_key {
     {"plots", NULL, 1},
     {"command", command_key, 0}, {"protocol", command_key, 0}, {"env", command_key, 0},
     {"cwd", command_key, 0}, {"subtract_spawn", command_key, 0}, {"restart", command_key, 0},
+    {"prepare", command_key, 0},
 };
 
 /* ---- columns in their fixed order ---------------------------------------- */

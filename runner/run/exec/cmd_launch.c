@@ -67,19 +67,21 @@ static void env_set(char ***envp, int *n, const char *kv)
     (*envp)[*n] = NULL;
 }
 
-/* argv, environment and folder of this trial's program; its key in *key. */
-int cmd_launch_build(const experiment *e, long long trial, const resolved_trial *r,
-                     cmd_launch *l, char **key, char *err, size_t errlen)
+/* argv (the words of `key`: command or prepare), environment and folder of
+ * this trial's program; its key in *key (when key is not NULL). */
+static int build(const experiment *e, long long trial, const resolved_trial *r, char **words,
+                 int nwords, const char *what, cmd_launch *l, char **key, char *err,
+                 size_t errlen)
 {
     const command_spec *c = e->command;
     trial_ref cur = {e, trial, r};
     char why[300];
     memset(l, 0, sizeof *l);
-    l->argv = xcalloc((size_t)c->argc + 1, sizeof *l->argv);
+    l->argv = xcalloc((size_t)nwords + 1, sizeof *l->argv);
     strbuf k = {0};
-    for (int i = 0; i < c->argc; i++) {
-        if (!(l->argv[i] = command_expand(c->argv[i], lookup, &cur, why, sizeof why))) {
-            snprintf(err, errlen, "command: %s", why);
+    for (int i = 0; i < nwords; i++) {
+        if (!(l->argv[i] = command_expand(words[i], lookup, &cur, why, sizeof why))) {
+            snprintf(err, errlen, "%s: %s", what, why);
             goto fail;
         }
         sb_printf(&k, "%s\x1f", l->argv[i]);
@@ -91,7 +93,8 @@ int cmd_launch_build(const experiment *e, long long trial, const resolved_trial 
     l->path = p ? realpath(p, NULL) : NULL;
     free(p);
     if (!l->path) {
-        snprintf(err, errlen, "program '%s' not found", l->argv[0]);
+        snprintf(err, errlen, "%sprogram '%s' not found", strcmp(what, "command") ? "prepare: " : "",
+                 l->argv[0]);
         goto fail;
     }
     int n = 0;
@@ -122,12 +125,29 @@ int cmd_launch_build(const experiment *e, long long trial, const resolved_trial 
     char *dv = lookup(&cur, "device");
     sb_printf(&k, "%s\x1f%s", l->cwd, dv ? dv : "cpu");
     free(dv);
-    *key = sb_take(&k);
+    if (key)
+        *key = sb_take(&k);
+    else
+        sb_free(&k);
     return 0;
 fail:
     sb_free(&k);
     cmd_launch_free(l);
     return -1;
+}
+
+int cmd_launch_build(const experiment *e, long long trial, const resolved_trial *r,
+                     cmd_launch *l, char **key, char *err, size_t errlen)
+{
+    const command_spec *c = e->command;
+    return build(e, trial, r, c->argv, c->argc, "command", l, key, err, errlen);
+}
+
+int cmd_launch_prepare(const experiment *e, long long trial, const resolved_trial *r,
+                       cmd_launch *l, char *err, size_t errlen)
+{
+    const command_spec *c = e->command;
+    return build(e, trial, r, c->prepare, c->nprepare, "prepare", l, NULL, err, errlen);
 }
 
 json_object *cmd_trial_params(const experiment *e, long long trial, const resolved_trial *r)

@@ -19,6 +19,11 @@
 int cmd_launch_build(const experiment *e, long long trial, const resolved_trial *r,
                      cmd_launch *l, char **key, char *err, size_t errlen);
 
+/* The same for the file's `prepare` command (doc/own-code.md#per_call): its
+ * words, in the program's environment and folder.  0, or -1 with err. */
+int cmd_launch_prepare(const experiment *e, long long trial, const resolved_trial *r,
+                       cmd_launch *l, char *err, size_t errlen);
+
 /* Every value of the trial (its columns, `threads` resolved, device_index)
  * as a JSON object (the caller owns it). */
 json_object *cmd_trial_params(const experiment *e, long long trial, const resolved_trial *r);

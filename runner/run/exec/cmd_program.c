@@ -147,12 +147,62 @@ pid_t cmd_start_persistent(const cmd_launch *l, int errfd, int *to, int *from, c
     return c.pid;
 }
 
+int cmd_callenv_open(cmd_callenv *c)
+{
+    c->err = c->null_in = c->null_out = -1;
+    int in = open("/dev/null", O_RDONLY | O_CLOEXEC), out = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    int err = cmd_errfile();
+    /* above 0-2, so that the child's dup2 to 0-2 always makes a copy (a
+     * copy is not close-on-exec) */
+    if (in >= 0 && out >= 0 && err >= 0) {
+        c->null_in = fcntl(in, F_DUPFD_CLOEXEC, 3);
+        c->null_out = fcntl(out, F_DUPFD_CLOEXEC, 3);
+        c->err = fcntl(err, F_DUPFD_CLOEXEC, 3);
+    }
+    int e = errno;
+    for (int i = 0; i < 3; i++) {
+        int fd = i == 0 ? in : i == 1 ? out : err;
+        if (fd >= 0)
+            close(fd);
+    }
+    if (c->null_in < 0 || c->null_out < 0 || c->err < 0) {
+        cmd_callenv_close(c);
+        errno = e;
+        return -1;
+    }
+    /* the worker's handlers are not the program's: the ones it has now (it
+     * sets no other while it runs programs) */
+    sigemptyset(&c->reset);
+    for (int sig = 1; sig < NSIG; sig++) {
+        struct sigaction sa;
+        if (sigaction(sig, NULL, &sa) == 0 && sa.sa_handler != SIG_IGN &&
+            sa.sa_handler != SIG_DFL)
+            sigaddset(&c->reset, sig);
+    }
+    sigaddset(&c->reset, SIGPIPE);
+    sigaddset(&c->reset, SIGINT);
+    return 0;
+}
+
+void cmd_callenv_close(cmd_callenv *c)
+{
+    if (c->err >= 0)
+        close(c->err);
+    if (c->null_in >= 0)
+        close(c->null_in);
+    if (c->null_out >= 0)
+        close(c->null_out);
+    c->err = c->null_in = c->null_out = -1;
+}
+
 /* What the child of cmd_spawn_call does, sharing the worker's memory until
  * it execs (as posix_spawn's child does, which cannot set a parent-death
- * signal): only system calls, no allocation, no stdio. */
+ * signal): only system calls, no allocation, no stdio; and only the few
+ * that must be the child's own, as each one is inside the timed interval
+ * (doc/own-code.md#per_call). */
 typedef struct call_start {
     const cmd_launch *l;
-    int errfd;
+    const cmd_callenv *c;
     int err; /* the errno of what failed, for the worker */
 } call_start;
 
@@ -160,30 +210,20 @@ static int exec_call(void *arg)
 {
     call_start *cs = arg;
     const cmd_launch *l = cs->l;
-    /* the worker's handlers are not the program's (all signals are
-     * blocked until the mask is set below) */
-    for (int sig = 1; sig < NSIG; sig++) {
-        struct sigaction sa;
-        if (sigaction(sig, NULL, &sa) == 0 && sa.sa_handler != SIG_IGN &&
-            sa.sa_handler != SIG_DFL) {
-            sa.sa_handler = SIG_DFL;
-            sa.sa_flags = 0;
-            sigaction(sig, &sa, NULL);
-        }
-    }
-    signal(SIGPIPE, SIG_DFL);
-    signal(SIGINT, SIG_DFL);
+    const cmd_callenv *c = cs->c;
+    /* all signals are blocked until the mask is set below */
+    struct sigaction dfl;
+    memset(&dfl, 0, sizeof dfl);
+    dfl.sa_handler = SIG_DFL;
+    for (int sig = 1; sig < NSIG; sig++)
+        if (sigismember(&c->reset, sig) == 1)
+            sigaction(sig, &dfl, NULL);
     /* dies with the worker, which dies with the runner
      * (doc/own-code.md#what-the-runner-guarantees) */
     if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || setpgid(0, 0) < 0)
         goto fail;
-    int in = open("/dev/null", O_RDONLY), out = open("/dev/null", O_WRONLY);
-    if (in < 0 || out < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(cs->errfd, 2) < 0)
+    if (dup2(c->null_in, 0) < 0 || dup2(c->null_out, 1) < 0 || dup2(c->err, 2) < 0)
         goto fail;
-    if (in > 2)
-        close(in);
-    if (out > 2)
-        close(out);
     if (l->cwd && chdir(l->cwd) < 0)
         goto fail;
     sigset_t none;
@@ -195,7 +235,7 @@ fail:
     _exit(127);
 }
 
-pid_t cmd_spawn_call(const cmd_launch *l, int errfd)
+pid_t cmd_spawn_call(const cmd_launch *l, const cmd_callenv *c)
 {
     static char *stack;
     enum { STACK = 256 << 10 };
@@ -207,7 +247,7 @@ pid_t cmd_spawn_call(const cmd_launch *l, int errfd)
             return -1;
         }
     }
-    call_start cs = {l, errfd, 0};
+    call_start cs = {l, c, 0};
     sigset_t all, old;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);

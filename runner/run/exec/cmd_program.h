@@ -7,6 +7,7 @@
 #define RUNNER_CMD_PROGRAM_H
 /* internal header of runner/run/exec/: other folders may not include it */
 
+#include <signal.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -40,9 +41,24 @@ void cmd_status_text(int status, char *out, size_t len);
 pid_t cmd_start_persistent(const cmd_launch *l, int errfd, int *to, int *from, char *err,
                            size_t errlen);
 
+/* What the per_call runs of a trial share, made before the first one is
+ * timed (doc/own-code.md#per_call): the child of cmd_spawn_call only puts
+ * these fds in place and resets these signals before it execs, so that the
+ * timed interval holds what hyperfine's holds, the start of the program,
+ * and not the worker's look-ups (a sigaction per signal, two opens). */
+typedef struct cmd_callenv {
+    int err;               /* the runs' stderr (cmd_errfile) */
+    int null_in, null_out; /* /dev/null, close-on-exec, above fd 2 */
+    sigset_t reset;        /* the worker's handled signals, SIGINT and SIGPIPE: SIG_DFL in the program */
+} cmd_callenv;
+
+/* 0, or -1 with errno set (nothing is left open). */
+int cmd_callenv_open(cmd_callenv *c);
+void cmd_callenv_close(cmd_callenv *c);
+
 /* One run of a per_call program (a group of its own, killed if the worker
- * dies): its pid, or -1 with errno set. */
-pid_t cmd_spawn_call(const cmd_launch *l, int errfd);
+ * dies), its stderr on c->err: its pid, or -1 with errno set. */
+pid_t cmd_spawn_call(const cmd_launch *l, const cmd_callenv *c);
 
 /* The worker that runs programs (doc/own-code.md#what-the-runner-guarantees):
  * its /proc entries are closed to them (not dumpable: no program opens its

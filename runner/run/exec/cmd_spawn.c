@@ -5,8 +5,8 @@
 
 #include <stdio.h>
 
-int cmd_spawn_time(series *sp, char **true_path, const cmd_launch *like, int errfd, int n,
-                   cmd_call_fn call, rn_error *err)
+int cmd_spawn_time(series *sp, char **true_path, const cmd_launch *like, const cmd_callenv *c,
+                   int n, cmd_call_fn call, rn_error *err)
 {
     int first = !*true_path;
     if (first && !(*true_path = spawn_find("true"))) {
@@ -17,7 +17,7 @@ int cmd_spawn_time(series *sp, char **true_path, const cmd_launch *like, int err
     cmd_launch t = {*true_path, argv, like->envp, like->cwd};
     for (int i = first ? -1 : 0; i < n; i++) {
         double d;
-        if (call(&t, errfd, &d, err) < 0)
+        if (call(&t, c, &d, err) < 0)
             return -1;
         if (i >= 0)
             series_add(sp, d);

@@ -11,12 +11,13 @@
 #include "stats/series.h"
 
 /* How a call is run and timed (the per_call workload's own). */
-typedef int (*cmd_call_fn)(const cmd_launch *l, int errfd, double *secs, rn_error *err);
+typedef int (*cmd_call_fn)(const cmd_launch *l, const cmd_callenv *c, double *secs,
+                           rn_error *err);
 
 /* n starts of `true` in the folder and environment of `like`, each time
  * added to *sp; the first ever (*true_path still NULL: it is looked up
  * then) warms the path and is not kept.  0, or -1 with err set. */
-int cmd_spawn_time(series *sp, char **true_path, const cmd_launch *like, int errfd, int n,
-                   cmd_call_fn call, rn_error *err);
+int cmd_spawn_time(series *sp, char **true_path, const cmd_launch *like, const cmd_callenv *c,
+                   int n, cmd_call_fn call, rn_error *err);
 
 #endif

@@ -4,6 +4,7 @@
 
 #include "base/spawn.h"
 #include "base/util.h"
+#include "run/exec/cmd_call.h"
 #include "run/exec/cmd_spawn.h"
 #include "stats/series.h"
 #include "stats/stats.h"
@@ -17,7 +18,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,7 +52,8 @@ typedef struct cmd_state {
     cmd_launch l;
     const command_spec *spec;
     int persistent, failed, timing;
-    int errfd;                  /* per_call: the calls' stderr */
+    cmd_callenv calls;          /* per_call: what every run shares (its stderr) */
+    cmd_launch prep;            /* per_call: the file's prepare command (argv NULL: none) */
     double spawn;               /* per_call: an empty program's start, seconds */
     series sp; /* subtract_spawn: every start of `true` (doc/own-code.md#per_call) */
     char *true_path;
@@ -297,47 +298,17 @@ static int prepare_persistent(cmd_state *s, const char *key, rn_error *err)
 
 /* ---- per_call ----------------------------------------------------------------- */
 
-/* One run of `l`: its time from the start to the end, 0; or -1 with err. */
-static int one_call(const cmd_launch *l, int errfd, double *secs, rn_error *err)
+/* One run of `l`, timed (cmd_call.h). */
+static int one_call(const cmd_launch *l, const cmd_callenv *c, double *secs, rn_error *err)
 {
-    if (ftruncate(errfd, 0) < 0) { /* this call's stderr only */
-        snprintf(err->msg, sizeof err->msg, "cannot reset the program's stderr");
-        return -1;
-    }
-    double t0 = now_seconds();
-    pid_t pid = cmd_spawn_call(l, errfd);
-    if (pid > 0)
-        tell_group(pid);
-    int pfd = pid > 0 ? cmd_pidfd(pid) : -1;
-    /* its stderr kept to its tail while it runs (cmd_err_trim) */
-    for (struct pollfd pf = {pfd, POLLIN, 0}; pfd >= 0 && poll(&pf, 1, 100) == 0;)
-        cmd_err_trim(errfd);
-    if (pfd >= 0)
-        close(pfd);
-    int st = pid > 0 ? cmd_wait(pid) : -1;
-    *secs = now_seconds() - t0;
-    if (pid > 0)
-        tell_group(0);
-    if (pid < 0) {
-        snprintf(err->msg, sizeof err->msg, "cannot run %s: %s", l->path, strerror(errno));
-        return -1;
-    }
-    if (st != 0) {
-        char how[160], tail[700];
-        cmd_status_text(st, how, sizeof how);
-        cmd_err_tail(errfd, tail, sizeof tail);
-        snprintf(err->msg, sizeof err->msg, "the program %s%s%s", how,
-                 *tail ? "; stderr: " : "", tail);
-        return -1;
-    }
-    return 0;
+    return cmd_call_run(l, c, tell_group, "the program", secs, err);
 }
 
 /* spawn_seconds: the median of SPAWN_TRIES starts of `true`, and of one
  * beside every call with subtract_spawn (doc/own-code.md#per_call) */
 static int measure_spawn(cmd_state *s, int n, rn_error *err)
 {
-    int rc = cmd_spawn_time(&s->sp, &s->true_path, &s->l, s->errfd, n, one_call, err);
+    int rc = cmd_spawn_time(&s->sp, &s->true_path, &s->l, &s->calls, n, one_call, err);
     s->spawn = series_median(&s->sp);
     return rc;
 }
@@ -349,10 +320,10 @@ static void state_free(cmd_state *s)
     if (!s)
         return;
     cmd_launch_free(&s->l);
+    cmd_launch_free(&s->prep);
     series_free(&s->sp);
     free(s->true_path);
-    if (s->errfd >= 0)
-        close(s->errfd);
+    cmd_callenv_close(&s->calls);
     for (int i = 0; i < s->nx; i++) {
         free(s->xk[i]);
         free(s->xv[i]);
@@ -368,7 +339,7 @@ static int cw_prepare(const rn_trial *t, void **state, rn_error *err)
     cmd_guard_worker();
     cmd_state *s = xcalloc(1, sizeof *s);
     s->spec = cur.e->command;
-    s->errfd = -1;
+    s->calls.err = s->calls.null_in = s->calls.null_out = -1;
     s->spawn = s->noop = s->started = s->flops = s->bytes = NAN;
     s->persistent = s->spec->protocol == CMD_PERSISTENT;
     char *key = NULL;
@@ -376,8 +347,14 @@ static int cw_prepare(const rn_trial *t, void **state, rn_error *err)
     if (rc == RN_PREPARE_OK && s->persistent)
         rc = prepare_persistent(s, key, err);
     else if (rc == RN_PREPARE_OK) {
-        s->errfd = cmd_errfile();
-        if (s->errfd < 0 || measure_spawn(s, SPAWN_TRIES, err) < 0)
+        if (cmd_callenv_open(&s->calls) < 0) {
+            snprintf(err->msg, sizeof err->msg, "cannot set up the program's runs: %s",
+                     strerror(errno));
+            rc = RN_PREPARE_FAIL;
+        } else if ((s->spec->nprepare > 0 &&
+                    cmd_launch_prepare(cur.e, cur.trial, cur.r, &s->prep, err->msg,
+                                       sizeof err->msg) < 0) ||
+                   measure_spawn(s, SPAWN_TRIES, err) < 0)
             rc = RN_PREPARE_FAIL;
     }
     free(key);
@@ -402,7 +379,12 @@ static int cw_run(void *state, rn_sample *smp, rn_error *err)
     double own, rt;
     long n = 1;
     if (!s->persistent) {
-        if (one_call(&s->l, s->errfd, &rt, err) < 0)
+        double untimed;
+        /* the file's prepare command before every run, outside its time */
+        if (s->prep.argv && cmd_call_run(&s->prep, &s->calls, tell_group, "the prepare command",
+                                         &untimed, err) < 0)
+            return failed(s);
+        if (one_call(&s->l, &s->calls, &rt, err) < 0)
             return failed(s);
         /* subtract_spawn: a start of `true` beside every call, over the samples' span */
         if (s->spec->subtract_spawn && measure_spawn(s, 1, err) < 0)
