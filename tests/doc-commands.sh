@@ -4,11 +4,13 @@
 # doc/*.md, a fenced block right after a line `<!-- doc-test -->` is a
 # terminal session: each line that starts with `$ ` is a command (a line
 # ending in `\` goes on with the next), the other lines are the output it
-# shows, not compared.  A block right after `<!-- doc-test: file PATH -->`
+# shows, not compared; after `<!-- doc-test: status N -->` each command
+# must exit N instead of 0 (a command the guide shows failing on purpose).
+# A block right after `<!-- doc-test: file PATH -->`
 # is written to PATH first, as a reader saves it.  Each chapter's files and
 # commands run in order in one bash, as a reader types them (a `cd` stays),
 # in a fresh copy of the tree (its tracked files, bin/ and lib/) with bin/
-# on PATH and HOME in the copy; every command must exit 0.
+# on PATH and HOME in the copy; every command must exit 0 (or its block's N).
 # BUILD: the build folder whose bin/runner to use (default build).
 set -u
 cd "$(dirname "$0")/.."
@@ -21,7 +23,8 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 script_of() { # FILE
     awk -v file="$1" '
     function q(s) { gsub(/\047/, "\047\\\047\047", s); return "\047" s "\047" }
-    /^<!-- doc-test -->$/ { want = "run"; next }
+    /^<!-- doc-test -->$/ { want = "run"; status = 0; next }
+    /^<!-- doc-test: status [0-9]+ -->$/ { want = "run"; status = $4 + 0; next }
     /^<!-- doc-test: file [^ ]+ -->$/ { want = "file"; path = $4; next }
     !in_b && /^```/ {
         match($0, /^`+/); fence = substr($0, 1, RLENGTH)
@@ -43,8 +46,8 @@ script_of() { # FILE
         cont = ""
         printf "echo %s >&2\n", q("doc-commands: " file ":" at ": $ " line)
         printf "%s\n", line
-        printf "rc=$?; [ $rc = 0 ] || { echo %s\" exited $rc\"; exit 1; }\n", \
-            q("doc-commands: " file ":" at ": \047" line "\047")
+        printf "rc=$?; [ $rc = %d ] || { echo %s\" exited $rc, not %d\"; exit 1; }\n", status, \
+            q("doc-commands: " file ":" at ": \047" line "\047"), status
     }' "$1"
 }
 
@@ -70,4 +73,4 @@ for f in README.md doc/*.md doc/*/*.md; do
 done
 [ "$ran" -gt 0 ] || { echo "doc-commands: no block marked <!-- doc-test --> in README.md or doc/"; exit 1; }
 [ $fails -eq 0 ] || exit 1
-echo "doc-commands: the $ran commands the guide marks ran as written (exit 0)"
+echo "doc-commands: the $ran commands the guide marks ran as written (each with its status)"
