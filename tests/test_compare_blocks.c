@@ -284,11 +284,13 @@ Test(run_blocks, a_short_trial_on_a_loaded_machine_is_flagged_busy, .timeout = 1
     }
     proc_out r;
     csv_table t;
-    /* one sample of about 10-30 ms a trial, no warmup: every trial under 0.2 s */
+    /* one sample of about 10-60 ms a trial, no warmup: every trial under 0.2
+     * s, and 30 of them well past the run's first 0.2 s even on a fast CPU
+     * (16 of 3-10 ms each once ran out before any trial could be judged) */
     char *d = dir_with("w.lua", "return {run = function(ctx, p, state)\n"
-                                "  local x = 0\n  for i = 1, 300000 do x = x + i * 0.5 end\n"
+                                "  local x = 0\n  for i = 1, 1000000 do x = x + i * 0.5 end\n"
                                 "  if x < 0 then error('x') end\nend}\n");
-    run_trials_in(d, "workload: lua:w.lua\nsweep:\n  size: {range: [1, 16]}\nrepeats: 1\n"
+    run_trials_in(d, "workload: lua:w.lua\nsweep:\n  size: {range: [1, 30]}\nrepeats: 1\n"
                      "warmups: 0\n",
                   0, &r, &t);
     for (int i = 0; i < 2; i++) {
