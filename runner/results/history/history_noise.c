@@ -26,7 +26,8 @@ typedef struct run_lookup {
 
 struct history_noise {
     sqlite3 *db;
-    const compare_report *R;
+    const compare_report *R; /* the comparison looked up for (it may be gone by the free) */
+    int nruns;
     run_lookup *runs; /* one per run of R */
     char **ids;       /* the compared runs' folder names: not earlier runs */
 };
@@ -40,9 +41,9 @@ history_noise *history_noise_new(sqlite3 *db)
 
 static void forget(history_noise *h)
 {
-    if (!h->R)
+    if (!h->runs)
         return;
-    for (int r = 0; r < h->R->nruns; r++) {
+    for (int r = 0; r < h->nruns; r++) {
         run_lookup *L = &h->runs[r];
         if (L->ok)
             history_set_free(&L->h);
@@ -54,6 +55,7 @@ static void forget(history_noise *h)
     h->runs = NULL;
     h->ids = NULL;
     h->R = NULL;
+    h->nruns = 0;
 }
 
 void history_noise_free(history_noise *h)
@@ -92,7 +94,7 @@ static void look_up(history_noise *h, int r)
 /* Whether p is one of the compared runs. */
 static int compared(const history_noise *h, const history_point *p)
 {
-    for (int r = 0; r < h->R->nruns; r++)
+    for (int r = 0; r < h->nruns; r++)
         if (h->ids[r] && !strcmp(h->ids[r], p->run_id))
             return 1;
     return 0;
@@ -105,6 +107,7 @@ int history_noise_of(void *ctx, const struct compare_report *R, const struct com
     if (h->R != R) {
         forget(h);
         h->R = R;
+        h->nruns = R->nruns;
         h->runs = xcalloc((size_t)R->nruns + 1, sizeof *h->runs);
         h->ids = xcalloc((size_t)R->nruns + 1, sizeof *h->ids);
         for (int r = 0; r < R->nruns; r++) {
