@@ -357,7 +357,11 @@ test-valgrind: deps-test $(OUTBIN) $(BUILD)/tests/runner-tests $(FAKES)
 	  valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite -q \
 	    $(BIN) --quiet --no-plots --output $(BUILD)/valgrind-results tests/gpu/faults.yaml >/dev/null 2>&1; \
 	  [ $$? -eq 99 ] && { echo "valgrind: errors in a run"; fails=$$((fails+1)); }; \
-	  echo "valgrind: corpus and a run checked, $$fails with errors"; [ $$fails -eq 0 ]
+	  r=$$(ls -d $(BUILD)/valgrind-results/*/latest | head -1); \
+	  valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite -q \
+	    $(BIN) compare $$r $$r >/dev/null 2>&1; \
+	  [ $$? -eq 99 ] && { echo "valgrind: errors in a compare with the history"; fails=$$((fails+1)); }; \
+	  echo "valgrind: corpus, a run and a compare checked, $$fails with errors"; [ $$fails -eq 0 ]
 
 # --- fuzzing (clang + libFuzzer from libclang-rt-14-dev) ----------------------
 FUZZ_CC    ?= clang
