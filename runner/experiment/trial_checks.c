@@ -1,6 +1,25 @@
 /* trial_checks.c - see trial_checks.h. */
 #include "experiment/trial_checks.h"
 
+/* The places a check has reported, so that each is said once; a check
+ * says at most PLACES_MOST of them. */
+#define PLACES_MOST 16
+typedef struct places {
+    int at[PLACES_MOST][2], n;
+} places;
+
+/* Where column c of trial t is set, in *line and *col; 1 the first time
+ * that place comes up. */
+static int first_time(places *p, const experiment *e, long long t, int c, int *line, int *col)
+{
+    trial_value_where(e, t, c, line, col);
+    for (int i = 0; i < p->n; i++)
+        if (p->at[i][0] == *line && p->at[i][1] == *col)
+            return 0;
+    p->at[p->n][0] = *line;
+    p->at[p->n++][1] = *col;
+    return 1;
+}
 
 /* `order: interleaved` needs a number of repeats (doc/experiment-file.md#top-level-keys),
  * trial by trial.  The conflict is reported where the trial's `order` value
@@ -12,18 +31,12 @@ static void check_interleaved_repeats(const experiment *e, diags *d)
     if (oc < 0 || rc < 0)
         return;
     int at = e->cols[rc].axis >= 0 && e->cols[oc].axis < 0 ? rc : oc;
-    int seen[16][2], nseen = 0;
-    for (long long t = 0; t < e->ntrials && nseen < 16; t++) {
-        if (!trial_interleaved(e, t) || trial_value(e, t, rc).kind != VAL_STR)
+    places seen = {0};
+    for (long long t = 0; t < e->ntrials && seen.n < PLACES_MOST; t++) {
+        int line, col;
+        if (!trial_interleaved(e, t) || trial_value(e, t, rc).kind != VAL_STR ||
+            !first_time(&seen, e, t, at, &line, &col))
             continue;
-        int line, col, dup = 0;
-        trial_value_where(e, t, at, &line, &col);
-        for (int i = 0; i < nseen; i++)
-            dup |= seen[i][0] == line && seen[i][1] == col;
-        if (dup)
-            continue;
-        seen[nseen][0] = line;
-        seen[nseen++][1] = col;
         diag_add(d, line, col, "order: interleaved needs a number of repeats, not 'auto'");
     }
 }
@@ -38,20 +51,14 @@ static void check_workers_repeats(const experiment *e, diags *d)
     if (wc < 0)
         return;
     int at = rc >= 0 && e->cols[rc].axis >= 0 && e->cols[wc].axis < 0 ? rc : wc;
-    int seen[16][2], nseen = 0;
-    for (long long t = 0; t < e->ntrials && nseen < 16; t++) {
+    places seen = {0};
+    for (long long t = 0; t < e->ntrials && seen.n < PLACES_MOST; t++) {
         value w = trial_value(e, t, wc), r = rc >= 0 ? trial_value(e, t, rc) : (value){0};
+        /* absent: the default 5 (experiment/keys.c) */
         long long repeats = r.kind == VAL_INT ? r.i : r.kind == VAL_NONE ? 5 : -1;
-        if (w.kind != VAL_INT || (repeats >= w.i))
+        int line, col;
+        if (w.kind != VAL_INT || repeats >= w.i || !first_time(&seen, e, t, at, &line, &col))
             continue;
-        int line, col, dup = 0;
-        trial_value_where(e, t, at, &line, &col);
-        for (int i = 0; i < nseen; i++)
-            dup |= seen[i][0] == line && seen[i][1] == col;
-        if (dup)
-            continue;
-        seen[nseen][0] = line;
-        seen[nseen++][1] = col;
         if (repeats < 0)
             diag_add(d, line, col, "workers: %lld needs a number of repeats, not 'auto'", w.i);
         else
