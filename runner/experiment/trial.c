@@ -78,8 +78,6 @@ void trial_resolve(const experiment *e, long long t, resolved_trial *r)
     r->warmup_curve = v.kind == VAL_INT ? (int)v.i : 0;
     v = get(e, t, "energy");
     r->energy = v.kind == VAL_BOOL && v.i;
-    v = get(e, t, "workers");
-    r->workers = v.kind == VAL_INT ? (int)v.i : 0;
     r->warmup_time = e->warmup_time;
     r->warmup_tolerance = e->warmup_tolerance;
     r->sample_time = e->sample_time;

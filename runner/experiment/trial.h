@@ -10,7 +10,6 @@ typedef struct resolved_trial {
     rn_trial t;
     rn_param *params;
     int repeats, warmups; /* repeats 0 = auto (adaptive stopping) */
-    int workers;          /* `workers:` (0: auto, doc/timing.md#blocks-across-processes-and-cpus) */
     int batch;            /* calls per sample; 0 = auto */
     double timeout; /* seconds; 0 = none */
     int lua;        /* workload is lua:PATH */

@@ -53,28 +53,30 @@ static int placed(const experiment *e, long long t, const resolved_trial *rt)
 int run_block_count(const experiment *e, long long t)
 {
     static const experiment *seen;
-    static int col;
+    static int col, wcol;
     if (seen != e) {
         seen = e;
         col = experiment_column(e, "repeats");
+        wcol = experiment_column(e, "workers");
     }
     value v = col >= 0 ? trial_value(e, t, col) : (value){0};
-    /* absent: the default 5 (experiment/trial.c); auto: the stop rule's
+    value w = wcol >= 0 ? trial_value(e, t, wcol) : (value){0};
+    /* absent: the default 5 (experiment/keys.c); auto: the stop rule's
      * own count, one worker */
     long long repeats = v.kind == VAL_INT ? v.i : v.kind == VAL_NONE ? 5 : 0;
-    if (repeats < 2)
+    long long workers = w.kind == VAL_INT ? w.i : 0; /* 0: auto */
+    /* decided from the two columns where it can be: every trial of a
+     * sweep asks, most of them with the default 5 repeats */
+    if (repeats < 2 || workers == 1 || (!workers && repeats < 2 * RUN_BLOCK_MIN))
         return 1;
     resolved_trial rt;
     trial_resolve(e, t, &rt);
     int one = rt.processes || rt.warmup_curve > 0 || rt.energy || rt.t.device != RN_DEV_CPU;
-    int workers = rt.workers;
     trial_release(&rt);
     if (one)
         return 1;
     if (workers > 0) /* `workers:` as asked, never more than the samples */
-        return workers > repeats ? (int)repeats : workers;
-    if (repeats < 2 * RUN_BLOCK_MIN)
-        return 1;
+        return workers > repeats ? (int)repeats : (int)workers;
     long long b = repeats / RUN_BLOCK_MIN;
     return b > RUN_BLOCKS_MAX ? RUN_BLOCKS_MAX : (int)b;
 }
