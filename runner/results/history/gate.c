@@ -34,28 +34,26 @@ static int not_earlier(const history_point *p, const char *run_id, const char *s
     return *start && strcmp(p->started, start) >= 0;
 }
 
-/* The earlier runs' medians of s that count: ok with a positive median,
- * on a quiet machine, not this run, started before it; the last `window`
- * of them, oldest first; *floor the median of their intervals' noise
- * (changepoint_interval_floor). */
+/* This run: its id and start (not_earlier's arguments). */
+typedef struct this_run {
+    const char *run_id, *start;
+} this_run;
+
+static int skip_not_earlier(const history_point *p, const void *ctx)
+{
+    const this_run *r = ctx;
+    return not_earlier(p, r->run_id, r->start);
+}
+
+/* The earlier runs' medians of s that count (history_series_window): not
+ * this run, started before it; the last `window` of them, oldest first;
+ * *floor the median of their intervals' noise (changepoint_interval_floor). */
 static int window_of(const history_series *s, const char *run_id, const char *start, int window,
                      double *out, double *floor)
 {
-    int n = 0;
     double *lo = xmalloc(((size_t)window + 1) * sizeof *lo), *hi = xmalloc(((size_t)window + 1) * sizeof *hi);
-    for (int k = s ? s->npts - 1 : -1; k >= 0 && n < window; k--) {
-        const history_point *p = &s->pts[k];
-        if (!(p->median > 0) || !isfinite(p->median) || p->busy || p->throttled ||
-            strcmp(p->status, "ok") || not_earlier(p, run_id, start))
-            continue;
-        lo[n] = p->ci_low, hi[n] = p->ci_high;
-        out[n++] = p->median;
-    }
-    for (int i = 0; i < n / 2; i++) { /* oldest first */
-        double t = out[i];
-        out[i] = out[n - 1 - i];
-        out[n - 1 - i] = t;
-    }
+    this_run r = {run_id, start};
+    int n = history_series_window(s, window, skip_not_earlier, &r, out, lo, hi);
     *floor = changepoint_interval_floor(lo, hi, n);
     free(lo);
     free(hi);

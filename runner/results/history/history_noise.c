@@ -91,9 +91,10 @@ static void look_up(history_noise *h, int r)
     json_object_put(meta);
 }
 
-/* Whether p is one of the compared runs. */
-static int compared(const history_noise *h, const history_point *p)
+/* Whether p is one of the compared runs (ctx: the history_noise). */
+static int compared(const history_point *p, const void *ctx)
 {
+    const history_noise *h = ctx;
     for (int r = 0; r < h->nruns; r++)
         if (h->ids[r] && !strcmp(h->ids[r], p->run_id))
             return 1;
@@ -132,22 +133,9 @@ int history_noise_of(void *ctx, const struct compare_report *R, const struct com
         return -1;
     /* the last HISTORY_NOISE_WINDOW quiet ok runs, oldest first */
     double med[HISTORY_NOISE_WINDOW], lo[HISTORY_NOISE_WINDOW], hi[HISTORY_NOISE_WINDOW];
-    int k = 0;
-    for (int i = s->npts - 1; i >= 0 && k < HISTORY_NOISE_WINDOW; i--) {
-        const history_point *p = &s->pts[i];
-        if (!(p->median > 0) || !isfinite(p->median) || p->busy || p->throttled ||
-            strcmp(p->status, "ok") || compared(h, p))
-            continue;
-        med[k] = p->median, lo[k] = p->ci_low, hi[k] = p->ci_high;
-        k++;
-    }
+    int k = history_series_window(s, HISTORY_NOISE_WINDOW, compared, h, med, lo, hi);
     if (k < HISTORY_NOISE_MIN)
         return -1;
-    for (int i = 0; i < k / 2; i++) {
-        double t = med[i];
-        med[i] = med[k - 1 - i];
-        med[k - 1 - i] = t;
-    }
     gate_stat g;
     gate_stat_compute(med, k, 1, 0.05, changepoint_interval_floor(lo, hi, k), &g);
     if (!(g.noise > 0) || !isfinite(g.noise) || !(g.df > 0))

@@ -9,6 +9,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+int history_series_window(const history_series *s, int window,
+                          int (*skip)(const history_point *p, const void *ctx), const void *ctx,
+                          double *med, double *lo, double *hi)
+{
+    int n = 0;
+    for (int k = s ? s->npts - 1 : -1; k >= 0 && n < window; k--) {
+        const history_point *p = &s->pts[k];
+        if (!(p->median > 0) || !isfinite(p->median) || p->busy || p->throttled ||
+            strcmp(p->status, "ok") || (skip && skip(p, ctx)))
+            continue;
+        med[n] = p->median, lo[n] = p->ci_low, hi[n] = p->ci_high;
+        n++;
+    }
+    for (int i = 0; i < n / 2; i++) { /* oldest first */
+        double *v[3] = {med, lo, hi};
+        for (int j = 0; j < 3; j++) {
+            double t = v[j][i];
+            v[j][i] = v[j][n - 1 - i];
+            v[j][n - 1 - i] = t;
+        }
+    }
+    return n;
+}
+
 int history_key_matches(const char *key, const char *const *filters, int n)
 {
     for (int i = 0; i < n; i++) {

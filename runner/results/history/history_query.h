@@ -52,6 +52,13 @@ typedef struct history_set {
  * reason in err. */
 int history_load(sqlite3 *db, const history_query *q, history_set *out, char *err, size_t len);
 void history_set_free(history_set *h);
+/* The runs of s a judgement takes (doc/history.md#runner-gate): ok, a
+ * positive median, not busy or throttled, not left out by skip (NULL:
+ * none); the last `window` of them, oldest first: their medians in med[],
+ * their intervals in lo[] and hi[] (each of `window` places).  How many. */
+int history_series_window(const history_series *s, int window,
+                          int (*skip)(const history_point *p, const void *ctx), const void *ctx,
+                          double *med, double *lo, double *hi);
 /* Whether the trial key ("size=64, threads=1") matches each KEY=GLOB. */
 int history_key_matches(const char *key, const char *const *filters, int n);
 /* The machine's facts ("AMD EPYC, 2 cores, Haswell"), malloc'd; NULL when unknown. */
