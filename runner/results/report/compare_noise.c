@@ -144,12 +144,6 @@ void compare_row_settle(const compare_report *R, compare_row *c)
     }
 }
 
-/* The median of x[0..n-1] (sorted in place). */
-static double median_of(double *x, int n)
-{
-    return n ? stats_median(x, n) : NAN;
-}
-
 void compare_common_shift(compare_report *R)
 {
     if (R->nold != 1 || R->nruns != 2)
@@ -163,7 +157,7 @@ void compare_common_shift(compare_report *R)
         if (blocks && !isnan(c->thr) && c->ratio > 0 && isfinite(c->ratio))
             lr[n++] = log(c->ratio);
     }
-    double common = n >= COMPARE_SHIFT_MIN_TRIALS ? median_of(lr, n) : NAN;
+    double common = n >= COMPARE_SHIFT_MIN_TRIALS ? stats_median(lr, n) : NAN;
     free(lr);
     double floor = isfinite(R->opt->threshold) ? R->opt->threshold / 100.0 : R->opt->noise_floor / 100.0;
     if (!(fabs(common) > log1p(floor)))
