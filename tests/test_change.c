@@ -77,6 +77,66 @@ Test(change, a_side_without_blocks_gives_no_estimate)
     cr_expect(isinf(e.detectable));
 }
 
+/* Block medians (ms) of the Lua loop in bench/aa.sh runs (kept as
+ * /tmp/aaH2 and aaG1): workers in a fast mode near 2.7 ms (old) and 4.1 ms
+ * (the 1.5x revision), the rest 1.85x slower; OLD's minutes held mostly
+ * slow workers, NEW's mostly fast ones. */
+static const double SLOWISH[3][5] = {
+    {5.28, 2.74, 5.55, 5.62, 5.56}, {5.50, 5.14, 2.71, 5.38, 5.31}, {2.77, 5.29, 5.31, 5.42, 2.80}};
+static const double FASTISH[3][5] = {
+    {4.02, 4.02, 4.89, 4.09, 4.05}, {4.13, 4.10, 4.10, 7.44, 4.08}, {4.25, 4.03, 4.16, 4.20, 7.60}};
+
+Test(change, the_fast_modes_show_a_1_5x_slowdown_whatever_the_share_of_slow_workers)
+{
+    change_run o[3], w[3];
+    side(SLOWISH, o);
+    side(FASTISH, w);
+    change_est e;
+    cr_assert_eq(change_estimate(o, 3, w, 3, &e), 0);
+    cr_expect_eq(e.by_modes, 1);
+    cr_expect_eq(e.old_fast, 4);
+    cr_expect_eq(e.old_blocks, 15);
+    cr_expect_eq(e.new_fast, 12);
+    cr_expect(fabs(e.ratio - 1.5) < 0.03, "ratio %g (the means of all blocks: about 1.0)", e.ratio);
+    cr_expect(e.p < 0.001, "p %g", e.p);
+    cr_expect(e.detectable < 0.05, "detectable %g", e.detectable);
+}
+
+Test(change, the_same_fast_mode_in_other_shares_is_no_change)
+{
+    static const double few[5] = {2.72, 2.75, 5.01, 2.70, 5.12};
+    change_run o[3], w = {few, CELLS, 5};
+    side(SLOWISH, o);
+    change_est e;
+    cr_assert_eq(change_estimate(o, 3, &w, 1, &e), 0);
+    cr_expect_eq(e.by_modes, 1);
+    cr_expect(fabs(e.ratio - 1) < 0.02, "ratio %g", e.ratio);
+    cr_expect(e.p > 0.05, "p %g", e.p);
+}
+
+/* No fast mode to compare: a side in one mode (every block slow), modes
+ * that are the CPUs (the cells see them), a lowest group wider than
+ * CHANGE_MODE_WIDTH, one fast block, or one slow block beyond the gap (a
+ * side all in the slow mode with one slower outlier): the blocks as before. */
+Test(change, without_a_fast_mode_on_both_sides_the_blocks_are_compared_as_before)
+{
+    static const double one_mode[5] = {5.28, 5.14, 5.55, 5.42, 5.31};
+    static const double by_cpu[5] = {5.28, 2.74, 5.55, 2.76, 5.31}; /* CELLS: 1 0 1 0 1 */
+    static const double wide[5] = {2.70, 3.10, 3.40, 5.40, 5.50};
+    static const double lone[5] = {2.70, 5.30, 5.40, 5.50, 5.45};
+    static const double outlier[5] = {5.28, 5.14, 5.55, 5.42, 9.31}; /* all slow, one slower */
+    const double *cases[5] = {one_mode, by_cpu, wide, lone, outlier};
+    change_run o[3];
+    side(SLOWISH, o);
+    for (int i = 0; i < 5; i++) {
+        change_run w = {cases[i], CELLS, 5};
+        change_est e;
+        cr_assert_eq(change_estimate(o, 3, &w, 1, &e), 0);
+        cr_expect_eq(e.by_modes, 0, "case %d", i);
+        cr_expect_eq(e.old_fast + e.new_fast, 0, "case %d", i);
+    }
+}
+
 /* Critical values from the F table: F(0.95; 2, 10) = 4.103, F(0.95; 5, 20)
  * = 2.711, F(0.99; 1, 12) = 9.330. */
 Test(change, the_f_tail_matches_the_table)

@@ -143,6 +143,37 @@ Test(compare_blocks, compare_prints_the_detectable_change, .timeout = 30)
     free(d);
 }
 
+/* Workers in two speed modes 1.85x apart, the modes not the CPUs (both
+ * CPUs ran blocks of both), in other shares in the two runs: the fast
+ * modes are compared (basis `modes`), so the unchanged code is `same`, and
+ * the code made 1.5x slower, in a run with more slow workers, `slower`.
+ * The means over all blocks would read 0.74x and 1.13x. */
+Test(compare_blocks, two_speed_modes_in_other_shares_compare_the_fast_modes, .timeout = 30)
+{
+    static const double many_slow[] = {0.0, 0.85, 0.86, 0.01, 0.85, -0.01, 0.84, 0.86, 0.005, 0.85};
+    static const double few_slow[] = {0.01, 0.0, 0.005, 0.85, -0.005, 0.0, 0.01, 0.86, -0.01, 0.005};
+    char *d = tmpdir();
+    trial_spec o[] = {{"1", 1e-3, 10, 1.0, 1.0, many_slow, NULL, "100"}};
+    trial_spec n[] = {{"1", 1e-3, 10, 1.0, 1.0, few_slow, NULL, "70"}};
+    trial_spec s[] = {{"1", 1.5e-3, 10, 1.0, 1.0, many_slow, NULL, "100"}};
+    char *a = make_run(d, "a", o, 1, NULL), *b = make_run(d, "b", n, 1, NULL);
+    char *c = make_run(d, "c", s, 1, NULL);
+    csv_table v;
+    cr_expect_eq(compare_csv(a, b, &v), 0);
+    cr_expect_str_eq(col_of(&v, "1", "verdict"), "same");
+    cr_expect_str_eq(col_of(&v, "1", "basis"), "modes");
+    cr_expect_str_eq(col_of(&v, "1", "why"), "fast mode: 4 of 10 blocks, 8 of 10");
+    double r = atof(col_of(&v, "1", "ratio"));
+    cr_expect(fabs(r - 1) < 0.02, "ratio %g", r);
+    csv_free(&v);
+    cr_expect_eq(compare_csv(b, c, &v), 1);
+    cr_expect_str_eq(col_of(&v, "1", "verdict"), "slower");
+    r = atof(col_of(&v, "1", "ratio"));
+    cr_expect(fabs(r - 1.5) < 0.03, "ratio %g", r);
+    csv_free(&v);
+    FREE_ALL(a, b, c, d);
+}
+
 /* Blocks that spread 30 %: no change seen, but none of 10 % could have
  * been: inconclusive, exit 3 (never 0), with the reason. */
 Test(compare_blocks, too_noisy_to_see_the_threshold_is_inconclusive, .timeout = 30)

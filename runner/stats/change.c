@@ -92,6 +92,82 @@ static void fit_side(const change_run *runs, int n, side_fit *s, double *ss, dou
     free(f);
 }
 
+/* A block's log median and CPU, for sorting a side's blocks. */
+typedef struct mode_block {
+    double x;
+    int cell;
+} mode_block;
+
+static int cmp_block(const void *a, const void *b)
+{
+    return CMP_NUM(((const mode_block *)a)->x, ((const mode_block *)b)->x);
+}
+
+/* A side's fast mode (change.h): its mean log median, sum of squares, and
+ * *k blocks of *n; CHANGE_MODE_MIN or more blocks on each side of the gap.  0 when the side shows none, or when its modes are its
+ * CPUs (no CPU ran blocks in both): then the cells of fit_run see them. */
+static int fast_mode(const change_run *runs, int nruns, double *mean, double *ss, int *k, int *n)
+{
+    int total = 0;
+    for (int r = 0; r < nruns; r++)
+        total += runs[r].n > 0 ? runs[r].n : 0;
+    mode_block *b = xmalloc(((size_t)total + 1) * sizeof *b);
+    *n = 0;
+    for (int r = 0; r < nruns; r++)
+        for (int i = 0; i < runs[r].n; i++)
+            if (runs[r].med[i] > 0 && isfinite(runs[r].med[i]))
+                b[(*n)++] = (mode_block){log(runs[r].med[i]), runs[r].cell ? runs[r].cell[i] : -1};
+    xqsort(b, (size_t)*n, sizeof *b, cmp_block);
+    *k = 0;
+    for (int i = CHANGE_MODE_MIN; i <= *n - CHANGE_MODE_MIN; i++)
+        if (b[i].x - b[i - 1].x > log(CHANGE_MODE_GAP)) {
+            if (b[i - 1].x - b[0].x < log(CHANGE_MODE_WIDTH))
+                *k = i;
+            break;
+        }
+    int mixed = 0;
+    for (int i = 0; i < *k && !mixed; i++)
+        for (int j = *k; j < *n && !mixed; j++)
+            mixed = b[i].cell == b[j].cell;
+    if (!mixed)
+        *k = 0;
+    *mean = *ss = 0;
+    for (int i = 0; i < *k; i++)
+        *mean += b[i].x / *k;
+    for (int i = 0; i < *k; i++)
+        *ss += (b[i].x - *mean) * (b[i].x - *mean);
+    free(b);
+    return *k > 0;
+}
+
+/* The two fast modes compared (change.h); 0 when a side has none. */
+static int compare_modes(const change_run *old, int nold, const change_run *new_runs, int nnew,
+                         change_est *est)
+{
+    double mo, so, mn, sn;
+    if (!fast_mode(old, nold, &mo, &so, &est->old_fast, &est->old_blocks) ||
+        !fast_mode(new_runs, nnew, &mn, &sn, &est->new_fast, &est->new_blocks)) {
+        est->old_fast = est->old_blocks = est->new_fast = est->new_blocks = 0;
+        return 0;
+    }
+    double df = est->old_fast + est->new_fast - 2;
+    double var = (so + sn) / df * (1.0 / est->old_fast + 1.0 / est->new_fast);
+    est->by_modes = 1;
+    est->old_centre = exp(mo);
+    est->new_centre = exp(mn);
+    est->ratio = exp(mn - mo);
+    est->se = sqrt(var);
+    est->df = df;
+    if (est->se > 0) {
+        est->p = 2.0 * (1.0 - stats_t_cdf(fabs(mn - mo) / est->se, df));
+        est->detectable = exp(stats_t_quantile(0.975, df) * est->se) - 1.0;
+    } else {
+        est->p = mn != mo ? 0.0 : 1.0;
+        est->detectable = 0;
+    }
+    return 1;
+}
+
 int change_estimate(const change_run *old, int nold, const change_run *new_runs, int nnew,
                     change_est *est)
 {
@@ -103,7 +179,10 @@ int change_estimate_known(const change_run *old, int nold, const change_run *new
 {
     est->old_centre = est->new_centre = est->ratio = est->se = est->df = est->p = NAN;
     est->detectable = INFINITY;
-    est->by_runs = est->by_history = 0;
+    est->by_runs = est->by_history = est->by_modes = 0;
+    est->old_fast = est->old_blocks = est->new_fast = est->new_blocks = 0;
+    if (compare_modes(old, nold, new_runs, nnew, est))
+        return 0;
     side_fit o, w;
     double ss = 0, df = 0;
     fit_side(old, nold, &o, &ss, &df);

@@ -18,7 +18,19 @@
  * measured both, bench/NOTES-compare.md).  The difference of the sides'
  * centres over its standard error is a t statistic (Welch-Satterthwaite
  * degrees of freedom); `detectable` is the half-width of its 95 % interval
- * as a ratio less 1 (0.12: a change of +-12 % would have been seen). */
+ * as a ratio less 1 (0.12: a change of +-12 % would have been seen).
+ *
+ * Two speed modes.  On a shared machine a worker often lands in a mode
+ * 1.3-1.9x slower than the rest for its whole life, and the share of slow
+ * workers moves from minute to minute; the mean over blocks then follows
+ * the share, not the code.  Where each side shows a fast mode - its fastest
+ * CHANGE_MODE_MIN or more blocks, pooled over its runs, within
+ * CHANGE_MODE_WIDTH of the fastest, the next block CHANGE_MODE_GAP beyond
+ * them, and CHANGE_MODE_MIN or more blocks beyond that gap (one slow
+ * outlier is not a mode: a side whose blocks were all slow would pass for
+ * one) - and the modes are not the CPUs (some CPU ran blocks in both), the
+ * two fast modes are compared instead: their mean log medians, the pooled
+ * spread inside them, a t test (doc/compare.md#two-speed-modes). */
 #ifndef RUNNER_CHANGE_H
 #define RUNNER_CHANGE_H
 /* public header of runner/stats/ */
@@ -28,6 +40,14 @@
  * a side, at 0.001 in 27 of 28, with the same 5 % of unchanged pairs
  * failing (bench/NOTES-compare.md). */
 #define CHANGE_RUNS_ALPHA 0.001
+
+/* The fast mode (bench/NOTES-compare.md#two-speed-modes: on the runs
+ * bench/aa.sh kept from 19 invocations, a 1.15x gap and a 1.2x width took
+ * the 1.5x Lua loop with three runs a side from 12 to 15 invocations at 14
+ * of 15 pairs or more, with as many false alarms as before). */
+#define CHANGE_MODE_MIN 2
+#define CHANGE_MODE_WIDTH 1.2
+#define CHANGE_MODE_GAP 1.15
 
 /* One run of a side: n block medians and the CPU of each (NULL: unknown). */
 typedef struct change_run {
@@ -44,6 +64,9 @@ typedef struct change_est {
     double detectable;             /* exp(t(0.975, df) se) - 1; INFINITY without one */
     int by_runs;                   /* 1: a side's run-to-run spread set the noise */
     int by_history;                /* 1: the earlier runs' spread (run_sd) set it */
+    int by_modes;                  /* 1: the sides' fast modes were compared */
+    int old_fast, old_blocks;      /* with by_modes: the blocks in the fast mode, of all */
+    int new_fast, new_blocks;
 } change_est;
 
 /* 0, or -1 when a side has no usable block (est then NaN, detectable INFINITY). */

@@ -247,8 +247,7 @@ static void judge(compare_report *R, compare_row *c)
         return;
     }
     /* the effect a verdict needs: fixed, measured run-to-run, or the floor */
-    int blocks = !strcmp(c->basis, "blocks") || !strcmp(c->basis, "runs") ||
-                 !strcmp(c->basis, "history");
+    int blocks = compare_row_by_workers(c);
     if (isfinite(R->opt->threshold))
         c->thr = R->opt->threshold / 100.0;
     else if (blocks) /* the runs' spread is in the test's noise already */

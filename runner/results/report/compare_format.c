@@ -3,6 +3,7 @@
 
 #include "base/csv.h"
 #include "base/util.h"
+#include "results/report/compare_noise.h"
 
 #include <errno.h>
 #include <json.h>
@@ -220,12 +221,12 @@ static void run_line(strbuf *b, const char *tag, const compare_run *D, int md)
 /* How the verdicts were reached, in one line (doc/compare.md#comparing-runs). */
 static void method_line(const compare_report *R, strbuf *h)
 {
-    int per_run = 0, blocks = 0, workers = 0, hist = 0;
+    int per_run = 0, blocks = 0, workers = 0, hist = 0, modes = 0;
+    for (int r = 0; r < R->nrows; r++)
+        modes += !isnan(R->rows[r].thr) && !strcmp(R->rows[r].basis, "modes");
     for (int r = 0; r < R->nrows; r++)
         if (!isnan(R->rows[r].thr))
-            *(!strcmp(R->rows[r].basis, "blocks") || !strcmp(R->rows[r].basis, "runs") ||
-                      !strcmp(R->rows[r].basis, "history")
-                  ? &workers
+            *(compare_row_by_workers(&R->rows[r]) ? &workers
               : R->rows[r].per_run ? &per_run
                                    : &blocks) += 1;
     for (int r = 0; r < R->nrows; r++)
@@ -236,8 +237,9 @@ static void method_line(const compare_report *R, strbuf *h)
                  hist);
     if (workers) /* doc/compare.md#what-one-run-can-show */
         sb_printf(h, "t test over the worker blocks' log medians (by CPU; the runs' spread "
-                     "where they disagree beyond their blocks%s)%s; ",
-                  hs, per_run || blocks ? ", older runs: Mann-Whitney U" : "");
+                     "where they disagree beyond their blocks%s%s)%s; ",
+                  hs, modes ? "; the fast mode's blocks where both sides have two speed modes" : "",
+                  per_run || blocks ? ", older runs: Mann-Whitney U" : "");
     if (!workers)
         sb_printf(h, "Mann-Whitney U two-sided over %s, ", per_run && blocks ? "per-run or block medians"
                                                           : per_run        ? "per-run medians"

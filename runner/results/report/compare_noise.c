@@ -68,6 +68,15 @@ static double side_clock(const compare_report *R, const compare_row *c, int lo, 
     return m;
 }
 
+int compare_row_by_workers(const compare_row *c)
+{
+    static const char *const by[] = {"blocks", "runs", "history", "modes", NULL};
+    for (int i = 0; by[i]; i++)
+        if (c->basis && !strcmp(c->basis, by[i]))
+            return 1;
+    return 0;
+}
+
 void compare_row_noise(const compare_report *R, compare_row *c)
 {
     c->detectable = INFINITY;
@@ -101,7 +110,14 @@ void compare_row_noise(const compare_report *R, compare_row *c)
         hsd = NAN;
     if (change_estimate_known(o, no, w, nn, hsd, hdf, &e) == 0) {
         c->detectable = e.detectable;
-        c->basis = !blocks ? "cuts" : e.by_history ? "history" : e.by_runs ? "runs" : "blocks";
+        c->basis = !blocks         ? "cuts"
+                   : e.by_modes    ? "modes"
+                   : e.by_history  ? "history"
+                   : e.by_runs     ? "runs"
+                                   : "blocks";
+        if (e.by_modes) /* which blocks the centres are (doc/compare.md#two-speed-modes) */
+            snprintf(c->why, sizeof c->why, "fast mode: %d of %d blocks, %d of %d", e.old_fast,
+                     e.old_blocks, e.new_fast, e.new_blocks);
         if (blocks) {
             c->o.median = e.old_centre;
             c->n.median = e.new_centre;
@@ -124,7 +140,10 @@ void compare_row_settle(const compare_report *R, compare_row *c)
     double det = c->detectable, thr = c->thr;
     /* the CPUs of NEW ran slow_by times slower than OLD's (measured) */
     double slow_by = c->o.clock / c->n.clock;
-    if (isfinite(slow_by) && slow_by > 0) {
+    /* the fast modes are the machine's fast state, seen in the trial's own
+     * blocks; the clock probes did not follow the modes (bench/NOTES-compare.md#two-speed-modes) */
+    int modes = c->basis && !strcmp(c->basis, "modes");
+    if (!modes && isfinite(slow_by) && slow_by > 0) {
         double tol = fmax(COMPARE_CLOCK_TOL, isfinite(det) ? det : 0);
         if ((c->kind == CMP_SLOWER && c->ratio <= (1.0 + thr) * fmax(slow_by, 1.0)) ||
             (c->kind == CMP_FASTER && c->ratio >= fmin(slow_by, 1.0) / (1.0 + thr)) ||
@@ -152,9 +171,7 @@ void compare_common_shift(compare_report *R)
     int n = 0;
     for (int r = 0; r < R->nrows; r++) {
         const compare_row *c = &R->rows[r];
-        int blocks = !strcmp(c->basis, "blocks") || !strcmp(c->basis, "runs") ||
-                     !strcmp(c->basis, "history");
-        if (blocks && !isnan(c->thr) && c->ratio > 0 && isfinite(c->ratio))
+        if (compare_row_by_workers(c) && !isnan(c->thr) && c->ratio > 0 && isfinite(c->ratio))
             lr[n++] = log(c->ratio);
     }
     double common = n >= COMPARE_SHIFT_MIN_TRIALS ? stats_median(lr, n) : NAN;

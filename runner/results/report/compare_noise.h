@@ -13,6 +13,10 @@
  * the p-value from them (replacing the U test's). */
 void compare_row_noise(const compare_report *R, compare_row *c);
 
+/* 1 when c was judged from worker blocks (basis blocks, runs, history or
+ * modes), 0 for the U test over per-run medians or cuts. */
+int compare_row_by_workers(const compare_row *c);
+
 /* The clock tolerance: two sides whose CPUs' measured speeds differ by more
  * than this or the detectable change, whichever is larger, cannot say
  * `same` (doc/compare.md#what-one-run-can-show). */
