@@ -154,7 +154,7 @@ Test(compare_blocks, two_speed_modes_in_other_shares_compare_the_fast_modes, .ti
     static const double few_slow[] = {0.01, 0.0, 0.005, 0.85, -0.005, 0.0, 0.01, 0.86, -0.01, 0.005};
     char *d = tmpdir();
     trial_spec o[] = {{"1", 1e-3, 10, 1.0, 1.0, many_slow, NULL, "100"}};
-    trial_spec n[] = {{"1", 1e-3, 10, 1.0, 1.0, few_slow, NULL, "70"}};
+    trial_spec n[] = {{"1", 1e-3, 10, 1.0, 1.0, few_slow, NULL, "100"}};
     trial_spec s[] = {{"1", 1.5e-3, 10, 1.0, 1.0, many_slow, NULL, "100"}};
     char *a = make_run(d, "a", o, 1, NULL), *b = make_run(d, "b", n, 1, NULL);
     char *c = make_run(d, "c", s, 1, NULL);

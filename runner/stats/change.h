@@ -43,7 +43,7 @@
 
 /* The fast mode (bench/NOTES-compare.md#two-speed-modes: on the runs
  * bench/aa.sh kept from 19 invocations, a 1.15x gap and a 1.2x width took
- * the 1.5x Lua loop with three runs a side from 12 to 15 invocations at 14
+ * the 1.5x Lua loop with three runs a side from 11 to 14 invocations at 14
  * of 15 pairs or more, with as many false alarms as before). */
 #define CHANGE_MODE_MIN 2
 #define CHANGE_MODE_WIDTH 1.2

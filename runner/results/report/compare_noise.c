@@ -140,10 +140,9 @@ void compare_row_settle(const compare_report *R, compare_row *c)
     double det = c->detectable, thr = c->thr;
     /* the CPUs of NEW ran slow_by times slower than OLD's (measured) */
     double slow_by = c->o.clock / c->n.clock;
-    /* the fast modes are the machine's fast state, seen in the trial's own
-     * blocks; the clock probes did not follow the modes (bench/NOTES-compare.md#two-speed-modes) */
-    int modes = c->basis && !strcmp(c->basis, "modes");
-    if (!modes && isfinite(slow_by) && slow_by > 0) {
+    /* fast modes too: a run slow throughout may still show two modes
+     * (bench/NOTES-compare.md#two-speed-modes) */
+    if (isfinite(slow_by) && slow_by > 0) {
         double tol = fmax(COMPARE_CLOCK_TOL, isfinite(det) ? det : 0);
         if ((c->kind == CMP_SLOWER && c->ratio <= (1.0 + thr) * fmax(slow_by, 1.0)) ||
             (c->kind == CMP_FASTER && c->ratio >= fmin(slow_by, 1.0) / (1.0 + thr)) ||
