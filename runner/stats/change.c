@@ -103,66 +103,93 @@ static int cmp_block(const void *a, const void *b)
     return CMP_NUM(((const mode_block *)a)->x, ((const mode_block *)b)->x);
 }
 
-/* A side's fast mode (change.h): its mean log median, sum of squares, and
- * *k blocks of *n; CHANGE_MODE_MIN or more blocks on each side of the gap.  0 when the side shows none, or when its modes are its
- * CPUs (no CPU ran blocks in both): then the cells of fit_run see them. */
-static int fast_mode(const change_run *runs, int nruns, double *mean, double *ss, int *k, int *n)
+/* A side's two modes (change.h): mean[0], ss[0] and k[0] of the fast one,
+ * mean[1], ss[1] and k[1] of the blocks beyond the gap (log medians);
+ * CHANGE_MODE_MIN or more blocks in each.  0 when the side shows no such
+ * gap, or when its modes are its CPUs (no CPU ran blocks in both): then the
+ * cells of fit_run see them. */
+static int two_modes(const change_run *runs, int nruns, double mean[2], double ss[2], int k[2])
 {
-    int total = 0;
+    int total = 0, n = 0, cut = 0;
     for (int r = 0; r < nruns; r++)
         total += runs[r].n > 0 ? runs[r].n : 0;
     mode_block *b = xmalloc(((size_t)total + 1) * sizeof *b);
-    *n = 0;
     for (int r = 0; r < nruns; r++)
         for (int i = 0; i < runs[r].n; i++)
             if (runs[r].med[i] > 0 && isfinite(runs[r].med[i]))
-                b[(*n)++] = (mode_block){log(runs[r].med[i]), runs[r].cell ? runs[r].cell[i] : -1};
-    xqsort(b, (size_t)*n, sizeof *b, cmp_block);
-    *k = 0;
-    for (int i = CHANGE_MODE_MIN; i <= *n - CHANGE_MODE_MIN; i++)
+                b[n++] = (mode_block){log(runs[r].med[i]), runs[r].cell ? runs[r].cell[i] : -1};
+    xqsort(b, (size_t)n, sizeof *b, cmp_block);
+    for (int i = CHANGE_MODE_MIN; i <= n - CHANGE_MODE_MIN; i++)
         if (b[i].x - b[i - 1].x > log(CHANGE_MODE_GAP)) {
             if (b[i - 1].x - b[0].x < log(CHANGE_MODE_WIDTH))
-                *k = i;
+                cut = i;
             break;
         }
     int mixed = 0;
-    for (int i = 0; i < *k && !mixed; i++)
-        for (int j = *k; j < *n && !mixed; j++)
+    for (int i = 0; i < cut && !mixed; i++)
+        for (int j = cut; j < n && !mixed; j++)
             mixed = b[i].cell == b[j].cell;
     if (!mixed)
-        *k = 0;
-    *mean = *ss = 0;
-    for (int i = 0; i < *k; i++)
-        *mean += b[i].x / *k;
-    for (int i = 0; i < *k; i++)
-        *ss += (b[i].x - *mean) * (b[i].x - *mean);
+        cut = 0;
+    k[0] = cut;
+    k[1] = cut ? n - cut : 0;
+    for (int m = 0; m < 2; m++) {
+        const mode_block *x = b + (m ? cut : 0);
+        mean[m] = ss[m] = 0;
+        for (int i = 0; i < k[m]; i++)
+            mean[m] += x[i].x / k[m];
+        for (int i = 0; i < k[m]; i++)
+            ss[m] += (x[i].x - mean[m]) * (x[i].x - mean[m]);
+    }
     free(b);
-    return *k > 0;
+    return cut > 0;
 }
 
-/* The two fast modes compared (change.h); 0 when a side has none. */
+/* The sides compared mode by mode (change.h): in each mode the difference
+ * of the sides' mean log medians over the spread inside that mode; the two
+ * differences weighted by their precision, Welch-Satterthwaite degrees of
+ * freedom.  0 when a side has no two modes. */
 static int compare_modes(const change_run *old, int nold, const change_run *new_runs, int nnew,
                          change_est *est)
 {
-    double mo, so, mn, sn;
-    if (!fast_mode(old, nold, &mo, &so, &est->old_fast, &est->old_blocks) ||
-        !fast_mode(new_runs, nnew, &mn, &sn, &est->new_fast, &est->new_blocks)) {
-        est->old_fast = est->old_blocks = est->new_fast = est->new_blocks = 0;
+    double mo[2], so[2], mn[2], sn[2];
+    int ko[2], kn[2];
+    if (!two_modes(old, nold, mo, so, ko) || !two_modes(new_runs, nnew, mn, sn, kn))
         return 0;
+    double d[2], v[2], df[2];
+    for (int m = 0; m < 2; m++) {
+        df[m] = ko[m] + kn[m] - 2;
+        d[m] = mn[m] - mo[m];
+        v[m] = (so[m] + sn[m]) / df[m] * (1.0 / ko[m] + 1.0 / kn[m]);
     }
-    double df = est->old_fast + est->new_fast - 2;
-    double var = (so + sn) / df * (1.0 / est->old_fast + 1.0 / est->new_fast);
     est->by_modes = 1;
-    est->old_centre = exp(mo);
-    est->new_centre = exp(mn);
-    est->ratio = exp(mn - mo);
-    est->se = sqrt(var);
-    est->df = df;
-    if (est->se > 0) {
-        est->p = 2.0 * (1.0 - stats_t_cdf(fabs(mn - mo) / est->se, df));
-        est->detectable = exp(stats_t_quantile(0.975, df) * est->se) - 1.0;
+    est->old_fast = ko[0];
+    est->old_blocks = ko[0] + ko[1];
+    est->new_fast = kn[0];
+    est->new_blocks = kn[0] + kn[1];
+    est->old_centre = exp(mo[0]);
+    est->new_centre = exp(mn[0]);
+    double diff, var, dof;
+    if (!(v[0] > 0) || !(v[1] > 0)) { /* identical blocks in a mode: it decides */
+        int m = v[0] > 0 ? 1 : 0;
+        diff = d[m];
+        var = 0;
+        dof = df[m];
     } else {
-        est->p = mn != mo ? 0.0 : 1.0;
+        double w0 = 1.0 / v[0], w1 = 1.0 / v[1], wsum = w0 + w1;
+        diff = (w0 * d[0] + w1 * d[1]) / wsum;
+        var = 1.0 / wsum;
+        double c0 = w0 / wsum * v[0] * w0 / wsum, c1 = w1 / wsum * v[1] * w1 / wsum;
+        dof = var * var / (c0 * c0 / df[0] + c1 * c1 / df[1]);
+    }
+    est->ratio = exp(diff);
+    est->se = sqrt(var);
+    est->df = dof;
+    if (est->se > 0) {
+        est->p = 2.0 * (1.0 - stats_t_cdf(fabs(diff) / est->se, dof));
+        est->detectable = exp(stats_t_quantile(0.975, dof) * est->se) - 1.0;
+    } else {
+        est->p = diff != 0 ? 0.0 : 1.0;
         est->detectable = 0;
     }
     return 1;

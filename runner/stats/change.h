@@ -23,14 +23,16 @@
  * Two speed modes.  On a shared machine a worker often lands in a mode
  * 1.3-1.9x slower than the rest for its whole life, and the share of slow
  * workers moves from minute to minute; the mean over blocks then follows
- * the share, not the code.  Where each side shows a fast mode - its fastest
+ * the share, not the code.  Where each side shows two modes - its fastest
  * CHANGE_MODE_MIN or more blocks, pooled over its runs, within
  * CHANGE_MODE_WIDTH of the fastest, the next block CHANGE_MODE_GAP beyond
  * them, and CHANGE_MODE_MIN or more blocks beyond that gap (one slow
  * outlier is not a mode: a side whose blocks were all slow would pass for
  * one) - and the modes are not the CPUs (some CPU ran blocks in both), the
- * two fast modes are compared instead: their mean log medians, the pooled
- * spread inside them, a t test (doc/compare.md#two-speed-modes). */
+ * sides are compared mode by mode: in each, the difference of their mean
+ * log medians over the spread inside it; the two differences weighted by
+ * their precision (doc/compare.md#two-speed-modes).  The centres are then
+ * the fast modes'. */
 #ifndef RUNNER_CHANGE_H
 #define RUNNER_CHANGE_H
 /* public header of runner/stats/ */
@@ -42,9 +44,9 @@
 #define CHANGE_RUNS_ALPHA 0.001
 
 /* The fast mode (bench/NOTES-compare.md#two-speed-modes: on the runs
- * bench/aa.sh kept from 19 invocations, a 1.15x gap and a 1.2x width took
- * the 1.5x Lua loop with three runs a side from 11 to 14 invocations at 14
- * of 15 pairs or more, with as many false alarms as before). */
+ * bench/aa.sh kept from 23 invocations, a 1.15x gap and a 1.2x width took
+ * the 1.5x Lua loop with three runs a side from 15 to 18 invocations at 14
+ * of 15 pairs or more, with about as many false alarms as before). */
 #define CHANGE_MODE_MIN 2
 #define CHANGE_MODE_WIDTH 1.2
 #define CHANGE_MODE_GAP 1.15
@@ -64,7 +66,7 @@ typedef struct change_est {
     double detectable;             /* exp(t(0.975, df) se) - 1; INFINITY without one */
     int by_runs;                   /* 1: a side's run-to-run spread set the noise */
     int by_history;                /* 1: the earlier runs' spread (run_sd) set it */
-    int by_modes;                  /* 1: the sides' fast modes were compared */
+    int by_modes;                  /* 1: the sides were compared mode by mode */
     int old_fast, old_blocks;      /* with by_modes: the blocks in the fast mode, of all */
     int new_fast, new_blocks;
 } change_est;

@@ -238,7 +238,7 @@ static void method_line(const compare_report *R, strbuf *h)
     if (workers) /* doc/compare.md#what-one-run-can-show */
         sb_printf(h, "t test over the worker blocks' log medians (by CPU; the runs' spread "
                      "where they disagree beyond their blocks%s%s)%s; ",
-                  hs, modes ? "; the fast mode's blocks where both sides have two speed modes" : "",
+                  hs, modes ? "; mode by mode where both sides' workers ran at two speeds" : "",
                   per_run || blocks ? ", older runs: Mann-Whitney U" : "");
     if (!workers)
         sb_printf(h, "Mann-Whitney U two-sided over %s, ", per_run && blocks ? "per-run or block medians"
