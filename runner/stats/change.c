@@ -92,6 +92,21 @@ static void fit_side(const change_run *runs, int n, side_fit *s, double *ss, dou
     free(f);
 }
 
+/* The test of a difference of log centres diff with standard error se
+ * and dof degrees of freedom: its p-value and the detectable change. */
+static void judge_difference(change_est *est, double diff, double se, double dof)
+{
+    est->se = se;
+    est->df = dof;
+    if (se > 0) {
+        est->p = 2.0 * (1.0 - stats_t_cdf(fabs(diff) / se, dof));
+        est->detectable = exp(stats_t_quantile(0.975, dof) * se) - 1.0;
+    } else { /* identical blocks: any change is seen */
+        est->p = diff != 0 ? 0.0 : 1.0;
+        est->detectable = 0;
+    }
+}
+
 /* A block's log median and CPU, for sorting a side's blocks. */
 typedef struct mode_block {
     double x;
@@ -183,15 +198,7 @@ static int compare_modes(const change_run *old, int nold, const change_run *new_
         dof = var * var / (c0 * c0 / df[0] + c1 * c1 / df[1]);
     }
     est->ratio = exp(diff);
-    est->se = sqrt(var);
-    est->df = dof;
-    if (est->se > 0) {
-        est->p = 2.0 * (1.0 - stats_t_cdf(fabs(diff) / est->se, dof));
-        est->detectable = exp(stats_t_quantile(0.975, dof) * est->se) - 1.0;
-    } else {
-        est->p = diff != 0 ? 0.0 : 1.0;
-        est->detectable = 0;
-    }
+    judge_difference(est, diff, sqrt(var), dof);
     return 1;
 }
 
@@ -268,16 +275,6 @@ int change_estimate_known(const change_run *old, int nold, const change_run *new
     }
     if (!(dof > 0))
         return 0;
-    est->se = sqrt(var);
-    est->df = dof;
-    double diff = w.centre - o.centre;
-    if (est->se > 0) {
-        double t = fabs(diff) / est->se;
-        est->p = 2.0 * (1.0 - stats_t_cdf(t, dof));
-        est->detectable = exp(stats_t_quantile(0.975, dof) * est->se) - 1.0;
-    } else { /* identical blocks: any change is seen */
-        est->p = diff != 0 ? 0.0 : 1.0;
-        est->detectable = 0;
-    }
+    judge_difference(est, w.centre - o.centre, sqrt(var), dof);
     return 0;
 }
