@@ -5,6 +5,7 @@
 #include "results/history/history_db.h"
 #include "base/util.h"
 #include "experiment/experiment.h"
+#include "results/report/compare.h"
 #include "results/report/compare_load.h"
 #include "results/report/compare_trial.h"
 #include "results/report/report_text.h"
@@ -87,14 +88,6 @@ void history_revision_free(history_revision *r)
     memset(r, 0, sizeof *r);
 }
 
-/* `repeats`, `stop`, `batch`, `order` and `workers` say how a trial was
- * measured, not what (doc/compare.md: the same keys `runner compare` leaves out) */
-static int measured_how(const char *k)
-{
-    return !strcmp(k, "repeats") || !strcmp(k, "stop") || !strcmp(k, "batch") ||
-           !strcmp(k, "order") || !strcmp(k, "workers");
-}
-
 /* The key of row `pos`; skip[k]: key k says how, not what, was measured. */
 static char *trial_key(const compare_run *R, int pos, const unsigned char *skip)
 {
@@ -121,7 +114,7 @@ static char *trial_key(const compare_run *R, int pos, const unsigned char *skip)
     return out;
 }
 
-/* Which keys measured_how leaves out, looked up once for all rows: those
+/* Which keys compare_key_measured_how leaves out, looked up once for all rows: those
  * with one value over the whole run.  One that differs inside the run
  * (batch 1 and batch 64 of the same size) stays in the key: two trials of a
  * run are never one series (doc/history.md#what-is-recorded). */
@@ -129,7 +122,7 @@ static unsigned char *key_skips(const compare_run *R)
 {
     unsigned char *skip = xcalloc((size_t)R->nkeys + 1, 1);
     for (int k = 0; k < R->nkeys; k++) {
-        if (!measured_how(compare_key(R, k)))
+        if (!compare_key_measured_how(compare_key(R, k)))
             continue;
         int one = 1;
         for (int p = 1; p < R->nrows && one; p++)

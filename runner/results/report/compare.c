@@ -70,6 +70,14 @@
 static const char *const default_ignored[] = {"repeats", "stop", "batch", "order", "workers",
                                               NULL};
 
+int compare_key_measured_how(const char *key)
+{
+    for (int i = 0; default_ignored[i]; i++)
+        if (!strcmp(default_ignored[i], key))
+            return 1;
+    return 0;
+}
+
 /* ---- matching -------------------------------------------------------------- */
 
 typedef struct item {
@@ -332,9 +340,8 @@ const char *compare_param(const compare_report *R, const compare_row *c, int i)
 
 static int is_ignored(const compare_opts *o, const char *key)
 {
-    for (int i = 0; default_ignored[i]; i++)
-        if (!strcmp(default_ignored[i], key))
-            return 1;
+    if (compare_key_measured_how(key))
+        return 1;
     for (int i = 0; i < o->nignore; i++)
         if (!strcmp(o->ignore[i], key))
             return 1;

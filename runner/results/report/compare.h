@@ -18,6 +18,10 @@
  * read, naming its path); R is empty then.  opt must outlive R. */
 int compare_build(const char *const *old_dirs, int nold, const char *const *new_dirs, int nnew,
                   const compare_opts *opt, compare_report *R, char *err, size_t errlen);
+/* Whether trial key `key` says how a trial was measured, not what it ran
+ * (repeats, stop, batch, order, workers): left out of matching runs, here
+ * and in the history's trial keys (doc/compare.md#comparing-runs). */
+int compare_key_measured_how(const char *key);
 /* The value of parameter column i in row c. */
 const char *compare_param(const compare_report *R, const compare_row *c, int i);
 /* How many rows were matched (both sides, or busy or throttled), and how
