@@ -172,3 +172,24 @@ Test(change, the_f_tail_matches_the_table)
     cr_expect(isnan(stats_f_sf(NAN, 2, 10)));
     cr_expect(isnan(stats_f_sf(1, 0, 10)));
 }
+
+/* A tampered or broken run folder: medians that are 0, negative, NaN or
+ * infinite, CPU ids out of any range.  They are left out; the rest still
+ * shows its two modes, and nothing reads past a run. */
+Test(change, broken_block_medians_are_left_out_of_the_modes)
+{
+    static const double bad[7] = {2.71, NAN, 5.30, -1.0, 2.74, INFINITY, 5.41};
+    static const int cells[7] = {0, 99999, -7, 1, 1, 0, 0};
+    static const double good[5] = {2.72, 5.35, 2.70, 5.28, 2.75};
+    static const int mixed[5] = {1, 1, 0, 0, 1}; /* both CPUs ran both modes */
+    change_run o = {bad, cells, 7}, w = {good, mixed, 5};
+    change_est e;
+    cr_assert_eq(change_estimate(&o, 1, &w, 1, &e), 0);
+    cr_expect_eq(e.by_modes, 1);
+    cr_expect_eq(e.old_blocks, 4, "the 4 usable blocks of 7");
+    cr_expect(fabs(e.ratio - 1) < 0.03, "ratio %g", e.ratio);
+    static const double none[3] = {0, NAN, -2};
+    change_run z = {none, NULL, 3};
+    cr_expect_eq(change_estimate(&z, 1, &w, 1, &e), -1);
+    cr_expect_eq(e.by_modes, 0);
+}
