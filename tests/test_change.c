@@ -193,3 +193,21 @@ Test(change, broken_block_medians_are_left_out_of_the_modes)
     cr_expect_eq(change_estimate(&z, 1, &w, 1, &e), -1);
     cr_expect_eq(e.by_modes, 0);
 }
+
+/* One run a side of the Lua loop, unchanged (kept as /tmp/aaL1, runs 3
+ * and 4): OLD's two fast workers both ran on CPU 0, so its speeds looked
+ * like its CPUs', and NEW's workers were all slow.  Taken as steady CPU
+ * speeds, the CPU cells left the gap out of the noise and read 1.29x
+ * slower (p < 0.001); with one side in two speeds and the other in one,
+ * the cells are not used and nothing is seen. */
+Test(change, one_side_in_two_speeds_that_look_like_cpus_is_no_change)
+{
+    static const double o[5] = {4.58, 3.21, 5.09, 3.02, 5.28};
+    static const double w[5] = {5.15, 5.01, 5.28, 4.87, 5.33};
+    change_run ro = {o, CELLS, 5}, rw = {w, CELLS, 5};
+    change_est e;
+    cr_assert_eq(change_estimate(&ro, 1, &rw, 1, &e), 0);
+    cr_expect_eq(e.by_modes, 0);
+    cr_expect(e.p > 0.05, "p %g", e.p);
+    cr_expect(e.detectable > 0.10, "detectable %g", e.detectable);
+}

@@ -64,13 +64,14 @@ typedef struct side_fit {
     double centre, factor_sum, between, between_df;
 } side_fit;
 
-static void fit_side(const change_run *runs, int n, side_fit *s, double *ss, double *df)
+static void fit_side(const change_run *runs, int n, int use_cells, side_fit *s, double *ss,
+                     double *df)
 {
     run_fit *f = xcalloc((size_t)n + 1, sizeof *f);
     s->nruns = 0;
     s->centre = s->factor_sum = 0;
     for (int r = 0; r < n; r++)
-        if (fit_run(&runs[r], 1, &f[s->nruns])) {
+        if (fit_run(&runs[r], use_cells, &f[s->nruns])) {
             *ss += f[s->nruns].ss;
             *df += f[s->nruns].df;
             s->centre += f[s->nruns].centre;
@@ -123,7 +124,8 @@ static int cmp_block(const void *a, const void *b)
  * CHANGE_MODE_MIN or more blocks in each.  0 when the side shows no such
  * gap, or when its modes are its CPUs (no CPU ran blocks in both): then the
  * cells of fit_run see them. */
-static int two_modes(const change_run *runs, int nruns, double mean[2], double ss[2], int k[2])
+static int two_modes(const change_run *runs, int nruns, double mean[2], double ss[2], int k[2],
+                     int *gap)
 {
     int total = 0, n = 0, cut = 0;
     for (int r = 0; r < nruns; r++)
@@ -140,6 +142,7 @@ static int two_modes(const change_run *runs, int nruns, double mean[2], double s
                 cut = i;
             break;
         }
+    *gap = cut > 0;
     int mixed = 0;
     for (int i = 0; i < cut && !mixed; i++)
         for (int j = cut; j < n && !mixed; j++)
@@ -165,11 +168,13 @@ static int two_modes(const change_run *runs, int nruns, double mean[2], double s
  * differences weighted by their precision, Welch-Satterthwaite degrees of
  * freedom.  0 when a side has no two modes. */
 static int compare_modes(const change_run *old, int nold, const change_run *new_runs, int nnew,
-                         change_est *est)
+                         change_est *est, int gap[2])
 {
     double mo[2], so[2], mn[2], sn[2];
     int ko[2], kn[2];
-    if (!two_modes(old, nold, mo, so, ko) || !two_modes(new_runs, nnew, mn, sn, kn))
+    int a = two_modes(old, nold, mo, so, ko, &gap[0]);
+    int b = two_modes(new_runs, nnew, mn, sn, kn, &gap[1]);
+    if (!a || !b)
         return 0;
     double d[2], v[2], df[2];
     for (int m = 0; m < 2; m++) {
@@ -215,12 +220,18 @@ int change_estimate_known(const change_run *old, int nold, const change_run *new
     est->detectable = INFINITY;
     est->by_runs = est->by_history = est->by_modes = 0;
     est->old_fast = est->old_blocks = est->new_fast = est->new_blocks = 0;
-    if (compare_modes(old, nold, new_runs, nnew, est))
+    int gap[2];
+    if (compare_modes(old, nold, new_runs, nnew, est, gap))
         return 0;
+    /* one side in two speeds, the other in one: which of the two the other
+     * is in, nothing says, so the CPU cells must not take the two speeds
+     * for steady CPU speeds and leave them out of the noise
+     * (doc/compare.md#two-speed-modes) */
+    int use_cells = gap[0] == gap[1];
     side_fit o, w;
     double ss = 0, df = 0;
-    fit_side(old, nold, &o, &ss, &df);
-    fit_side(new_runs, nnew, &w, &ss, &df);
+    fit_side(old, nold, use_cells, &o, &ss, &df);
+    fit_side(new_runs, nnew, use_cells, &w, &ss, &df);
     if (!o.nruns || !w.nruns)
         return -1;
     est->old_centre = exp(o.centre);

@@ -44,9 +44,10 @@
 #define CHANGE_RUNS_ALPHA 0.001
 
 /* The fast mode (bench/NOTES-compare.md#two-speed-modes: on the runs
- * bench/aa.sh kept from 23 invocations, a 1.15x gap and a 1.2x width took
- * the 1.5x Lua loop with three runs a side from 15 to 18 invocations at 14
- * of 15 pairs or more, with about as many false alarms as before). */
+ * bench/aa.sh kept from 28 invocations, a 1.15x gap and a 1.2x width,
+ * with one-sided speeds kept out of the CPU cells, gave about half the A/A
+ * false alarms of the rule before, with the 1.5x Lua loop found in as many
+ * invocations). */
 #define CHANGE_MODE_MIN 2
 #define CHANGE_MODE_WIDTH 1.2
 #define CHANGE_MODE_GAP 1.15
